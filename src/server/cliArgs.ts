@@ -1,0 +1,193 @@
+/**
+ * Command-line flags of the `rsksim` bin, parsed with node:util `parseArgs` into `ServerOptions`.
+ * Every flag maps to one `ProviderOptions` / `ServerOptions` member; defaults live in `src/options` and
+ * `src/server/index.ts`, not here.
+ */
+import { parseArgs } from 'node:util'
+import { NETWORKS, type GenesisAccount, type NetworkName } from '../options/index.js'
+import type { ServerOptions } from './index.js'
+
+/** A bad command line: the CLI prints the message and exits with code 2. */
+export class CliUsageError extends Error {
+  override readonly name = 'CliUsageError'
+}
+
+/** What the command line asks for. */
+export type CliCommand =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'serve'; options: ServerOptions; quiet: boolean }
+
+const FLAGS = {
+  port: { type: 'string', short: 'p' },
+  host: { type: 'string', short: 'h' },
+  network: { type: 'string', short: 'n' },
+  'api-key': { type: 'string', short: 'k', multiple: true },
+  accounts: { type: 'string', short: 'a' },
+  account: { type: 'string', multiple: true },
+  balance: { type: 'string' },
+  'block-gas-limit': { type: 'string', short: 'l' },
+  'min-gas-price': { type: 'string', short: 'g' },
+  'block-time': { type: 'string', short: 'b' },
+  'no-mining': { type: 'boolean' },
+  'genesis-timestamp': { type: 'string' },
+  'max-batch-size': { type: 'string' },
+  'logs-max-block-range': { type: 'string' },
+  'logs-max-results': { type: 'string' },
+  'filter-timeout': { type: 'string' },
+  'call-gas-cap': { type: 'string' },
+  'max-body-bytes': { type: 'string' },
+  'no-keep-alive': { type: 'boolean' },
+  hosted: { type: 'boolean' },
+  quiet: { type: 'boolean', short: 'q' },
+  help: { type: 'boolean' },
+  version: { type: 'boolean' },
+} as const
+
+/** The `--help` text. */
+export const USAGE = `Usage: rsksim [options]
+
+Simulates a Rootstock (RSK) JSON-RPC node over HTTP (POST /<API_KEY>).
+
+Server:
+  -p, --port <n>               TCP port (default 4444; 0 = any free port)
+  -h, --host <addr>            interface to bind (default 127.0.0.1)
+  -k, --api-key <key>          accept only POST /<key>; repeatable (default: any path)
+      --max-body-bytes <n>     largest request body (default 5242880)
+      --no-keep-alive          send "Connection: close" after every reply, as RSKj does
+Chain:
+  -n, --network <name>         regtest | mainnet | testnet | devnet (default regtest, chain id 33)
+  -a, --accounts <n>           number of default "cow" accounts (default 10)
+      --account <key,wei>      genesis account: 0x private key and balance in wei; repeatable,
+                               replaces the default accounts (balance may be omitted)
+      --balance <rbtc>         balance of each default account in RBTC (default 1000000000000)
+  -l, --block-gas-limit <gas>  block gas limit (default 10000000)
+  -g, --min-gas-price <wei>    minimum gas price of every block (default 0)
+      --genesis-timestamp <s>  genesis timestamp in seconds (default: now)
+Mining:
+  -b, --block-time <s>         mine a block every <s> seconds (default 0 = automine)
+      --no-mining              no automine: transactions wait for evm_mine
+Limits:
+      --max-batch-size <n>     most requests per batch (default 50)
+      --logs-max-block-range <n>  eth_getLogs block range limit, 0 = off (default 2000)
+      --logs-max-results <n>   eth_getLogs result cap, 0 = off (default 10000)
+      --filter-timeout <ms>    idle time before a polling filter is removed (default 300000)
+      --call-gas-cap <gas>     gas of an eth_call that names none (default 10000000)
+Other:
+      --hosted                 behave as the hosted service: no keys held, eth_accounts is []
+  -q, --quiet                  print only the "Listening on" line
+      --help                   show this help
+      --version                show the version
+`
+
+function integer(flag: string, text: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (!/^\d+$/.test(text)) throw new CliUsageError(`--${flag}: expected a whole number, got "${text}"`)
+  const n = Number(text)
+  if (n < min || n > max) throw new CliUsageError(`--${flag}: must be between ${min} and ${max}, got ${text}`)
+  return n
+}
+
+function bigQuantity(flag: string, text: string): bigint {
+  if (!/^(\d+|0x[0-9a-fA-F]+)$/.test(text)) throw new CliUsageError(`--${flag}: expected a decimal or 0x hex number, got "${text}"`)
+  return BigInt(text)
+}
+
+/**
+ * Parses a decimal amount of RBTC (up to 18 decimals) into wei.
+ *
+ * @example
+ * ```ts
+ * rbtcToWei('1.5') // 1500000000000000000n
+ * ```
+ */
+export function rbtcToWei(text: string, flag = 'balance'): bigint {
+  const m = /^(\d+)(?:\.(\d{1,18}))?$/.exec(text)
+  if (m === null) throw new CliUsageError(`--${flag}: expected an amount of RBTC such as 100 or 0.5, got "${text}"`)
+  const whole = m[1] ?? '0'
+  const fraction = (m[2] ?? '').padEnd(18, '0')
+  return BigInt(whole) * 10n ** 18n + BigInt(fraction)
+}
+
+function genesisAccount(text: string): GenesisAccount {
+  const [rawKey = '', balance, ...rest] = text.split(',').map((s) => s.trim())
+  const key = rawKey.startsWith('0x') || rawKey.startsWith('0X') ? rawKey.slice(2) : rawKey
+  if (rest.length > 0 || !/^[0-9a-fA-F]{64}$/.test(key)) {
+    throw new CliUsageError(`--account: expected <privateKey,balanceWei> with a 32-byte hex key, got "${text}"`)
+  }
+  const account: GenesisAccount = { secretKey: `0x${key.toLowerCase()}` }
+  if (balance !== undefined && balance !== '') account.balance = bigQuantity('account', balance)
+  return account
+}
+
+function parseFlags(argv: readonly string[]) {
+  try {
+    return parseArgs({ args: [...argv], options: FLAGS, strict: true, allowPositionals: false }).values
+  } catch (e) {
+    throw new CliUsageError(e instanceof Error ? e.message : String(e))
+  }
+}
+
+function isNetwork(name: string): name is NetworkName {
+  return Object.hasOwn(NETWORKS, name)
+}
+
+/**
+ * Parses the rsksim command line (without `node` and the script path).
+ * Throws `CliUsageError` on an unknown flag, a missing value or a bad value.
+ *
+ * @example
+ * ```ts
+ * parseCli(['--port', '0', '-k', 'secret'])
+ * // { kind: 'serve', quiet: false, options: { port: 0, apiKeys: ['secret'] } }
+ * ```
+ */
+export function parseCli(argv: readonly string[]): CliCommand {
+  const v = parseFlags(argv)
+  if (v.help === true) return { kind: 'help' }
+  if (v.version === true) return { kind: 'version' }
+
+  const options: ServerOptions = {}
+  if (v.port !== undefined) options.port = integer('port', v.port, 0, 65535)
+  if (v.host !== undefined) {
+    if (v.host === '') throw new CliUsageError('--host: must not be empty')
+    options.host = v.host
+  }
+  if (v.network !== undefined) {
+    if (!isNetwork(v.network)) throw new CliUsageError(`--network: expected one of ${Object.keys(NETWORKS).join(', ')}, got "${v.network}"`)
+    options.network = v.network
+  }
+  if (v['api-key'] !== undefined) {
+    for (const key of v['api-key']) {
+      if (key === '' || key.includes('/')) throw new CliUsageError(`--api-key: must be non-empty and contain no "/", got "${key}"`)
+    }
+    options.apiKeys = v['api-key']
+  }
+  if (v.accounts !== undefined) options.accountCount = integer('accounts', v.accounts, 1)
+  if (v.account !== undefined) {
+    if (v.accounts !== undefined) throw new CliUsageError('--accounts and --account cannot be combined')
+    options.accounts = v.account.map(genesisAccount)
+  }
+  if (v.balance !== undefined) options.defaultBalance = rbtcToWei(v.balance)
+  if (v['block-gas-limit'] !== undefined) options.blockGasLimit = bigQuantity('block-gas-limit', v['block-gas-limit'])
+  if (v['min-gas-price'] !== undefined) options.minimumGasPrice = bigQuantity('min-gas-price', v['min-gas-price'])
+  if (v['genesis-timestamp'] !== undefined) options.genesisTimestamp = bigQuantity('genesis-timestamp', v['genesis-timestamp'])
+  if (v['call-gas-cap'] !== undefined) options.callGasCap = bigQuantity('call-gas-cap', v['call-gas-cap'])
+  if (v['max-batch-size'] !== undefined) options.maxBatchSize = integer('max-batch-size', v['max-batch-size'], 1)
+  if (v['logs-max-block-range'] !== undefined) options.logsMaxBlockRange = integer('logs-max-block-range', v['logs-max-block-range'], 0)
+  if (v['logs-max-results'] !== undefined) options.logsMaxResults = integer('logs-max-results', v['logs-max-results'], 0)
+  if (v['filter-timeout'] !== undefined) options.filterTimeout = integer('filter-timeout', v['filter-timeout'], 1)
+  if (v['max-body-bytes'] !== undefined) options.maxBodyBytes = integer('max-body-bytes', v['max-body-bytes'], 1)
+  if (v['no-keep-alive'] === true) options.keepAlive = false
+  if (v.hosted === true) options.hosted = true
+
+  const blockTime = v['block-time']
+  if (blockTime !== undefined) {
+    if (!/^\d+(\.\d+)?$/.test(blockTime)) throw new CliUsageError(`--block-time: expected seconds such as 1 or 0.5, got "${blockTime}"`)
+    const interval = Math.round(Number(blockTime) * 1000)
+    if (interval > 0 && v['no-mining'] === true) throw new CliUsageError('--block-time and --no-mining cannot be combined')
+    if (interval > 0) options.mining = { auto: false, interval }
+  }
+  if (v['no-mining'] === true) options.mining = { auto: false, interval: 0 }
+
+  return { kind: 'serve', options, quiet: v.quiet === true }
+}

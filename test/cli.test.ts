@@ -1,0 +1,144 @@
+import { readFileSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { runCli, type CliIo, type CliResult } from '../src/server/cliMain.js'
+import type { RsksimServer } from '../src/server/index.js'
+
+const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
+
+/** The ten regtest `cow` accounts of RSKj (reference §7.2). */
+const COW_ADDRESSES = [
+  '0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826',
+  '0x7986b3df570230288501eea3d890bd66948c9b79',
+  '0x0a3aa774752ec2042c46548456c094a76c7f3a79',
+  '0xcf7cdbbb5f7ba79d3ffe74a0bba13fc0295f6036',
+  '0x39b12c05e8503356e3a7df0b7b33efa4c054c409',
+  '0xc354d97642faa06781b76ffb6786f72cd7746c97',
+  '0xdebe71e1de41fc77c44df4b6db940026e31b0e71',
+  '0x7857288e171c6159c5576d1bd9ac40c0c48a771c',
+  '0xa4dea4d5c954f5fd9e87f0e9752911e83a3d18b3',
+  '0x09a1eda29f664ac8f68106f6567276df0c65d859',
+]
+const COW_KEY = '0xc85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4'
+
+function capture(): CliIo & { out: () => string; err: () => string } {
+  let out = ''
+  let err = ''
+  return {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+    out: () => out,
+    err: () => err,
+  }
+}
+
+const running: RsksimServer[] = []
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.close()))
+})
+
+function serving(result: CliResult): RsksimServer {
+  if (result.kind !== 'serving') throw new Error(`expected a server, got exit code ${result.exitCode}`)
+  running.push(result.server)
+  return result.server
+}
+
+async function chainId(url: string): Promise<unknown> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+  })
+  return res.json()
+}
+
+describe('runCli', () => {
+  it('starts a regtest server and prints version, network, the ten cow accounts, keys, gas and URL', async () => {
+    const io = capture()
+    const server = serving(await runCli(['--port', '0'], io))
+    const out = io.out()
+    expect(out.startsWith(`rsksim v${VERSION}\n`)).toBe(true)
+    expect(out).toContain('regtest (chain id 33, network id 33)')
+    expect(out).toContain('Available Accounts')
+    COW_ADDRESSES.forEach((address, i) => expect(out).toContain(`(${i}) ${address} (1000000000000 RBTC)`))
+    expect(out).not.toContain('(10) 0x')
+    expect(out).toContain('Private Keys')
+    expect(out).toContain(`(0) ${COW_KEY}`)
+    expect(out).toMatch(/Block Gas Limit\n=+\n10000000\n/)
+    expect(out).toMatch(/Minimum Gas Price\n=+\n0 wei\n/)
+    expect(out).toContain(`Listening on http://127.0.0.1:${server.port}\n`)
+    expect(io.err()).toBe('')
+    expect(await chainId(server.url)).toEqual({ jsonrpc: '2.0', id: 1, result: '0x21' })
+  })
+
+  it('applies network, account count, balance, gas flags and API keys', async () => {
+    const io = capture()
+    const argv = ['-p', '0', '-n', 'testnet', '-a', '2', '--balance', '1.5', '-l', '6800000', '-g', '60000000', '-k', 'k1', '-k', 'k2']
+    const server = serving(await runCli(argv, io))
+    const out = io.out()
+    expect(out).toContain('testnet (chain id 31, network id 31)')
+    expect(out).toContain(`(1) ${COW_ADDRESSES[1]} (1.5 RBTC)`)
+    expect(out).not.toContain('(2) 0x')
+    expect(out).toMatch(/Block Gas Limit\n=+\n6800000\n/)
+    expect(out).toMatch(/Minimum Gas Price\n=+\n60000000 wei\n/)
+    expect(out).toContain(`Listening on ${server.url}/k1\nListening on ${server.url}/k2\n`)
+    expect(await chainId(`${server.url}/k2`)).toMatchObject({ result: '0x1f' })
+    expect(await chainId(`${server.url}/nope`)).toMatchObject({ error: { message: 'invalid or missing API key' } })
+  })
+
+  it('replaces the default accounts with --account key,wei', async () => {
+    const io = capture()
+    serving(await runCli(['--port', '0', '--account', `${COW_KEY},5000000000000000000`], io))
+    expect(io.out()).toMatch(new RegExp(`Available Accounts\\n=+\\n\\(0\\) ${COW_ADDRESSES[0]} \\(5 RBTC\\)\\n\\nPrivate Keys`))
+  })
+
+  it('sets interval mining with --block-time and manual mining with --no-mining', async () => {
+    const interval = capture()
+    const a = serving(await runCli(['--port', '0', '--block-time', '2'], interval))
+    expect(a.provider.options.mining).toEqual({ auto: false, interval: 2000 })
+    expect(interval.out()).toMatch(/Mining\n=+\na block every 2 s\n/)
+    const manual = capture()
+    const b = serving(await runCli(['--port', '0', '--no-mining'], manual))
+    expect(b.provider.options.mining).toEqual({ auto: false, interval: 0 })
+  })
+
+  it('prints only the URL with --quiet', async () => {
+    const io = capture()
+    const server = serving(await runCli(['-q', '-p', '0'], io))
+    expect(io.out()).toBe(`Listening on ${server.url}\n`)
+  })
+
+  it('prints help and the version with exit code 0', async () => {
+    const help = capture()
+    expect(await runCli(['--help'], help)).toEqual({ kind: 'exit', exitCode: 0 })
+    expect(help.out()).toContain('Usage: rsksim [options]')
+    const version = capture()
+    expect(await runCli(['--version'], version)).toEqual({ kind: 'exit', exitCode: 0 })
+    expect(version.out()).toBe(`${VERSION}\n`)
+  })
+
+  it.each([
+    [['--bogus']],
+    [['--port', 'abc']],
+    [['--port', '70000']],
+    [['--network', 'ethereum']],
+    [['--accounts', '0']],
+    [['--account', '0x1234,1']],
+    [['--balance=-1']],
+    [['--balance', '1.2.3']],
+    [['--block-time', '1', '--no-mining']],
+    [['--port']],
+    [['stray']],
+  ])('exits with code 2 and a message on bad flags: %j', async (argv) => {
+    const io = capture()
+    expect(await runCli(argv, io)).toEqual({ kind: 'exit', exitCode: 2 })
+    expect(io.err()).toMatch(/^rsksim: [\s\S]+\nRun "rsksim --help" for the list of options\.\n$/)
+    expect(io.out()).toBe('')
+  })
+
+  it('exits with code 1 when the port is in use', async () => {
+    const first = serving(await runCli(['-q', '-p', '0'], capture()))
+    const io = capture()
+    expect(await runCli(['-p', String(first.port)], io)).toEqual({ kind: 'exit', exitCode: 1 })
+    expect(io.err()).toMatch(/already in use/)
+  })
+})
