@@ -1,0 +1,81 @@
+/**
+ * The one error class of rsksim and the factories for every JSON-RPC error it answers.
+ *
+ * Codes and texts follow the reference node (RSKj): see `java/org/ethereum/rpc/exception/RskJsonRpcRequestException.java`
+ * and `RskErrorResolver.java` (reference §1.3). Handlers throw these; the dispatcher turns any other exception
+ * into -32603 with the original kept as `cause`.
+ *
+ * @example
+ * ```ts
+ * try { await provider.request({ method: 'eth_call', params: [call, 'latest'] }) }
+ * catch (e) { if (e instanceof RpcError && e.code === -32015) console.log(e.data) }
+ * ```
+ */
+export class RpcError extends Error {
+  override readonly name = 'RpcError'
+  /** JSON-RPC error code. */
+  readonly code: number
+  /** Optional `data` member of the JSON-RPC error (revert payload as `0x` hex). */
+  readonly data?: string
+
+  constructor(code: number, message: string, options: { data?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.code = code
+    if (options.data !== undefined) this.data = options.data
+  }
+
+  /** The `error` member of a JSON-RPC response: `code`, `message`, then `data` when present. */
+  toJSON(): { code: number; message: string; data?: string } {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data }
+  }
+}
+
+/** JSON-RPC error codes used by the reference node (reference §1.3). */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  Internal: -32603,
+  /** `filter not found`, and geth-style `insufficient funds for transfer` from eth_estimateGas (spec "Errors"). */
+  Generic: -32000,
+  UnknownTxError: -32009,
+  TxRejected: -32010,
+  Timeout: -32011,
+  LogLimit: -32012,
+  Reverted: -32015,
+  Unimplemented: -32201,
+  WalletDisabled: -32604,
+  SubmitBlock: -33000,
+  Unexpected: -32099,
+} as const
+
+export const parseError = (): RpcError => new RpcError(ErrorCode.ParseError, 'JSON parse error')
+export const invalidRequest = (message = 'invalid request'): RpcError => new RpcError(ErrorCode.InvalidRequest, message)
+/** Unknown method name (RSKj `JsonRpcCustomServer`). */
+export const methodNotFound = (): RpcError => new RpcError(ErrorCode.MethodNotFound, 'method not found')
+/** Known method that this service does not offer (RSKj `RskErrorResolver`). */
+export const methodNotAvailable = (method: string): RpcError =>
+  new RpcError(ErrorCode.MethodNotFound, `the method ${method} does not exist/is not available`)
+export const invalidParams = (message = 'method parameters invalid'): RpcError =>
+  new RpcError(ErrorCode.InvalidParams, message)
+export const internalError = (cause?: unknown): RpcError =>
+  new RpcError(ErrorCode.Internal, 'Internal server error', { cause })
+/** Pool rejection: the reason is returned verbatim (reference §5.5). */
+export const txRejected = (reason: string): RpcError => new RpcError(ErrorCode.TxRejected, reason)
+/** A revert in eth_call / eth_estimateGas / automined eth_sendTransaction (reference §5.1). */
+export const reverted = (message: string, data: string): RpcError =>
+  new RpcError(ErrorCode.Reverted, message, { data })
+export const blockNotFound = (id: string): RpcError => new RpcError(ErrorCode.InvalidRequest, `Block ${id} not found`)
+export const blockHashNotFound = (hash: string): RpcError =>
+  new RpcError(ErrorCode.InvalidRequest, `Block with hash ${hash} not found`)
+export const filterNotFound = (): RpcError => new RpcError(ErrorCode.Generic, 'filter not found')
+export const walletDisabled = (): RpcError => new RpcError(ErrorCode.WalletDisabled, 'The local wallet feature is disabled')
+export const submitBlockError = (message: string): RpcError => new RpcError(ErrorCode.SubmitBlock, message)
+
+/** Wraps anything thrown into an RpcError: RpcErrors pass through, the rest become -32603 with the cause kept. */
+export function toRpcError(e: unknown): RpcError {
+  return e instanceof RpcError ? e : internalError(e)
+}

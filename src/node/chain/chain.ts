@@ -1,0 +1,90 @@
+/**
+ * The chain: engine configuration, world state and the block store, and reads of state "as of a block".
+ *
+ * The live state manager always holds the head's state. Older blocks are read through a shallow copy of it
+ * moved to that block's state root: trie nodes are never pruned, so every mined root stays readable.
+ */
+import type { Common } from '@ethereumjs/common'
+import { MerkleStateManager } from '@ethereumjs/statemanager'
+import { createVM, type VM } from '@ethereumjs/vm'
+import { Address } from '@ethereumjs/util'
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
+import { BlockStore } from './store.js'
+import type { BlockRecord } from './types.js'
+
+/** BLOCKHASH reads hashes from our store, so it returns RSK block hashes. */
+class StoreBlockHashes implements EVMMockBlockchainInterface {
+  constructor(private readonly store: BlockStore) {}
+  async getBlock(n: number) {
+    const block = this.store.byNumber(BigInt(n))
+    const hash = block?.hash ?? new Uint8Array(32)
+    return { hash: () => hash }
+  }
+  async putBlock(): Promise<void> {}
+  shallowCopy(): EVMMockBlockchainInterface {
+    return this
+  }
+}
+
+export class Chain {
+  private historical?: { root: Uint8Array; state: MerkleStateManager }
+
+  private constructor(
+    readonly common: Common,
+    readonly state: MerkleStateManager,
+    readonly vm: VM,
+    readonly store: BlockStore,
+  ) {}
+
+  static async create(common: Common): Promise<Chain> {
+    const state = new MerkleStateManager({ common })
+    const store = new BlockStore()
+    const vm = await createVM({ common, stateManager: state, blockchain: new StoreBlockHashes(store) })
+    return new Chain(common, state, vm, store)
+  }
+
+  get head(): BlockRecord {
+    return this.store.head
+  }
+
+  /** State manager positioned at `block`'s post-state. Do not write to it unless it is the live one. */
+  async stateAt(block: BlockRecord): Promise<MerkleStateManager> {
+    if (block === this.store.head) return this.state
+    const root = block.header.stateRoot
+    if (this.historical === undefined || !equalBytes(this.historical.root, root)) {
+      const copy = this.state.shallowCopy(false)
+      await copy.setStateRoot(root)
+      this.historical = { root, state: copy }
+    }
+    return this.historical.state
+  }
+
+  /** Forgets cached historical views (after the chain was truncated). */
+  forgetViews(): void {
+    this.historical = undefined
+  }
+
+  async balanceAt(address: Uint8Array, block: BlockRecord): Promise<bigint> {
+    const account = await (await this.stateAt(block)).getAccount(new Address(address))
+    return account?.balance ?? 0n
+  }
+
+  async nonceAt(address: Uint8Array, block: BlockRecord): Promise<bigint> {
+    const account = await (await this.stateAt(block)).getAccount(new Address(address))
+    return account?.nonce ?? 0n
+  }
+
+  async codeAt(address: Uint8Array, block: BlockRecord): Promise<Uint8Array> {
+    return (await this.stateAt(block)).getCode(new Address(address))
+  }
+
+  async storageAt(address: Uint8Array, slot: Uint8Array, block: BlockRecord): Promise<Uint8Array> {
+    return (await this.stateAt(block)).getStorage(new Address(address), slot)
+  }
+}
+
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}

@@ -1,0 +1,43 @@
+/**
+ * Transaction and receipt tries of a block. RSK keeps them in its Unitrie; rsksim uses Ethereum
+ * Merkle-Patricia tries (key = RLP(index)) so proofs verify with standard tools (docs/compatibility.md).
+ * The receipt value is the RSK receipt RLP (reference §3.6), the same bytes
+ * `chain_getRawTransactionReceiptByHash` answers.
+ */
+import { RLP } from '@ethereumjs/rlp'
+import { MerklePatriciaTrie, createMerkleProof } from '@ethereumjs/mpt'
+import { bigIntToUnpaddedBytes } from '@ethereumjs/util'
+import type { ReceiptRecord } from './types.js'
+
+/** keccak256(RLP("")) — root of an empty trie. */
+export const EMPTY_TRIE_ROOT = new MerklePatriciaTrie().EMPTY_TRIE_ROOT
+
+/** RSKj `TransactionReceipt.getEncoded()`: [postTxState, cumulativeGas, bloom, logs, gasUsed, status]. */
+export function encodeRskReceipt(r: ReceiptRecord): Uint8Array {
+  const ok = r.status === 1 ? Uint8Array.of(1) : new Uint8Array()
+  return RLP.encode([
+    ok,
+    bigIntToUnpaddedBytes(r.cumulativeGasUsed),
+    r.logsBloom,
+    r.logs.map((l) => [l.address, l.topics, l.data]),
+    bigIntToUnpaddedBytes(r.gasUsed),
+    ok,
+  ])
+}
+
+async function trieOf(values: Uint8Array[]): Promise<MerklePatriciaTrie> {
+  const trie = new MerklePatriciaTrie()
+  for (let i = 0; i < values.length; i++) await trie.put(RLP.encode(i), values[i]!)
+  return trie
+}
+
+/** Root of the trie mapping RLP(index) to each value. */
+export async function orderedTrieRoot(values: Uint8Array[]): Promise<Uint8Array> {
+  if (values.length === 0) return EMPTY_TRIE_ROOT
+  return (await trieOf(values)).root()
+}
+
+/** Trie nodes proving `values[index]` against `orderedTrieRoot(values)`, root node first. */
+export async function orderedTrieProof(values: Uint8Array[], index: number): Promise<Uint8Array[]> {
+  return createMerkleProof(await trieOf(values), RLP.encode(index))
+}

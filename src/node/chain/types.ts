@@ -1,0 +1,54 @@
+/** Domain records of the simulated chain: bytes and bigints only, never hex strings or JSON-RPC shapes. */
+import type { LegacyTx } from '@ethereumjs/tx'
+import type { RskHeader } from '../rsk/header.js'
+
+export interface LogRecord {
+  address: Uint8Array
+  topics: Uint8Array[]
+  data: Uint8Array
+}
+
+export interface ReceiptRecord {
+  /** 1 success, 0 failure. */
+  status: 0 | 1
+  gasUsed: bigint
+  cumulativeGasUsed: bigint
+  logs: LogRecord[]
+  logsBloom: Uint8Array
+  /** Created contract address for creation transactions (also when creation failed, as RSKj), else null. */
+  contractAddress: Uint8Array | null
+  /** Return data of a reverted execution (REVERT opcode), for error reporting. */
+  revertData?: Uint8Array
+  /** Engine error name for a failed execution (out of gas, invalid opcode, revert). */
+  error?: string
+}
+
+/** A signed transaction with its sender recovered once and its hash computed once. */
+export interface TxRecord {
+  tx: LegacyTx
+  hash: Uint8Array
+  hashHex: string
+  from: Uint8Array
+  fromHex: string
+  /** Serialized (RLP) bytes, as received or as signed. */
+  raw: Uint8Array
+}
+
+export interface BlockRecord {
+  header: RskHeader
+  hash: Uint8Array
+  hashHex: string
+  number: bigint
+  hashForMergedMining: Uint8Array
+  transactions: TxRecord[]
+  receipts: ReceiptRecord[]
+  totalDifficulty: bigint
+  /** RLP length of the whole block (header, transactions, uncles). */
+  size: number
+}
+
+/** Where a mined transaction lives. */
+export interface TxLocation {
+  block: BlockRecord
+  index: number
+}

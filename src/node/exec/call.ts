@@ -1,0 +1,142 @@
+/**
+ * Local execution without a transaction: `eth_call` and `eth_estimateGas` (reference §5.1, §5.2).
+ *
+ * A call runs inside a checkpoint of the state of its block that is always reverted, so nothing it does is kept.
+ * Like RSKj's `ReversibleTransactionExecutor`, a call skips the balance and nonce pre-checks and runs in the
+ * context of the selected block (its number, timestamp, coinbase, gas limit).
+ */
+import { createBlock } from '@ethereumjs/block'
+import { createEVM, type EVM, type ExecResult } from '@ethereumjs/evm'
+import { Account, Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import type { Chain } from '../chain/chain.js'
+import type { BlockRecord } from '../chain/types.js'
+
+export interface CallRequest {
+  from?: Uint8Array
+  to?: Uint8Array
+  gas?: bigint
+  gasPrice?: bigint
+  value?: bigint
+  data?: Uint8Array
+}
+
+/** Temporary changes of one account for one call (spec "State override entry"). */
+export interface AccountOverride {
+  balance?: bigint
+  nonce?: bigint
+  code?: Uint8Array
+  state?: Map<bigint, bigint>
+  stateDiff?: Map<bigint, bigint>
+}
+
+export type StateOverrides = Map<string, { address: Uint8Array; override: AccountOverride }>
+
+export interface CallOutcome {
+  /** Gas used by the whole transaction, intrinsic gas included and refunds deducted. */
+  gasUsed: bigint
+  /** Gas used before refunds (the gas the transaction needed to hold). */
+  gasPeak: bigint
+  returnValue: Uint8Array
+  /** Engine error name (`revert`, `out of gas`, …) when execution failed. */
+  error?: string
+  /** Address of the created contract, for creation calls. */
+  createdAddress?: Uint8Array
+}
+
+/** Intrinsic gas of a transaction (RSK: 21,000 / 53,000 for creation, 4 per zero byte, 16 per other byte, 2 per initcode word). */
+export function intrinsicGas(data: Uint8Array, isCreate: boolean): bigint {
+  let gas = isCreate ? 53_000n : 21_000n
+  for (const b of data) gas += b === 0 ? 4n : 16n
+  if (isCreate) gas += 2n * BigInt(Math.ceil(data.length / 32))
+  return gas
+}
+
+/** Runs `req` at `block` with `gasLimit`, applying `overrides`; never keeps any change. */
+export async function execute(
+  chain: Chain,
+  block: BlockRecord,
+  req: CallRequest,
+  gasLimit: bigint,
+  overrides?: StateOverrides,
+): Promise<CallOutcome> {
+  const { evm, state } = await evmAt(chain, block)
+  const data = req.data ?? new Uint8Array()
+  const isCreate = req.to === undefined
+  const intrinsic = intrinsicGas(data, isCreate)
+  if (gasLimit < intrinsic) return { gasUsed: intrinsic, gasPeak: intrinsic, returnValue: new Uint8Array(), error: 'out of gas' }
+  const caller = new Address(req.from ?? new Uint8Array(20))
+  const h = block.header
+  const execBlock = createBlock(
+    { header: { number: h.number, timestamp: h.timestamp, gasLimit: h.gasLimit, coinbase: new Address(h.coinbase), difficulty: h.difficulty } },
+    { common: chain.common, skipConsensusFormatValidation: true },
+  )
+  await evm.journal.checkpoint()
+  try {
+    if (overrides !== undefined) await applyOverrides(state, overrides)
+    const result = await evm.runCall({
+      block: execBlock,
+      caller,
+      origin: caller,
+      to: isCreate ? undefined : new Address(req.to!),
+      value: req.value ?? 0n,
+      data,
+      gasLimit: gasLimit - intrinsic,
+      gasPrice: req.gasPrice ?? 0n,
+      skipBalance: true,
+    })
+    return outcome(result.execResult, intrinsic, result.createdAddress?.bytes)
+  } finally {
+    await evm.journal.revert()
+    await evm.journal.cleanup()
+  }
+}
+
+function outcome(r: ExecResult, intrinsic: bigint, createdAddress?: Uint8Array): CallOutcome {
+  const peak = intrinsic + r.executionGasUsed
+  const refund = r.exceptionError === undefined ? (r.gasRefund ?? 0n) : 0n
+  const capped = refund > peak / 2n ? peak / 2n : refund
+  return {
+    gasUsed: peak - capped,
+    gasPeak: peak,
+    returnValue: r.returnValue,
+    ...(r.exceptionError !== undefined ? { error: r.exceptionError.error } : {}),
+    ...(createdAddress !== undefined ? { createdAddress } : {}),
+  }
+}
+
+async function applyOverrides(state: MerkleStateManager, overrides: StateOverrides): Promise<void> {
+  for (const { address, override } of overrides.values()) {
+    const addr = new Address(address)
+    if (override.balance !== undefined || override.nonce !== undefined) {
+      const account = (await state.getAccount(addr)) ?? new Account()
+      if (override.balance !== undefined) account.balance = override.balance
+      if (override.nonce !== undefined) account.nonce = override.nonce
+      await state.putAccount(addr, account)
+    }
+    if (override.code !== undefined) await state.putCode(addr, override.code)
+    if (override.state !== undefined) {
+      await state.clearStorage(addr)
+      for (const [k, v] of override.state) await state.putStorage(addr, slotKey(k), bigIntToBytes(v))
+    }
+    if (override.stateDiff !== undefined) {
+      for (const [k, v] of override.stateDiff) await state.putStorage(addr, slotKey(k), bigIntToBytes(v))
+    }
+  }
+}
+
+const slotKey = (k: bigint): Uint8Array => setLengthLeft(bigIntToBytes(k), 32)
+
+/** The live EVM for the head; a separate EVM over a historical view for older blocks. */
+async function evmAt(chain: Chain, block: BlockRecord): Promise<{ evm: EVM; state: MerkleStateManager }> {
+  if (block === chain.head) return { evm: chain.vm.evm as EVM, state: chain.state }
+  const state = await chain.stateAt(block)
+  let evm = historicalEvms.get(state)
+  if (evm === undefined) {
+    evm = await createEVM({ common: chain.common, stateManager: state, blockchain: chain.vm.blockchain })
+    historicalEvms.set(state, evm)
+  }
+  return { evm, state }
+}
+
+const historicalEvms = new WeakMap<MerkleStateManager, EVM>()

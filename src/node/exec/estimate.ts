@@ -1,0 +1,44 @@
+/**
+ * `eth_estimateGas`. RSKj runs the transaction once and derives an estimate (reference §5.2); the engine here
+ * keeps the 63/64 rule, so the gas a transaction needs can exceed what it uses. rsksim therefore runs once at the
+ * upper bound, tries the peak gas it used, and searches upward until the transaction succeeds, so that a
+ * transaction sent with the estimate always succeeds (docs/compatibility.md).
+ */
+import { RpcError, ErrorCode } from '../../errors.js'
+import type { Chain } from '../chain/chain.js'
+import type { BlockRecord } from '../chain/types.js'
+import { execute, type CallRequest, type CallOutcome } from './call.js'
+import { revertError } from './revert.js'
+
+/** Most binary-search steps after the first probe. */
+const MAX_STEPS = 20
+
+export async function estimateGas(chain: Chain, block: BlockRecord, req: CallRequest, upperBound: bigint): Promise<bigint> {
+  const limit = req.gas ?? upperBound
+  const from = req.from ?? new Uint8Array(20)
+  const balance = await chain.balanceAt(from, block)
+  const price = req.gasPrice ?? 0n
+  if (balance < (req.value ?? 0n) + (req.gas !== undefined ? price * req.gas : 0n)) {
+    throw new RpcError(ErrorCode.Generic, 'insufficient funds for transfer')
+  }
+  const first = await execute(chain, block, req, limit)
+  fail(first, limit)
+  let lo = first.gasPeak
+  if (succeeded(await execute(chain, block, req, lo))) return lo
+  let hi = limit
+  for (let step = 0; step < MAX_STEPS && hi - lo > 1n; step++) {
+    const mid = (lo + hi) / 2n
+    if (succeeded(await execute(chain, block, req, mid))) hi = mid
+    else lo = mid
+  }
+  return hi
+}
+
+const succeeded = (o: CallOutcome): boolean => o.error === undefined
+
+function fail(o: CallOutcome, limit: bigint): void {
+  if (o.error === undefined) return
+  if (o.error === 'revert') throw revertError(o.returnValue)
+  if (o.error === 'out of gas') throw new RpcError(ErrorCode.Generic, `gas required exceeds allowance (${limit})`)
+  throw new RpcError(ErrorCode.Generic, o.error)
+}

@@ -1,0 +1,26 @@
+/**
+ * Block time. RSKj `MinerClock`: the next block's timestamp is max(now + offset, parent + 1); `evm_increaseTime`
+ * adds to the offset, which is cleared once a block has been built with it (reference §3.3).
+ */
+export class Clock {
+  /** Seconds added by `evm_increaseTime` and not yet used by a block. */
+  offset = 0n
+
+  /** Current wall-clock time in whole seconds. */
+  static now(): bigint {
+    return BigInt(Math.floor(Date.now() / 1000))
+  }
+
+  /** Adds `seconds` (ignored when ≤ 0, as RSKj) and returns the accumulated offset. */
+  increase(seconds: bigint): bigint {
+    if (seconds > 0n) this.offset += seconds
+    return this.offset
+  }
+
+  /** Timestamp for a block on top of a parent with `parentTimestamp`; consumes the offset. */
+  next(parentTimestamp: bigint, requested?: bigint): bigint {
+    const wanted = requested ?? Clock.now() + this.offset
+    this.offset = 0n
+    return wanted > parentTimestamp ? wanted : parentTimestamp + 1n
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * Block building: takes pending transactions in pool order, runs them on the live state, seals an RSK block
+ * (header, merged-mining proof, hash) and appends it to the chain.
+ */
+import { createBlock } from '@ethereumjs/block'
+import { runTx } from '@ethereumjs/vm'
+import { RLP } from '@ethereumjs/rlp'
+import { Address, bigIntToUnpaddedBytes, bytesToHex, generateAddress, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import type { Chain } from '../chain/chain.js'
+import type { BlockRecord, LogRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
+import { encodeRskReceipt, orderedTrieRoot } from '../chain/tries.js'
+import { encodeRskHeader, hashForMergedMining, rskBlockHash, type RskHeader } from '../rsk/header.js'
+import { buildMergedMiningFields } from '../rsk/mergedMining.js'
+import { keccak256 } from '../crypto.js'
+import type { TxPool } from '../pool/pool.js'
+import type { Clock } from './clock.js'
+
+/** keccak256(RLP([])): the uncles hash of a block without uncles. */
+export const EMPTY_UNCLES_HASH = keccak256(RLP.encode([]))
+/** Regtest difficulty stays 1 (reference §7.1). */
+export const BLOCK_DIFFICULTY = 1n
+/** `extraData` of mined blocks: RLP [1, "<modifier>-<build>"] as RSKj's `MinerServerImpl` writes it. */
+const EXTRA_DATA = RLP.encode([1, 'RSKSIM-rsksim'])
+
+export interface MinerConfig {
+  coinbase: Uint8Array
+  blockGasLimit: bigint
+  minimumGasPrice: bigint
+}
+
+/** A transaction the block could not include, and why. */
+export interface Dropped {
+  tx: TxRecord
+  reason: string
+}
+
+export class Miner {
+  constructor(
+    private readonly chain: Chain,
+    private readonly pool: TxPool,
+    private readonly clock: Clock,
+    private readonly config: MinerConfig,
+  ) {}
+
+  /** Mines one block with every pending transaction that fits; `timestamp` forces the block time. */
+  async mine(timestamp?: bigint): Promise<{ block: BlockRecord; dropped: Dropped[] }> {
+    const { chain, config } = this
+    const parent = chain.head
+    const number = parent.number + 1n
+    const time = this.clock.next(parent.header.timestamp, timestamp)
+    const execBlock = createBlock(
+      { header: { number, timestamp: time, gasLimit: config.blockGasLimit, coinbase: new Address(config.coinbase), difficulty: BLOCK_DIFFICULTY } },
+      { common: chain.common, skipConsensusFormatValidation: true },
+    )
+    const included: TxRecord[] = []
+    const receipts: ReceiptRecord[] = []
+    const dropped: Dropped[] = []
+    let gasUsed = 0n
+    let paidFees = 0n
+    const bloom = new Uint8Array(256)
+    await chain.state.checkpoint()
+    try {
+      for (const t of this.pool.ordered()) {
+        if (gasUsed + t.tx.gasLimit > config.blockGasLimit) continue
+        let result
+        try {
+          result = await runTx(chain.vm, { tx: t.tx, block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true })
+        } catch (e) {
+          // Nonce gaps (an earlier nonce did not fit) stay in the pool; anything else cannot ever run.
+          const reason = e instanceof Error ? e.message : String(e)
+          if (!/nonce/i.test(reason)) dropped.push({ tx: t, reason })
+          continue
+        }
+        gasUsed += result.totalGasSpent
+        paidFees += result.totalGasSpent * t.tx.gasPrice
+        const failed = result.execResult.exceptionError !== undefined
+        const logs: LogRecord[] = (result.execResult.logs ?? []).map(([address, topics, data]) => ({ address, topics, data }))
+        const logsBloom = result.bloom.bitvector
+        for (let i = 0; i < 256; i++) bloom[i]! |= logsBloom[i]!
+        receipts.push({
+          status: failed ? 0 : 1,
+          gasUsed: result.totalGasSpent,
+          cumulativeGasUsed: gasUsed,
+          logs,
+          logsBloom,
+          contractAddress: t.tx.to === undefined ? generateAddress(t.from, bigIntToUnpaddedBytes(t.tx.nonce)) : null,
+          ...(failed ? { error: result.execResult.exceptionError!.error, revertData: result.execResult.returnValue } : {}),
+        })
+        included.push(t)
+      }
+      await chain.state.commit()
+    } catch (e) {
+      await chain.state.revert()
+      throw e
+    }
+    const stateRoot = await chain.state.getStateRoot()
+    const header: RskHeader = {
+      parentHash: parent.hash,
+      unclesHash: EMPTY_UNCLES_HASH,
+      coinbase: config.coinbase,
+      stateRoot,
+      txTrieRoot: await orderedTrieRoot(included.map((t) => t.raw)),
+      receiptTrieRoot: await orderedTrieRoot(receipts.map(encodeRskReceipt)),
+      logsBloom: bloom,
+      difficulty: BLOCK_DIFFICULTY,
+      number,
+      gasLimit: config.blockGasLimit,
+      gasUsed,
+      timestamp: time,
+      extraData: EXTRA_DATA,
+      paidFees,
+      minimumGasPrice: config.minimumGasPrice,
+      uncleCount: 0,
+      version: 2,
+      txExecutionSublistsEdges: [],
+      bitcoinMergedMiningHeader: new Uint8Array(),
+      bitcoinMergedMiningMerkleProof: new Uint8Array(),
+      bitcoinMergedMiningCoinbaseTransaction: new Uint8Array(),
+    }
+    const block = sealBlock(header, included, receipts, parent.totalDifficulty)
+    chain.store.append(block)
+    for (const t of included) this.pool.remove(t)
+    for (const d of dropped) this.pool.remove(d.tx)
+    await this.pool.settle(async (sender) => chain.nonceAt(hexToBytes(sender as PrefixedHexString), block))
+    return { block, dropped }
+  }
+}
+
+/** Adds merged-mining data to a complete header, hashes it and builds the block record. */
+export function sealBlock(header: RskHeader, txs: TxRecord[], receipts: ReceiptRecord[], parentTotalDifficulty: bigint): BlockRecord {
+  const forMergedMining = hashForMergedMining(header)
+  Object.assign(header, buildMergedMiningFields(forMergedMining, header.difficulty, header.timestamp))
+  const encoded = encodeRskHeader(header)
+  const hash = rskBlockHash(header)
+  const txBytes = txs.reduce((n, t) => n + t.raw.length, 0)
+  return {
+    header,
+    hash,
+    hashHex: bytesToHex(hash),
+    number: header.number,
+    hashForMergedMining: forMergedMining,
+    transactions: txs,
+    receipts,
+    totalDifficulty: parentTotalDifficulty + header.difficulty,
+    size: rlpListLength(encoded.length + rlpListLength(txBytes) + rlpListLength(0)),
+  }
+}
+
+/** Length of an RLP list whose items take `payload` bytes. */
+function rlpListLength(payload: number): number {
+  if (payload < 56) return payload + 1
+  return payload + 1 + Math.ceil(Math.log2(payload + 1) / 8)
+}
+

@@ -1,0 +1,133 @@
+/**
+ * The simulated node: the composition root that wires chain, pool, clock, miner and key store together, and
+ * the two flows that span them (submitting a transaction, mining a block). Everything else lives in the
+ * components; RPC handlers reach them through this object.
+ */
+import { EventEmitter } from 'eventemitter3'
+import { Address, bytesToHex } from '@ethereumjs/util'
+import type { ResolvedOptions } from '../options/index.js'
+import { txRejected } from '../errors.js'
+import { Chain } from './chain/chain.js'
+import { createRskCommon } from './chain/common.js'
+import { createGenesis } from './chain/genesis.js'
+import type { BlockRecord, TxRecord } from './chain/types.js'
+import { TxPool } from './pool/pool.js'
+import { admissionError } from './pool/admission.js'
+import { Clock } from './miner/clock.js'
+import { Miner, type Dropped } from './miner/miner.js'
+import { Accounts, MINER_KEY } from './accounts.js'
+import { privateKeyToAddress } from './crypto.js'
+import { SerialQueue } from './queue.js'
+import { Snapshots } from './snapshots/snapshots.js'
+
+export interface NodeEvents {
+  /** A block was appended to the chain. */
+  block: [BlockRecord]
+  /** A transaction entered the pending set. */
+  pendingTransaction: [TxRecord]
+  /** Blocks were removed from the chain (evm_revert, evm_reset), oldest first. */
+  blocksRemoved: [BlockRecord[]]
+}
+
+export class RskNode {
+  readonly events = new EventEmitter<NodeEvents>()
+  readonly queue = new SerialQueue()
+  readonly pool = new TxPool()
+  readonly clock = new Clock()
+  readonly accounts = new Accounts()
+  readonly snapshots = new Snapshots()
+  /** Whether blocks are mined: false after `evm_stopMining`. */
+  miningEnabled = true
+  readonly miner: Miner
+  /** The miner's coinbase (RSKj regtest: 0xec4ddeb4380ad69b3e509baad9f158cdf4e4681d). */
+  readonly coinbase: Uint8Array
+  private intervalTimer?: NodeJS.Timeout
+
+  private constructor(
+    readonly options: ResolvedOptions,
+    readonly chain: Chain,
+  ) {
+    this.coinbase = privateKeyToAddress(MINER_KEY)
+    this.miner = new Miner(chain, this.pool, this.clock, {
+      coinbase: this.coinbase,
+      blockGasLimit: options.blockGasLimit,
+      minimumGasPrice: options.minimumGasPrice,
+    })
+  }
+
+  /** Builds the genesis block and the key store, and starts interval mining when configured. */
+  static async create(options: ResolvedOptions): Promise<RskNode> {
+    const chain = await Chain.create(createRskCommon(options.network))
+    const node = new RskNode(options, chain)
+    const accounts = options.accounts.map((a) => ({ address: privateKeyToAddress(a.secretKey), balance: a.balance }))
+    await createGenesis(chain, {
+      accounts,
+      gasLimit: options.blockGasLimit,
+      minimumGasPrice: options.minimumGasPrice,
+      timestamp: options.genesisTimestamp,
+    })
+    if (!options.hosted) {
+      for (const a of options.accounts) node.accounts.add(a.secretKey)
+      node.accounts.add(MINER_KEY)
+    }
+    node.setInterval(options.mining.interval)
+    return node
+  }
+
+  /** Mining mode "auto": each accepted transaction is mined at once. */
+  get automine(): boolean {
+    return this.options.mining.auto && this.miningEnabled
+  }
+
+  /**
+   * Admits a signed transaction to the pool (RSKj rules and texts, -32010 on refusal) and, under automine, mines
+   * it. Returns the block it was mined in, if any.
+   */
+  async submit(t: TxRecord): Promise<BlockRecord | undefined> {
+    const head = this.chain.head
+    const account = await this.chain.state.getAccount(new Address(t.from))
+    const reason = admissionError(t, {
+      pool: this.pool,
+      account,
+      blockGasLimit: this.options.blockGasLimit,
+      minimumGasPrice: head.header.minimumGasPrice,
+    })
+    if (reason !== null) throw txRejected(reason)
+    const { where, promoted } = this.pool.add(t, account?.nonce ?? 0n)
+    if (where === 'pending') this.events.emit('pendingTransaction', t)
+    for (const p of promoted) this.events.emit('pendingTransaction', p)
+    if (!this.automine || where !== 'pending') return undefined
+    const { block } = await this.mine()
+    return block.transactions.includes(t) ? block : undefined
+  }
+
+  /** Mines one block now (optionally at `timestamp`) with what the pool holds. */
+  async mine(timestamp?: bigint): Promise<{ block: BlockRecord; dropped: Dropped[] }> {
+    const mined = await this.miner.mine(timestamp)
+    this.events.emit('block', mined.block)
+    return mined
+  }
+
+  /** Starts (ms > 0) or stops (0) interval mining. */
+  setInterval(ms: number): void {
+    if (this.intervalTimer !== undefined) clearInterval(this.intervalTimer)
+    this.intervalTimer = undefined
+    if (ms > 0) {
+      this.intervalTimer = setInterval(() => {
+        if (this.miningEnabled) void this.queue.run(() => this.mine()).catch(() => undefined)
+      }, ms)
+      this.intervalTimer.unref?.()
+    }
+  }
+
+  /** Stops timers; the node answers nothing after this. */
+  async close(): Promise<void> {
+    this.setInterval(0)
+    this.events.removeAllListeners()
+  }
+
+  /** Lowercase `0x` address of the coinbase. */
+  get coinbaseHex(): string {
+    return bytesToHex(this.coinbase)
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Pool admission: the checks of RSKj's `TransactionPoolImpl` / `TxPendingValidator`, in its order, with its texts
+ * (reference §5.5). Each failure is answered as -32010 with the text verbatim.
+ */
+import type { TxRecord } from '../chain/types.js'
+import type { TxPool } from './pool.js'
+
+/** EIP-3860 initcode limit (RSKIP438). */
+export const MAX_INITCODE_SIZE = 49_152
+/** RSKj `TxPendingValidator` maximum serialized size. */
+export const MAX_TX_SIZE = 131_072
+/** RSKj `transaction.accountSlots`: how far ahead of the confirmed nonce a transaction may be. */
+export const ACCOUNT_SLOTS = 16n
+/** RSKj `transaction.gasPriceBump`: a replacement must pay at least 40 % more. */
+export const GAS_PRICE_BUMP_PERCENT = 40n
+
+export interface AdmissionContext {
+  pool: TxPool
+  /** Sender's confirmed account: undefined when it has no state. */
+  account: { nonce: bigint; balance: bigint } | undefined
+  blockGasLimit: bigint
+  minimumGasPrice: bigint
+}
+
+/** Returns the RSKj rejection text, or null when the pool takes the transaction. */
+export function admissionError(t: TxRecord, ctx: AdmissionContext): string | null {
+  const { tx } = t
+  const existing = ctx.pool.get(t.hashHex)
+  if (existing !== undefined) {
+    return ctx.pool.isPending(t.hashHex)
+      ? 'pending transaction with same hash already exists'
+      : 'queued transaction with same hash already exists'
+  }
+  if (tx.gasPrice > 0n && ctx.account === undefined) return "the sender account doesn't exist"
+  const isCreate = tx.to === undefined
+  if (isCreate && tx.data.length > MAX_INITCODE_SIZE) return "transaction's init code size is invalid"
+  if (t.raw.length > MAX_TX_SIZE) return `transaction's size is higher than defined maximum: ${t.raw.length} > ${MAX_TX_SIZE}`
+  if (tx.gasLimit > ctx.blockGasLimit) {
+    return `transaction's gas limit of ${tx.gasLimit} is higher than the block's gas limit of ${ctx.blockGasLimit}`
+  }
+  const nonce = ctx.account?.nonce ?? 0n
+  if (tx.nonce < nonce) return 'transaction nonce too low'
+  if (tx.nonce >= nonce + ACCOUNT_SLOTS) return 'transaction nonce too high'
+  const balance = ctx.account?.balance ?? 0n
+  // RSKj checks gasPrice × gas only and lets the value fail at execution, which drops the transaction
+  // silently; rsksim counts the value too so that no accepted transaction is lost (docs/compatibility.md).
+  if (balance < tx.gasPrice * tx.gasLimit + tx.value) return 'insufficient funds'
+  if (tx.gasPrice < ctx.minimumGasPrice) return "transaction's gas price lower than block's minimum"
+  if (tx.getIntrinsicGas() > tx.gasLimit) return "transaction's basic cost is above the gas limit"
+  const replaced = ctx.pool.find(t.fromHex, tx.nonce)
+  if (replaced !== undefined) {
+    const old = replaced.tx.gasPrice
+    if (!(tx.gasPrice > old && tx.gasPrice * 100n >= old * (100n + GAS_PRICE_BUMP_PERCENT))) {
+      return 'gas price not enough to bump transaction'
+    }
+  }
+  return null
+}

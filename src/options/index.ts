@@ -1,0 +1,103 @@
+/**
+ * Every option of rsksim and its default, written once. `resolveOptions` fills the defaults; the rest of
+ * the code only ever sees a `ResolvedOptions`.
+ */
+
+/** The networks of the Rootstock family (spec "What the service does", reference §7.1). */
+export type NetworkName = 'regtest' | 'mainnet' | 'testnet' | 'devnet'
+
+export interface NetworkProfile {
+  name: NetworkName
+  /** Chain id used for EIP-155 signing and answered by `eth_chainId`. */
+  chainId: bigint
+  /** Network id answered by `net_version`. */
+  networkId: string
+}
+
+/** Chain and network ids per network: RSKj `Constants.java` (mainnet 30, testnet 31, devnet 32, regtest 33). */
+export const NETWORKS: Record<NetworkName, NetworkProfile> = {
+  mainnet: { name: 'mainnet', chainId: 30n, networkId: '30' },
+  testnet: { name: 'testnet', chainId: 31n, networkId: '31' },
+  devnet: { name: 'devnet', chainId: 32n, networkId: '32' },
+  regtest: { name: 'regtest', chainId: 33n, networkId: '33' },
+}
+
+/** A pre-funded account of the genesis block. */
+export interface GenesisAccount {
+  /** 32-byte private key as `0x` hex. */
+  secretKey: string
+  /** Balance in wei (bigint, or a decimal / `0x` hex string). Default: `defaultBalance`. */
+  balance?: bigint | string
+}
+
+export interface MiningOptions {
+  /**
+   * Mine each accepted transaction at once, in its own block (default true). When false and no `interval`
+   * is set, transactions wait in the pool until `evm_mine` or `evm_startMining`.
+   */
+  auto?: boolean
+  /** Mine a block every `interval` milliseconds (0 = off, default). */
+  interval?: number
+}
+
+export interface ProviderOptions {
+  /** Which network to simulate. Default `regtest` (chain id 33, `net_version` "33"). */
+  network?: NetworkName
+  /**
+   * Genesis accounts. Default: the ten regtest `cow` accounts of RSKj (keys keccak256("cow"), keccak256("cow1"), …),
+   * each with `defaultBalance`, all unlocked (reference §7.2).
+   */
+  accounts?: GenesisAccount[]
+  /** Number of `cow` accounts to create when `accounts` is not given (1 to 10 use RSKj's seeds; more continue the series). Default 10. */
+  accountCount?: number
+  /** Balance of each default account in wei. Default 10^30 (10^12 RBTC). */
+  defaultBalance?: bigint
+  /** Gas limit of every block. Default 10,000,000 (regtest genesis `0x989680`). */
+  blockGasLimit?: bigint
+  /** `minimumGasPrice` of every block, in wei. Transactions priced lower are refused. Default 0. */
+  minimumGasPrice?: bigint
+  /** Genesis timestamp in seconds. Default: the current time. */
+  genesisTimestamp?: bigint
+  /** Mining mode. Default: automine. */
+  mining?: MiningOptions
+  /** Behave as the hosted service: no keys held, `eth_accounts` is `[]`, wallet methods refused. Default false. */
+  hosted?: boolean
+  /** Most requests in one batch (RSKj `max_batch_requests_size`). Default 50. */
+  maxBatchSize?: number
+  /** `eth_getLogs` block range limit (0 = off). Default 2,000 (spec "Limits"). */
+  logsMaxBlockRange?: number
+  /** `eth_getLogs` result cap (0 = off). Default 10,000 (spec "Limits"). */
+  logsMaxResults?: number
+  /** Idle time after which a polling filter is removed, in ms. Default 5 minutes (RSKj `FilterManager`). */
+  filterTimeout?: number
+  /** Gas given to `eth_call` when the call names none (RSKj `rpc.callGasCap`). Default 10,000,000. */
+  callGasCap?: bigint
+}
+
+export interface ResolvedOptions {
+  network: NetworkProfile
+  accounts: { secretKey: Uint8Array; balance: bigint }[]
+  blockGasLimit: bigint
+  minimumGasPrice: bigint
+  genesisTimestamp: bigint
+  mining: { auto: boolean; interval: number }
+  hosted: boolean
+  maxBatchSize: number
+  logsMaxBlockRange: number
+  logsMaxResults: number
+  filterTimeout: number
+  callGasCap: bigint
+}
+
+export const DEFAULTS = {
+  network: 'regtest' as NetworkName,
+  accountCount: 10,
+  defaultBalance: 10n ** 30n,
+  blockGasLimit: 10_000_000n,
+  minimumGasPrice: 0n,
+  maxBatchSize: 50,
+  logsMaxBlockRange: 2_000,
+  logsMaxResults: 10_000,
+  filterTimeout: 5 * 60_000,
+  callGasCap: 10_000_000n,
+}

@@ -1,0 +1,64 @@
+/** Fills every default of `ProviderOptions` and checks the values a user gave. */
+import { hexToBytes, isHexString } from '@ethereumjs/util'
+import { cowKey } from '../node/accounts.js'
+import { isPrivateKey } from '../node/crypto.js'
+import { DEFAULTS, NETWORKS, type ProviderOptions, type ResolvedOptions } from './index.js'
+
+export function resolveOptions(options: ProviderOptions = {}): ResolvedOptions {
+  const network = NETWORKS[options.network ?? DEFAULTS.network]
+  if (network === undefined) {
+    throw new TypeError(`rsksim: unknown network "${String(options.network)}" (use regtest, mainnet, testnet or devnet)`)
+  }
+  const defaultBalance = options.defaultBalance ?? DEFAULTS.defaultBalance
+  const accounts =
+    options.accounts !== undefined
+      ? options.accounts.map((a, i) => ({ secretKey: parseKey(a.secretKey, i), balance: parseBalance(a.balance ?? defaultBalance, i) }))
+      : Array.from({ length: positiveInt(options.accountCount ?? DEFAULTS.accountCount, 'accountCount', 0) }, (_, i) => ({
+          secretKey: cowKey(i),
+          balance: defaultBalance,
+        }))
+  const mining = options.mining ?? {}
+  return {
+    network,
+    accounts,
+    blockGasLimit: positiveBig(options.blockGasLimit ?? DEFAULTS.blockGasLimit, 'blockGasLimit'),
+    minimumGasPrice: nonNegativeBig(options.minimumGasPrice ?? DEFAULTS.minimumGasPrice, 'minimumGasPrice'),
+    genesisTimestamp: nonNegativeBig(options.genesisTimestamp ?? 0n, 'genesisTimestamp'),
+    mining: { auto: mining.auto ?? !(mining.interval! > 0), interval: positiveInt(mining.interval ?? 0, 'mining.interval', 0) },
+    hosted: options.hosted ?? false,
+    maxBatchSize: positiveInt(options.maxBatchSize ?? DEFAULTS.maxBatchSize, 'maxBatchSize', 1),
+    logsMaxBlockRange: positiveInt(options.logsMaxBlockRange ?? DEFAULTS.logsMaxBlockRange, 'logsMaxBlockRange', 0),
+    logsMaxResults: positiveInt(options.logsMaxResults ?? DEFAULTS.logsMaxResults, 'logsMaxResults', 0),
+    filterTimeout: positiveInt(options.filterTimeout ?? DEFAULTS.filterTimeout, 'filterTimeout', 1),
+    callGasCap: positiveBig(options.callGasCap ?? DEFAULTS.callGasCap, 'callGasCap'),
+  }
+}
+
+function parseKey(key: string, i: number): Uint8Array {
+  const bytes = isHexString(key) && key.length === 66 ? hexToBytes(key) : undefined
+  if (bytes === undefined || !isPrivateKey(bytes)) throw new TypeError(`rsksim: accounts[${i}].secretKey must be a 32-byte 0x-hex private key`)
+  return bytes
+}
+
+function parseBalance(v: bigint | string, i: number): bigint {
+  try {
+    const b = BigInt(v)
+    if (b >= 0n) return b
+  } catch {}
+  throw new TypeError(`rsksim: accounts[${i}].balance must be a non-negative integer (wei)`)
+}
+
+function positiveInt(v: number, name: string, min: number): number {
+  if (!Number.isInteger(v) || v < min) throw new TypeError(`rsksim: ${name} must be an integer ≥ ${min}`)
+  return v
+}
+
+function positiveBig(v: bigint, name: string): bigint {
+  if (typeof v !== 'bigint' || v <= 0n) throw new TypeError(`rsksim: ${name} must be a positive bigint`)
+  return v
+}
+
+function nonNegativeBig(v: bigint, name: string): bigint {
+  if (typeof v !== 'bigint' || v < 0n) throw new TypeError(`rsksim: ${name} must be a non-negative bigint`)
+  return v
+}

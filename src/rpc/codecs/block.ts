@@ -1,0 +1,74 @@
+/**
+ * Block selectors (spec "Block parameter forms", reference §1.4): a tag, a number, a 32-byte hash, or an
+ * EIP-1898 map `{ blockHash, requireCanonical? }` / `{ blockNumber }`.
+ */
+import { invalidParams } from '../../errors.js'
+import { hexToBytesLoose, type Codec } from './primitives.js'
+
+export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized'
+
+export type BlockSelector =
+  | { kind: 'tag'; tag: BlockTag }
+  | { kind: 'number'; number: bigint }
+  | { kind: 'hash'; hash: Uint8Array; requireCanonical: boolean; fromMap: boolean }
+
+export const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' }
+
+const show = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v) ?? String(v))
+
+/** A string selector: tag, `0x` hex number, decimal number, or a 64/66-character hex hash. */
+function parseString(v: string, caseInsensitiveTags: boolean): BlockSelector | undefined {
+  const tag = caseInsensitiveTags ? v.toLowerCase() : v
+  if (tag === 'latest' || tag === 'earliest' || tag === 'pending') return { kind: 'tag', tag }
+  if (caseInsensitiveTags && (tag === 'safe' || tag === 'finalized')) return { kind: 'tag', tag }
+  const body = /^0[xX]/.test(v) ? v.slice(2) : undefined
+  if (body !== undefined && /^[0-9a-fA-F]+$/.test(body)) {
+    if (body.length === 64) return { kind: 'hash', hash: hexToBytesLoose(body), requireCanonical: false, fromMap: false }
+    if (body.length <= 64) return { kind: 'number', number: BigInt('0x' + body) }
+  }
+  if (/^[0-9]+$/.test(v)) return v.length === 64 ? { kind: 'hash', hash: hexToBytesLoose(v), requireCanonical: false, fromMap: false } : { kind: 'number', number: BigInt(v) }
+  return undefined
+}
+
+function parseMap(v: Record<string, unknown>): BlockSelector {
+  if (typeof v.blockHash === 'string') {
+    const body = v.blockHash.startsWith('0x') ? v.blockHash.slice(2) : v.blockHash
+    if (body.length !== 64 || !/^[0-9a-fA-F]+$/.test(body)) throw invalidParams(`Invalid block identifier '${v.blockHash}'`)
+    const rc = v.requireCanonical
+    if (rc !== undefined && rc !== true && rc !== false && rc !== 'true' && rc !== 'false') throw invalidParams('Invalid block input')
+    return { kind: 'hash', hash: hexToBytesLoose(body), requireCanonical: rc === true || rc === 'true', fromMap: true }
+  }
+  if (typeof v.blockNumber === 'string') {
+    const sel = parseString(v.blockNumber, false)
+    if (sel === undefined || sel.kind === 'hash') throw invalidParams(`Invalid block identifier '${v.blockNumber}'`)
+    return sel
+  }
+  throw invalidParams('Invalid block input')
+}
+
+/**
+ * `BlockRefParam` (eth_getBalance, eth_getCode, eth_getStorageAt, eth_getTransactionCount, eth_call): exact-case
+ * tags, numbers, a hash string, or an EIP-1898 map. `safe`/`finalized` are refused.
+ */
+export const blockRef: Codec<BlockSelector> = (v) => {
+  if (typeof v === 'string') {
+    const sel = parseString(v, false)
+    if (sel !== undefined) return sel
+    throw invalidParams(`Invalid block identifier '${v}'`)
+  }
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) return parseMap(v as Record<string, unknown>)
+  throw invalidParams(`Invalid block identifier '${show(v)}'`)
+}
+
+/**
+ * `BlockIdentifierParam` (eth_getBlockByNumber, *ByBlockNumberAndIndex, eth_getUncleCountByBlockNumber,
+ * eth_estimateGas, filter bounds): tags in any case (`safe`/`finalized` parse but do not resolve), numbers, and
+ * a 64-character hex string read as a block hash.
+ */
+export const blockId: Codec<BlockSelector> = (v) => {
+  if (typeof v === 'string') {
+    const sel = parseString(v, true)
+    if (sel !== undefined) return sel
+  }
+  throw invalidParams(`invalid blocknumber ${show(v)}`)
+}

@@ -1,0 +1,123 @@
+/**
+ * Object parameters: the call object (eth_call, eth_estimateGas), the transaction object (eth_sendTransaction),
+ * the state override map and the filter object. Fields RSKj does not know are ignored, as its
+ * `CallArgumentsParam` does (reference §5.1).
+ */
+import { invalidParams, RpcError, ErrorCode } from '../../errors.js'
+import { address, data, quantity, topic } from './primitives.js'
+import { blockId, type BlockSelector } from './block.js'
+import type { AccountOverride, StateOverrides } from '../../node/exec/call.js'
+import { bytesToHex } from '@ethereumjs/util'
+
+export interface CallObject {
+  from?: Uint8Array
+  to?: Uint8Array
+  gas?: bigint
+  gasLimit?: bigint
+  gasPrice?: bigint
+  value?: bigint
+  nonce?: bigint
+  chainId?: bigint
+  data?: Uint8Array
+}
+
+function asObject(v: unknown, what: string): Record<string, unknown> {
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>
+  throw invalidParams(`Invalid ${what}: expected an object.`)
+}
+
+const opt = <T>(v: unknown, codec: (x: unknown) => T): T | undefined => (v === undefined || v === null ? undefined : codec(v))
+
+/** Transaction call object; `input` wins over `data` when both are present (RSKj). */
+export const callObject = (v: unknown): CallObject => {
+  const o = asObject(v, 'transaction call object')
+  const input = opt(o.input, data) ?? opt(o.data, data)
+  const out: CallObject = {}
+  const from = opt(o.from, address)
+  const to = opt(o.to, address)
+  const gas = opt(o.gas, quantity)
+  const gasLimit = opt(o.gasLimit, quantity)
+  const gasPrice = opt(o.gasPrice, quantity)
+  const value = opt(o.value, quantity)
+  const nonce = opt(o.nonce, quantity)
+  const chainId = opt(o.chainId, quantity)
+  if (from !== undefined) out.from = from
+  if (to !== undefined) out.to = to
+  if (gas !== undefined) out.gas = gas
+  if (gasLimit !== undefined) out.gasLimit = gasLimit
+  if (gasPrice !== undefined) out.gasPrice = gasPrice
+  if (value !== undefined) out.value = value
+  if (nonce !== undefined) out.nonce = nonce
+  if (chainId !== undefined) out.chainId = chainId
+  if (input !== undefined) out.data = input
+  return out
+}
+
+/** State override map of eth_call's third parameter (spec "State override entry"). */
+export const stateOverrides = (v: unknown): StateOverrides => {
+  const o = asObject(v, 'state override set')
+  const out: StateOverrides = new Map()
+  for (const [key, raw] of Object.entries(o)) {
+    const addr = address(key)
+    const e = asObject(raw, `state override for ${key}`)
+    if (e.movePrecompileToAddress !== undefined && e.movePrecompileToAddress !== null) {
+      throw new RpcError(ErrorCode.Unimplemented, 'Move precompile to address is not supported yet')
+    }
+    if (e.state != null && e.stateDiff != null) {
+      throw invalidParams(`Invalid state override for ${key}: state and stateDiff cannot be given together`)
+    }
+    const override: AccountOverride = {}
+    if (e.balance != null) override.balance = quantity(e.balance)
+    if (e.nonce != null) override.nonce = quantity(e.nonce)
+    if (e.code != null) override.code = data(e.code)
+    if (e.state != null) override.state = slots(e.state, key)
+    if (e.stateDiff != null) override.stateDiff = slots(e.stateDiff, key)
+    out.set(bytesToHex(addr), { address: addr, override })
+  }
+  return out
+}
+
+function slots(v: unknown, who: string): Map<bigint, bigint> {
+  const o = asObject(v, `storage override for ${who}`)
+  const m = new Map<bigint, bigint>()
+  for (const [k, val] of Object.entries(o)) m.set(quantity(k), quantity(val))
+  return m
+}
+
+export interface FilterObject {
+  fromBlock?: BlockSelector
+  toBlock?: BlockSelector
+  blockHash?: Uint8Array
+  /** Any of these addresses (empty = any). */
+  addresses: Uint8Array[]
+  /** Per position: null = anything, else any of the listed topics. */
+  topics: (Uint8Array[] | null)[]
+}
+
+/** Filter options of eth_getLogs / eth_newFilter (spec "Filter options"). */
+export const filterObject = (v: unknown): FilterObject => {
+  const o = asObject(v, 'filter')
+  const hashRaw = o.blockHash ?? o.blockhash
+  const out: FilterObject = { addresses: [], topics: [] }
+  if (hashRaw != null) {
+    if (o.fromBlock != null || o.toBlock != null) throw invalidParams('Cannot specify both blockHash and fromBlock/toBlock')
+    out.blockHash = topicLike(hashRaw, 'block hash')
+  }
+  if (o.fromBlock != null) out.fromBlock = blockId(o.fromBlock)
+  if (o.toBlock != null) out.toBlock = blockId(o.toBlock)
+  if (o.address != null) out.addresses = Array.isArray(o.address) ? o.address.map(address) : [address(o.address)]
+  if (o.topics != null) {
+    if (!Array.isArray(o.topics)) throw invalidParams('Invalid topics: expected an array.')
+    if (o.topics.length > 4) throw invalidParams('Invalid topics: at most 4 positions.')
+    out.topics = o.topics.map((t) => (t === null ? null : Array.isArray(t) ? (t.length === 0 ? null : t.map(topic)) : [topic(t)]))
+  }
+  return out
+}
+
+const topicLike = (v: unknown, what: string): Uint8Array => {
+  try {
+    return topic(v)
+  } catch {
+    throw invalidParams(`Invalid ${what}: incorrect length.`)
+  }
+}

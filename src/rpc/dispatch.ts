@@ -1,0 +1,92 @@
+/**
+ * JSON-RPC dispatch: envelope checks → method lookup → parameter decoding → handler → one error normaliser.
+ * Checks and texts follow RSKj's `JsonRpcCustomServer` on jsonrpc4j (reference §1.2).
+ */
+import { invalidParams, invalidRequest, methodNotAvailable, methodNotFound, toRpcError, RpcError } from '../errors.js'
+import type { RskNode } from '../node/node.js'
+import { METHODS, UNSUPPORTED } from './methods.js'
+import type { MethodSpec } from './method.js'
+import type { JsonRpcId, JsonRpcReply, JsonRpcResponse } from './types.js'
+
+/** Looks a method up by wire name; unknown and unsupported names throw -32601 with RSKj's texts. */
+export function lookup(name: string): MethodSpec {
+  const spec = Object.hasOwn(METHODS, name) ? METHODS[name] : undefined
+  if (spec !== undefined) return spec
+  if (UNSUPPORTED[name] === 'not available') throw methodNotAvailable(name)
+  throw methodNotFound()
+}
+
+/** Decodes positional params against the method's codecs: too many or too few → -32602. */
+function decodeParams(spec: MethodSpec, params: unknown): unknown[] {
+  let list: readonly unknown[]
+  if (params === undefined || params === null) list = []
+  else if (Array.isArray(params)) list = params
+  else if (typeof params === 'object' && Object.keys(params).length === 0) list = []
+  else throw invalidParams()
+  const codecs = spec.params
+  if (list.length > codecs.length) throw invalidParams()
+  const out = new Array<unknown>(codecs.length)
+  for (let i = 0; i < codecs.length; i++) {
+    const codec = codecs[i]!
+    if (i >= list.length) {
+      if (codec.optional !== true) throw invalidParams()
+      out[i] = undefined
+    } else out[i] = codec(list[i])
+  }
+  return out
+}
+
+/** Runs one call through the node's queue; throws RpcError. */
+export async function invoke(node: RskNode, name: string, params: unknown): Promise<unknown> {
+  const spec = lookup(name)
+  const args = decodeParams(spec, params)
+  return node.queue.run(() => spec.handler({ node, method: name }, ...args))
+}
+
+const isId = (v: unknown): v is JsonRpcId => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))
+
+function failure(jsonrpc: string, id: JsonRpcId | undefined, e: RpcError): JsonRpcResponse {
+  return id === undefined ? { jsonrpc, error: e.toJSON() } : { jsonrpc, id, error: e.toJSON() }
+}
+
+/** Answers one request object; undefined for a notification (no `id`, or `id: null`). */
+async function handleOne(node: RskNode, req: unknown): Promise<JsonRpcResponse | undefined> {
+  if (typeof req !== 'object' || req === null || Array.isArray(req)) return failure('2.0', null, invalidRequest())
+  const r = req as Record<string, unknown>
+  const hasId = Object.hasOwn(r, 'id')
+  if (hasId && !isId(r.id)) return failure('2.0', null, invalidRequest())
+  if (r.jsonrpc !== undefined && r.jsonrpc !== '2.0') return failure('2.0', hasId ? (r.id as JsonRpcId) : null, invalidRequest())
+  const jsonrpc = '2.0'
+  const id = hasId ? (r.id as JsonRpcId) : undefined
+  const notification = id === undefined || id === null
+  try {
+    if (typeof r.method !== 'string') throw methodNotFound()
+    const result = await invoke(node, r.method, r.params)
+    if (notification) return undefined
+    return { jsonrpc, id, result: result === undefined ? null : result }
+  } catch (e) {
+    return notification ? undefined : failure(jsonrpc, id, toRpcError(e))
+  }
+}
+
+/**
+ * Answers a parsed JSON body: one request or a batch (answered in order; notifications leave no entry). A batch
+ * over `maxBatch` is refused whole with RSKj's text and no `jsonrpc`/`id`.
+ */
+export async function handlePayload(node: RskNode, payload: unknown): Promise<JsonRpcReply> {
+  if (Array.isArray(payload)) {
+    if (payload.length === 0) return failure('2.0', null, invalidRequest())
+    const max = node.options.maxBatchSize
+    if (payload.length > max) {
+      return { error: invalidRequest(`Cannot dispatch batch requests. ${max} is the max number of supported batch requests`).toJSON() }
+    }
+    const out: JsonRpcResponse[] = []
+    for (const req of payload) {
+      const res = await handleOne(node, req)
+      if (res !== undefined) out.push(res)
+    }
+    return out.length === 0 ? undefined : out
+  }
+  if (typeof payload !== 'object' || payload === null) return failure('2.0', null, invalidRequest())
+  return handleOne(node, payload)
+}

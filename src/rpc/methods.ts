@@ -1,0 +1,56 @@
+/**
+ * The method table: every namespace merged, the `rsk_` aliases of `chain_` methods, and the methods the service
+ * lists as unsupported. This list is data: docs/methods.md is checked against it by a test.
+ */
+import type { MethodTable } from './method.js'
+import { web3Methods } from './namespaces/web3.js'
+import { netMethods } from './namespaces/net.js'
+import { ethInfoMethods } from './namespaces/eth/info.js'
+import { ethStateMethods } from './namespaces/eth/state.js'
+import { ethBlockMethods } from './namespaces/eth/blocks.js'
+import { ethTransactionMethods } from './namespaces/eth/transactions.js'
+import { ethCallMethods } from './namespaces/eth/calls.js'
+import { ethLogMethods } from './namespaces/eth/logs.js'
+import { evmMethods } from './namespaces/evm.js'
+
+export const METHODS: MethodTable = {
+  ...web3Methods,
+  ...netMethods,
+  ...ethInfoMethods,
+  ...ethStateMethods,
+  ...ethBlockMethods,
+  ...ethTransactionMethods,
+  ...ethCallMethods,
+  ...ethLogMethods,
+  ...evmMethods,
+}
+
+/** Prefix aliases: `rsk_getRawBlockHeaderByHash` is `chain_getRawBlockHeaderByHash` (reference §3.6). */
+for (const name of Object.keys(METHODS)) {
+  if (name.startsWith('chain_')) METHODS['rsk_' + name.slice('chain_'.length)] = METHODS[name]!
+}
+
+/**
+ * Listed by the spec as unsupported ("-"). RSKj answers the compilers and db_* with
+ * `the method X does not exist/is not available` and shh_* with `method not found` (reference §3.2).
+ */
+export const UNSUPPORTED: Record<string, 'not available' | 'not found'> = {
+  eth_getCompilers: 'not available',
+  eth_compileLLL: 'not available',
+  eth_compileSolidity: 'not available',
+  eth_compileSerpent: 'not available',
+  db_putString: 'not available',
+  db_getString: 'not available',
+  db_putHex: 'not available',
+  db_getHex: 'not available',
+  shh_post: 'not found',
+  shh_version: 'not found',
+  shh_newIdentity: 'not found',
+  shh_hasIdentity: 'not found',
+  shh_newGroup: 'not found',
+  shh_addToGroup: 'not found',
+  shh_newFilter: 'not found',
+  shh_uninstallFilter: 'not found',
+  shh_getFilterChanges: 'not found',
+  shh_getMessages: 'not found',
+}

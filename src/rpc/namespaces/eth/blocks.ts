@@ -1,0 +1,51 @@
+/** Blocks, uncles and transaction counts (spec "Method reference: blocks and transactions"). */
+import { bytesToHex } from '@ethereumjs/util'
+import { blockHash, boolean, hexIndex, optional } from '../../codecs/primitives.js'
+import { blockId } from '../../codecs/block.js'
+import { blockHashNotFound, blockNotFound } from '../../../errors.js'
+import { method, type MethodTable } from '../../method.js'
+import { quantity } from '../../format/hex.js'
+import { formatBlock } from '../../format/block.js'
+import { blockById } from '../../resolve.js'
+
+export const ethBlockMethods: MethodTable = {
+  eth_getBlockByHash: method([blockHash, optional(boolean)], ({ node }, hash, full) => {
+    const block = node.chain.store.getByHash(bytesToHex(hash))
+    return block === undefined ? null : formatBlock(block, full ?? false)
+  }),
+
+  eth_getBlockByNumber: method([blockId, optional(boolean)], ({ node, method: name }, sel, full) => {
+    const block = blockById(node, sel, name, true)
+    return block === undefined ? null : formatBlock(block, full ?? false)
+  }),
+
+  eth_getBlockTransactionCountByHash: method([blockHash], ({ node }, hash) => {
+    const block = node.chain.store.getByHash(bytesToHex(hash))
+    return block === undefined ? null : quantity(block.transactions.length)
+  }),
+
+  eth_getBlockTransactionCountByNumber: method([blockId], ({ node, method: name }, sel) => {
+    const block = blockById(node, sel, name, false)
+    return block === undefined ? null : quantity(block.transactions.length)
+  }),
+
+  /** Unknown block → -32600 as RSKj (reference §2.6); simulated blocks have no uncles. */
+  eth_getUncleCountByBlockHash: method([blockHash], ({ node }, hash) => {
+    const hex = bytesToHex(hash)
+    if (node.chain.store.getByHash(hex) === undefined) throw blockHashNotFound(hex.slice(2))
+    return '0x0'
+  }),
+
+  eth_getUncleCountByBlockNumber: method([blockId], ({ node, method: name }, sel) => {
+    const block = blockById(node, sel, name, true)
+    if (block === undefined) throw blockNotFound(sel.kind === 'number' ? '0x' + sel.number.toString(16) : 'unknown')
+    return '0x0'
+  }),
+
+  eth_getUncleByBlockHashAndIndex: method([blockHash, hexIndex], () => null),
+
+  eth_getUncleByBlockNumberAndIndex: method([blockId, hexIndex], ({ node, method: name }, sel) => {
+    blockById(node, sel, name, true)
+    return null
+  }),
+}

@@ -1,0 +1,53 @@
+/** eth_call and eth_estimateGas (reference §5.1, §5.2; spec "Errors"). */
+import { optional } from '../../codecs/primitives.js'
+import { blockId, blockRef, LATEST, type BlockSelector } from '../../codecs/block.js'
+import { callObject, stateOverrides, type CallObject } from '../../codecs/objects.js'
+import { invalidParams } from '../../../errors.js'
+import { method, type MethodTable } from '../../method.js'
+import { data, quantity } from '../../format/hex.js'
+import { stateBlock } from '../../resolve.js'
+import { execute, type CallRequest } from '../../../node/exec/call.js'
+import { estimateGas } from '../../../node/exec/estimate.js'
+import { revertError } from '../../../node/exec/revert.js'
+import type { RskNode } from '../../../node/node.js'
+import type { BlockRecord } from '../../../node/chain/types.js'
+
+/** eth_call / eth_estimateGas on a number above the head answer -32602 `Invalid block number <n>` (reference §1.4). */
+function execBlock(node: RskNode, sel: BlockSelector): BlockRecord {
+  if (sel.kind === 'number' && sel.number > node.chain.store.headNumber) throw invalidParams(`Invalid block number ${sel.number}`)
+  if (sel.kind === 'tag' && (sel.tag === 'safe' || sel.tag === 'finalized')) {
+    throw invalidParams(
+      `Unsupported block specifier '${sel.tag}'. Can only be either 'earliest', 'latest', 'pending' or a specific block number (either hex - prepending '0x' or decimal).`,
+    )
+  }
+  return stateBlock(node, sel)
+}
+
+const toRequest = (c: CallObject): CallRequest => {
+  const r: CallRequest = {}
+  if (c.from !== undefined) r.from = c.from
+  if (c.to !== undefined) r.to = c.to
+  if (c.gas !== undefined) r.gas = c.gas
+  if (c.gasPrice !== undefined) r.gasPrice = c.gasPrice
+  if (c.value !== undefined) r.value = c.value
+  if (c.data !== undefined) r.data = c.data
+  return r
+}
+
+export const ethCallMethods: MethodTable = {
+  /** Only REVERT is an error; other failures answer their (usually empty) return data, as RSKj. */
+  eth_call: method([callObject, optional(blockRef), optional(stateOverrides)], async ({ node }, call, sel, overrides) => {
+    const block = execBlock(node, sel ?? LATEST)
+    const cap = node.options.callGasCap
+    const gas = call.gas === undefined || call.gas > cap ? cap : call.gas
+    const outcome = await execute(node.chain, block, toRequest(call), gas, overrides)
+    if (outcome.error === 'revert') throw revertError(outcome.returnValue)
+    return data(outcome.returnValue)
+  }),
+
+  /** Upper bound: the gas given, else the pending block's gas limit (spec "Transaction call object"). */
+  eth_estimateGas: method([callObject, optional(blockId)], async ({ node }, call, sel) => {
+    const block = execBlock(node, sel ?? LATEST)
+    return quantity(await estimateGas(node.chain, block, toRequest(call), node.options.blockGasLimit))
+  }),
+}

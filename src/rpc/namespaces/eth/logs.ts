@@ -1,0 +1,74 @@
+/**
+ * eth_getLogs (spec "eth_getLogs rules" and "Limits"; reference §6). The spec's limit is an either/or: a query
+ * over at most `logsMaxBlockRange` blocks has no cap, a longer one is answered while it returns at most
+ * `logsMaxResults` logs. Both are configurable; 0 turns one off.
+ */
+import { bytesToHex } from '@ethereumjs/util'
+import { filterObject, type FilterObject } from '../../codecs/objects.js'
+import { RpcError, ErrorCode } from '../../../errors.js'
+import { method, type MethodTable } from '../../method.js'
+import { blockLogs, type LogJson } from '../../format/log.js'
+import type { RskNode } from '../../../node/node.js'
+import type { BlockRecord } from '../../../node/chain/types.js'
+import type { BlockSelector } from '../../codecs/block.js'
+
+/** Resolves a filter bound: tags to numbers, `pending`/beyond-head to the head for `to`. */
+function bound(node: RskNode, sel: BlockSelector | undefined): bigint {
+  const head = node.chain.store.headNumber
+  if (sel === undefined) return head
+  if (sel.kind === 'number') return sel.number
+  if (sel.kind === 'tag') return sel.tag === 'earliest' ? 0n : head
+  const b = node.chain.store.getByHash(bytesToHex(sel.hash))
+  return b === undefined ? head + 1n : b.number
+}
+
+/** The blocks a filter covers now. */
+export function filterBlocks(node: RskNode, f: FilterObject): BlockRecord[] {
+  if (f.blockHash !== undefined) {
+    const b = node.chain.store.getByHash(bytesToHex(f.blockHash))
+    return b === undefined ? [] : [b]
+  }
+  const from = bound(node, f.fromBlock)
+  const to = bound(node, f.toBlock)
+  return node.chain.store.range(from, to)
+}
+
+/** Whether a formatted log matches the filter's addresses and topics (spec "Topic filter matching"). */
+export function logMatcher(f: FilterObject): (log: LogJson) => boolean {
+  const addresses = new Set<string>(f.addresses.map((a) => bytesToHex(a)))
+  const topics = f.topics.map((t) => (t === null ? null : new Set<string>(t.map((x) => bytesToHex(x)))))
+  return (log) => {
+    if (addresses.size > 0 && !addresses.has(log.address)) return false
+    for (let i = 0; i < topics.length; i++) {
+      const want = topics[i]
+      if (want === null || want === undefined) continue
+      const got = log.topics[i]
+      if (got === undefined || !want.has(got)) return false
+    }
+    return true
+  }
+}
+
+/** Logs of `blocks` that match `f`, enforcing the configured limits. */
+export function collectLogs(node: RskNode, f: FilterObject, blocks: BlockRecord[]): LogJson[] {
+  const { logsMaxBlockRange: maxRange, logsMaxResults: maxLogs } = node.options
+  const overRange = maxRange > 0 && blocks.length > maxRange
+  if (overRange && maxLogs === 0) throw new RpcError(ErrorCode.LogLimit, `Cannot query more than ${maxRange} blocks at once`)
+  const matches = logMatcher(f)
+  const out: LogJson[] = []
+  for (const block of blocks) {
+    if (block.receipts.every((r) => r.logs.length === 0)) continue
+    for (const log of blockLogs(block)) {
+      if (!matches(log)) continue
+      out.push(log)
+      if (overRange && maxLogs > 0 && out.length > maxLogs) {
+        throw new RpcError(ErrorCode.LogLimit, `Filter returned more than ${maxLogs} logs.`)
+      }
+    }
+  }
+  return out
+}
+
+export const ethLogMethods: MethodTable = {
+  eth_getLogs: method([filterObject], ({ node }, f) => collectLogs(node, f, filterBlocks(node, f))),
+}

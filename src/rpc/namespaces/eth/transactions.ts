@@ -1,0 +1,104 @@
+/** Transactions: lookups, receipts, sending and signing (spec "Method reference: calls, gas and sending"). */
+import { bytesToHex } from '@ethereumjs/util'
+import { address, blockHash, data as dataCodec, hexIndex, txHash } from '../../codecs/primitives.js'
+import { blockId } from '../../codecs/block.js'
+import { txObject } from '../../codecs/transaction.js'
+import { invalidParams, RpcError, ErrorCode } from '../../../errors.js'
+import { method, noParams, type HandlerContext, type MethodTable } from '../../method.js'
+import { data, ZERO_HASH } from '../../format/hex.js'
+import { formatTransaction } from '../../format/transaction.js'
+import { formatReceipt } from '../../format/receipt.js'
+import { blockById } from '../../resolve.js'
+import { decodeRawTransaction, signTransaction } from '../../../node/chain/txRecord.js'
+import type { TxRecord } from '../../../node/chain/types.js'
+import { signMessage } from '../../../node/accounts.js'
+import { revertError } from '../../../node/exec/revert.js'
+
+/** RSKj `GasCost.TRANSACTION_DEFAULT`: gas of an eth_sendTransaction that names none. */
+export const DEFAULT_TX_GAS = 90_000n
+
+/**
+ * Submits and, under automine, mines. Like RSKj's instant autominer (`EthModuleTransactionInstant`), a mined
+ * transaction that failed answers -32015 (with the revert data) although it stays mined.
+ */
+async function submit({ node }: HandlerContext, t: TxRecord): Promise<string> {
+  const block = await node.submit(t)
+  if (block !== undefined) {
+    const r = block.receipts[block.transactions.indexOf(t)]!
+    if (r.status === 0) {
+      if (r.error === 'revert') throw revertError(r.revertData ?? new Uint8Array())
+      throw new RpcError(ErrorCode.Reverted, 'VM Exception while processing transaction: transaction reverted')
+    }
+  }
+  return t.hashHex
+}
+
+function walletKey(ctx: HandlerContext, from: Uint8Array, notFound: string): Uint8Array {
+  if (ctx.node.options.hosted) throw invalidParams('Local wallet is disabled in this node')
+  const key = ctx.node.accounts.unlockedKey(bytesToHex(from))
+  if (key === undefined) throw invalidParams(notFound)
+  return key.privateKey
+}
+
+export const ethTransactionMethods: MethodTable = {
+  eth_getTransactionByHash: method([txHash], ({ node }, hash) => {
+    const hex = bytesToHex(hash)
+    const at = node.chain.store.getTx(hex)
+    if (at !== undefined) return formatTransaction(at.block.transactions[at.index]!, at.block, at.index)
+    const pending = node.pool.get(hex)
+    return pending === undefined ? null : formatTransaction(pending)
+  }),
+
+  eth_getTransactionByBlockHashAndIndex: method([blockHash, hexIndex], ({ node }, hash, index) => {
+    const block = node.chain.store.getByHash(bytesToHex(hash))
+    const t = block?.transactions[Number(index)]
+    return t === undefined ? null : formatTransaction(t, block, Number(index))
+  }),
+
+  eth_getTransactionByBlockNumberAndIndex: method([blockId, hexIndex], ({ node, method: name }, sel, index) => {
+    const block = blockById(node, sel, name, true)
+    const t = block?.transactions[Number(index)]
+    return t === undefined ? null : formatTransaction(t, block, Number(index))
+  }),
+
+  eth_getTransactionReceipt: method([txHash], ({ node }, hash) => {
+    const at = node.chain.store.getTx(bytesToHex(hash))
+    return at === undefined ? null : formatReceipt(at)
+  }),
+
+  eth_sendRawTransaction: method([dataCodec], (ctx, raw) => submit(ctx, decodeRawTransaction(raw, ctx.node.chain.common))),
+
+  eth_sendTransaction: method([txObject], async (ctx, tx) => {
+    const { node } = ctx
+    if (tx.from === undefined) throw invalidParams('from is null')
+    const key = walletKey(ctx, tx.from, `Could not find account for address: ${bytesToHex(tx.from)}`)
+    const chainId = node.chain.common.chainId()
+    if (tx.chainId !== undefined && tx.chainId !== chainId) throw invalidParams(`Invalid chainId: ${tx.chainId}`)
+    const stateNonce = await node.chain.nonceAt(tx.from, node.chain.head)
+    const record = signTransaction(
+      {
+        nonce: tx.nonce ?? node.pool.nextNonce(bytesToHex(tx.from), stateNonce),
+        gasLimit: tx.gas ?? tx.gasLimit ?? DEFAULT_TX_GAS,
+        gasPrice: tx.gasPrice ?? 0n,
+        value: tx.value ?? 0n,
+        data: tx.data ?? new Uint8Array(),
+        ...(tx.to !== undefined ? { to: tx.to } : {}),
+      },
+      key,
+      node.chain.common,
+    )
+    return submit(ctx, record)
+  }),
+
+  eth_sign: method([address, dataCodec], (ctx, from, message) => data(signMessage(message, walletKey(ctx, from, 'Account not found')))),
+
+  /** Pending pool transactions sent from accounts this node holds, with the all-zero block hash (spec). */
+  eth_pendingTransactions: noParams(({ node }) => {
+    const out = []
+    for (const [sender, byNonce] of node.pool.content().pending) {
+      if (!node.accounts.has(sender)) continue
+      for (const t of byNonce.values()) out.push({ ...formatTransaction(t), blockHash: ZERO_HASH })
+    }
+    return out
+  }),
+}

@@ -1,0 +1,59 @@
+/**
+ * Turning block selectors into blocks, with the error each family of methods answers (reference §1.4, §2.7).
+ */
+import { bytesToHex } from '@ethereumjs/util'
+import { blockHashNotFound, blockNotFound, invalidParams, RpcError, ErrorCode } from '../errors.js'
+import type { RskNode } from '../node/node.js'
+import type { BlockRecord } from '../node/chain/types.js'
+import type { BlockSelector } from './codecs/block.js'
+
+/** The five methods the spec marks PARTIALLY refuse `pending` (spec "Limits"). */
+export function refusePending(method: string): RpcError {
+  return new RpcError(ErrorCode.Unimplemented, `The method don't support 'pending' as a parameter yet (${method})`)
+}
+
+/**
+ * Block for state reads (eth_getBalance, eth_getStorageAt, eth_getTransactionCount, eth_call): `pending` reads
+ * the head; an unknown number or hash is -32600.
+ */
+export function stateBlock(node: RskNode, sel: BlockSelector): BlockRecord {
+  const store = node.chain.store
+  switch (sel.kind) {
+    case 'tag':
+      if (sel.tag === 'earliest') return store.byNumber(0n)!
+      if (sel.tag === 'latest' || sel.tag === 'pending') return store.head
+      throw invalidParams(`Invalid block identifier '${sel.tag}'`)
+    case 'number': {
+      const b = store.byNumber(sel.number)
+      if (b === undefined) throw blockNotFound('0x' + sel.number.toString(16))
+      return b
+    }
+    case 'hash': {
+      const b = store.getByHash(bytesToHex(sel.hash))
+      if (b === undefined) throw blockHashNotFound(bytesToHex(sel.hash))
+      return b
+    }
+  }
+}
+
+/**
+ * Block for block-returning methods (eth_getBlockByNumber and kin): `pending` refused when `refuse` is set,
+ * `safe`/`finalized` refused as RSKj does, unknown → undefined (the method answers null).
+ */
+export function blockById(node: RskNode, sel: BlockSelector, method: string, refuse: boolean): BlockRecord | undefined {
+  const store = node.chain.store
+  switch (sel.kind) {
+    case 'tag':
+      if (sel.tag === 'earliest') return store.byNumber(0n)
+      if (sel.tag === 'latest') return store.head
+      if (sel.tag === 'pending') {
+        if (refuse) throw refusePending(method)
+        return store.head
+      }
+      throw invalidParams(`invalid blocknumber ${sel.tag}`)
+    case 'number':
+      return store.byNumber(sel.number)
+    case 'hash':
+      return store.getByHash(bytesToHex(sel.hash))
+  }
+}

@@ -1,0 +1,147 @@
+import { describe, expect, it, beforeAll } from 'vitest'
+import { Interface, Transaction, Wallet, keccak256, hashMessage, recoverAddress, Signature } from 'ethers'
+import type { Provider } from '../src/index.js'
+import { COW, COW1, COW_KEY, deploy, fresh, rejects, send } from './helpers.js'
+import { Events, Reverter, Token } from './fixtures/index.js'
+
+const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
+
+let p: Provider
+beforeAll(async () => {
+  p = await fresh()
+})
+
+/** Signs a legacy EIP-155 transaction for regtest (chain id 33) with ethers. */
+async function rawTx(fields: Record<string, unknown>, key = COW_KEY): Promise<string> {
+  const tx = Transaction.from({ type: 0, chainId: 33, gasPrice: 0, gasLimit: 21000, ...fields } as never)
+  tx.signature = new Wallet(key).signingKey.sign(tx.unsignedHash)
+  return tx.serialized
+}
+
+describe('eth_sendTransaction / eth_getTransactionReceipt', () => {
+  it('mines a transfer in its own block (automine) with a receipt in RSKj shape', async () => {
+    const before = BigInt(await rq(p, 'eth_blockNumber'))
+    const hash = await rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, value: '0x3e8' }])
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
+    const r = await rq(p, 'eth_getTransactionReceipt', [hash])
+    expect(Object.keys(r)).toEqual([
+      'transactionHash', 'transactionIndex', 'blockHash', 'blockNumber', 'cumulativeGasUsed', 'gasUsed', 'contractAddress',
+      'logs', 'from', 'to', 'status', 'logsBloom', 'type', 'effectiveGasPrice',
+    ])
+    expect(r.status).toBe('0x1')
+    expect(r.gasUsed).toBe('0x5208')
+    expect(r.blockNumber).toBe('0x' + (before + 1n).toString(16))
+    expect(r.from).toBe(COW)
+    expect(r.to).toBe(COW1)
+    expect(r.contractAddress).toBeNull()
+    expect(r.type).toBe('0x0')
+    expect(r.effectiveGasPrice).toBe('0x0')
+    expect(r.logsBloom).toHaveLength(2 + 512)
+  })
+
+  it('uses the defaults gas 90000 and gasPrice 0', async () => {
+    const hash = await rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1 }])
+    const tx = await rq(p, 'eth_getTransactionByHash', [hash])
+    expect(tx.gas).toBe('0x15f90')
+    expect(tx.gasPrice).toBe('0x0')
+    expect(tx.value).toBe('0x0')
+    expect(tx.v).toMatch(/^0x6[56]$/)
+  })
+
+  it('deploys a contract: receipt has contractAddress and code is there', async () => {
+    const address = await deploy(p, Token, [10n ** 24n])
+    expect(await rq(p, 'eth_getCode', [address, 'latest'])).toBe(Token.deployedBytecode)
+    const iface = new Interface(Token.abi as never)
+    const out = await rq(p, 'eth_call', [{ to: address, data: iface.encodeFunctionData('balanceOf', [COW]) }, 'latest'])
+    expect(BigInt(out)).toBe(10n ** 24n)
+  })
+
+  it('refuses unknown senders and a missing from', async () => {
+    await rejects(rq(p, 'eth_sendTransaction', [{ to: COW1 }]), -32602, 'from is null')
+    await rejects(rq(p, 'eth_sendTransaction', [{ from: '0x' + '12'.repeat(20), to: COW1 }]), -32602, /Could not find account for address/)
+  })
+
+  it('answers -32015 with the revert data when an automined transaction reverts, and keeps it mined', async () => {
+    const address = await deploy(p, Reverter)
+    const iface = new Interface(Reverter.abi as never)
+    const head = BigInt(await rq(p, 'eth_blockNumber'))
+    const e = await rejects(
+      rq(p, 'eth_sendTransaction', [{ from: COW, to: address, gas: '0x30d40', data: iface.encodeFunctionData('revertWithReason') }]),
+      -32015,
+      'VM Exception while processing transaction: revert nope',
+    )
+    expect(iface.parseError(e.data)?.args[0]).toBe('nope')
+    expect(BigInt(await rq(p, 'eth_blockNumber'))).toBe(head + 1n)
+    const block = await rq(p, 'eth_getBlockByNumber', ['latest', true])
+    const r = await rq(p, 'eth_getTransactionReceipt', [block.transactions[0].hash])
+    expect(r.status).toBe('0x0')
+  })
+})
+
+describe('eth_sendRawTransaction', () => {
+  it('accepts an EIP-155 legacy transaction signed by ethers', async () => {
+    const nonce = await rq(p, 'eth_getTransactionCount', [COW, 'pending'])
+    const raw = await rawTx({ nonce: Number(nonce), to: COW1, value: 5 })
+    const hash = await rq(p, 'eth_sendRawTransaction', [raw])
+    expect(hash).toBe(keccak256(raw))
+    const tx = await rq(p, 'eth_getTransactionByHash', [hash])
+    expect(Object.keys(tx)).toEqual(['hash', 'nonce', 'blockHash', 'blockNumber', 'transactionIndex', 'from', 'to', 'gas', 'gasPrice', 'value', 'input', 'v', 'r', 's', 'type'])
+    expect(tx.from).toBe(COW)
+    expect(tx.input).toBe('0x')
+    expect(tx.transactionIndex).toBe('0x0')
+  })
+
+  it('refuses typed transactions, wrong chain ids and garbage', async () => {
+    const typed = Transaction.from({ type: 2, chainId: 33, nonce: 0, to: COW1, gasLimit: 21000, maxFeePerGas: 1, maxPriorityFeePerGas: 1 })
+    typed.signature = new Wallet(COW_KEY).signingKey.sign(typed.unsignedHash)
+    await rejects(rq(p, 'eth_sendRawTransaction', [typed.serialized]), -32602, /typed transactions/)
+    const wrongChain = Transaction.from({ type: 0, chainId: 31, nonce: 0, to: COW1, gasLimit: 21000, gasPrice: 0 })
+    wrongChain.signature = new Wallet(COW_KEY).signingKey.sign(wrongChain.unsignedHash)
+    await rejects(rq(p, 'eth_sendRawTransaction', [wrongChain.serialized]), -32602, 'Invalid chainId: 31')
+    await rejects(rq(p, 'eth_sendRawTransaction', ['0xc0ffee']), -32602, /Invalid input/)
+    await rejects(rq(p, 'eth_sendRawTransaction', ['zz']), -32602, 'Invalid data format: invalid hex value.')
+  })
+
+  it('answers the pool rejections with -32010 and RSKj texts', async () => {
+    const nonce = Number(await rq(p, 'eth_getTransactionCount', [COW, 'latest']))
+    await rejects(rq(p, 'eth_sendRawTransaction', [await rawTx({ nonce: 0, to: COW1 })]), -32010, 'transaction nonce too low')
+    await rejects(rq(p, 'eth_sendRawTransaction', [await rawTx({ nonce, to: COW1, gasLimit: 20_000_000 })]), -32010,
+      "transaction's gas limit of 20000000 is higher than the block's gas limit of 10000000")
+    await rejects(rq(p, 'eth_sendRawTransaction', [await rawTx({ nonce, to: COW1, gasLimit: 20_000 })]), -32010,
+      "transaction's basic cost is above the gas limit")
+    const poor = Wallet.createRandom()
+    await rejects(rq(p, 'eth_sendRawTransaction', [await rawTx({ nonce: 0, to: COW1, value: 1 }, poor.privateKey)]), -32010, 'insufficient funds')
+    await rejects(rq(p, 'eth_sendRawTransaction', [await rawTx({ nonce: 0, to: COW1, gasPrice: 1 }, poor.privateKey)]), -32010, "the sender account doesn't exist")
+    const priced = await fresh({ minimumGasPrice: 10n })
+    await rejects(priced.request({ method: 'eth_sendRawTransaction', params: [await rawTx({ nonce: 0, to: COW1, gasPrice: 1 })] }), -32010,
+      "transaction's gas price lower than block's minimum")
+  })
+})
+
+describe('eth_sign', () => {
+  it('signs with the Ethereum message prefix, v = 27/28', async () => {
+    const sig = await rq(p, 'eth_sign', [COW, '0x68656c6c6f'])
+    expect(sig).toHaveLength(132)
+    expect(['1b', '1c']).toContain(sig.slice(-2))
+    expect(recoverAddress(hashMessage(new TextEncoder().encode('hello')), Signature.from(sig)).toLowerCase()).toBe(COW)
+    await rejects(rq(p, 'eth_sign', ['0x' + '12'.repeat(20), '0x00']), -32602, 'Account not found')
+  })
+})
+
+describe('eth_getLogs', () => {
+  it('finds logs by address, topic OR-lists and null positions, and by blockHash', async () => {
+    const address = await deploy(p, Events)
+    const iface = new Interface(Events.abi as never)
+    const r = await send(p, { to: address, data: iface.encodeFunctionData('emitOne', [7]) })
+    expect(r.logs.length).toBeGreaterThan(0)
+    const valueTopic = iface.getEvent('Value')!.topicHash
+    const logs = await rq(p, 'eth_getLogs', [{ address, fromBlock: '0x0', toBlock: 'latest', topics: [valueTopic] }])
+    expect(logs).toHaveLength(1)
+    expect(Object.keys(logs[0])).toEqual(['logIndex', 'blockNumber', 'blockHash', 'transactionHash', 'transactionIndex', 'address', 'data', 'topics'])
+    expect(BigInt(logs[0].topics[1])).toBe(7n)
+    expect(await rq(p, 'eth_getLogs', [{ address: [address, COW], topics: [[valueTopic, keccak256('0x01')], null] }])).toHaveLength(1)
+    expect(await rq(p, 'eth_getLogs', [{ blockHash: r.blockHash, topics: [null, '0x' + '00'.repeat(31) + '07'] }])).toHaveLength(2)
+    expect(await rq(p, 'eth_getLogs', [{ address: COW, fromBlock: '0x0' }])).toEqual([])
+    await rejects(rq(p, 'eth_getLogs', [{ blockHash: r.blockHash, fromBlock: '0x1' }]), -32602, 'Cannot specify both blockHash and fromBlock/toBlock')
+  })
+})
