@@ -12,6 +12,16 @@ import { ethTransactionMethods } from './namespaces/eth/transactions.js'
 import { ethCallMethods } from './namespaces/eth/calls.js'
 import { ethLogMethods } from './namespaces/eth/logs.js'
 import { evmMethods } from './namespaces/evm.js'
+import { ethFilterMethods } from './namespaces/eth/filters.js'
+import { ethProofMethods } from './namespaces/eth/proof.js'
+import { ethBridgeMethods } from './namespaces/eth/bridge.js'
+import { txpoolMethods } from './namespaces/txpool.js'
+import { debugMethods } from './namespaces/debug.js'
+import { traceMethods } from './namespaces/trace.js'
+import { chainMethods } from './namespaces/chain.js'
+import { personalMethods } from './namespaces/personal.js'
+import { scoMethods } from './namespaces/sco.js'
+import { mnrMethods } from './namespaces/mnr.js'
 
 export const METHODS: MethodTable = {
   ...web3Methods,
@@ -23,6 +33,16 @@ export const METHODS: MethodTable = {
   ...ethCallMethods,
   ...ethLogMethods,
   ...evmMethods,
+  ...ethFilterMethods,
+  ...ethProofMethods,
+  ...ethBridgeMethods,
+  ...txpoolMethods,
+  ...debugMethods,
+  ...traceMethods,
+  ...chainMethods,
+  ...personalMethods,
+  ...scoMethods,
+  ...mnrMethods,
 }
 
 /** Prefix aliases: `rsk_getRawBlockHeaderByHash` is `chain_getRawBlockHeaderByHash` (reference §3.6). */

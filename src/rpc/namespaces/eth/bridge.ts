@@ -1,0 +1,4 @@
+/** eth_bridgeState. */
+import type { MethodTable } from '../../method.js'
+
+export const ethBridgeMethods: MethodTable = {}

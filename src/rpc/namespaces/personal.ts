@@ -1,0 +1,4 @@
+/** personal_*. */
+import type { MethodTable } from '../method.js'
+
+export const personalMethods: MethodTable = {}

@@ -1,0 +1,4 @@
+/** sco_*. */
+import type { MethodTable } from '../method.js'
+
+export const scoMethods: MethodTable = {}
