@@ -11,8 +11,23 @@ import type { NetworkProfile } from '../../options/index.js'
 
 /** Hardfork whose rules the engine runs. */
 export const ENGINE_HARDFORK = Hardfork.Istanbul
-/** EIPs enabled on top of the hardfork: PUSH0, MCOPY, transient storage. */
-export const ENGINE_EIPS = [3855, 5656, 1153]
+/** EIPs the engine lets us enable on Istanbul: PUSH0 and transient storage. */
+export const ENGINE_EIPS = [3855, 1153]
+
+/**
+ * RSK activates MCOPY (RSKIP445) without the rest of Shanghai, which @ethereumjs/common refuses to combine
+ * with Istanbul (EIP-5656 names Shanghai as its minimum). Answering for it here is the one supported way to
+ * enable an opcode outside a hardfork: the EVM asks `isActivatedEIP` when it builds its opcode table.
+ */
+class RskCommon extends Common {
+  override isActivatedEIP(eip: number): boolean {
+    return eip === 5656 || super.isActivatedEIP(eip)
+  }
+
+  override param(name: string): bigint {
+    return name === 'mcopyGas' ? 3n : super.param(name)
+  }
+}
 
 /** Builds the Common for `network`. One instance is shared by the whole node (it is read-only after creation). */
 export function createRskCommon(network: NetworkProfile): Common {
@@ -24,5 +39,5 @@ export function createRskCommon(network: NetworkProfile): Common {
     bootstrapNodes: [],
     dnsNetworks: [],
   }
-  return new Common({ chain, hardfork: ENGINE_HARDFORK, eips: ENGINE_EIPS, customCrypto })
+  return new RskCommon({ chain, hardfork: ENGINE_HARDFORK, eips: ENGINE_EIPS, customCrypto })
 }

@@ -1,0 +1,56 @@
+/**
+ * docs/methods.md is generated from the method table and the spec's support table (src/rpc/support.ts), so code
+ * and docs cannot drift. Regenerate with `npm run docs`.
+ */
+import { describe, expect, it } from 'vitest'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { METHODS, UNSUPPORTED } from '../src/rpc/methods.js'
+import { SPEC_STATUS } from '../src/rpc/support.js'
+import { VERSION } from '../src/version.js'
+
+const MODULE_ORDER = ['web3', 'net', 'eth', 'evm', 'txpool', 'debug', 'trace', 'mnr', 'personal', 'chain', 'rsk', 'sco', 'db', 'shh']
+
+function generate(): string {
+  const names = [...new Set([...Object.keys(SPEC_STATUS), ...Object.keys(METHODS), ...Object.keys(UNSUPPORTED)])]
+  const mod = (n: string) => n.slice(0, n.indexOf('_'))
+  names.sort((a, b) => MODULE_ORDER.indexOf(mod(a)) - MODULE_ORDER.indexOf(mod(b)) || a.localeCompare(b))
+  const rows = names.map((n) => {
+    const spec = SPEC_STATUS[n] ?? 'extra'
+    let status: string
+    if (Object.hasOwn(METHODS, n)) status = spec === 'PARTIALLY' ? 'supported, `pending` refused (-32201)' : 'supported'
+    else if (UNSUPPORTED[n] === 'not available') status = 'unsupported: -32601 `the method … does not exist/is not available`'
+    else if (UNSUPPORTED[n] === 'not found') status = 'unsupported: -32601 `method not found`'
+    else status = '**missing**'
+    const alias = n.startsWith('rsk_') ? ` (alias of \`chain_${n.slice(4)}\`)` : ''
+    return `| \`${n}\` | ${mod(n)} | ${spec} | ${status}${alias} |`
+  })
+  return [
+    '# Methods',
+    '',
+    `Every JSON-RPC method of the service's spec and every method rsksim ${VERSION} answers, with its status.`,
+    'Generated from the method table (`src/rpc/methods.ts`) and the spec\'s support table (`src/rpc/support.ts`) by',
+    '`npm run docs`; `test/docs.test.ts` fails when this file is out of date. Spec column: YES = supported,',
+    'PARTIALLY = supported except `pending`, described = described without a status, - = unsupported, extra = not in the',
+    'spec. Behaviour details and differences from the reference node are in [compatibility.md](compatibility.md).',
+    '',
+    '| Method | Module | Spec | rsksim |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+    '',
+  ].join('\n')
+}
+
+describe('docs/methods.md', () => {
+  it('lists every method with the status the method table gives', () => {
+    const text = generate()
+    if (process.env.UPDATE_DOCS === '1') writeFileSync(new URL('../docs/methods.md', import.meta.url), text)
+    expect(readFileSync(new URL('../docs/methods.md', import.meta.url), 'utf8')).toBe(text)
+  })
+
+  it('every method the spec marks supported or described is answered', () => {
+    const missing = Object.entries(SPEC_STATUS)
+      .filter(([n, s]) => s !== '-' && !Object.hasOwn(METHODS, n))
+      .map(([n]) => n)
+    expect(missing).toEqual([])
+  })
+})
