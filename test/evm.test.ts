@@ -1,0 +1,199 @@
+/** evm_* (reference §3.3) and the mining modes (automine, interval, stopped). */
+import { describe, expect, it } from 'vitest'
+import { Interface } from 'ethers'
+import type { Provider } from '../src/index.js'
+import { COW, COW1, deploy, fresh, rejects, send } from './helpers.js'
+import { Storage } from './fixtures/index.js'
+
+const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
+const num = async (p: Provider) => BigInt(await rq(p, 'eth_blockNumber'))
+const balance = async (p: Provider, a: string) => BigInt(await rq(p, 'eth_getBalance', [a, 'latest']))
+
+describe('evm_snapshot / evm_revert', () => {
+  it('snapshot ids are QUANTITY counters; revert restores head, state and balances', async () => {
+    const p = await fresh()
+    expect(await rq(p, 'evm_snapshot')).toBe('0x1')
+    const before = await balance(p, COW1)
+    await send(p, { to: COW1, value: '0x64' })
+    await send(p, { to: COW1, value: '0x64' })
+    expect(await num(p)).toBe(2n)
+    expect(await rq(p, 'evm_snapshot')).toBe('0x2')
+    expect(await rq(p, 'evm_revert', ['0x1'])).toBe(true)
+    expect(await num(p)).toBe(0n)
+    expect(await balance(p, COW1)).toBe(before)
+    expect(await rq(p, 'eth_getBlockByNumber', ['0x1', false])).toBeNull()
+    expect(await rq(p, 'eth_getTransactionCount', [COW, 'latest'])).toBe('0x0')
+  })
+
+  it('an id can be reverted to again (RSKj), later ids are dropped, unknown ids answer false', async () => {
+    const p = await fresh()
+    const one = await rq(p, 'evm_snapshot')
+    await send(p, { to: COW1, value: '0x1' })
+    const two = await rq(p, 'evm_snapshot')
+    expect(await rq(p, 'evm_revert', [one])).toBe(true)
+    await send(p, { to: COW1, value: '0x1' })
+    await send(p, { to: COW1, value: '0x1' })
+    expect(await rq(p, 'evm_revert', [one])).toBe(true)
+    expect(await num(p)).toBe(0n)
+    expect(await rq(p, 'evm_revert', [two])).toBe(false)
+    expect(await rq(p, 'evm_revert', ['0x99'])).toBe(false)
+    expect(await rq(p, 'evm_revert', ['0x0'])).toBe(false)
+    await rejects(rq(p, 'evm_revert', ['one']), -32602, 'invalid snapshot id one')
+  })
+
+  it('Hardhat-style fixtures give identical state every round', async () => {
+    const p = await fresh()
+    const storage = await deploy(p, Storage)
+    const iface = new Interface(Storage.abi as never)
+    const base = await rq(p, 'evm_snapshot')
+    const seen = new Set<string>()
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < 3; i++) await send(p, { to: storage, data: iface.encodeFunctionData('inc') })
+      const block = await rq(p, 'eth_getBlockByNumber', ['latest', false])
+      const counter = BigInt(await rq(p, 'eth_call', [{ to: storage, data: iface.encodeFunctionData('counter') }, 'latest']))
+      expect(counter).toBe(3n)
+      seen.add(block.stateRoot)
+      expect(await rq(p, 'evm_revert', [base])).toBe(true)
+    }
+    expect(seen.size).toBe(1)
+  })
+
+  it('restores the pool and the clock offset', async () => {
+    const p = await fresh({ mining: { auto: false } })
+    await rq(p, 'evm_increaseTime', ['0x64'])
+    const id = await rq(p, 'evm_snapshot')
+    await rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, value: '0x1' }])
+    await rq(p, 'evm_increaseTime', ['0x64'])
+    expect(await rq(p, 'eth_pendingTransactions')).toHaveLength(1)
+    expect(await rq(p, 'evm_revert', [id])).toBe(true)
+    expect(await rq(p, 'eth_pendingTransactions')).toEqual([])
+    expect(await rq(p, 'evm_increaseTime', ['0x0'])).toBe('0x64')
+  })
+})
+
+describe('time', () => {
+  it('evm_increaseTime accumulates, applies to the next block, and is then cleared (RSKj)', async () => {
+    const p = await fresh()
+    expect(await rq(p, 'evm_increaseTime', ['0xe10'])).toBe('0xe10')
+    expect(await rq(p, 'evm_increaseTime', [60])).toBe('0xe4c')
+    expect(await rq(p, 'evm_increaseTime', ['-5'])).toBe('0xe4c')
+    const now = BigInt(Math.floor(Date.now() / 1000))
+    await rq(p, 'evm_mine')
+    const ts = BigInt((await rq(p, 'eth_getBlockByNumber', ['latest', false])).timestamp)
+    expect(ts >= now + 3660n && ts <= now + 3665n).toBe(true)
+    expect(await rq(p, 'evm_increaseTime', ['0x0'])).toBe('0x0')
+  })
+
+  it('evm_mine takes a timestamp (Ganache style) and block timestamps always rise', async () => {
+    const p = await fresh()
+    expect(await rq(p, 'evm_mine', [2_000_000_000])).toBeNull()
+    expect((await rq(p, 'eth_getBlockByNumber', ['latest', false])).timestamp).toBe('0x' + (2_000_000_000).toString(16))
+    await rq(p, 'evm_mine', [{ timestamp: '0x10', blocks: 3 }])
+    expect(await num(p)).toBe(4n)
+    let last = 0n
+    for (let n = 1; n <= 4; n++) {
+      const ts = BigInt((await rq(p, 'eth_getBlockByNumber', ['0x' + n.toString(16), false])).timestamp)
+      expect(ts > last).toBe(true)
+      last = ts
+    }
+    await rejects(rq(p, 'evm_mine', ['soon']), -32602)
+  })
+})
+
+describe('mining modes', () => {
+  it('evm_stopMining holds transactions in the pool until evm_mine; evm_startMining mines what waits', async () => {
+    const p = await fresh()
+    expect(await rq(p, 'evm_stopMining')).toBeNull()
+    expect(await rq(p, 'eth_mining')).toBe(false)
+    const h1 = await rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, value: '0x1' }])
+    const h2 = await rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, value: '0x1' }])
+    expect(await num(p)).toBe(0n)
+    expect(await rq(p, 'eth_getTransactionReceipt', [h1])).toBeNull()
+    const pending = await rq(p, 'eth_getTransactionByHash', [h1])
+    expect(pending.blockHash).toBeNull()
+    expect(pending.blockNumber).toBeNull()
+    expect(await rq(p, 'eth_getTransactionCount', [COW, 'pending'])).toBe('0x2')
+    expect(await rq(p, 'eth_getTransactionCount', [COW, 'latest'])).toBe('0x0')
+    const list = await rq(p, 'eth_pendingTransactions')
+    expect(list.map((t: any) => t.hash)).toEqual([h1, h2])
+    expect(list[0].blockHash).toBe('0x' + '00'.repeat(32))
+    expect(list[0].blockNumber).toBeNull()
+    await rq(p, 'evm_mine')
+    const block = await rq(p, 'eth_getBlockByNumber', ['latest', false])
+    expect(block.transactions.slice(0, 2)).toEqual([h1, h2])
+    const h3 = await rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, value: '0x1' }])
+    expect(await rq(p, 'evm_startMining')).toBeNull()
+    expect((await rq(p, 'eth_getTransactionReceipt', [h3])).status).toBe('0x1')
+    expect(await rq(p, 'eth_mining')).toBe(true)
+  })
+
+  it('a block takes ready transactions by gas price, nonce order within a sender', async () => {
+    const p = await fresh({ mining: { auto: false } })
+    const a1 = await rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, gasPrice: '0x1' }])
+    const a2 = await rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, gasPrice: '0x9' }])
+    const b1 = await rq(p, 'eth_sendTransaction', [{ from: COW1, to: COW, gasPrice: '0x5' }])
+    await rq(p, 'evm_mine')
+    const block = await rq(p, 'eth_getBlockByNumber', ['latest', false])
+    expect(block.transactions.slice(0, 3)).toEqual([b1, a1, a2])
+  })
+
+  it('a block stops at its gas limit; the rest waits for the next block', async () => {
+    const p = await fresh({ mining: { auto: false }, blockGasLimit: 50_000n })
+    for (let i = 0; i < 3; i++) await rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, gas: '0x5208' }])
+    await rq(p, 'evm_mine')
+    expect((await rq(p, 'eth_getBlockByNumber', ['0x1', false])).gasUsed).toBe('0xa410')
+    await rq(p, 'evm_mine')
+    expect((await rq(p, 'eth_getBlockByNumber', ['0x2', false])).gasUsed).toBe('0x5208')
+    expect(await rq(p, 'eth_pendingTransactions')).toEqual([])
+  })
+
+  it('interval mining mines blocks on its own', async () => {
+    const p = await fresh({ mining: { interval: 20 } })
+    const hash = await rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, value: '0x1' }])
+    expect(await rq(p, 'eth_getTransactionReceipt', [hash])).toBeNull()
+    for (let i = 0; i < 200 && (await rq(p, 'eth_getTransactionReceipt', [hash])) === null; i++) await new Promise((r) => setTimeout(r, 10))
+    expect((await rq(p, 'eth_getTransactionReceipt', [hash])).status).toBe('0x1')
+    await p.disconnect()
+  })
+
+  it('evm_reset returns to genesis', async () => {
+    const p = await fresh()
+    await send(p, { to: COW1, value: '0x1' })
+    expect(await rq(p, 'evm_reset')).toBeNull()
+    expect(await num(p)).toBe(0n)
+    expect(await balance(p, COW1)).toBe(10n ** 30n)
+  })
+})
+
+describe('transaction pool', () => {
+  it('a nonce gap queues; filling it promotes and mines both', async () => {
+    const p = await fresh()
+    const later = await rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, nonce: '0x1' }])
+    expect(await rq(p, 'eth_getTransactionReceipt', [later])).toBeNull()
+    expect(await rq(p, 'eth_getTransactionCount', [COW, 'pending'])).toBe('0x0')
+    const first = await rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, nonce: '0x0' }])
+    expect((await rq(p, 'eth_getTransactionReceipt', [first])).status).toBe('0x1')
+    expect((await rq(p, 'eth_getTransactionReceipt', [later])).status).toBe('0x1')
+    expect(await rq(p, 'eth_getTransactionCount', [COW, 'latest'])).toBe('0x2')
+  })
+
+  it('same-nonce replacement needs a 40% higher gas price (RSKj bump rule)', async () => {
+    const p = await fresh({ mining: { auto: false } })
+    const old = await rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, gasPrice: '0x64' }])
+    await rejects(rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, gasPrice: '0x8b', nonce: '0x0' }]), -32010, 'gas price not enough to bump transaction')
+    const replacement = await rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, gasPrice: '0x8c', nonce: '0x0' }])
+    expect(await rq(p, 'eth_getTransactionByHash', [old])).toBeNull()
+    expect((await rq(p, 'eth_pendingTransactions')).map((t: any) => t.hash)).toEqual([replacement])
+    await rejects(rq(p, 'eth_sendRawTransaction', [await rawOf(p, replacement)]), -32010, 'pending transaction with same hash already exists')
+  })
+})
+
+/** Re-serializes a pending transaction from its JSON fields (it is signed by the node, so rebuild from RLP fields). */
+async function rawOf(p: Provider, hash: string): Promise<string> {
+  const { Transaction } = await import('ethers')
+  const t = await rq(p, 'eth_getTransactionByHash', [hash])
+  return Transaction.from({
+    type: 0, chainId: 33, nonce: Number(t.nonce), gasPrice: BigInt(t.gasPrice), gasLimit: BigInt(t.gas), to: t.to, value: BigInt(t.value), data: t.input,
+    signature: { r: '0x' + BigInt(t.r).toString(16).padStart(64, '0'), s: '0x' + BigInt(t.s).toString(16).padStart(64, '0'), v: Number(t.v) },
+  }).serialized
+}
