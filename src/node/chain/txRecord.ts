@@ -7,15 +7,16 @@ import { createLegacyTx, createLegacyTxFromRLP, type LegacyTx, type LegacyTxData
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToBigInt, bytesToHex } from '@ethereumjs/util'
 import { invalidParams, RpcError, ErrorCode } from '../../errors.js'
-import { signDigest } from '../crypto.js'
+import { keccak256, signDigest } from '../crypto.js'
 import type { TxRecord } from './types.js'
 
 const SECP256K1_N_DIV_2 = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n
 
-/** Wraps a signed, frozen transaction. */
+/** Wraps a signed, frozen transaction; the hash is taken over the bytes received, not a re-encoding. */
 export function recordOf(tx: LegacyTx, raw: Uint8Array = tx.serialize()): TxRecord {
   const from = tx.getSenderAddress().bytes
-  return { tx, raw, hash: tx.hash(), hashHex: bytesToHex(tx.hash()), from, fromHex: bytesToHex(from) }
+  const hash = keccak256(raw)
+  return { tx, raw, hash, hashHex: bytesToHex(hash), from, fromHex: bytesToHex(from) }
 }
 
 /** Decodes a raw signed transaction as RSKj accepts it: a legacy RLP list of 9 items, chain id 0 or the node's. */
