@@ -5,11 +5,21 @@
  * libsecp256k1 compiled to WebAssembly (no install script, no native addon) and recovers in a fraction of that.
  */
 import * as secp from 'tiny-secp256k1'
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { createKeccak } from 'hash-wasm'
 import type { CustomCrypto } from '@ethereumjs/common'
 
+/**
+ * keccak-256 through hash-wasm (WebAssembly, no install script): about 0.7 µs for a trie node here against
+ * 4.7 µs with @noble/hashes, and the tries hash on every block. The hasher is reused: calls are synchronous.
+ */
+const keccakHasher = await createKeccak(256)
+
 /** keccak-256 of `data`. */
-export const keccak256 = (data: Uint8Array): Uint8Array => keccak_256(data)
+export function keccak256(data: Uint8Array): Uint8Array {
+  keccakHasher.init()
+  keccakHasher.update(data)
+  return keccakHasher.digest('binary')
+}
 
 /**
  * Recovers the 64-byte uncompressed public key (without the 0x04 prefix) from a signature, as
@@ -37,7 +47,7 @@ export function signDigest(digest: Uint8Array, privateKey: Uint8Array): { r: Uin
 export function privateKeyToAddress(privateKey: Uint8Array): Uint8Array {
   const pub = secp.pointFromScalar(privateKey, false)
   if (pub === null) throw new Error('Invalid private key')
-  return keccak_256(pub.subarray(1)).subarray(12)
+  return keccak256(pub.subarray(1)).subarray(12)
 }
 
 /** Whether `privateKey` is a valid secp256k1 scalar. */

@@ -5,7 +5,7 @@
  * moved to that block's state root: trie nodes are never pruned, so every mined root stays readable.
  */
 import type { Common } from '@ethereumjs/common'
-import { MerkleStateManager } from '@ethereumjs/statemanager'
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { createVM, type VM } from '@ethereumjs/vm'
 import { Address } from '@ethereumjs/util'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
@@ -37,7 +37,8 @@ export class Chain {
   ) {}
 
   static async create(common: Common): Promise<Chain> {
-    const state = new MerkleStateManager({ common })
+    // Account, storage and code caches: without them every read decodes trie nodes (a large share of a transfer).
+    const state = new MerkleStateManager({ common, caches: new Caches() })
     const store = new BlockStore()
     const vm = await createVM({ common, stateManager: state, blockchain: new StoreBlockHashes(store) })
     return new Chain(common, state, vm, store)
