@@ -10,6 +10,9 @@ import { createVM, type VM } from '@ethereumjs/vm'
 import { Address } from '@ethereumjs/util'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { BlockStore } from './store.js'
+import { TrackedMapDB } from './trackedDb.js'
+import { MerklePatriciaTrie } from '@ethereumjs/mpt'
+import { rskPrecompiles } from '../rsk/bridge.js'
 import type { BlockRecord } from './types.js'
 
 /** BLOCKHASH reads hashes from our store, so it returns RSK block hashes. */
@@ -28,20 +31,26 @@ class StoreBlockHashes implements EVMMockBlockchainInterface {
 
 export class Chain {
   private historical?: { root: Uint8Array; state: MerkleStateManager }
+  /** Node journal position right after genesis (set by createGenesis), for evm_reset. */
+  genesisNodes = 0
 
   private constructor(
     readonly common: Common,
     readonly state: MerkleStateManager,
     readonly vm: VM,
     readonly store: BlockStore,
+    /** The trie node store, for dropping the nodes of reverted blocks (see trackedDb.ts). */
+    readonly nodes: TrackedMapDB,
   ) {}
 
   static async create(common: Common): Promise<Chain> {
     // Account, storage and code caches: without them every read decodes trie nodes (a large share of a transfer).
-    const state = new MerkleStateManager({ common, caches: new Caches() })
+    const nodes = new TrackedMapDB()
+    const trie = new MerklePatriciaTrie({ useKeyHashing: true, common, db: nodes })
+    const state = new MerkleStateManager({ common, trie, caches: new Caches() })
     const store = new BlockStore()
-    const vm = await createVM({ common, stateManager: state, blockchain: new StoreBlockHashes(store) })
-    return new Chain(common, state, vm, store)
+    const vm = await createVM({ common, stateManager: state, blockchain: new StoreBlockHashes(store), evmOpts: { customPrecompiles: rskPrecompiles() } })
+    return new Chain(common, state, vm, store, nodes)
   }
 
   get head(): BlockRecord {

@@ -11,6 +11,8 @@ import { toAddressBytes } from '../accounts.js'
 
 interface Snapshot {
   number: bigint
+  /** Trie-node journal position (chain.nodes.mark()). */
+  nodes: number
   pool: TxRecord[]
   clockOffset: bigint
 }
@@ -20,7 +22,7 @@ export class Snapshots {
 
   /** Records the node's state; returns the 1-based id. */
   take(node: RskNode): number {
-    this.list.push({ number: node.chain.store.headNumber, pool: node.pool.save(), clockOffset: node.clock.offset })
+    this.list.push({ number: node.chain.store.headNumber, nodes: node.chain.nodes.mark(), pool: node.pool.save(), clockOffset: node.clock.offset })
     return this.list.length
   }
 
@@ -29,7 +31,7 @@ export class Snapshots {
     const snap = id >= 1 ? this.list[id - 1] : undefined
     if (snap === undefined) return false
     this.list.length = id
-    await rewind(node, snap.number, snap.pool)
+    await rewind(node, snap.number, snap.nodes, snap.pool)
     node.clock.offset = snap.clockOffset
     return true
   }
@@ -37,17 +39,18 @@ export class Snapshots {
   /** Back to genesis with an empty pool and no snapshots. */
   async reset(node: RskNode): Promise<void> {
     this.list = []
-    await rewind(node, 0n, [])
+    await rewind(node, 0n, node.chain.genesisNodes, [])
     node.clock.offset = 0n
   }
 }
 
-async function rewind(node: RskNode, number: bigint, pool: TxRecord[]): Promise<void> {
+async function rewind(node: RskNode, number: bigint, nodesMark: number, pool: TxRecord[]): Promise<void> {
   const { chain } = node
   const dropped = number < chain.store.headNumber ? chain.store.truncate(number) : []
   if (dropped.length > 0) {
-    await chain.state.setStateRoot(chain.head.header.stateRoot)
     chain.forgetViews()
+    await chain.state.setStateRoot(chain.head.header.stateRoot)
+    chain.nodes.rollback(nodesMark)
   }
   await node.pool.restore(pool, async (sender) => {
     const account = await chain.state.getAccount(new Address(toAddressBytes(sender)))
