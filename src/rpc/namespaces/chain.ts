@@ -1,4 +1,54 @@
-/** chain_getRawBlockHeaderByHash/ByNumber, chain_getRawTransactionReceiptByHash, chain_getTransactionReceiptNodesByHash, chain_protocolVersion (rsk_ aliases are added by methods.ts). */
-import type { MethodTable } from '../method.js'
+/**
+ * chain_getRawBlockHeaderByHash/ByNumber, chain_getRawTransactionReceiptByHash,
+ * chain_getTransactionReceiptNodesByHash, chain_protocolVersion (reference §3.6, RSKj
+ * `co/rsk/rpc/modules/rsk/RskModuleImpl.java`). The `rsk_` aliases are added by methods.ts.
+ */
+import { bytesToHex } from '@ethereumjs/util'
+import { blockHash, txHash } from '../codecs/primitives.js'
+import { blockId } from '../codecs/block.js'
+import { method, noParams, type MethodTable } from '../method.js'
+import { data } from '../format/hex.js'
+import { blockById } from '../resolve.js'
+import { encodeRskHeader } from '../../node/rsk/header.js'
+import { encodeRskReceipt } from '../../node/chain/tries.js'
+import { receiptNodes } from '../../node/chain/proofs.js'
 
-export const chainMethods: MethodTable = {}
+export const chainMethods: MethodTable = {
+  /** RLP of the RSK header (`BlockHeader.getEncoded()`), so keccak256(result) is the block hash; null if unknown. */
+  chain_getRawBlockHeaderByHash: method([blockHash], ({ node }, hash) => {
+    const block = node.chain.store.getByHash(bytesToHex(hash))
+    return block === undefined ? null : data(encodeRskHeader(block.header))
+  }),
+
+  /**
+   * Id read as `Web3InformationRetriever.getBlock` does: a tag, a hex number, or a 64-hex-digit hash. `pending`
+   * answers the head's header: rsksim builds no pending block between requests.
+   */
+  chain_getRawBlockHeaderByNumber: method([blockId], ({ node, method: name }, sel) => {
+    const block = blockById(node, sel, name, false)
+    return block === undefined ? null : data(encodeRskHeader(block.header))
+  }),
+
+  /** RSK receipt RLP `[postTxState, cumulativeGas, bloom, logs, gasUsed, status]`; null if not mined. */
+  chain_getRawTransactionReceiptByHash: method([txHash], ({ node }, hash) => {
+    const loc = node.chain.store.getTx(bytesToHex(hash))
+    return loc === undefined ? null : data(encodeRskReceipt(loc.block.receipts[loc.index]!))
+  }),
+
+  /**
+   * Receipts-trie nodes proving the receipt of `tx` against the block's `receiptsRoot`, root first; null when the
+   * transaction is not in that block. An unknown block also answers null (RSKj fails there with a
+   * NullPointerException, i.e. -32603).
+   */
+  chain_getTransactionReceiptNodesByHash: method([blockHash, txHash], async ({ node }, bHash, tHash) => {
+    const block = node.chain.store.getByHash(bytesToHex(bHash))
+    if (block === undefined) return null
+    const wanted = bytesToHex(tHash)
+    const index = block.transactions.findIndex((t) => t.hashHex === wanted)
+    if (index < 0) return null
+    return (await receiptNodes(block, index)).map(data)
+  }),
+
+  /** RSKj `RskModule.protocolVersion` (reference §3.6). */
+  chain_protocolVersion: noParams(() => '0x3e'),
+}
