@@ -1,57 +1,121 @@
 /**
- * Keys the node holds (RSKj `Wallet`): genesis accounts and imported or created ones, each unlocked or not.
- * `eth_accounts` lists them in insertion order (reference §7.2: the cow accounts first, then the miner).
- * The personal module adds passphrase-protected keys on top of this store.
+ * Keys the node holds, modelled on RSKj's `co/rsk/core/Wallet.java` (reference §3.5, §7.2):
+ *
+ * - *initial* accounts (the genesis `cow` keys, configured keys, `personal_newAccountWithSeed`): unlocked for ever,
+ *   listed first in the order added, and still listed after `personal_lockAccount` (RSKj's `initialAccounts`);
+ * - the *unlocked* map (RSKj's `accounts` + `unlocksTimeouts`): every key that can sign right now, with an expiry;
+ * - the passphrase-protected *key store* (personal_newAccount, personal_importRawKey), listed even while locked.
+ *
+ * `eth_accounts` / `personal_listAccounts` = initial accounts, then the other unlocked or stored ones. RSKj orders
+ * those through a `HashSet` (no stable order); rsksim lists them in the order they were added, so the miner
+ * coinbase comes right after the initial accounts, as on a fresh RSKj regtest node.
  */
+import { randomBytes } from 'node:crypto'
 import { bytesToHex, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
-import { keccak256, privateKeyToAddress, signDigest } from './crypto.js'
+import { isPrivateKey, keccak256, privateKeyToAddress, signDigest } from './crypto.js'
+import { KeyStore } from './wallet/keyStore.js'
 
 export interface HeldKey {
   address: Uint8Array
   privateKey: Uint8Array
 }
 
-export class Accounts {
-  private readonly keys = new Map<string, HeldKey>()
-  /** Address → unlock expiry in ms since the epoch (Infinity = for ever). */
-  private readonly unlocked = new Map<string, number>()
+/** RSKj `PersonalModuleWalletEnabled.unlockAccount`: 30 minutes when no duration is given. */
+export const DEFAULT_UNLOCK_MS = 30 * 60 * 1000
 
-  /** Adds a key (unlocked for `durationMs`, default for ever) and returns its lowercase `0x` address. */
-  add(privateKey: Uint8Array, durationMs = Infinity): string {
-    const address = privateKeyToAddress(privateKey)
-    const hex = bytesToHex(address)
-    if (!this.keys.has(hex)) this.keys.set(hex, { address, privateKey })
-    this.unlock(hex, durationMs)
+export class Accounts {
+  /** RSKj `Wallet.initialAccounts`. */
+  private readonly initial: string[] = []
+  /** RSKj `Wallet.accounts` with its `unlocksTimeouts`: address → key and expiry (ms since the epoch). */
+  private readonly unlocked = new Map<string, { key: HeldKey; until: number }>()
+  /** Every address ever added, in insertion order (the order of the non-initial part of the list). */
+  private readonly seen = new Set<string>()
+  readonly store = new KeyStore()
+
+  /** Adds an initial account (RSKj `addAccountWithPrivateKey`): unlocked for ever. Returns its `0x` address. */
+  add(privateKey: Uint8Array): string {
+    const hex = this.unlock(privateKey, Infinity)
+    if (!this.initial.includes(hex)) this.initial.push(hex)
     return hex
   }
 
-  /** Every held address, in the order added. */
+  /** `personal_newAccountWithSeed`: key = keccak256(UTF-8 seed), an initial account (RSKj `addAccountWithSeed`). */
+  addWithSeed(seed: string): string {
+    return this.add(keccak256(new TextEncoder().encode(seed)))
+  }
+
+  /** The miner's coinbase key (RSKj `wallet.addAccount(Account)`): unlocked, but not an initial account. */
+  addCoinbase(privateKey: Uint8Array): string {
+    return this.unlock(privateKey, Infinity)
+  }
+
+  /** `personal_newAccount`: a random key sealed under `passphrase`, unlocked for 30 minutes. */
+  async create(passphrase: string): Promise<string> {
+    let key: Uint8Array
+    do key = Uint8Array.from(randomBytes(32))
+    while (!isPrivateKey(key))
+    return this.importKey(key, passphrase)
+  }
+
+  /** `personal_importRawKey`: seals `privateKey` under `passphrase` and unlocks it for `durationMs`. */
+  async importKey(privateKey: Uint8Array, passphrase: string, durationMs = DEFAULT_UNLOCK_MS): Promise<string> {
+    const hex = bytesToHex(privateKeyToAddress(privateKey))
+    await this.store.put(hex, privateKey, passphrase)
+    this.seen.add(hex)
+    this.unlock(privateKey, durationMs)
+    return hex
+  }
+
+  /**
+   * `personal_unlockAccount`: false when the address is not in the key store (seed and coinbase accounts are not);
+   * a wrong passphrase throws `WrongPassphraseError`.
+   */
+  async unlockWithPassphrase(addressHex: string, passphrase: string, durationMs: number): Promise<boolean> {
+    const key = await this.store.decrypt(addressHex, passphrase)
+    if (key === undefined) return false
+    this.unlock(key, durationMs)
+    return true
+  }
+
+  /** The stored key opened with `passphrase` (personal_sendTransaction); undefined when not in the key store. */
+  async keyWithPassphrase(addressHex: string, passphrase: string): Promise<HeldKey | undefined> {
+    const key = await this.store.decrypt(addressHex, passphrase)
+    return key === undefined ? undefined : { address: privateKeyToAddress(key), privateKey: key }
+  }
+
+  /** Every listed address: initial accounts first, then the others in the order added. */
   list(): string[] {
-    return [...this.keys.keys()]
+    const rest = [...this.seen].filter((a) => !this.initial.includes(a) && (this.unlocked.has(a) || this.store.has(a)))
+    return [...this.initial, ...rest]
   }
 
+  /** Whether `addressHex` is listed by eth_accounts. */
   has(addressHex: string): boolean {
-    return this.keys.has(addressHex)
+    return this.initial.includes(addressHex) || this.unlocked.has(addressHex) || this.store.has(addressHex)
   }
 
-  unlock(addressHex: string, durationMs = Infinity): void {
-    this.unlocked.set(addressHex, Date.now() + durationMs)
-  }
-
-  /** Locks an account; true when it was unlocked. */
+  /** `personal_lockAccount`: removes the key from the unlocked map; true when it was there. */
   lock(addressHex: string): boolean {
     return this.unlocked.delete(addressHex)
   }
 
-  /** The key of an unlocked account, or undefined when it is unknown or locked. */
+  /** The key of an unlocked account, or undefined when it is unknown, locked or its unlock expired. */
   unlockedKey(addressHex: string): HeldKey | undefined {
-    const until = this.unlocked.get(addressHex)
-    if (until === undefined) return undefined
-    if (until < Date.now()) {
+    const entry = this.unlocked.get(addressHex)
+    if (entry === undefined) return undefined
+    if (entry.until < Date.now()) {
       this.unlocked.delete(addressHex)
       return undefined
     }
-    return this.keys.get(addressHex)
+    return entry.key
+  }
+
+  private unlock(privateKey: Uint8Array, durationMs: number): string {
+    const address = privateKeyToAddress(privateKey)
+    const hex = bytesToHex(address)
+    this.seen.add(hex)
+    this.unlocked.set(hex, { key: { address, privateKey }, until: Date.now() + durationMs })
+    return hex
   }
 }
 

@@ -19,6 +19,7 @@ import { Accounts, MINER_KEY } from './accounts.js'
 import { privateKeyToAddress } from './crypto.js'
 import { SerialQueue } from './queue.js'
 import { Snapshots } from './snapshots/snapshots.js'
+import { PeerScoring } from './peers/scoring.js'
 
 export interface NodeEvents {
   /** A block was appended to the chain. */
@@ -36,6 +37,8 @@ export class RskNode {
   readonly clock = new Clock()
   readonly accounts = new Accounts()
   readonly snapshots = new Snapshots()
+  /** Peers (none in a simulation) and the sco_* ban list. */
+  readonly peers = new PeerScoring()
   /** Whether blocks are mined: false after `evm_stopMining`. */
   miningEnabled = true
   readonly miner: Miner
@@ -68,7 +71,7 @@ export class RskNode {
     })
     if (!options.hosted) {
       for (const a of options.accounts) node.accounts.add(a.secretKey)
-      node.accounts.add(MINER_KEY)
+      node.accounts.addCoinbase(MINER_KEY)
     }
     node.setInterval(options.mining.interval)
     return node

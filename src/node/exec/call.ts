@@ -11,6 +11,7 @@ import { Account, Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { Chain } from '../chain/chain.js'
 import type { BlockRecord } from '../chain/types.js'
+import { rskPrecompiles } from '../rsk/bridge.js'
 
 export interface CallRequest {
   from?: Uint8Array
@@ -133,7 +134,7 @@ async function evmAt(chain: Chain, block: BlockRecord): Promise<{ evm: EVM; stat
   const state = await chain.stateAt(block)
   let evm = historicalEvms.get(state)
   if (evm === undefined) {
-    evm = await createEVM({ common: chain.common, stateManager: state, blockchain: chain.vm.blockchain })
+    evm = await createEVM({ common: chain.common, stateManager: state, blockchain: chain.vm.blockchain, customPrecompiles: rskPrecompiles() })
     historicalEvms.set(state, evm)
   }
   return { evm, state }

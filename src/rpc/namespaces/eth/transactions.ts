@@ -2,7 +2,7 @@
 import { bytesToHex } from '@ethereumjs/util'
 import { address, blockHash, data as dataCodec, hexIndex, txHash } from '../../codecs/primitives.js'
 import { blockId } from '../../codecs/block.js'
-import { txObject } from '../../codecs/transaction.js'
+import { txObject, type TxObject } from '../../codecs/transaction.js'
 import { invalidParams, RpcError, ErrorCode } from '../../../errors.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../../method.js'
 import { data, ZERO_HASH } from '../../format/hex.js'
@@ -12,6 +12,7 @@ import { blockById } from '../../resolve.js'
 import { decodeRawTransaction, signTransaction } from '../../../node/chain/txRecord.js'
 import type { TxRecord } from '../../../node/chain/types.js'
 import { signMessage } from '../../../node/accounts.js'
+import { privateKeyToAddress } from '../../../node/crypto.js'
 import { revertError } from '../../../node/exec/revert.js'
 
 /** RSKj `GasCost.TRANSACTION_DEFAULT`: gas of an eth_sendTransaction that names none. */
@@ -38,6 +39,31 @@ function walletKey(ctx: HandlerContext, from: Uint8Array, notFound: string): Uin
   const key = ctx.node.accounts.unlockedKey(bytesToHex(from))
   if (key === undefined) throw invalidParams(notFound)
   return key.privateKey
+}
+
+/**
+ * Signs `tx` with `key` and submits it, with eth_sendTransaction's defaults (reference §5.3): gas 90,000,
+ * gasPrice 0, value 0, nonce = the pool's pending nonce of the sender. Shared with personal_sendTransaction.
+ */
+export async function sendWithKey(ctx: HandlerContext, tx: TxObject, key: Uint8Array): Promise<string> {
+  const { node } = ctx
+  const from = tx.from ?? privateKeyToAddress(key)
+  const chainId = node.chain.common.chainId()
+  if (tx.chainId !== undefined && tx.chainId !== chainId) throw invalidParams(`Invalid chainId: ${tx.chainId}`)
+  const stateNonce = await node.chain.nonceAt(from, node.chain.head)
+  const record = signTransaction(
+    {
+      nonce: tx.nonce ?? node.pool.nextNonce(bytesToHex(from), stateNonce),
+      gasLimit: tx.gas ?? tx.gasLimit ?? DEFAULT_TX_GAS,
+      gasPrice: tx.gasPrice ?? 0n,
+      value: tx.value ?? 0n,
+      data: tx.data ?? new Uint8Array(),
+      ...(tx.to !== undefined ? { to: tx.to } : {}),
+    },
+    key,
+    node.chain.common,
+  )
+  return submit(ctx, record)
 }
 
 export const ethTransactionMethods: MethodTable = {
@@ -69,25 +95,9 @@ export const ethTransactionMethods: MethodTable = {
   eth_sendRawTransaction: method([dataCodec], (ctx, raw) => submit(ctx, decodeRawTransaction(raw, ctx.node.chain.common))),
 
   eth_sendTransaction: method([txObject], async (ctx, tx) => {
-    const { node } = ctx
     if (tx.from === undefined) throw invalidParams('from is null')
     const key = walletKey(ctx, tx.from, `Could not find account for address: ${bytesToHex(tx.from)}`)
-    const chainId = node.chain.common.chainId()
-    if (tx.chainId !== undefined && tx.chainId !== chainId) throw invalidParams(`Invalid chainId: ${tx.chainId}`)
-    const stateNonce = await node.chain.nonceAt(tx.from, node.chain.head)
-    const record = signTransaction(
-      {
-        nonce: tx.nonce ?? node.pool.nextNonce(bytesToHex(tx.from), stateNonce),
-        gasLimit: tx.gas ?? tx.gasLimit ?? DEFAULT_TX_GAS,
-        gasPrice: tx.gasPrice ?? 0n,
-        value: tx.value ?? 0n,
-        data: tx.data ?? new Uint8Array(),
-        ...(tx.to !== undefined ? { to: tx.to } : {}),
-      },
-      key,
-      node.chain.common,
-    )
-    return submit(ctx, record)
+    return sendWithKey(ctx, tx, key)
   }),
 
   eth_sign: method([address, dataCodec], (ctx, from, message) => data(signMessage(message, walletKey(ctx, from, 'Account not found')))),

@@ -1,0 +1,76 @@
+/**
+ * The passphrase-protected key store behind personal_newAccount / personal_importRawKey (reference §3.5).
+ *
+ * RSKj (`co/rsk/core/Wallet.java`) keeps each key AES-CBC-encrypted under SHA-256(passphrase). A bare hash of the
+ * passphrase is a weak key derivation and unauthenticated CBC cannot always tell a wrong passphrase (a lucky
+ * padding decrypts to garbage), so rsksim uses scrypt (N = 2^14, r = 8, p = 1, 16-byte random salt) and
+ * AES-256-GCM: a wrong passphrase is always detected. N = 2^14 costs ~40 ms, which keeps tests quick while
+ * staying a real KDF. Nothing is written to disk: the store lives as long as the provider.
+ *
+ * @example
+ * ```ts
+ * const store = new KeyStore()
+ * await store.put('0xabc…', privateKey, 'secret')
+ * const key = await store.decrypt('0xabc…', 'secret') // Uint8Array, or throws WrongPassphraseError
+ * ```
+ */
+import { createCipheriv, createDecipheriv, randomBytes, scrypt, type ScryptOptions } from 'node:crypto'
+
+const SCRYPT: ScryptOptions = { N: 1 << 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }
+
+interface Sealed {
+  salt: Buffer
+  iv: Buffer
+  tag: Buffer
+  ciphertext: Buffer
+}
+
+/** Thrown when a passphrase does not open a stored key (RSKj answers -32603 for it). */
+export class WrongPassphraseError extends Error {
+  override readonly name = 'WrongPassphraseError'
+  constructor() {
+    super('could not decrypt key with given passphrase')
+  }
+}
+
+function deriveKey(passphrase: string, salt: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(Buffer.from(passphrase, 'utf8'), salt, 32, SCRYPT, (err, key) => (err ? reject(err) : resolve(key))),
+  )
+}
+
+export class KeyStore {
+  /** Lowercase `0x` address → sealed private key, in insertion order. */
+  private readonly sealed = new Map<string, Sealed>()
+
+  /** Stores (or replaces, as RSKj's `keyDS.put` does) the key of `address` under `passphrase`. */
+  async put(address: string, privateKey: Uint8Array, passphrase: string): Promise<void> {
+    const salt = randomBytes(16)
+    const iv = randomBytes(12)
+    const cipher = createCipheriv('aes-256-gcm', await deriveKey(passphrase, salt), iv)
+    const ciphertext = Buffer.concat([cipher.update(privateKey), cipher.final()])
+    this.sealed.set(address, { salt, iv, tag: cipher.getAuthTag(), ciphertext })
+  }
+
+  has(address: string): boolean {
+    return this.sealed.has(address)
+  }
+
+  /** Addresses held, in the order first stored. */
+  addresses(): string[] {
+    return [...this.sealed.keys()]
+  }
+
+  /** The private key of `address`: undefined when not stored; WrongPassphraseError when the passphrase is wrong. */
+  async decrypt(address: string, passphrase: string): Promise<Uint8Array | undefined> {
+    const s = this.sealed.get(address)
+    if (s === undefined) return undefined
+    const decipher = createDecipheriv('aes-256-gcm', await deriveKey(passphrase, s.salt), s.iv)
+    decipher.setAuthTag(s.tag)
+    try {
+      return Uint8Array.from(Buffer.concat([decipher.update(s.ciphertext), decipher.final()]))
+    } catch {
+      throw new WrongPassphraseError()
+    }
+  }
+}
