@@ -1,0 +1,239 @@
+/**
+ * eth_call (spec "Transaction call object", "State override entry", "Errors"; reference §5.1): the call object,
+ * every block selector, state overrides applied for one call only, and the -32015 revert error for every
+ * revert shape. Client behaviour (ethers, viem, web3.js) is in eth_call.clients.test.ts.
+ */
+import { describe, expect, it } from 'vitest'
+import { AbiCoder, getCreateAddress, Interface, keccak256 } from 'ethers'
+import type { Provider } from '../src/index.js'
+import { COW, COW1, deploy, fresh, rejects, send } from './helpers.js'
+import { Caller, Env, Reverter, Storage } from './fixtures/index.js'
+
+const env = new Interface(Env.abi as never)
+const st = new Interface(Storage.abi as never)
+const rv = new Interface(Reverter.abi as never)
+const cl = new Interface(Caller.abi as never)
+const coder = AbiCoder.defaultAbiCoder()
+const ZERO = '0x' + '00'.repeat(20)
+const EMPTY = '0x00000000000000000000000000000000000c0ffe'
+/** Runtime code: SELFBALANCE PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN. */
+const SELFBALANCE = '0x4760005260206000f3'
+const mappingSlot = (k: number): string => keccak256(coder.encode(['uint256', 'uint256'], [k, 0]))
+const word = (n: bigint | number): string => coder.encode(['uint256'], [n])
+
+const call = (p: Provider, obj: Record<string, unknown>, ...rest: unknown[]) =>
+  p.request({ method: 'eth_call', params: [obj, ...rest] }) as Promise<string>
+const uint = async (p: Provider, obj: Record<string, unknown>, ...rest: unknown[]) => BigInt(await call(p, obj, ...rest))
+
+describe('eth_call: the call object', async () => {
+  const p = await fresh()
+  const e = await deploy(p, Env)
+  const r = await deploy(p, Reverter)
+
+  it('data and its alias input; input wins when both are given (RSKj CallArgumentsParam)', async () => {
+    const ok = rv.encodeFunctionData('ok')
+    expect(await uint(p, { to: r, data: ok }, 'latest')).toBe(1n)
+    expect(await uint(p, { to: r, input: ok }, 'latest')).toBe(1n)
+    await expect(call(p, { to: r, data: ok, input: rv.encodeFunctionData('revertEmpty') }, 'latest')).rejects.toMatchObject({ code: -32015 })
+  })
+
+  it('from sets msg.sender and tx.origin; absent from is the zero address', async () => {
+    expect(await call(p, { to: e, from: COW1, data: env.encodeFunctionData('sender') })).toBe(coder.encode(['address'], [COW1]))
+    expect(await call(p, { to: e, from: COW1, data: env.encodeFunctionData('origin') })).toBe(coder.encode(['address'], [COW1]))
+    expect(await call(p, { to: e, data: env.encodeFunctionData('sender') })).toBe(coder.encode(['address'], [ZERO]))
+  })
+
+  it('gas bounds the execution; the default is the call gas cap; too little gas answers 0x, not an error', async () => {
+    const left = await uint(p, { to: e, data: env.encodeFunctionData('gasLeft'), gas: '0x186a0' })
+    expect(left).toBeLessThan(100_000n - 21_000n)
+    expect(left).toBeGreaterThan(70_000n)
+    const dflt = await uint(p, { to: e, data: env.encodeFunctionData('gasLeft') })
+    expect(dflt).toBeGreaterThan(9_900_000n)
+    expect(dflt).toBeLessThan(10_000_000n)
+    // Above the cap, the cap applies (RSKj rpc.callGasCap).
+    expect(await uint(p, { to: e, data: env.encodeFunctionData('gasLeft'), gas: '0xffffffffff' })).toBe(dflt)
+    expect(await call(p, { to: e, data: env.encodeFunctionData('gasLeft'), gas: '0x5300' })).toBe('0x')
+  })
+
+  it('gasPrice is tx.gasprice; value is transferred even from an account without funds', async () => {
+    expect(await uint(p, { to: e, data: env.encodeFunctionData('gasPrice'), gasPrice: '0x3b9aca00' })).toBe(1_000_000_000n)
+    // SELFBALANCE of a fresh account after the call's value arrived (code injected by a state override).
+    const target = '0x00000000000000000000000000000000000ba1a2'
+    const ov = { [target]: { code: SELFBALANCE } }
+    expect(await uint(p, { to: target, from: COW, value: '0x2a' }, 'latest', ov)).toBe(42n)
+    expect(await uint(p, { to: target, from: EMPTY, value: '0x2a' }, 'latest', ov)).toBe(42n)
+    expect(await p.request({ method: 'eth_getBalance', params: [target, 'latest'] })).toBe('0x0')
+    expect(await p.request({ method: 'eth_getBalance', params: [EMPTY, 'latest'] })).toBe('0x0')
+  })
+
+  it('without to, the data is run as init code and the runtime code comes back', async () => {
+    expect(await call(p, { from: COW, data: Env.bytecode })).toBe(Env.deployedBytecode)
+  })
+
+  it('a call to an account without code answers 0x', async () => {
+    expect(await call(p, { to: COW1, data: '0x1234' })).toBe('0x')
+  })
+
+  it('rejects bad call objects with -32602', async () => {
+    await rejects(call(p, { to: '0x12' }), -32602, 'Invalid address: null, empty or invalid hex value.')
+    await rejects(call(p, { to: e, data: '0xzz' }), -32602, 'Invalid data format: invalid hex value.')
+    await rejects(call(p, { to: e, gas: 'lots' }), -32602, 'Invalid param lots: value must be a valid hex or string number.')
+    await rejects(p.request({ method: 'eth_call', params: ['0x00'] }), -32602, /Invalid transaction call object/)
+    await rejects(p.request({ method: 'eth_call', params: [] }), -32602, 'method parameters invalid')
+  })
+})
+
+describe('eth_call: block selectors', async () => {
+  const p = await fresh()
+  const s = await deploy(p, Storage)
+  const e = await deploy(p, Env)
+  await send(p, { to: s, data: st.encodeFunctionData('set', [1, 10]) })
+  const first = (await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { number: string; hash: string }
+  await send(p, { to: s, data: st.encodeFunctionData('set', [1, 20]) })
+  const get1 = { to: s, data: st.encodeFunctionData('get', [1]) }
+
+  it('reads the state of the selected block, by every form', async () => {
+    const n = BigInt(first.number)
+    expect(await uint(p, get1)).toBe(20n)
+    for (const sel of ['latest', 'pending']) expect(await uint(p, get1, sel)).toBe(20n)
+    for (const sel of [first.number, n.toString(), first.hash, { blockHash: first.hash }, { blockNumber: first.number }, { blockHash: first.hash, requireCanonical: true }]) {
+      expect(await uint(p, get1, sel)).toBe(10n)
+    }
+    expect(await call(p, get1, 'earliest')).toBe('0x') // no contract at genesis
+  })
+
+  it('runs in the context of the selected block (number, gas limit)', async () => {
+    expect(await uint(p, { to: e, data: env.encodeFunctionData('blockNumber') }, first.number)).toBe(BigInt(first.number))
+    expect(await uint(p, { to: e, data: env.encodeFunctionData('blockNumber') }, 'latest')).toBe(BigInt(first.number) + 1n)
+    expect(await uint(p, { to: e, data: env.encodeFunctionData('chainId') })).toBe(33n)
+  })
+
+  it('answers RSKj errors for blocks it cannot use', async () => {
+    await rejects(call(p, get1, '0x100'), -32602, 'Invalid block number 256')
+    const unknown = '0x' + 'ab'.repeat(32)
+    await rejects(call(p, get1, { blockHash: unknown }), -32600, `Block with hash ${unknown} not found`)
+    await rejects(call(p, get1, unknown), -32600, `Block with hash ${unknown} not found`)
+    await rejects(call(p, get1, 'safe'), -32602, "Invalid block identifier 'safe'")
+    await rejects(call(p, get1, 'Latest'), -32602, "Invalid block identifier 'Latest'")
+    await rejects(call(p, get1, { foo: 1 }), -32602, 'Invalid block input')
+  })
+})
+
+describe('eth_call: state overrides', async () => {
+  const p = await fresh()
+  const s = await deploy(p, Storage)
+  const e = await deploy(p, Env)
+  const c = await deploy(p, Caller)
+  await send(p, { to: s, data: st.encodeFunctionData('set', [1, 42]) })
+  await send(p, { to: s, data: st.encodeFunctionData('inc') })
+  const get = (k: number) => ({ to: s, data: st.encodeFunctionData('get', [k]) })
+  const counter = { to: s, data: st.encodeFunctionData('counter') }
+
+  it('balance', async () => {
+    const ov = { [e]: { balance: '0xde0b6b3a7640000' } }
+    expect(await uint(p, { to: e, data: env.encodeFunctionData('selfBalance') }, 'latest', ov)).toBe(10n ** 18n)
+    expect(await p.request({ method: 'eth_getBalance', params: [e, 'latest'] })).toBe('0x0')
+  })
+
+  it('nonce (seen through the address of a contract the account creates)', async () => {
+    const child = await call(p, { to: c, data: cl.encodeFunctionData('create') }, 'latest', { [c]: { nonce: '0x7' } })
+    expect(coder.decode(['address'], child)[0]).toBe(getCreateAddress({ from: c, nonce: 7 }))
+    const plain = await call(p, { to: c, data: cl.encodeFunctionData('create') }, 'latest')
+    expect(coder.decode(['address'], plain)[0]).toBe(getCreateAddress({ from: c, nonce: 1 }))
+  })
+
+  it('code', async () => {
+    const ov = { [EMPTY]: { code: Env.deployedBytecode } }
+    expect(await uint(p, { to: EMPTY, data: env.encodeFunctionData('chainId') }, 'latest', ov)).toBe(33n)
+    expect(await p.request({ method: 'eth_getCode', params: [EMPTY, 'latest'] })).toBe('0x')
+  })
+
+  it('state replaces every slot; stateDiff patches some', async () => {
+    const full = { [s]: { state: { [mappingSlot(2)]: word(7) } } }
+    expect(await uint(p, get(1), 'latest', full)).toBe(0n)
+    expect(await uint(p, get(2), 'latest', full)).toBe(7n)
+    expect(await uint(p, counter, 'latest', full)).toBe(0n)
+    const diff = { [s]: { stateDiff: { [mappingSlot(2)]: word(7), '0x1': '0x5' } } }
+    expect(await uint(p, get(1), 'latest', diff)).toBe(42n)
+    expect(await uint(p, get(2), 'latest', diff)).toBe(7n)
+    expect(await uint(p, counter, 'latest', diff)).toBe(5n)
+  })
+
+  it('is applied for that call only, also on a historical block', async () => {
+    expect(await uint(p, get(1), 'latest')).toBe(42n)
+    expect(await uint(p, counter, 'latest')).toBe(1n)
+    expect(await p.request({ method: 'eth_getStorageAt', params: [s, mappingSlot(2), 'latest'] })).toBe(word(0))
+    const at = (await p.request({ method: 'eth_blockNumber' })) as string
+    const older = '0x' + (BigInt(at) - 1n).toString(16)
+    expect(await uint(p, counter, older, { [s]: { stateDiff: { '0x1': '0x9' } } })).toBe(9n)
+    expect(await uint(p, counter, older)).toBe(0n)
+    expect(await uint(p, get(1), older)).toBe(42n)
+  })
+
+  it('leaves no trace in the state that later transactions build on', async () => {
+    await call(p, counter, 'latest', { [s]: { state: { '0x1': '0x63' } }, [COW]: { balance: '0x0', nonce: '0x99' } })
+    const receipt = await send(p, { to: s, data: st.encodeFunctionData('inc') })
+    expect(receipt.status).toBe('0x1')
+    expect(await uint(p, counter)).toBe(2n)
+    expect(await uint(p, get(1))).toBe(42n)
+  })
+
+  it('an empty map changes nothing', async () => {
+    expect(await uint(p, get(1), 'latest', {})).toBe(42n)
+  })
+
+  it('refuses movePrecompileToAddress, state with stateDiff, and bad entries with clear errors', async () => {
+    await rejects(call(p, get(1), 'latest', { [s]: { movePrecompileToAddress: COW1 } }), -32201, 'Move precompile to address is not supported yet')
+    await rejects(
+      call(p, get(1), 'latest', { [s]: { state: {}, stateDiff: {} } }),
+      -32602,
+      `Invalid state override for ${s}: state and stateDiff cannot be given together`,
+    )
+    await rejects(call(p, get(1), 'latest', { '0x12': { balance: '0x1' } }), -32602, 'Invalid address: null, empty or invalid hex value.')
+    await rejects(call(p, get(1), 'latest', { [s]: { balance: '-1' } }), -32602, 'Invalid param -1: value must be a valid hex or string number.')
+    await rejects(call(p, get(1), 'latest', { [s]: { code: 'xyz' } }), -32602, 'Invalid data format: invalid hex value.')
+    await rejects(call(p, get(1), 'latest', { [s]: 5 }), -32602, /Invalid state override for/)
+    await rejects(call(p, get(1), 'latest', []), -32602, /Invalid state override set/)
+  })
+})
+
+describe('eth_call: reverts (-32015, data = raw revert bytes)', async () => {
+  const p = await fresh()
+  const r = await deploy(p, Reverter)
+  const run = (fn: string) => call(p, { to: r, data: rv.encodeFunctionData(fn) }, 'latest')
+
+  it('Error(string) gives "revert <reason>"', async () => {
+    const err = await rejects(run('revertWithReason'), -32015, 'VM Exception while processing transaction: revert nope')
+    expect(err.data).toBe(rv.encodeErrorResult('Error', ['nope']))
+  })
+
+  it('a custom error gives "transaction reverted" and its ABI-encoded data', async () => {
+    const err = await rejects(run('revertCustom'), -32015, 'VM Exception while processing transaction: transaction reverted')
+    const parsed = rv.parseError(err.data)
+    expect(parsed?.name).toBe('Bad')
+    expect(parsed?.args[0]).toBe(42n)
+  })
+
+  it('panics (division by zero, assert) give "transaction reverted" with Panic(code) data', async () => {
+    const div = await rejects(run('revertPanic'), -32015, 'VM Exception while processing transaction: transaction reverted')
+    expect(div.data).toBe(rv.encodeErrorResult('Panic', [0x12]))
+    const as = await rejects(run('assertFail'), -32015, 'VM Exception while processing transaction: transaction reverted')
+    expect(as.data).toBe(rv.encodeErrorResult('Panic', [0x01]))
+  })
+
+  it('an empty revert gives data 0x', async () => {
+    const err = await rejects(run('revertEmpty'), -32015, 'VM Exception while processing transaction: transaction reverted')
+    expect(err.data).toBe('0x')
+  })
+
+  it('a revert after a write keeps nothing', async () => {
+    await rejects(call(p, { to: r, data: rv.encodeFunctionData('setAndRevert', [5]) }, 'latest'), -32015, 'VM Exception while processing transaction: revert reverted after set')
+    expect(await uint(p, { to: r, data: rv.encodeFunctionData('value') })).toBe(0n)
+  })
+
+  it('the error object on the wire has code, message and data, in that order', async () => {
+    const payload = { jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: r, data: rv.encodeFunctionData('revertEmpty') }, 'latest'] }
+    const res = await new Promise<any>((resolve) => p.sendAsync(payload, (_e: unknown, out: unknown) => resolve(out)))
+    expect(JSON.stringify(res.error)).toBe('{"code":-32015,"message":"VM Exception while processing transaction: transaction reverted","data":"0x"}')
+  })
+})
