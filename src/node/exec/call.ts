@@ -5,11 +5,11 @@
  * Like RSKj's `ReversibleTransactionExecutor`, a call skips the balance and nonce pre-checks and runs in the
  * context of the selected block (its number, timestamp, coinbase, gas limit).
  */
-import { createBlock } from '@ethereumjs/block'
 import { createEVM, type EVM, type ExecResult } from '@ethereumjs/evm'
 import { Account, Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { Chain } from '../chain/chain.js'
+import { executionBlock } from '../chain/execBlock.js'
 import type { BlockRecord } from '../chain/types.js'
 import { rskPrecompiles } from '../rsk/bridge.js'
 
@@ -67,11 +67,7 @@ export async function execute(
   const intrinsic = intrinsicGas(data, isCreate)
   if (gasLimit < intrinsic) return { gasUsed: intrinsic, gasPeak: intrinsic, returnValue: new Uint8Array(), error: 'out of gas' }
   const caller = new Address(req.from ?? new Uint8Array(20))
-  const h = block.header
-  const execBlock = createBlock(
-    { header: { number: h.number, timestamp: h.timestamp, gasLimit: h.gasLimit, coinbase: new Address(h.coinbase), difficulty: h.difficulty } },
-    { common: chain.common, skipConsensusFormatValidation: true },
-  )
+  const execBlock = executionBlock(chain.common, block)
   await evm.journal.checkpoint()
   try {
     if (overrides !== undefined) await applyOverrides(state, overrides)
