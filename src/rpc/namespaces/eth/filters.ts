@@ -1,4 +1,122 @@
-/** eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter, eth_getFilterChanges, eth_getFilterLogs, eth_uninstallFilter. */
-import type { MethodTable } from '../../method.js'
+/**
+ * eth_newFilter, eth_newBlockFilter, eth_newPendingTransactionFilter, eth_getFilterChanges, eth_getFilterLogs,
+ * eth_uninstallFilter (spec "Filter lifecycle", "Events", "Method reference: logs and filters"; reference §6).
+ * The node keeps the filters (`src/node/filters/`); this file decodes ids, resolves a filter's block range and
+ * formats what a poll returns. Log matching and the eth_getLogs limits are those of `logs.ts`.
+ */
+import { bytesToHex } from '@ethereumjs/util'
+import { filterObject, type FilterObject } from '../../codecs/objects.js'
+import { data, type Codec } from '../../codecs/primitives.js'
+import type { BlockSelector } from '../../codecs/block.js'
+import { method, noParams, type MethodTable } from '../../method.js'
+import { quantity } from '../../format/hex.js'
+import { blockLogs, type LogJson } from '../../format/log.js'
+import { filterNotFound } from '../../../errors.js'
+import { filtersOf, type LogBlockEvent, type LogRange, type PollFilter } from '../../../node/filters/index.js'
+import type { RskNode } from '../../../node/node.js'
+import type { BlockRecord } from '../../../node/chain/types.js'
+import { collectLogs, filterBlocks, logMatcher } from './logs.js'
 
-export const ethFilterMethods: MethodTable = {}
+/**
+ * A filter id. RSKj reads it as `HexDataParam` (so a bad one gets `Invalid data format: invalid hex value.`);
+ * ids are QUANTITY here (spec), and `0x1`, `0x01` and `1` name the same filter.
+ */
+const filterId: Codec<bigint> = (v) => {
+  const bytes = data(v)
+  if (bytes.length > 32) return 0n // no such filter, answered as `filter not found`
+  return bytes.length === 0 ? 0n : BigInt(bytesToHex(bytes))
+}
+
+/** The criteria of a log filter and the block range it follows. */
+class LogCriteria implements LogRange {
+  constructor(
+    readonly filter: FilterObject,
+    /** Lowest block number covered. */
+    private readonly from: bigint,
+    /** Highest block number covered; undefined follows the head. */
+    private readonly to: bigint | undefined,
+    /** With `blockHash`, only that block is covered. */
+    private readonly hash: string | undefined,
+  ) {}
+
+  covers(b: BlockRecord): boolean {
+    if (this.hash !== undefined) return b.hashHex === this.hash
+    return b.number >= this.from && (this.to === undefined || b.number <= this.to)
+  }
+}
+
+/** A fixed bound's block number (undefined for the moving tags `latest`, `pending`, `safe`, `finalized`). */
+function fixed(node: RskNode, sel: BlockSelector | undefined): bigint | undefined {
+  if (sel === undefined) return undefined
+  if (sel.kind === 'number') return sel.number
+  if (sel.kind === 'tag') return sel.tag === 'earliest' ? 0n : undefined
+  return node.chain.store.getByHash(bytesToHex(sel.hash))?.number ?? node.chain.store.headNumber + 1n
+}
+
+/**
+ * Installs a log filter. With a fixed `fromBlock` (a number, `earliest`, a block hash) or a `blockHash`, the
+ * matches already on the chain are collected now under the eth_getLogs limits, and the first poll returns them
+ * (RSKj `LogFilter.retrieveHistoricalData`). With `fromBlock` `latest` (or omitted) only blocks mined after
+ * creation count, as geth, Hardhat and Ganache do: RSKj also reports the best block at creation and keeps only
+ * the last block's logs between polls, which would make watchers see old events and lose new ones.
+ */
+function newLogFilter(node: RskNode, f: FilterObject): bigint {
+  const head = node.chain.store.headNumber
+  const hash = f.blockHash === undefined ? undefined : bytesToHex(f.blockHash)
+  const from = fixed(node, f.fromBlock)
+  const to = f.toBlock?.kind === 'tag' ? undefined : fixed(node, f.toBlock)
+  const criteria = new LogCriteria(f, from ?? head + 1n, to, hash)
+  let history: BlockRecord[] = []
+  if (hash !== undefined || from !== undefined) {
+    const blocks = filterBlocks(node, f)
+    const withMatches = new Set(collectLogs(node, f, blocks).map((l) => l.blockHash))
+    history = blocks.filter((b) => withMatches.has(b.hashHex))
+  }
+  return filtersOf(node).newLogFilter(criteria, history)
+}
+
+/** The matching logs of the gathered blocks, each with `removed` (spec "Log object": filter results carry it). */
+function logsOf(range: LogRange, items: LogBlockEvent[]): LogJson[] {
+  if (!(range instanceof LogCriteria)) return []
+  const matches = logMatcher(range.filter)
+  const out: LogJson[] = []
+  for (const { block, removed } of items) {
+    if (block.receipts.every((r) => r.logs.length === 0)) continue
+    for (const log of blockLogs(block)) if (matches(log)) out.push({ ...log, removed })
+  }
+  return out
+}
+
+function events(f: PollFilter): unknown[] {
+  return f.kind === 'log' ? logsOf(f.range, f.items) : [...f.items]
+}
+
+export const ethFilterMethods: MethodTable = {
+  eth_newFilter: method([filterObject], ({ node }, f) => quantity(newLogFilter(node, f))),
+
+  eth_newBlockFilter: noParams(({ node }) => quantity(filtersOf(node).newBlockFilter())),
+
+  eth_newPendingTransactionFilter: noParams(({ node }) => quantity(filtersOf(node).newPendingTransactionFilter())),
+
+  /** What happened since the previous poll of this filter (spec "Events" 3). */
+  eth_getFilterChanges: method([filterId], ({ node }, id) => {
+    const f = filtersOf(node).take(id)
+    if (f === undefined) throw filterNotFound()
+    return events(f)
+  }),
+
+  /**
+   * A log filter: every log now matching its criteria, as eth_getLogs would answer them. A block or
+   * pending-transaction filter: what it holds and has not returned yet (RSKj keeps and returns everything since
+   * creation; keeping only the unreturned part bounds memory). Nothing is consumed.
+   */
+  eth_getFilterLogs: method([filterId], ({ node }, id) => {
+    const f = filtersOf(node).get(id)
+    if (f === undefined) throw filterNotFound()
+    if (f.kind !== 'log' || !(f.range instanceof LogCriteria)) return events(f)
+    const filter = f.range.filter
+    return collectLogs(node, filter, filterBlocks(node, filter)).map((l) => ({ ...l, removed: false }))
+  }),
+
+  eth_uninstallFilter: method([filterId], ({ node }, id) => filtersOf(node).uninstall(id)),
+}

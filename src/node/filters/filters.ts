@@ -1,0 +1,138 @@
+/**
+ * Polling filters as the node keeps them (spec "Filter lifecycle", "Events"; RSKj `FilterManager.java`,
+ * `Filter.java`, `LogFilter.java`, reference §6). Domain types only: block and transaction hashes, and for log
+ * filters the blocks whose matching logs are still to be reported (the RPC layer formats and matches the logs).
+ *
+ * Memory stays bounded: a filter holds only what it has not yet returned, and a filter that is not polled for
+ * `timeout` ms is removed. Expiry is swept lazily, on filter calls and on node events, so no timer keeps the
+ * process alive (RSKj sweeps at most once a minute on filter activity; sweeping every time costs one pass over
+ * the installed filters, which the event fan-out does anyway).
+ */
+import type { EventEmitter } from 'eventemitter3'
+import type { BlockRecord, TxRecord } from '../chain/types.js'
+import type { NodeEvents } from '../node.js'
+
+/** A block whose logs a log filter still has to report; `removed` when `evm_revert`/`evm_reset` dropped it. */
+export interface LogBlockEvent {
+  block: BlockRecord
+  removed: boolean
+}
+
+/** What a log filter needs from its criteria: which blocks (mined later, or removed) fall in its range. */
+export interface LogRange {
+  covers(block: BlockRecord): boolean
+}
+
+export type PollFilter =
+  | { kind: 'block'; lastAccess: number; items: string[] }
+  | { kind: 'pendingTransaction'; lastAccess: number; items: string[] }
+  | { kind: 'log'; lastAccess: number; items: LogBlockEvent[]; range: LogRange }
+
+/** The installed filters of one node, numbered `1, 2, …` (spec: ids are QUANTITY; RSKj 9.x uses UUIDs). */
+export class FilterManager {
+  private nextId = 1n
+  private readonly installed = new Map<bigint, PollFilter>()
+
+  constructor(
+    events: EventEmitter<NodeEvents>,
+    private readonly timeout: () => number,
+    // Looked up at each call (not captured) so that a faked `Date` (tests) is honoured.
+    private readonly now: () => number = () => Date.now(),
+  ) {
+    events.on('block', (b) => this.onBlock(b))
+    events.on('pendingTransaction', (t) => this.onPending(t))
+    events.on('blocksRemoved', (bs) => this.onRemoved(bs))
+  }
+
+  /** Number of installed (not yet expired) filters. */
+  get size(): number {
+    this.sweep()
+    return this.installed.size
+  }
+
+  newBlockFilter(): bigint {
+    return this.install({ kind: 'block', lastAccess: this.now(), items: [] })
+  }
+
+  newPendingTransactionFilter(): bigint {
+    return this.install({ kind: 'pendingTransaction', lastAccess: this.now(), items: [] })
+  }
+
+  /**
+   * A log filter over `range` (the RPC layer passes its own object, which also carries the address and topic
+   * criteria); `history` are the blocks with matches already on the chain (RSKj collects them at creation and
+   * the first poll returns them).
+   */
+  newLogFilter(range: LogRange, history: BlockRecord[]): bigint {
+    const items = history.map((block) => ({ block, removed: false }))
+    return this.install({ kind: 'log', lastAccess: this.now(), items, range })
+  }
+
+  /** The filter, refreshing its inactivity clock (RSKj: any read is an access); undefined when unknown or expired. */
+  get(id: bigint): PollFilter | undefined {
+    this.sweep()
+    const f = this.installed.get(id)
+    if (f !== undefined) f.lastAccess = this.now()
+    return f
+  }
+
+  /** Returns and forgets what the filter has gathered since its previous poll. */
+  take(id: bigint): PollFilter | undefined {
+    const f = this.get(id)
+    if (f === undefined) return undefined
+    const snapshot = { ...f, items: f.items } as PollFilter
+    f.items = []
+    return snapshot
+  }
+
+  uninstall(id: bigint): boolean {
+    this.sweep()
+    return this.installed.delete(id)
+  }
+
+  private install(f: PollFilter): bigint {
+    this.sweep()
+    const id = this.nextId++
+    this.installed.set(id, f)
+    return id
+  }
+
+  private sweep(): void {
+    const deadline = this.now() - this.timeout()
+    for (const [id, f] of this.installed) if (f.lastAccess <= deadline) this.installed.delete(id)
+  }
+
+  private onBlock(b: BlockRecord): void {
+    this.sweep()
+    for (const f of this.installed.values()) {
+      if (f.kind === 'block') f.items.push(b.hashHex)
+      else if (f.kind === 'log' && f.range.covers(b)) f.items.push({ block: b, removed: false })
+    }
+  }
+
+  private onPending(t: TxRecord): void {
+    this.sweep()
+    for (const f of this.installed.values()) if (f.kind === 'pendingTransaction') f.items.push(t.hashHex)
+  }
+
+  /**
+   * Blocks dropped by evm_revert/evm_reset. What the client has not seen yet is simply forgotten; logs of covered
+   * blocks it was already given come back with `removed: true` (spec "Events" 2; geth does the same on a reorg).
+   */
+  private onRemoved(blocks: BlockRecord[]): void {
+    this.sweep()
+    const gone = new Set(blocks.map((b) => b.hashHex))
+    for (const f of this.installed.values()) {
+      if (f.kind === 'block') {
+        f.items = f.items.filter((h) => !gone.has(h))
+      } else if (f.kind === 'log') {
+        const unseen = new Set(f.items.filter((e) => !e.removed && gone.has(e.block.hashHex)).map((e) => e.block.hashHex))
+        f.items = f.items.filter((e) => e.removed || !unseen.has(e.block.hashHex))
+        for (const b of blocks) {
+          if (unseen.has(b.hashHex) || !f.range.covers(b)) continue
+          if (b.receipts.some((r) => r.logs.length > 0)) f.items.push({ block: b, removed: true })
+        }
+      }
+    }
+  }
+}

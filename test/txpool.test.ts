@@ -1,0 +1,95 @@
+/** txpool_status, txpool_content, txpool_inspect in RSKj's shapes (reference §3.8, `TxPoolModuleImpl.java`). */
+import { describe, expect, it } from 'vitest'
+import type { Provider } from '../src/index.js'
+import { COW, COW1, fresh, rejects } from './helpers.js'
+import { Storage } from './fixtures/index.js'
+
+const rpc = (p: Provider, method: string, params: unknown[] = []): Promise<any> => p.request({ method, params })
+const ZERO_HASH = '0x' + '00'.repeat(32)
+const cow = COW.slice(2)
+
+describe('txpool_*', () => {
+  it('answers empty sets and zero counts on an empty pool', async () => {
+    const p = await fresh()
+    expect(await rpc(p, 'txpool_status')).toEqual({ pending: 0, queued: 0 })
+    expect(await rpc(p, 'txpool_content')).toEqual({ pending: {}, queued: {} })
+    expect(await rpc(p, 'txpool_inspect')).toEqual({ pending: {}, queued: {} })
+    await rejects(rpc(p, 'txpool_status', ['x']), -32602)
+  })
+
+  it('groups pending and queued transactions by sender and decimal nonce, with RSKj encodings', async () => {
+    const p = await fresh({ mining: { auto: false } })
+    const transfer = { from: COW, to: COW1, value: '0x80', gas: '0x5208', gasPrice: '0x0', nonce: '0x0' }
+    const h0 = await rpc(p, 'eth_sendTransaction', [transfer])
+    const h1 = await rpc(p, 'eth_sendTransaction', [{ from: COW, data: Storage.bytecode, gas: '0x30d40', gasPrice: '0x3b9aca00', nonce: '0x1' }])
+    // Nonce 3 leaves a gap after 1: queued.
+    const h3 = await rpc(p, 'eth_sendTransaction', [{ from: COW, to: COW1, value: '0x7f', gas: '0x5208', gasPrice: '0x1', nonce: '0x3' }])
+    // A second sender, nonce 10 out of 0: queued.
+    const h10 = await rpc(p, 'eth_sendTransaction', [{ from: COW1, to: COW, value: '0x0', gas: '0x5208', nonce: '0xa' }])
+
+    expect(await rpc(p, 'txpool_status')).toEqual({ pending: 2, queued: 2 })
+
+    const content = await rpc(p, 'txpool_content')
+    expect(Object.keys(content)).toEqual(['pending', 'queued'])
+    expect(content.pending).toEqual({
+      [cow]: {
+        '0': [
+          {
+            blockHash: ZERO_HASH,
+            blockNumber: null,
+            transactionIndex: null,
+            from: COW,
+            gas: '0x5208',
+            gasPrice: '0x00', // toJsonHex of BigInteger.toByteArray(0)
+            hash: h0,
+            input: '0x',
+            nonce: '0x0',
+            to: COW1,
+            value: '0x0080', // two's complement: a leading zero byte for 128
+          },
+        ],
+        '1': [
+          {
+            blockHash: ZERO_HASH,
+            blockNumber: null,
+            transactionIndex: null,
+            from: COW,
+            gas: '0x30d40',
+            gasPrice: '0x3b9aca00',
+            hash: h1,
+            input: Storage.bytecode.toLowerCase(),
+            nonce: '0x1',
+            to: '0x00', // creation: the empty address
+            value: '0x00',
+          },
+        ],
+      },
+    })
+    expect(Object.keys(content.pending[cow]['0'][0])).toEqual([
+      'blockHash', 'blockNumber', 'transactionIndex', 'from', 'gas', 'gasPrice', 'hash', 'input', 'nonce', 'to', 'value',
+    ])
+    expect(content.queued[cow]).toEqual({ '3': [expect.objectContaining({ hash: h3, nonce: '0x3', value: '0x7f', gasPrice: '0x01' })] })
+    expect(content.queued[COW1.slice(2)]).toEqual({ '10': [expect.objectContaining({ hash: h10, from: COW1, nonce: '0xa' })] })
+
+    expect(await rpc(p, 'txpool_inspect')).toEqual({
+      pending: {
+        [cow]: {
+          '0': [`${COW1.slice(2)}: 128 wei + 21000 x 0 gas`],
+          '1': [': 0 wei + 200000 x 1000000000 gas'],
+        },
+      },
+      queued: {
+        [cow]: { '3': [`${COW1.slice(2)}: 127 wei + 21000 x 1 gas`] },
+        [COW1.slice(2)]: { '10': [`${cow}: 0 wei + 21000 x 0 gas`] },
+      },
+    })
+
+    // Mining takes the pending ones; the queued stay.
+    await rpc(p, 'evm_mine')
+    expect(await rpc(p, 'txpool_status')).toEqual({ pending: 0, queued: 2 })
+    // Filling the gap promotes nonce 3.
+    await rpc(p, 'eth_sendTransaction', [{ ...transfer, nonce: '0x2' }])
+    expect(await rpc(p, 'txpool_status')).toEqual({ pending: 2, queued: 1 })
+    expect(Object.keys((await rpc(p, 'txpool_content')).pending[cow])).toEqual(['2', '3'])
+  })
+})
