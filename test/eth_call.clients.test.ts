@@ -57,7 +57,7 @@ describe('viem', async () => {
   const { p, url, reverter } = await setup()
   let calls = 0
   /** The provider with a count of eth_call requests. */
-  const counted = { request: (a: { method: string; params?: unknown }) => ((calls += a.method === 'eth_call' ? 1 : 0), p.request(a)) }
+  const counted = { request: (a: Parameters<Provider['request']>[0]) => ((calls += a.method === 'eth_call' ? 1 : 0), p.request(a)) }
   const transports = {
     // viem files -32015 as an unknown RPC error and retries those; retryCount: 0 is its documented switch
     // (docs/methods-notes/proofs-calls.md, "viem and -32015").
@@ -88,7 +88,7 @@ describe('viem', async () => {
       const custom = failures[3]!
       expect(custom.details).toBe('VM Exception while processing transaction: transaction reverted')
       // The raw revert bytes stay reachable on the error chain, so custom errors decode with the ABI.
-      const data = (custom.walk((x) => typeof (x as { data?: unknown }).data === 'string') as { data: `0x${string}` }).data
+      const data = (custom.walk((x) => typeof (x as { data?: unknown }).data === 'string') as unknown as { data: `0x${string}` }).data
       expect(decodeErrorResult({ abi, data })).toMatchObject({ errorName: 'Bad', args: [42n] })
       expect(await client.readContract({ address: reverter, abi, functionName: 'ok' })).toBe(1n)
     })

@@ -189,6 +189,9 @@ describe('eth_call: state overrides', async () => {
       -32602,
       `Invalid state override for ${s}: state and stateDiff cannot be given together`,
     )
+    for (const pre of ['0x0000000000000000000000000000000000000001', '0x0000000000000000000000000000000001000006']) {
+      await rejects(call(p, get(1), 'latest', { [pre]: { balance: '0x1' } }), -32602, 'Precompiled contracts can not be overridden')
+    }
     await rejects(call(p, get(1), 'latest', { '0x12': { balance: '0x1' } }), -32602, 'Invalid address: null, empty or invalid hex value.')
     await rejects(call(p, get(1), 'latest', { [s]: { balance: '-1' } }), -32602, 'Invalid param -1: value must be a valid hex or string number.')
     await rejects(call(p, get(1), 'latest', { [s]: { code: 'xyz' } }), -32602, 'Invalid data format: invalid hex value.')

@@ -67,6 +67,10 @@ export const stateOverrides = (v: unknown): StateOverrides => {
       throw invalidParams(`Invalid state override for ${key}: state and stateDiff cannot be given together`)
     }
     const override: AccountOverride = {}
+    if (isPrecompile(addr) && ['balance', 'nonce', 'code', 'state', 'stateDiff'].some((f) => e[f] != null)) {
+      // RSKj DefaultStateOverrideApplier.validateOperationOverPrecompiledContract.
+      throw invalidParams('Precompiled contracts can not be overridden')
+    }
     if (e.balance != null) override.balance = quantity(e.balance)
     if (e.nonce != null) override.nonce = quantity(e.nonce)
     if (e.code != null) override.code = data(e.code)
@@ -75,6 +79,18 @@ export const stateOverrides = (v: unknown): StateOverrides => {
     out.set(bytesToHex(addr), { address: addr, override })
   }
   return out
+}
+
+/**
+ * Precompiled-contract addresses active on every network profile (reference §7.6): 0x01–0x09 and RSK's
+ * 0x…01000006 Bridge, …08 REMASC, …09 HDWalletUtils, …10 BlockHeader, …11 Environment, …16/…17 secp256k1.
+ */
+const RSK_PRECOMPILES = new Set([0x01000006, 0x01000008, 0x01000009, 0x01000010, 0x01000011, 0x01000016, 0x01000017])
+
+function isPrecompile(a: Uint8Array): boolean {
+  for (let i = 0; i < 16; i++) if (a[i] !== 0) return false
+  const low = ((a[16]! << 24) | (a[17]! << 16) | (a[18]! << 8) | a[19]!) >>> 0
+  return (low >= 1 && low <= 9) || RSK_PRECOMPILES.has(low)
 }
 
 function slots(v: unknown, who: string): Map<bigint, bigint> {
