@@ -1,4 +1,101 @@
-/** debug_traceTransaction, debug_traceBlockByHash, debug_traceBlockByNumber, debug_wireProtocolQueueSize. */
-import type { MethodTable } from '../method.js'
+/**
+ * debug_traceTransaction, debug_traceBlockByHash, debug_traceBlockByNumber, debug_wireProtocolQueueSize
+ * (spec "Supported modules": debug; RSKj `co/rsk/rpc/modules/debug/*`, reference §3.10).
+ */
+import { bytesToHex } from '@ethereumjs/util'
+import { ErrorCode, invalidParams, RpcError } from '../../errors.js'
+import { blockHash, optional, txHash, type Codec } from '../codecs/primitives.js'
+import { blockId } from '../codecs/block.js'
+import { method, noParams, type HandlerContext, type MethodTable } from '../method.js'
+import { blockById } from '../resolve.js'
+import { formatCallTracer, formatStructTrace, type DisabledField } from '../format/trace.js'
+import type { BlockRecord } from '../../node/chain/types.js'
+import { traceCalls, traceStructLogs } from '../../node/exec/tracers/index.js'
 
-export const debugMethods: MethodTable = {}
+export interface DebugTraceOptions {
+  tracer: 'rskTracer' | 'callTracer'
+  disabled: Set<DisabledField>
+  onlyTopCall: boolean
+  withLog: boolean
+}
+
+/** Jackson's `JsonNode.asText()`: what RSKj reads every option value as. */
+const asText = (v: unknown): string =>
+  typeof v === 'string' ? v : typeof v === 'boolean' || typeof v === 'number' ? String(v) : v === null ? 'null' : ''
+/** Java `Boolean.parseBoolean`: only "true", in any case. */
+const isTrue = (v: unknown): boolean => asText(v).toLowerCase() === 'true'
+
+const DISABLE: Record<string, DisabledField> = { disablememory: 'memory', disablestack: 'stack', disablestorage: 'storage' }
+
+/** RSKj `TraceOptions.addOption`: exact-case onlyTopCall/withLog, any-case disable options, others ignored. */
+function addOption(o: DebugTraceOptions, key: string, value: unknown): void {
+  if (key === 'onlyTopCall') o.onlyTopCall = isTrue(value)
+  else if (key === 'withLog') o.withLog = isTrue(value)
+  else {
+    const field = DISABLE[key.toLowerCase()]
+    if (field !== undefined && isTrue(value)) o.disabled.add(field)
+  }
+}
+
+/**
+ * The optional second parameter (RSKj `DebugTracerParam.Deserializer`): `tracer` (any case of `rskTracer` or
+ * `callTracer`), `tracerConfig` entries and top-level keys as options. An unknown tracer is -32602 with RSKj's
+ * text (RSKj lets the IllegalArgumentException become -32603; see docs/methods-notes/tracing.md).
+ */
+export const traceOptions: Codec<DebugTraceOptions> = (v) => {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalidParams('Invalid trace options: expected an object.')
+  const o: DebugTraceOptions = { tracer: 'rskTracer', disabled: new Set(), onlyTopCall: false, withLog: false }
+  for (const [key, value] of Object.entries(v)) {
+    if (key.toLowerCase() === 'tracerconfig') {
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+        for (const [k, cv] of Object.entries(value)) addOption(o, k, cv)
+      }
+    } else if (key.toLowerCase() === 'tracer') {
+      const name = asText(value).toLowerCase()
+      if (name === 'calltracer') o.tracer = 'callTracer'
+      else if (name === 'rsktracer') o.tracer = 'rskTracer'
+      else throw invalidParams(`Invalid tracer type: ${asText(value)}`)
+    } else addOption(o, key, value)
+  }
+  return o
+}
+
+const DEFAULTS: DebugTraceOptions = { tracer: 'rskTracer', disabled: new Set(), onlyTopCall: false, withLog: false }
+
+async function traceTransaction({ node }: HandlerContext, hash: Uint8Array, opts: DebugTraceOptions = DEFAULTS): Promise<unknown> {
+  const hashHex = bytesToHex(hash)
+  const loc = node.chain.store.getTx(hashHex)
+  if (opts.tracer === 'callTracer') {
+    // RSKj `CallTracer.traceTransaction` throws IllegalArgumentException → -32603 (reference §3.10).
+    if (loc === undefined) throw new RpcError(ErrorCode.Internal, `No transaction info for ${hashHex}`)
+    const [trace] = await traceCalls(node.chain, loc.block, (i) => i === loc.index)
+    return trace === undefined ? null : formatCallTracer(trace, opts)
+  }
+  // RSKj `RskTracer.traceTransaction`: unknown → null.
+  if (loc === undefined) return null
+  const [trace] = await traceStructLogs(node.chain, loc.block, loc.index)
+  return trace === undefined ? null : formatStructTrace(trace, opts.disabled)
+}
+
+/** Block variants: an array of struct traces, or `[{txHash, result}]` for callTracer; genesis has none. */
+async function traceBlock({ node }: HandlerContext, block: BlockRecord | undefined, opts: DebugTraceOptions = DEFAULTS): Promise<unknown> {
+  if (block === undefined) return null
+  if (opts.tracer === 'callTracer') {
+    const traces = await traceCalls(node.chain, block)
+    return traces.map((t) => ({ txHash: t.txHashHex, result: formatCallTracer(t, opts) }))
+  }
+  const traces = await traceStructLogs(node.chain, block)
+  return traces.map((t) => formatStructTrace(t, opts.disabled))
+}
+
+export const debugMethods: MethodTable = {
+  /** No peers in a simulation: the wire queue is always empty (RSKj `DebugModuleImpl.wireProtocolQueueSize`). */
+  debug_wireProtocolQueueSize: noParams(() => '0x0'),
+  debug_traceTransaction: method([txHash, optional(traceOptions)], (ctx, hash, opts) => traceTransaction(ctx, hash, opts)),
+  debug_traceBlockByHash: method([blockHash, optional(traceOptions)], (ctx, hash, opts) =>
+    traceBlock(ctx, ctx.node.chain.store.getByHash(bytesToHex(hash)), opts),
+  ),
+  debug_traceBlockByNumber: method([blockId, optional(traceOptions)], (ctx, sel, opts) =>
+    traceBlock(ctx, blockById(ctx.node, sel, ctx.method, false), opts),
+  ),
+}

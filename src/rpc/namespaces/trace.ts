@@ -1,4 +1,149 @@
-/** trace_transaction, trace_block, trace_filter. */
-import type { MethodTable } from '../method.js'
+/**
+ * trace_transaction, trace_block, trace_filter: Parity-style traces (spec "Supported modules": trace; RSKj
+ * `co/rsk/rpc/modules/trace/TraceModuleImpl.java`, reference §3.7).
+ */
+import { bytesToHex } from '@ethereumjs/util'
+import { invalidParams } from '../../errors.js'
+import { address, hash32, txHash, type Codec } from '../codecs/primitives.js'
+import { method, type HandlerContext, type MethodTable } from '../method.js'
+import { formatParityTraces, type ParityTrace } from '../format/trace.js'
+import type { BlockRecord } from '../../node/chain/types.js'
+import type { RskNode } from '../../node/node.js'
+import { traceCalls } from '../../node/exec/tracers/index.js'
 
-export const traceMethods: MethodTable = {}
+/** RSKj `rpc.trace.maxTracesPerRequest` (reference.conf): default and maximum of trace_filter's `count`. */
+export const MAX_TRACES_PER_REQUEST = 10_000
+
+type BlockArg = { kind: 'tag'; tag: 'earliest' | 'latest' | 'pending' } | { kind: 'number'; number: bigint } | { kind: 'hash'; hash: string }
+
+/** A tag (any case) or a `0x` hex number; anything else is RSKj's `invalid blocknumber <x>`. */
+function parseBlockId(v: string): BlockArg {
+  const tag = v.toLowerCase()
+  if (tag === 'earliest' || tag === 'latest' || tag === 'pending') return { kind: 'tag', tag }
+  if (/^0x[0-9a-fA-F]+$/.test(v)) return { kind: 'number', number: BigInt(v) }
+  throw invalidParams(`invalid blocknumber ${v}`)
+}
+
+/** trace_block's argument (RSKj `getByJsonArgument`): shorter than 20 characters = tag/number, else a block hash. */
+const blockArg: Codec<BlockArg> = (v) => {
+  if (typeof v !== 'string') throw invalidParams(`invalid blocknumber ${JSON.stringify(v) ?? String(v)}`)
+  if (v.length < 20) return parseBlockId(v)
+  return { kind: 'hash', hash: bytesToHex(hash32('block hash')(v)) }
+}
+
+/** `pending` is the head here: rsksim does not build a pending block to trace (docs/methods-notes/tracing.md). */
+function resolve(node: RskNode, arg: BlockArg): BlockRecord | undefined {
+  const store = node.chain.store
+  if (arg.kind === 'hash') return store.getByHash(arg.hash)
+  if (arg.kind === 'number') return store.byNumber(arg.number)
+  return arg.tag === 'earliest' ? store.byNumber(0n) : store.head
+}
+
+/** Traces of a block's transactions (all, or those `only` selects), flattened in block order. */
+async function blockTraces(node: RskNode, block: BlockRecord, only?: (i: number) => boolean): Promise<ParityTrace[]> {
+  const traces = await traceCalls(node.chain, block, only)
+  return traces.flatMap(formatParityTraces)
+}
+
+interface TraceFilter {
+  fromBlock: BlockArg
+  toBlock: BlockArg
+  fromAddress?: Set<string>
+  toAddress?: Set<string>
+  after: number
+  count: number
+}
+
+const FILTER_FIELDS = ['fromBlock', 'toBlock', 'fromAddress', 'toAddress', 'after', 'count']
+
+/** Java `Integer` as Jackson reads it: a JSON integer or a decimal string. */
+function integer(name: string, v: unknown): number | undefined {
+  if (v === undefined || v === null) return undefined
+  if (typeof v === 'number' && Number.isInteger(v)) return v
+  if (typeof v === 'string' && /^-?[0-9]{1,10}$/.test(v)) return Number(v)
+  throw invalidParams(`Invalid ${name} value: ${JSON.stringify(v)}. It must be an integer.`)
+}
+
+function addresses(name: string, v: unknown): Set<string> | undefined {
+  if (v === undefined || v === null) return undefined
+  if (!Array.isArray(v)) throw invalidParams(`Invalid ${name}: expected an array of addresses.`)
+  return v.length === 0 ? undefined : new Set(v.map((a) => bytesToHex(address(a))))
+}
+
+/** RSKj `TraceFilterRequest` plus `TraceModuleImpl.validateTraceFilterRequest`, with RSKj's texts. */
+const traceFilter: Codec<TraceFilter> = (v) => {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalidParams('Invalid trace_filter parameters.')
+  const o = v as Record<string, unknown>
+  for (const key of Object.keys(o)) {
+    if (!FILTER_FIELDS.includes(key)) {
+      throw invalidParams(`Unrecognized field "${key}" (${FILTER_FIELDS.length} known properties: [${FILTER_FIELDS.map((f) => `"${f}"`).join(', ')}])`)
+    }
+  }
+  const block = (name: string, value: unknown, fallback: string): BlockArg => {
+    if (value === undefined || value === null) return parseBlockId(fallback)
+    if (typeof value !== 'string') throw invalidParams(`invalid blocknumber ${JSON.stringify(value)}`)
+    return parseBlockId(value)
+  }
+  const count = integer('count', o.count) ?? MAX_TRACES_PER_REQUEST
+  if (count > MAX_TRACES_PER_REQUEST) throw invalidParams(`Count value too big. Maximum ${MAX_TRACES_PER_REQUEST} traces allowed.`)
+  if (count < 0) throw invalidParams('Count value cannot be negative.')
+  const after = integer('after', o.after) ?? 0
+  if (after < 0) throw invalidParams('After value cannot be negative.')
+  if (after > MAX_TRACES_PER_REQUEST) throw invalidParams(`After value too big. Maximum ${MAX_TRACES_PER_REQUEST} traces allowed.`)
+  const fromAddress = addresses('fromAddress', o.fromAddress)
+  const toAddress = addresses('toAddress', o.toAddress)
+  return {
+    fromBlock: block('fromBlock', o.fromBlock, 'earliest'),
+    toBlock: block('toBlock', o.toBlock, 'latest'),
+    ...(fromAddress ? { fromAddress } : {}),
+    ...(toAddress ? { toAddress } : {}),
+    after,
+    count,
+  }
+}
+
+/**
+ * RSKj `TraceModuleImpl.traceFilter`: walks blocks from `fromBlock` to `toBlock` (an unknown `toBlock` means the
+ * head, an unknown `fromBlock` gives `[]`), keeps the transactions whose sender is in `fromAddress` and whose
+ * recipient is in `toAddress`, then skips `after` traces and returns at most `count`.
+ */
+async function filter({ node }: HandlerContext, f: TraceFilter): Promise<ParityTrace[]> {
+  const from = resolve(node, f.fromBlock)
+  const to = resolve(node, f.toBlock) ?? node.chain.head
+  if (from !== undefined && from.number > to.number) throw invalidParams('fromBlock cannot be greater than toBlock')
+  const out: ParityTrace[] = []
+  if (from === undefined || f.count === 0) return out
+  let seen = 0
+  for (let n = from.number; n <= to.number && seen < f.after + f.count; n++) {
+    const block = node.chain.store.byNumber(n)!
+    const selected = (i: number): boolean => {
+      const t = block.transactions[i]!
+      if (f.fromAddress && !f.fromAddress.has(t.fromHex)) return false
+      if (f.toAddress && (t.tx.to === undefined || !f.toAddress.has(t.tx.to.toString()))) return false
+      return true
+    }
+    if (n === 0n || !block.transactions.some((_, i) => selected(i))) continue
+    const traces = await blockTraces(node, block, selected)
+    const start = Math.max(0, f.after - seen)
+    const end = Math.min(traces.length, f.after + f.count - seen)
+    if (start < end) out.push(...traces.slice(start, end))
+    seen += traces.length
+  }
+  return out
+}
+
+export const traceMethods: MethodTable = {
+  /** Unknown transaction → null (RSKj). */
+  trace_transaction: method([txHash], async ({ node }, hash) => {
+    const loc = node.chain.store.getTx(bytesToHex(hash))
+    if (loc === undefined) return null
+    return blockTraces(node, loc.block, (i) => i === loc.index)
+  }),
+  /** Unknown block → null; genesis → [] (RSKj `buildBlockTraces` skips block 0). */
+  trace_block: method([blockArg], async ({ node }, arg) => {
+    const block = resolve(node, arg)
+    if (block === undefined) return null
+    return block.number === 0n ? [] : blockTraces(node, block)
+  }),
+  trace_filter: method([traceFilter], filter),
+}

@@ -1,0 +1,64 @@
+/**
+ * Tracing entry points used by the debug_* and trace_* handlers: replay a block (src/node/exec/replay.ts) with
+ * a call-tree or a struct-log recorder on the traced transactions.
+ */
+import type { Chain } from '../../chain/chain.js'
+import type { BlockRecord } from '../../chain/types.js'
+import { replayBlock } from '../replay.js'
+import { CallRecorder } from './callTracer.js'
+import { StructRecorder } from './structTracer.js'
+import type { StructTrace, TxCallTrace } from './types.js'
+
+export type { CallFrame, CallKind, IndexedLog, StructOp, StructTrace, TxCallTrace, VmFailure } from './types.js'
+
+/**
+ * Call trees of the transactions of `block` selected by `only` (default: all), in block order. One replay
+ * serves the whole block.
+ */
+export async function traceCalls(chain: Chain, block: BlockRecord, only?: (index: number) => boolean): Promise<TxCallTrace[]> {
+  const recorders = new Map<number, CallRecorder>()
+  const wanted = block.transactions.map((_, i) => only === undefined || only(i))
+  const last = wanted.lastIndexOf(true)
+  if (last < 0) return []
+  const replayed = await replayBlock(
+    chain,
+    block,
+    (i) => {
+      if (!wanted[i]) return undefined
+      const r = new CallRecorder(block.transactions[i]!.hashHex)
+      recorders.set(i, r)
+      return r
+    },
+    last,
+  )
+  return replayed.map(({ index, result, logOffset, tx }) => {
+    const top = recorders.get(index)!.finish(result, logOffset, tx.tx.gasLimit)
+    // A failed top-level creation still names the address it would have used (RSKj uses the receipt's).
+    const contractAddress = block.receipts[index]?.contractAddress
+    if (top.type === 'create' && top.created === undefined && contractAddress) top.created = contractAddress
+    return { txHashHex: tx.hashHex, blockHashHex: block.hashHex, blockNumber: block.number, index, top }
+  })
+}
+
+/** Struct-log traces (RSKj `rskTracer`) of transaction `index` of `block`, or of all its transactions. */
+export async function traceStructLogs(chain: Chain, block: BlockRecord, index?: number): Promise<StructTrace[]> {
+  const recorders = new Map<number, StructRecorder>()
+  const replayed = await replayBlock(
+    chain,
+    block,
+    (i) => {
+      if (index !== undefined && i !== index) return undefined
+      const r = new StructRecorder(block.transactions[i]!.hashHex)
+      recorders.set(i, r)
+      return r
+    },
+    index,
+  )
+  return replayed.map(({ index: i, result, tx }) => {
+    const trace = recorders.get(i)!.finish(result)
+    // A creation names the new contract even when it failed (RSKj's program owner is the receipt's address).
+    const contractAddress = block.receipts[i]?.contractAddress
+    if (tx.tx.to === undefined && contractAddress) trace.contractAddress = contractAddress
+    return trace
+  })
+}

@@ -1,0 +1,106 @@
+/**
+ * RSKj's default debug tracer (`rskTracer`): one entry per executed opcode, as `org/ethereum/vm/trace/
+ * DetailedProgramTrace.java` and `Op.java` record them. Depth starts at 0, `gas` is the gas left before the
+ * opcode, `gasCost` its cost, memory and stack are 32-byte words before the opcode.
+ *
+ * Storage follows RSKj's rule: after an SLOAD or SSTORE, the next opcode of the same frame sees the slot's value
+ * in `storage` (a zero value removes the slot). Each frame keeps its own map; the top frame's final map is
+ * `currentStorage`. Unlike RSKj, the map does not start from the contract's whole storage (`initStorage`): the
+ * state trie keeps hashed slot keys only, so only slots the transaction touched can be named.
+ */
+import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
+import type { RunTxResult } from '@ethereumjs/vm'
+import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util'
+import { rskOpName, toVmFailure, type FaultContext } from './errors.js'
+import type { StructOp, StructTrace } from './types.js'
+
+interface Frame {
+  storage: Record<string, string>
+  /** Slot read or written by the previous opcode, with the value written (SSTORE) or undefined (SLOAD). */
+  pending?: { key: string; written?: bigint }
+  last?: Omit<FaultContext, 'txHash'>
+}
+
+const word = (n: bigint): Uint8Array => setLengthLeft(bigIntToBytes(n), 32)
+const hexWord = (n: bigint): string => bytesToHex(word(n)).slice(2)
+
+export class StructRecorder {
+  private readonly ops: StructOp[] = []
+  private readonly frames: Frame[] = []
+  private topFrame?: Frame
+  private contractAddress: Uint8Array = new Uint8Array(20)
+
+  constructor(private readonly txHash: string) {}
+
+  private readonly onStep = (step: InterpreterStep): void => {
+    const frame = this.frames[this.frames.length - 1]
+    if (frame === undefined) return
+    if (frame.pending !== undefined) {
+      // SLOAD pushed the value it read; SSTORE wrote the value it popped (RSKj reads it back at the next op).
+      const value = frame.pending.written ?? step.stack[step.stack.length - 1] ?? 0n
+      frame.storage = { ...frame.storage }
+      if (value === 0n) delete frame.storage[frame.pending.key]
+      else frame.storage[frame.pending.key] = hexWord(value)
+      delete frame.pending
+    }
+    const memory: Uint8Array[] = []
+    for (let i = 0; i < step.memory.length; i += 32) memory.push(step.memory.subarray(i, Math.min(i + 32, step.memory.length)))
+    const top = step.stack[step.stack.length - 1]
+    const gasCost = step.opcode.dynamicFee ?? BigInt(step.opcode.fee)
+    this.ops.push({
+      op: rskOpName(step.opcode.code, step.opcode.name),
+      depth: step.depth,
+      pc: step.pc,
+      gas: step.gasLeft,
+      gasCost,
+      memory,
+      stack: step.stack.map(word),
+      storage: frame.storage,
+    })
+    frame.last = { op: step.opcode.name, opCode: step.opcode.code, opGas: gasCost, gasLeft: step.gasLeft, stackTop: top }
+    if ((step.opcode.code === 0x54 || step.opcode.code === 0x55) && top !== undefined) {
+      frame.pending = { key: hexWord(top), ...(step.opcode.code === 0x55 ? { written: step.stack[step.stack.length - 2] ?? 0n } : {}) }
+    }
+  }
+
+  private readonly onBeforeMessage = (message: Message): void => {
+    const frame: Frame = { storage: {} }
+    this.frames.push(frame)
+    if (message.depth === 0) {
+      this.topFrame = frame
+      if (message.to !== undefined) this.contractAddress = message.to.bytes
+    }
+  }
+
+  private readonly onAfterMessage = (result: EVMResult): void => {
+    this.frames.pop()
+    if (this.frames.length === 0 && result.createdAddress !== undefined) this.contractAddress = result.createdAddress.bytes
+  }
+
+  attach(evm: EVM): void {
+    evm.events.on('step', this.onStep)
+    evm.events.on('beforeMessage', this.onBeforeMessage)
+    evm.events.on('afterMessage', this.onAfterMessage)
+  }
+
+  detach(evm: EVM): void {
+    evm.events.off('step', this.onStep)
+    evm.events.off('beforeMessage', this.onBeforeMessage)
+    evm.events.off('afterMessage', this.onAfterMessage)
+  }
+
+  /** The trace of the transaction that ran while attached (RSKj `TransactionExecutor.extractTrace`). */
+  finish(result: RunTxResult): StructTrace {
+    const r = result.execResult
+    const err = r.exceptionError
+    const reverted = err?.error === 'revert'
+    return {
+      contractAddress: this.contractAddress,
+      structLogs: this.ops,
+      result: r.returnValue.slice(),
+      ...(err !== undefined && !reverted ? { failure: toVmFailure(err.error, { ...this.topFrame?.last, txHash: this.txHash }) } : {}),
+      reverted,
+      currentStorage: this.topFrame?.storage ?? {},
+    }
+  }
+}
