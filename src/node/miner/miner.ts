@@ -2,11 +2,11 @@
  * Block building: takes pending transactions in pool order, runs them on the live state, seals an RSK block
  * (header, merged-mining proof, hash) and appends it to the chain.
  */
-import { createBlock } from '@ethereumjs/block'
 import { runTx } from '@ethereumjs/vm'
 import { RLP } from '@ethereumjs/rlp'
-import { Address, bigIntToUnpaddedBytes, bytesToHex, generateAddress, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
-import type { Chain } from '../chain/chain.js'
+import { bigIntToUnpaddedBytes, bytesToHex, generateAddress, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { equalBytes, type Chain } from '../chain/chain.js'
+import { executionBlockOf } from '../chain/execBlock.js'
 import type { BlockRecord, LogRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
 import { encodeRskReceipt, orderedTrieRoot } from '../chain/tries.js'
 import { encodeRskHeader, hashForMergedMining, rskBlockHash, type RskHeader } from '../rsk/header.js'
@@ -21,6 +21,27 @@ export const EMPTY_UNCLES_HASH = keccak256(RLP.encode([]))
 export const BLOCK_DIFFICULTY = 1n
 /** `extraData` of mined blocks: RLP [1, "<modifier>-<build>"] as RSKj's `MinerServerImpl` writes it. */
 const EXTRA_DATA = RLP.encode([1, 'RSKSIM-rsksim'])
+
+/** The three merged-mining fields of an RSK header. */
+export type MergedMiningFields = Pick<RskHeader, 'bitcoinMergedMiningHeader' | 'bitcoinMergedMiningCoinbaseTransaction' | 'bitcoinMergedMiningMerkleProof'>
+
+/** A block offered to merged miners: what `mineTemplate` needs to rebuild it exactly. */
+export interface Template {
+  parentHash: Uint8Array
+  timestamp: bigint
+  txHashes: string[]
+  hashForMergedMining: Uint8Array
+  paidFees: bigint
+  difficulty: bigint
+  number: bigint
+}
+
+interface Assembled {
+  header: RskHeader
+  included: TxRecord[]
+  receipts: ReceiptRecord[]
+  dropped: Dropped[]
+}
 
 export interface MinerConfig {
   coinbase: Uint8Array
@@ -44,14 +65,53 @@ export class Miner {
 
   /** Mines one block with every pending transaction that fits; `timestamp` forces the block time. */
   async mine(timestamp?: bigint): Promise<{ block: BlockRecord; dropped: Dropped[] }> {
+    const time = this.clock.next(this.chain.head.header.timestamp, timestamp)
+    const assembled = await this.assemble(time)
+    return { block: await this.commit(assembled), dropped: assembled.dropped }
+  }
+
+  /**
+   * Builds the block a miner would work on now (`mnr_getWork`, `eth_getWork`) without changing anything: the
+   * transactions run in a checkpoint that is reverted. `mineTemplate` later mines exactly this block.
+   */
+  async template(): Promise<Template> {
+    const time = this.clock.next(this.chain.head.header.timestamp)
+    const assembled = await this.assemble(time)
+    await this.chain.state.revert()
+    return {
+      parentHash: assembled.header.parentHash,
+      timestamp: time,
+      txHashes: assembled.included.map((t) => t.hashHex),
+      hashForMergedMining: hashForMergedMining(assembled.header),
+      paidFees: assembled.header.paidFees,
+      difficulty: assembled.header.difficulty,
+      number: assembled.header.number,
+    }
+  }
+
+  /**
+   * Mines a template with the merged-mining fields a miner submitted. Returns undefined when the template no
+   * longer fits the chain (the head moved, or its transactions left the pool).
+   */
+  async mineTemplate(t: Template, mm: MergedMiningFields): Promise<BlockRecord | undefined> {
+    if (!equalBytes(t.parentHash, this.chain.head.hash)) return undefined
+    const assembled = await this.assemble(t.timestamp, new Set(t.txHashes))
+    if (!equalBytes(hashForMergedMining(assembled.header), t.hashForMergedMining)) {
+      await this.chain.state.revert()
+      return undefined
+    }
+    return this.commit(assembled, mm)
+  }
+
+  /**
+   * Runs pool transactions (all that fit, or only `only`) on top of the head inside an open state checkpoint and
+   * builds the header without merged-mining fields. The caller commits (`commit`) or reverts the checkpoint.
+   */
+  private async assemble(time: bigint, only?: Set<string>): Promise<Assembled> {
     const { chain, config } = this
     const parent = chain.head
     const number = parent.number + 1n
-    const time = this.clock.next(parent.header.timestamp, timestamp)
-    const execBlock = createBlock(
-      { header: { number, timestamp: time, gasLimit: config.blockGasLimit, coinbase: new Address(config.coinbase), difficulty: BLOCK_DIFFICULTY } },
-      { common: chain.common, skipConsensusFormatValidation: true },
-    )
+    const execBlock = executionBlockOf(chain.common, { number, timestamp: time, gasLimit: config.blockGasLimit, coinbase: config.coinbase, difficulty: BLOCK_DIFFICULTY })
     const included: TxRecord[] = []
     const receipts: ReceiptRecord[] = []
     const dropped: Dropped[] = []
@@ -61,6 +121,7 @@ export class Miner {
     await chain.state.checkpoint()
     try {
       for (const t of this.pool.ordered()) {
+        if (only !== undefined && !only.has(t.hashHex)) continue
         if (gasUsed + t.tx.gasLimit > config.blockGasLimit) continue
         let result
         try {
@@ -88,48 +149,59 @@ export class Miner {
         })
         included.push(t)
       }
-      await chain.state.commit()
+      const header: RskHeader = {
+        parentHash: parent.hash,
+        unclesHash: EMPTY_UNCLES_HASH,
+        coinbase: config.coinbase,
+        stateRoot: await chain.state.getStateRoot(),
+        txTrieRoot: await orderedTrieRoot(included.map((t) => t.raw)),
+        receiptTrieRoot: await orderedTrieRoot(receipts.map(encodeRskReceipt)),
+        logsBloom: bloom,
+        difficulty: BLOCK_DIFFICULTY,
+        number,
+        gasLimit: config.blockGasLimit,
+        gasUsed,
+        timestamp: time,
+        extraData: EXTRA_DATA,
+        paidFees,
+        minimumGasPrice: config.minimumGasPrice,
+        uncleCount: 0,
+        version: 2,
+        txExecutionSublistsEdges: [],
+        bitcoinMergedMiningHeader: new Uint8Array(),
+        bitcoinMergedMiningMerkleProof: new Uint8Array(),
+        bitcoinMergedMiningCoinbaseTransaction: new Uint8Array(),
+      }
+      return { header, included, receipts, dropped }
     } catch (e) {
       await chain.state.revert()
       throw e
     }
-    const stateRoot = await chain.state.getStateRoot()
-    const header: RskHeader = {
-      parentHash: parent.hash,
-      unclesHash: EMPTY_UNCLES_HASH,
-      coinbase: config.coinbase,
-      stateRoot,
-      txTrieRoot: await orderedTrieRoot(included.map((t) => t.raw)),
-      receiptTrieRoot: await orderedTrieRoot(receipts.map(encodeRskReceipt)),
-      logsBloom: bloom,
-      difficulty: BLOCK_DIFFICULTY,
-      number,
-      gasLimit: config.blockGasLimit,
-      gasUsed,
-      timestamp: time,
-      extraData: EXTRA_DATA,
-      paidFees,
-      minimumGasPrice: config.minimumGasPrice,
-      uncleCount: 0,
-      version: 2,
-      txExecutionSublistsEdges: [],
-      bitcoinMergedMiningHeader: new Uint8Array(),
-      bitcoinMergedMiningMerkleProof: new Uint8Array(),
-      bitcoinMergedMiningCoinbaseTransaction: new Uint8Array(),
-    }
-    const block = sealBlock(header, included, receipts, parent.totalDifficulty)
+  }
+
+  /** Commits an assembled block's state, seals it (with `mm`, or merged-mining data of our own) and appends it. */
+  private async commit(a: Assembled, mm?: MergedMiningFields): Promise<BlockRecord> {
+    const { chain } = this
+    await chain.state.commit()
+    const block = sealBlock(a.header, a.included, a.receipts, chain.head.totalDifficulty, mm)
     chain.store.append(block)
-    for (const t of included) this.pool.remove(t)
-    for (const d of dropped) this.pool.remove(d.tx)
+    for (const t of a.included) this.pool.remove(t)
+    for (const d of a.dropped) this.pool.remove(d.tx)
     await this.pool.settle(async (sender) => chain.nonceAt(hexToBytes(sender as PrefixedHexString), block))
-    return { block, dropped }
+    return block
   }
 }
 
 /** Adds merged-mining data to a complete header, hashes it and builds the block record. */
-export function sealBlock(header: RskHeader, txs: TxRecord[], receipts: ReceiptRecord[], parentTotalDifficulty: bigint): BlockRecord {
+export function sealBlock(
+  header: RskHeader,
+  txs: TxRecord[],
+  receipts: ReceiptRecord[],
+  parentTotalDifficulty: bigint,
+  mm?: MergedMiningFields,
+): BlockRecord {
   const forMergedMining = hashForMergedMining(header)
-  Object.assign(header, buildMergedMiningFields(forMergedMining, header.difficulty, header.timestamp))
+  Object.assign(header, mm ?? buildMergedMiningFields(forMergedMining, header.difficulty, header.timestamp))
   const encoded = encodeRskHeader(header)
   const hash = rskBlockHash(header)
   const txBytes = txs.reduce((n, t) => n + t.raw.length, 0)
