@@ -15,6 +15,7 @@ import { TxPool } from './pool/pool.js'
 import { admissionError } from './pool/admission.js'
 import { Clock } from './miner/clock.js'
 import { Miner, type Dropped } from './miner/miner.js'
+import { Work } from './miner/work.js'
 import { Accounts, MINER_KEY } from './accounts.js'
 import { privateKeyToAddress } from './crypto.js'
 import { SerialQueue } from './queue.js'
@@ -42,6 +43,8 @@ export class RskNode {
   /** Whether blocks are mined: false after `evm_stopMining`. */
   miningEnabled = true
   readonly miner: Miner
+  /** Templates served to merged miners and their reported hash rates. */
+  readonly work: Work
   /** The miner's coinbase (RSKj regtest: 0xec4ddeb4380ad69b3e509baad9f158cdf4e4681d). */
   readonly coinbase: Uint8Array
   private intervalTimer?: NodeJS.Timeout
@@ -56,6 +59,7 @@ export class RskNode {
       blockGasLimit: options.blockGasLimit,
       minimumGasPrice: options.minimumGasPrice,
     })
+    this.work = new Work(this.miner, chain.store)
   }
 
   /** Builds the genesis block and the key store, and starts interval mining when configured. */

@@ -9,8 +9,9 @@ import { equalBytes, type Chain } from '../chain/chain.js'
 import { executionBlockOf } from '../chain/execBlock.js'
 import type { BlockRecord, LogRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
 import { encodeRskReceipt, orderedTrieRoot } from '../chain/tries.js'
-import { encodeRskHeader, hashForMergedMining, rskBlockHash, type RskHeader } from '../rsk/header.js'
+import { encodeRskHeaderFull, hashForMergedMining, rskBlockHash, type RskHeader } from '../rsk/header.js'
 import { buildMergedMiningFields } from '../rsk/mergedMining.js'
+import { forkDetectionData } from '../rsk/forkDetection.js'
 import { keccak256 } from '../crypto.js'
 import type { TxPool } from '../pool/pool.js'
 import type { Clock } from './clock.js'
@@ -168,6 +169,7 @@ export class Miner {
         uncleCount: 0,
         version: 2,
         txExecutionSublistsEdges: [],
+        forkDetectionData: forkDetectionData(chain.store),
         bitcoinMergedMiningHeader: new Uint8Array(),
         bitcoinMergedMiningMerkleProof: new Uint8Array(),
         bitcoinMergedMiningCoinbaseTransaction: new Uint8Array(),
@@ -202,7 +204,7 @@ export function sealBlock(
 ): BlockRecord {
   const forMergedMining = hashForMergedMining(header)
   Object.assign(header, mm ?? buildMergedMiningFields(forMergedMining, header.difficulty, header.timestamp))
-  const encoded = encodeRskHeader(header)
+  const encoded = encodeRskHeaderFull(header)
   const hash = rskBlockHash(header)
   const txBytes = txs.reduce((n, t) => n + t.raw.length, 0)
   return {
@@ -214,7 +216,10 @@ export function sealBlock(
     transactions: txs,
     receipts,
     totalDifficulty: parentTotalDifficulty + header.difficulty,
-    size: rlpListLength(encoded.length + rlpListLength(txBytes) + rlpListLength(0)),
+    // RSKj's block size is the RLP length of [full header + Merkle proof + coinbase, transactions, uncles].
+    size: rlpListLength(
+      encoded.length + header.bitcoinMergedMiningMerkleProof.length + header.bitcoinMergedMiningCoinbaseTransaction.length + 6 + rlpListLength(txBytes) + rlpListLength(0),
+    ),
   }
 }
 

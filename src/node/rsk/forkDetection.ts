@@ -1,0 +1,33 @@
+/**
+ * RSKIP110 fork detection data (RSKj `co/rsk/mine/ForkDetectionDataCalculator.java`): 12 bytes a miner writes
+ * into the last bytes of the hash for merged mining once the chain has at least 449 blocks: the least
+ * significant byte of the Bitcoin block hash of 7 ancestors spaced 64 blocks apart, the uncle count of the last
+ * 32 blocks, and the height of the block being mined.
+ */
+import { dsha256 } from './bitcoin.js'
+import type { BlockStore } from '../chain/store.js'
+
+const CPV_SIZE = 7
+const CPV_JUMP = 64
+const UNCLES_WINDOW = 32
+const MIN_CHAIN = CPV_SIZE * CPV_JUMP + 1
+
+/** Fork detection data for the block after `store.head`, or an empty array while the chain is too short. */
+export function forkDetectionData(store: BlockStore): Uint8Array {
+  const best = store.headNumber
+  if (best + 1n < BigInt(MIN_CHAIN)) return new Uint8Array()
+  const out = new Uint8Array(12)
+  const cpvStart = (best / BigInt(CPV_JUMP)) * BigInt(CPV_JUMP)
+  for (let i = 0; i < CPV_SIZE; i++) {
+    // Index counted back from the best block, as the calculator's list is ordered newest first.
+    const back = best - cpvStart + BigInt(i * CPV_JUMP)
+    const header = store.byNumber(best - back)!.header.bitcoinMergedMiningHeader
+    // bitcoinj's hash bytes are in display (reversed) order: its last byte is the first byte of the digest.
+    out[i] = header.length === 80 ? dsha256(header)[0]! : 0
+  }
+  let uncles = 0
+  for (let i = 0n; i < BigInt(UNCLES_WINDOW); i++) uncles += store.byNumber(best - i)?.header.uncleCount ?? 0
+  out[7] = Math.min(uncles, 255)
+  new DataView(out.buffer).setUint32(8, Number(best + 1n))
+  return out
+}
