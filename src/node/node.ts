@@ -14,7 +14,7 @@ import type { BlockRecord, TxRecord } from './chain/types.js'
 import { TxPool } from './pool/pool.js'
 import { admissionError } from './pool/admission.js'
 import { Clock } from './miner/clock.js'
-import { Miner, type Dropped } from './miner/miner.js'
+import { Miner, type Dropped, type MergedMiningFields, type Template } from './miner/miner.js'
 import { Work } from './miner/work.js'
 import { Accounts, MINER_KEY } from './accounts.js'
 import { privateKeyToAddress } from './crypto.js'
@@ -113,6 +113,16 @@ export class RskNode {
     const mined = await this.miner.mine(timestamp)
     this.events.emit('block', mined.block)
     return mined
+  }
+
+  /** Mines a merged-mining template with the fields a miner submitted; undefined when it went stale. */
+  async mineTemplate(t: Template, fields: MergedMiningFields): Promise<BlockRecord | undefined> {
+    const block = await this.miner.mineTemplate(t, fields)
+    if (block !== undefined) {
+      this.work.forget(t)
+      this.events.emit('block', block)
+    }
+    return block
   }
 
   /** Starts (ms > 0) or stops (0) interval mining. */

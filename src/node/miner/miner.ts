@@ -28,6 +28,8 @@ export type MergedMiningFields = Pick<RskHeader, 'bitcoinMergedMiningHeader' | '
 
 /** A block offered to merged miners: what `mineTemplate` needs to rebuild it exactly. */
 export interface Template {
+  /** The header as built, without merged-mining fields. */
+  header: RskHeader
   parentHash: Uint8Array
   timestamp: bigint
   txHashes: string[]
@@ -78,8 +80,9 @@ export class Miner {
   async template(): Promise<Template> {
     const time = this.clock.next(this.chain.head.header.timestamp)
     const assembled = await this.assemble(time)
-    await this.chain.state.revert()
+    await this.discard()
     return {
+      header: assembled.header,
       parentHash: assembled.header.parentHash,
       timestamp: time,
       txHashes: assembled.included.map((t) => t.hashHex),
@@ -98,7 +101,7 @@ export class Miner {
     if (!equalBytes(t.parentHash, this.chain.head.hash)) return undefined
     const assembled = await this.assemble(t.timestamp, new Set(t.txHashes))
     if (!equalBytes(hashForMergedMining(assembled.header), t.hashForMergedMining)) {
-      await this.chain.state.revert()
+      await this.discard()
       return undefined
     }
     return this.commit(assembled, mm)
@@ -176,9 +179,18 @@ export class Miner {
       }
       return { header, included, receipts, dropped }
     } catch (e) {
-      await chain.state.revert()
+      await this.discard()
       throw e
     }
+  }
+
+  /**
+   * Reverts an assembled block. Computing its state root flushed the caches inside the checkpoint, and the
+   * account cache does not take those entries back on revert, so it is cleared (the trie itself is reverted).
+   */
+  private async discard(): Promise<void> {
+    await this.chain.state.revert()
+    this.chain.state.clearCaches()
   }
 
   /** Commits an assembled block's state, seals it (with `mm`, or merged-mining data of our own) and appends it. */

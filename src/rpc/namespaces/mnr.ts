@@ -1,4 +1,127 @@
-/** mnr_getWork, mnr_submitBitcoinBlock*, and eth_getWork / eth_submitWork / eth_submitHashrate / eth_netHashrate. */
-import type { MethodTable } from '../method.js'
+/**
+ * Merged mining (reference §3.4; RSKj `co/rsk/rpc/modules/mnr/MnrModuleImpl.java`, `co/rsk/mine/MinerServerImpl.java`)
+ * and the Ethereum-style mining methods the spec describes (`eth_getWork`, `eth_submitWork`, `eth_submitHashrate`,
+ * `eth_netHashrate`), which RSKj lacks.
+ */
+import { bytesToHex } from '@ethereumjs/util'
+import { invalidParams, submitBlockError } from '../../errors.js'
+import { data as dataCodec, hash32, string, type Codec } from '../codecs/primitives.js'
+import { method, noParams, type HandlerContext, type MethodTable } from '../method.js'
+import { data, jsonHex, quantity } from '../format/hex.js'
+import { rskBlockHash } from '../../node/rsk/header.js'
+import {
+  buildMergedMiningFields,
+  difficultyToTarget,
+  fromBitcoinBlock,
+  fromBlockTransactions,
+  fromPartialMerkle,
+  validateMergedMining,
+  type Submission,
+} from '../../node/rsk/mergedMining.js'
+import type { Template } from '../../node/miner/miner.js'
 
-export const mnrMethods: MethodTable = {}
+/** RSKj's mnr arguments are hex without `0x` (its decoder refuses the prefix). */
+const bareHex: Codec<Uint8Array> = (v) => {
+  if (typeof v !== 'string' || v.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(v)) {
+    throw invalidParams(`Invalid hex argument ${JSON.stringify(v)}: expected an even number of hex digits without 0x`)
+  }
+  return Uint8Array.from(Buffer.from(v, 'hex'))
+}
+
+/** Whitespace-separated 32-byte hashes, without `0x`. */
+const hashList: Codec<Uint8Array[]> = (v) => {
+  if (typeof v !== 'string') throw invalidParams('Invalid hash list: expected a string of hashes separated by spaces')
+  return v.trim() === '' ? [] : v.trim().split(/\s+/).map((h) => {
+    const b = bareHex(h)
+    if (b.length !== 32) throw invalidParams(`Invalid hash ${h}: expected 32 bytes`)
+    return b
+  })
+}
+
+const target = (difficulty: bigint): string => '0x' + difficultyToTarget(difficulty).toString(16).padStart(64, '0')
+
+/** ASCII of the import result, hex-encoded, as RSKj's `SubmittedBlockInfo` writes the enum name. */
+const IMPORTED_BEST = jsonHex(new TextEncoder().encode('IMPORTED_BEST'))
+
+/** Parses a submission; malformed Bitcoin data is a parameter error. */
+function parse(build: () => Submission): Submission {
+  try {
+    return build()
+  } catch (e) {
+    throw invalidParams(`Invalid bitcoin data: ${e instanceof Error ? e.message : String(e)}`)
+  }
+}
+
+/** `MinerServerImpl.processSolution`: find the template, check the proof of work, mine. */
+async function submit({ node }: HandlerContext, s: Submission) {
+  const t = node.work.find(s.hashForMergedMining)
+  const missing = () => submitBlockError(`Cannot publish block, could not find hash ${bytesToHex(s.hashForMergedMining)} in the cache`)
+  if (t === undefined) throw missing()
+  if (validateMergedMining(t.hashForMergedMining, t.difficulty, s.fields) !== null) {
+    const hash = rskBlockHash({ ...t.header, ...s.fields }).slice()
+    throw submitBlockError(
+      `Invalid block supplied by miner: ${bytesToHex(hash).slice(2)} ${bytesToHex(t.hashForMergedMining).slice(2)} at height ${t.number}`,
+    )
+  }
+  const block = await node.mineTemplate(t, s.fields)
+  if (block === undefined) throw missing()
+  return { blockImportedResult: IMPORTED_BEST, blockHash: block.hashHex, blockIncludedHeight: quantity(block.number) }
+}
+
+async function currentWork({ node }: HandlerContext): Promise<{ template: Template; notify: boolean }> {
+  const pending = [...node.pool.content().pending.values()].flatMap((m) => [...m.values()].map((t) => t.hashHex))
+  return node.work.get(pending)
+}
+
+export const mnrMethods: MethodTable = {
+  /** `MinerWork`: hash for merged mining, target, fees as a decimal string, notify, parent hash. */
+  mnr_getWork: noParams(async (ctx) => {
+    const { template: t, notify } = await currentWork(ctx)
+    return {
+      blockHashForMergedMining: data(t.hashForMergedMining),
+      target: target(t.difficulty),
+      feesPaidToMiner: t.paidFees.toString(),
+      notify,
+      parentBlockHash: data(t.parentHash),
+    }
+  }),
+
+  mnr_submitBitcoinBlock: method([bareHex], (ctx, block) => submit(ctx, parse(() => fromBitcoinBlock(block)))),
+
+  /** The first argument (a block hash) is ignored, as in RSKj. */
+  mnr_submitBitcoinBlockTransactions: method([string, bareHex, bareHex, hashList], (ctx, _hash, header, coinbase, txids) =>
+    submit(ctx, parse(() => fromBlockTransactions(header, coinbase, txids))),
+  ),
+
+  mnr_submitBitcoinBlockPartialMerkle: method([string, bareHex, bareHex, string, string], (ctx, _hash, header, coinbase, hashes, count) => {
+    if (hashes.trim() === '') throw submitBlockError("The list of merkle hashes can't be empty")
+    if (!/^[0-9a-fA-F]+$/.test(count)) throw invalidParams(`Invalid transaction count ${count}: expected hex without 0x`)
+    return submit(ctx, parse(() => fromPartialMerkle(header, coinbase, hashList(hashes), parseInt(count, 16))))
+  }),
+
+  /** [pow-hash, seed hash, target] (spec "Work data"): the pow-hash is the hash for merged mining; RSK has no DAG seed. */
+  eth_getWork: noParams(async (ctx) => {
+    const { template: t } = await currentWork(ctx)
+    return [data(t.hashForMergedMining), '0x' + '00'.repeat(32), target(t.difficulty)]
+  }),
+
+  /**
+   * True when the pow-hash names current work, which is then mined. RSK blocks carry Bitcoin proof of work, not an
+   * ethash nonce, so rsksim builds the merged-mining proof itself and does not check the nonce (docs/compatibility.md).
+   */
+  eth_submitWork: method([dataCodec, hash32('pow hash'), hash32('mix digest')], async ({ node }, nonce, powHash) => {
+    if (nonce.length !== 8) throw invalidParams('Invalid nonce: expected 8 bytes')
+    const t = node.work.find(powHash)
+    if (t === undefined) return false
+    const fields = buildMergedMiningFields(t.hashForMergedMining, t.difficulty, t.timestamp)
+    return (await node.mineTemplate(t, fields)) !== undefined
+  }),
+
+  eth_submitHashrate: method([hash32('hashrate'), string], ({ node }, rate, id) => {
+    node.work.reportHashrate(id, BigInt(bytesToHex(rate)))
+    return true
+  }),
+
+  /** A bare JSON number, as RSKj's `eth_netHashrate` (Java BigInteger). */
+  eth_netHashrate: noParams(({ node }) => Number(node.work.hashrate)),
+}

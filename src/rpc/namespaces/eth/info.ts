@@ -12,7 +12,8 @@ export const ethInfoMethods: MethodTable = {
   eth_syncing: noParams(() => false),
   eth_coinbase: noParams(({ node }) => node.coinbaseHex),
   eth_mining: noParams(({ node }) => node.miningEnabled),
-  eth_hashrate: noParams(() => '0x0'),
+  /** Sum of the hash rates miners reported with eth_submitHashrate. */
+  eth_hashrate: noParams(({ node }) => quantity(node.work.hashrate)),
   /** Best block `minimumGasPrice` × 1.1 (`rpc.gasPriceMultiplier`), as RSKj when blocks are not full. */
   eth_gasPrice: noParams(({ node }) => quantity((node.chain.head.header.minimumGasPrice * 11n) / 10n)),
   eth_accounts: noParams(({ node }) => node.accounts.list()),
