@@ -60,7 +60,7 @@ describe('viem', async () => {
   const counted = { request: (a: Parameters<Provider['request']>[0]) => ((calls += a.method === 'eth_call' ? 1 : 0), p.request(a)) }
   const transports = {
     // viem files -32015 as an unknown RPC error and retries those; retryCount: 0 is its documented switch
-    // (docs/methods-notes/proofs-calls.md, "viem and -32015").
+    // (docs/modules/proofs-calls.md, "viem and -32015").
     'custom transport (retryCount: 0) in process': custom(counted, { retryCount: 0 }),
     // Over HTTP viem keeps the JSON-RPC code (RpcRequestError) and does not retry it: no setting is needed.
     'http transport': http(url, {

@@ -95,7 +95,7 @@ describe('eth_estimateGas: the estimate lets the transaction succeed', async () 
   it('deployments', async () => {
     const initcode = Token.bytecode + (1000n).toString(16).padStart(64, '0')
     const [gas, used] = await roundTrip(p, { data: initcode })
-    // At most RSKIP438's 2 gas per initcode word above what the engine charged (docs/methods-notes/proofs-calls.md).
+    // At most RSKIP438's 2 gas per initcode word above what the engine charged (docs/modules/proofs-calls.md).
     expect(gas - used).toBeGreaterThanOrEqual(0n)
     expect(gas - used).toBeLessThanOrEqual(2n * BigInt(Math.ceil((initcode.length - 2) / 64)))
   })

@@ -109,7 +109,7 @@ const callTracerLog = (l: IndexedLog) => ({ index: l.index, address: jsonHex(l.a
 
 function callTracerFrame(f: CallFrame, top: boolean, opts: CallTracerOptions): CallTracerFrame {
   if (f.type === 'suicide') {
-    // RSKj prints `{"type":"NONE","from":…}` here; rsksim uses geth's SELFDESTRUCT frame (docs/methods-notes/tracing.md).
+    // RSKj prints `{"type":"NONE","from":…}` here; rsksim uses geth's SELFDESTRUCT frame (docs/modules/tracing.md).
     return { type: 'SELFDESTRUCT', from: data(f.from), to: data(f.to!), value: quantity(f.value) }
   }
   const out: CallTracerFrame = { type: f.type === 'create' ? 'CREATE' : f.callType!, from: data(f.from) }

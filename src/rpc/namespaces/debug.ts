@@ -40,7 +40,7 @@ function addOption(o: DebugTraceOptions, key: string, value: unknown): void {
 /**
  * The optional second parameter (RSKj `DebugTracerParam.Deserializer`): `tracer` (any case of `rskTracer` or
  * `callTracer`), `tracerConfig` entries and top-level keys as options. An unknown tracer is -32602 with RSKj's
- * text (RSKj lets the IllegalArgumentException become -32603; see docs/methods-notes/tracing.md).
+ * text (RSKj lets the IllegalArgumentException become -32603; see docs/modules/tracing.md).
  */
 export const traceOptions: Codec<DebugTraceOptions> = (v) => {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalidParams('Invalid trace options: expected an object.')

@@ -31,7 +31,7 @@ const blockArg: Codec<BlockArg> = (v) => {
   return { kind: 'hash', hash: bytesToHex(hash32('block hash')(v)) }
 }
 
-/** `pending` is the head here: rsksim does not build a pending block to trace (docs/methods-notes/tracing.md). */
+/** `pending` is the head here: rsksim does not build a pending block to trace (docs/modules/tracing.md). */
 function resolve(node: RskNode, arg: BlockArg): BlockRecord | undefined {
   const store = node.chain.store
   if (arg.kind === 'hash') return store.getByHash(arg.hash)
