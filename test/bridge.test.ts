@@ -1,9 +1,8 @@
 /** eth_bridgeState and the Bridge precompile's read methods (reference §3.2, §7.6), in process and over HTTP. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { BrowserProvider, Contract, Interface, JsonRpcProvider, getBytes, type ContractRunner } from 'ethers'
 import { createPublicClient, custom, parseAbi } from 'viem'
-import { startServer, type RsksimServer } from '../src/server/index.js'
-import { COW, deploy, fresh, rejects } from './helpers.js'
+import { COW, deploy, fresh, rejects, useHttpServer } from './helpers.js'
 import { Caller } from './fixtures/index.js'
 import type { Provider } from '../src/index.js'
 
@@ -142,20 +141,11 @@ describe('Bridge precompile in process', () => {
 })
 
 describe('Bridge precompile over HTTP', () => {
-  let server: RsksimServer
-  let rpc: JsonRpcProvider
-  beforeAll(async () => {
-    server = await startServer({ port: 0 })
-    rpc = new JsonRpcProvider(server.url, undefined, { staticNetwork: true })
-  })
-  afterAll(async () => {
-    rpc.destroy()
-    await server.close()
-  })
+  const http = useHttpServer()
 
   it('ethers JsonRpcProvider reads the same values; eth_bridgeState has the same shape', async () => {
-    expect(await readAll(rpc)).toEqual(EXPECTED)
-    const res = await fetch(server.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"jsonrpc":"2.0","id":3,"method":"eth_bridgeState","params":[]}' })
+    expect(await readAll(http.rpc)).toEqual(EXPECTED)
+    const res = await fetch(http.server.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"jsonrpc":"2.0","id":3,"method":"eth_bridgeState","params":[]}' })
     expect(await res.text()).toMatch(/^\{"jsonrpc":"2\.0","id":3,"result":\{"btcBlockchainBestChainHeight":0,"rskTxsWaitingForSignatures":\[\]\}\}\n?$/)
   })
 })

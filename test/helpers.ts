@@ -1,6 +1,7 @@
 /** Shared helpers for tests: a fresh provider, the regtest cow accounts, and deploy/call shortcuts. */
-import { AbiCoder, Interface } from 'ethers'
-import { createProvider, type Provider, type ProviderOptions } from '../src/index.js'
+import { afterAll, beforeAll } from 'vitest'
+import { AbiCoder, Interface, JsonRpcProvider } from 'ethers'
+import { createProvider, startServer, type Provider, type ProviderOptions, type RsksimServer, type ServerOptions } from '../src/index.js'
 import type { Artifact } from './fixtures/index.js'
 
 /** RSKj regtest account "cow" (reference §7.2). */
@@ -42,4 +43,21 @@ export async function rejects(promise: Promise<unknown>, code: number, message?:
     return e
   }
   throw new Error(`expected a rejection with code ${code}`)
+}
+
+/**
+ * A server on a free port for the enclosing `describe`, with an ethers JsonRpcProvider over it; both are closed
+ * after the block. Read `http.server` / `http.rpc` inside tests.
+ */
+export function useHttpServer(options: ServerOptions = {}): { server: RsksimServer; rpc: JsonRpcProvider } {
+  const http = {} as { server: RsksimServer; rpc: JsonRpcProvider }
+  beforeAll(async () => {
+    http.server = await startServer({ port: 0, ...options })
+    http.rpc = new JsonRpcProvider(http.server.url, undefined, { staticNetwork: true })
+  })
+  afterAll(async () => {
+    http.rpc?.destroy()
+    await http.server?.close()
+  })
+  return http
 }

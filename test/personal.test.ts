@@ -1,8 +1,7 @@
 /** personal_* (reference §3.5) through provider.request, ethers' JsonRpcSigner and HTTP. */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { BrowserProvider, JsonRpcProvider, Wallet, keccak256, parseEther, toUtf8Bytes, verifyMessage, hexlify } from 'ethers'
-import { startServer, type RsksimServer } from '../src/server/index.js'
-import { COW, COW1, MINER, fresh, rejects } from './helpers.js'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { BrowserProvider, Wallet, keccak256, parseEther, toUtf8Bytes, verifyMessage, hexlify } from 'ethers'
+import { COW, COW1, MINER, fresh, rejects, useHttpServer } from './helpers.js'
 import type { Provider } from '../src/index.js'
 
 const call = (p: Provider, method: string, params: unknown[] = []): Promise<any> => p.request({ method, params })
@@ -172,26 +171,17 @@ describe('personal_* with hosted: true', () => {
 })
 
 describe('personal_* over HTTP', () => {
-  let server: RsksimServer
-  let rpc: JsonRpcProvider
-  beforeAll(async () => {
-    server = await startServer({ port: 0 })
-    rpc = new JsonRpcProvider(server.url, undefined, { staticNetwork: true })
-  })
-  afterAll(async () => {
-    rpc.destroy()
-    await server.close()
-  })
+  const http = useHttpServer()
 
   it('creates, lists, unlocks and sends; errors keep their codes and HTTP statuses', async () => {
-    const addr: string = await rpc.send('personal_newAccount', ['pw'])
-    expect(await rpc.send('personal_listAccounts', [])).toContain(addr)
-    await rpc.send('eth_sendTransaction', [{ from: COW, to: addr, value: '0x3e8' }])
-    const hash: string = await rpc.send('personal_sendTransaction', [{ from: addr, to: COW1, value: '0x1' }, 'pw'])
-    expect((await rpc.send('eth_getTransactionReceipt', [hash])).status).toBe('0x1')
+    const addr: string = await http.rpc.send('personal_newAccount', ['pw'])
+    expect(await http.rpc.send('personal_listAccounts', [])).toContain(addr)
+    await http.rpc.send('eth_sendTransaction', [{ from: COW, to: addr, value: '0x3e8' }])
+    const hash: string = await http.rpc.send('personal_sendTransaction', [{ from: addr, to: COW1, value: '0x1' }, 'pw'])
+    expect((await http.rpc.send('eth_getTransactionReceipt', [hash])).status).toBe('0x1')
 
     const post = async (method: string, params: unknown[]) => {
-      const res = await fetch(server.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }) })
+      const res = await fetch(http.server.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }) })
       return { status: res.status, body: (await res.json()) as any }
     }
     expect(await post('personal_unlockAccount', [addr, 'bad', null])).toEqual({ status: 200, body: { jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'Internal server error' } } })
