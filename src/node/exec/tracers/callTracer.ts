@@ -5,6 +5,7 @@
  * Precompile calls leave no frame, as in RSKj (`callToPrecompiledAddress` adds no subtrace).
  * The same tree feeds trace_* (Parity shape) and debug_* with `tracer: "callTracer"`.
  */
+import { EvmRecorder } from './recorder.js'
 import type { EVM, EVMResult, InterpreterStep, Log, Message } from '@ethereumjs/evm'
 import type { RunTxResult } from '@ethereumjs/vm'
 import { bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
@@ -22,16 +23,18 @@ interface OpenFrame {
 const CALL_KINDS = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL'])
 
 /** Attach to an EVM for one transaction, then `finish` with the transaction's result. */
-export class CallRecorder {
+export class CallRecorder extends EvmRecorder {
   private readonly open: OpenFrame[] = []
   /** Last opcode seen at each depth: the opcode that opens a frame at depth + 1. */
   private readonly lastOp: string[] = []
   private readonly rawLogsOf = new Map<CallFrame, Log[]>()
   private top?: OpenFrame
 
-  constructor(private readonly txHash: string) {}
+  constructor(private readonly txHash: string) {
+    super()
+  }
 
-  private readonly onStep = (step: InterpreterStep): void => {
+  protected readonly onStep = (step: InterpreterStep): void => {
     this.lastOp[step.depth] = step.opcode.name
     const current = this.open[this.open.length - 1]
     if (current === undefined) return
@@ -56,7 +59,7 @@ export class CallRecorder {
     }
   }
 
-  private readonly onBeforeMessage = (message: Message): void => {
+  protected readonly onBeforeMessage = (message: Message): void => {
     const parent = this.open[this.open.length - 1]
     const opener = message.depth === 0 ? (message.to === undefined ? 'CREATE' : 'CALL') : (this.lastOp[message.depth - 1] ?? 'CALL')
     const isCreate = message.to === undefined
@@ -84,7 +87,7 @@ export class CallRecorder {
     if (message.depth === 0) this.top = open
   }
 
-  private readonly onAfterMessage = (result: EVMResult): void => {
+  protected readonly onAfterMessage = (result: EVMResult): void => {
     const open = this.open.pop()
     if (open === undefined) return
     const { frame, message, parent } = open
@@ -102,17 +105,6 @@ export class CallRecorder {
     if (drop) parent.calls.splice(parent.calls.indexOf(frame), 1)
   }
 
-  attach(evm: EVM): void {
-    evm.events.on('step', this.onStep)
-    evm.events.on('beforeMessage', this.onBeforeMessage)
-    evm.events.on('afterMessage', this.onAfterMessage)
-  }
-
-  detach(evm: EVM): void {
-    evm.events.off('step', this.onStep)
-    evm.events.off('beforeMessage', this.onBeforeMessage)
-    evm.events.off('afterMessage', this.onAfterMessage)
-  }
 
   /**
    * Completes the tree as RSKj's `TraceTransformer` shows the top frame: gasUsed is the transaction's (receipt)

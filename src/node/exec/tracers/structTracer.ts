@@ -8,6 +8,7 @@
  * `currentStorage`. Unlike RSKj, the map does not start from the contract's whole storage (`initStorage`): the
  * state trie keeps hashed slot keys only, so only slots the transaction touched can be named.
  */
+import { EvmRecorder } from './recorder.js'
 import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
 import type { RunTxResult } from '@ethereumjs/vm'
 import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util'
@@ -24,15 +25,17 @@ interface Frame {
 const word = (n: bigint): Uint8Array => setLengthLeft(bigIntToBytes(n), 32)
 const hexWord = (n: bigint): string => bytesToHex(word(n)).slice(2)
 
-export class StructRecorder {
+export class StructRecorder extends EvmRecorder {
   private readonly ops: StructOp[] = []
   private readonly frames: Frame[] = []
   private topFrame?: Frame
   private contractAddress: Uint8Array = new Uint8Array(20)
 
-  constructor(private readonly txHash: string) {}
+  constructor(private readonly txHash: string) {
+    super()
+  }
 
-  private readonly onStep = (step: InterpreterStep): void => {
+  protected readonly onStep = (step: InterpreterStep): void => {
     const frame = this.frames[this.frames.length - 1]
     if (frame === undefined) return
     if (frame.pending !== undefined) {
@@ -63,7 +66,7 @@ export class StructRecorder {
     }
   }
 
-  private readonly onBeforeMessage = (message: Message): void => {
+  protected readonly onBeforeMessage = (message: Message): void => {
     const frame: Frame = { storage: {} }
     this.frames.push(frame)
     if (message.depth === 0) {
@@ -72,22 +75,11 @@ export class StructRecorder {
     }
   }
 
-  private readonly onAfterMessage = (result: EVMResult): void => {
+  protected readonly onAfterMessage = (result: EVMResult): void => {
     this.frames.pop()
     if (this.frames.length === 0 && result.createdAddress !== undefined) this.contractAddress = result.createdAddress.bytes
   }
 
-  attach(evm: EVM): void {
-    evm.events.on('step', this.onStep)
-    evm.events.on('beforeMessage', this.onBeforeMessage)
-    evm.events.on('afterMessage', this.onAfterMessage)
-  }
-
-  detach(evm: EVM): void {
-    evm.events.off('step', this.onStep)
-    evm.events.off('beforeMessage', this.onBeforeMessage)
-    evm.events.off('afterMessage', this.onAfterMessage)
-  }
 
   /** The trace of the transaction that ran while attached (RSKj `TransactionExecutor.extractTrace`). */
   finish(result: RunTxResult): StructTrace {
