@@ -21,6 +21,7 @@ import { privateKeyToAddress } from './crypto.js'
 import { SerialQueue } from './queue.js'
 import { Snapshots } from './snapshots/snapshots.js'
 import { PeerScoring } from './peers/scoring.js'
+import { REMASC_CONFIGS } from './rsk/remasc.js'
 
 export interface NodeEvents {
   /** A block was appended to the chain. */
@@ -58,13 +59,14 @@ export class RskNode {
       coinbase: this.coinbase,
       blockGasLimit: options.blockGasLimit,
       minimumGasPrice: options.minimumGasPrice,
+      ...(options.remasc ? { remasc: REMASC_CONFIGS[options.network.name] } : {}),
     })
     this.work = new Work(this.miner, chain.store)
   }
 
   /** Builds the genesis block and the key store, and starts interval mining when configured. */
   static async create(options: ResolvedOptions): Promise<RskNode> {
-    const chain = await Chain.create(createRskCommon(options.network))
+    const chain = await Chain.create(createRskCommon(options.network, options.minimumGasPrice))
     const node = new RskNode(options, chain)
     const accounts = options.accounts.map((a) => ({ address: privateKeyToAddress(a.secretKey), balance: a.balance }))
     await createGenesis(chain, {

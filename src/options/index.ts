@@ -72,6 +72,17 @@ export interface ProviderOptions {
   filterTimeout?: number
   /** Gas given to `eth_call` when the call names none (RSKj `rpc.callGasCap`). Default 10,000,000. */
   callGasCap?: bigint
+  /**
+   * End every mined block with the REMASC system transaction and send fees to the REMASC contract, which pays the
+   * miner after maturity (10 blocks on regtest), as RSKj does. `false` omits the transaction and pays fees to the
+   * coinbase at once (like RSKj's `rpc.skipRemasc` for the listing, plus Ganache-style fees). Default true.
+   *
+   * @example
+   * ```ts
+   * const provider = await createProvider({ remasc: false }) // one transaction per automined block
+   * ```
+   */
+  remasc?: boolean
 }
 
 export interface ResolvedOptions {
@@ -87,6 +98,7 @@ export interface ResolvedOptions {
   logsMaxResults: number
   filterTimeout: number
   callGasCap: bigint
+  remasc: boolean
 }
 
 export const DEFAULTS = {
@@ -100,4 +112,5 @@ export const DEFAULTS = {
   logsMaxResults: 10_000,
   filterTimeout: 5 * 60_000,
   callGasCap: 10_000_000n,
+  remasc: true,
 }

@@ -31,6 +31,7 @@ export function resolveOptions(options: ProviderOptions = {}): ResolvedOptions {
     logsMaxResults: positiveInt(options.logsMaxResults ?? DEFAULTS.logsMaxResults, 'logsMaxResults', 0),
     filterTimeout: positiveInt(options.filterTimeout ?? DEFAULTS.filterTimeout, 'filterTimeout', 1),
     callGasCap: positiveBig(options.callGasCap ?? DEFAULTS.callGasCap, 'callGasCap'),
+    remasc: options.remasc ?? DEFAULTS.remasc,
   }
 }
 

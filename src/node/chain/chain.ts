@@ -12,7 +12,7 @@ import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { BlockStore } from './store.js'
 import { TrackedMapDB } from './trackedDb.js'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { rskPrecompiles } from '../rsk/bridge.js'
+import { rskEvmOptions } from '../rsk/evmProfile.js'
 import type { BlockRecord } from './types.js'
 
 /** BLOCKHASH reads hashes from our store, so it returns RSK block hashes. */
@@ -49,7 +49,7 @@ export class Chain {
     const trie = new MerklePatriciaTrie({ useKeyHashing: true, common, db: nodes })
     const state = new MerkleStateManager({ common, trie, caches: new Caches() })
     const store = new BlockStore()
-    const vm = await createVM({ common, stateManager: state, blockchain: new StoreBlockHashes(store), evmOpts: { customPrecompiles: rskPrecompiles() } })
+    const vm = await createVM({ common, stateManager: state, blockchain: new StoreBlockHashes(store), evmOpts: rskEvmOptions(common) })
     return new Chain(common, state, vm, store, nodes)
   }
 

@@ -2,8 +2,10 @@
  * The engine's chain configuration (@ethereumjs/common) for a network of the Rootstock family.
  *
  * The EVM profile follows reference §7.4: Istanbul-era opcodes (CHAINID, SELFBALANCE, CREATE2, EXTCODEHASH)
- * plus PUSH0 (RSKIP398), MCOPY (RSKIP445) and TLOAD/TSTORE (RSKIP446). No access lists, no EIP-1559, no
- * PREVRANDAO. Gas-schedule differences that the engine cannot express are listed in docs/compatibility.md.
+ * plus PUSH0 (RSKIP398), MCOPY (RSKIP445), TLOAD/TSTORE (RSKIP446), the EIP-3860 initcode limit and word cost
+ * (RSKIP438) and EIP-3541 (RSKIP544). No access lists, no EIP-1559, no PREVRANDAO. Prices follow RSKj
+ * `GasCost.java` (§7.5); the rules a parameter cannot express (SSTORE, CALL gas, BASEFEE) are custom opcodes in
+ * src/node/rsk/evmProfile.ts. What still differs is in docs/methods-notes/evm-profile.md.
  */
 import { Common, Hardfork, Mainnet, type ChainConfig, type ParamsDict } from '@ethereumjs/common'
 import { paramsTx } from '@ethereumjs/tx'
@@ -15,21 +17,38 @@ import type { NetworkProfile } from '../../options/index.js'
 
 /** Hardfork whose rules the engine runs. */
 export const ENGINE_HARDFORK = Hardfork.Istanbul
-/** EIPs the engine lets us enable on Istanbul: PUSH0 and transient storage. */
-export const ENGINE_EIPS = [3855, 1153]
+/** EIPs the engine lets us enable on Istanbul: PUSH0, transient storage, initcode limit and word cost. */
+export const ENGINE_EIPS = [3855, 1153, 3860]
 
 /**
- * RSK activates MCOPY (RSKIP445) without the rest of Shanghai, which @ethereumjs/common refuses to combine
- * with Istanbul (EIP-5656 names Shanghai as its minimum). Answering for it here is the one supported way to
- * enable an opcode outside a hardfork: the EVM asks `isActivatedEIP` when it builds its opcode table.
+ * RSKj `GasCost.java` prices where Istanbul's differ (EIP-1884 raised SLOAD, BALANCE and EXTCODEHASH; RSK did
+ * not): SLOAD 200, BALANCE 400, EXTCODEHASH 400. MCOPY's base price is not in Istanbul's tables at all.
  */
+const RSK_PRICES = new Map<string, bigint>([
+  ['sloadGas', 200n],
+  ['balanceGas', 400n],
+  ['extcodehashGas', 400n],
+  ['mcopyGas', 3n],
+])
+
+/**
+ * EIPs that @ethereumjs/common refuses to combine with Istanbul although RSK has them: MCOPY (EIP-5656 names
+ * Shanghai as its minimum) and EIP-3541 (Berlin). The EVM asks `isActivatedEIP` when it builds its opcode table
+ * and when it deploys code, so answering here enables them without the rest of those hardforks.
+ */
+const RSK_EXTRA_EIPS = new Set([5656, 3541])
+
+/** The Common of an RSK network: RSK prices and EIPs, and the minimum gas price BASEFEE pushes (RSKIP412). */
 class RskCommon extends Common {
+  /** The `minimumGasPrice` of every block of this node (a node option; blocks never change it here). */
+  minimumGasPrice = 0n
+
   override isActivatedEIP(eip: number): boolean {
-    return eip === 5656 || super.isActivatedEIP(eip)
+    return RSK_EXTRA_EIPS.has(eip) || super.isActivatedEIP(eip)
   }
 
   override param(name: string): bigint {
-    return name === 'mcopyGas' ? 3n : super.param(name)
+    return RSK_PRICES.get(name) ?? super.param(name)
   }
 
   /**
@@ -52,8 +71,16 @@ class RskCommon extends Common {
   }
 }
 
-/** Builds the Common for `network`. One instance is shared by the whole node (it is read-only after creation). */
-export function createRskCommon(network: NetworkProfile): Common {
+/** The block minimum gas price a Common was created with (0 for a Common not made by `createRskCommon`). */
+export function minimumGasPriceOf(common: Common): bigint {
+  return common instanceof RskCommon ? common.minimumGasPrice : 0n
+}
+
+/**
+ * Builds the Common for `network`; `minimumGasPrice` is what BASEFEE pushes. One instance is shared by the whole
+ * node (it is read-only after creation).
+ */
+export function createRskCommon(network: NetworkProfile, minimumGasPrice = 0n): Common {
   const chain: ChainConfig = {
     ...Mainnet,
     name: `rsk-${network.name}`,
@@ -64,5 +91,6 @@ export function createRskCommon(network: NetworkProfile): Common {
   }
   const common = new RskCommon({ chain, hardfork: ENGINE_HARDFORK, eips: ENGINE_EIPS, customCrypto })
   for (const params of [paramsTx, paramsBlock, paramsVM, paramsEVM]) common.updateParams(params)
+  common.minimumGasPrice = minimumGasPrice
   return common
 }

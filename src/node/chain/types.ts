@@ -32,6 +32,8 @@ export interface TxRecord {
   fromHex: string
   /** Serialized (RLP) bytes, as received or as signed. */
   raw: Uint8Array
+  /** Set on the unsigned REMASC system transaction that ends every block (src/node/rsk/remasc.ts). */
+  system?: 'remasc'
 }
 
 export interface BlockRecord {

@@ -11,7 +11,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { Chain } from '../chain/chain.js'
 import { executionBlock } from '../chain/execBlock.js'
 import type { BlockRecord } from '../chain/types.js'
-import { rskPrecompiles } from '../rsk/bridge.js'
+import { rskEvmOptions } from '../rsk/evmProfile.js'
 
 export interface CallRequest {
   from?: Uint8Array
@@ -130,7 +130,7 @@ async function evmAt(chain: Chain, block: BlockRecord): Promise<{ evm: EVM; stat
   const state = await chain.stateAt(block)
   let evm = historicalEvms.get(state)
   if (evm === undefined) {
-    evm = await createEVM({ common: chain.common, stateManager: state, blockchain: chain.vm.blockchain, customPrecompiles: rskPrecompiles() })
+    evm = await createEVM({ common: chain.common, stateManager: state, blockchain: chain.vm.blockchain, ...rskEvmOptions(chain.common) })
     historicalEvms.set(state, evm)
   }
   return { evm, state }

@@ -12,7 +12,8 @@ import { createVM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import { Address } from '@ethereumjs/util'
 import type { Chain } from '../chain/chain.js'
 import type { BlockRecord, TxRecord } from '../chain/types.js'
-import { rskPrecompiles } from '../rsk/bridge.js'
+import { rskEvmOptions } from '../rsk/evmProfile.js'
+import { routeFee } from '../rsk/remasc.js'
 
 /** Something that listens to the EVM while one transaction runs. */
 export interface TxListener {
@@ -45,7 +46,7 @@ export async function replayBlock(
   const state = view.shallowCopy(false)
   await state.setStateRoot(parent.header.stateRoot)
   const blockchain = chain.vm.blockchain
-  const evm = await createEVM({ common: chain.common, stateManager: state, blockchain, customPrecompiles: rskPrecompiles() })
+  const evm = await createEVM({ common: chain.common, stateManager: state, blockchain, ...rskEvmOptions(chain.common) })
   const vm = await createVM({ common: chain.common, stateManager: state, blockchain, evm })
   // The execution block exactly as the miner built it (src/node/miner/miner.ts).
   const h = block.header
@@ -60,6 +61,8 @@ export async function replayBlock(
   try {
     for (let i = 0; i <= last && i < block.transactions.length; i++) {
       const t = block.transactions[i]!
+      // The REMASC system transaction is not an engine transaction (unsigned); it moves no gas and is not traced.
+      if (t.system !== undefined) continue
       const listener = listenerFor(i)
       listener?.attach(evm)
       let result: RunTxResult
@@ -70,6 +73,8 @@ export async function replayBlock(
       }
       if (listener !== undefined) out.push({ index: i, tx: t, result, logOffset })
       gasUsed += result.totalGasSpent
+      // Fees go to REMASC as when the block was mined (src/node/miner/miner.ts), so later transactions see the same state.
+      if (block.transactions.at(-1)?.system === 'remasc') await routeFee(state, h.coinbase, result.totalGasSpent * t.tx.gasPrice)
       logOffset += block.receipts[i]?.logs.length ?? 0
     }
   } finally {

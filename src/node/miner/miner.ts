@@ -13,6 +13,7 @@ import { encodeRskHeaderFull, hashForMergedMining, rskBlockHash, type RskHeader 
 import { buildMergedMiningFields } from '../rsk/mergedMining.js'
 import { forkDetectionData } from '../rsk/forkDetection.js'
 import { keccak256 } from '../crypto.js'
+import { processMinersFees, remascTransaction, routeFee, type RemascConfig } from '../rsk/remasc.js'
 import type { TxPool } from '../pool/pool.js'
 import type { Clock } from './clock.js'
 
@@ -50,6 +51,8 @@ export interface MinerConfig {
   coinbase: Uint8Array
   blockGasLimit: bigint
   minimumGasPrice: bigint
+  /** REMASC constants of the network, or undefined when blocks carry no REMASC transaction (option `remasc: false`). */
+  remasc?: RemascConfig
 }
 
 /** A transaction the block could not include, and why. */
@@ -137,7 +140,10 @@ export class Miner {
           continue
         }
         gasUsed += result.totalGasSpent
-        paidFees += result.totalGasSpent * t.tx.gasPrice
+        const fee = result.totalGasSpent * t.tx.gasPrice
+        paidFees += fee
+        // RSKj TransactionExecutor.finalization: with REMASC on, fees go to REMASC, not to the coinbase.
+        if (config.remasc !== undefined) await routeFee(chain.state, config.coinbase, fee)
         const failed = result.execResult.exceptionError !== undefined
         const logs: LogRecord[] = (result.execResult.logs ?? []).map(([address, topics, data]) => ({ address, topics, data }))
         const logsBloom = result.bloom.bitvector
@@ -152,6 +158,21 @@ export class Miner {
           ...(failed ? { error: result.execResult.exceptionError!.error, revertData: result.execResult.returnValue } : {}),
         })
         included.push(t)
+      }
+      if (config.remasc !== undefined) {
+        // Every block ends with the REMASC system transaction (reference §2.2, RSKj BlockToMineBuilder).
+        const receipt = await processMinersFees({
+          state: chain.state,
+          store: chain.store,
+          config: config.remasc,
+          number,
+          minimumGasPrice: config.minimumGasPrice,
+          cumulativeGasUsed: gasUsed,
+          common: chain.common,
+        })
+        for (let i = 0; i < 256; i++) bloom[i]! |= receipt.logsBloom[i]!
+        included.push(remascTransaction(number, chain.common))
+        receipts.push(receipt)
       }
       const header: RskHeader = {
         parentHash: parent.hash,

@@ -61,7 +61,8 @@ const compare = (a: Uint8Array, b: Uint8Array): number => Buffer.compare(a, b)
 
 /** Members sorted by public key (`Federation` sorts members; bitcoinj `createRedeemScript` sorts keys). */
 const sortedKeys = (keys: string[]): Uint8Array[] => keys.map(hex).sort(compare)
-const FEDERATION_SORTED = sortedKeys(FEDERATION_KEYS)
+/** Genesis federation keys sorted as the federation orders its members (also used by REMASC). */
+export const FEDERATION_SORTED = sortedKeys(FEDERATION_KEYS)
 
 /** Script number as bitcoinj `Utils.signedLongToByteArrayLE` (minimal little-endian with sign bit). */
 function scriptNumber(n: bigint): Uint8Array {

@@ -38,7 +38,8 @@ export function formatTransaction(t: TxRecord, block?: BlockRecord, index?: numb
     gasPrice: quantity(tx.gasPrice),
     value: quantity(tx.value),
     input: data(tx.data),
-    v: vHex(tx.v ?? 0n),
+    // The unsigned REMASC transaction answers "0x0" for v, r and s (RSKj `rpc.zeroSignatureIfRemasc`, reference §2.3).
+    v: t.system === 'remasc' ? '0x0' : vHex(tx.v ?? 0n),
     r: quantity(tx.r ?? 0n),
     s: quantity(tx.s ?? 0n),
     type: '0x0',

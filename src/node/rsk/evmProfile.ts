@@ -1,0 +1,187 @@
+/**
+ * The RSK EVM rules that @ethereumjs cannot express with hardfork, EIP or parameter choices (reference §7.4, §7.5),
+ * given to every EVM through the engine's supported `customOpcodes` option. Each entry reuses the engine's own
+ * handler for the part that is the same and changes only what RSK does differently:
+ *
+ * - BASEFEE (0x48, RSKIP412) pushes the block's `minimumGasPrice` (RSKj `VM.doBASEFEE`); there is no EIP-1559.
+ * - SSTORE (0x55) charges frontier-style: 20,000 set, 5,000 reset or clear, 15,000 refund (`VM.doSSTORE`).
+ * - CALL/CALLCODE/DELEGATECALL/STATICCALL follow `VM.getMessageCall`: no EIP-150 63/64 cap, the callee gets
+ *   min(remaining, requested + 2,300 stipend when value moves), and the stipend is charged to the caller like the
+ *   rest of the callee's gas; CALL to an account that does not exist costs 25,000 even without value.
+ * - CREATE/CREATE2 forward all remaining gas (`Program.createContract`); oversized initcode aborts the frame.
+ * - EXTCODESIZE of a precompile answers 2^256−1 (RSKIP90, `VM.doCODESIZE`).
+ * - SELFDESTRUCT costs 25,000 more when the beneficiary does not exist, whatever the balance (`VM.doSUICIDE`).
+ *
+ * @example
+ * ```ts
+ * const evm = await createEVM({ common, ...rskEvmOptions(common) })
+ * ```
+ */
+import { EVMError, getOpcodesForHF, type EVMOpts } from '@ethereumjs/evm'
+import type { Common } from '@ethereumjs/common'
+import { Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
+import { rskPrecompiles } from './bridge.js'
+import { minimumGasPriceOf } from '../chain/common.js'
+
+type CustomOpcode = NonNullable<EVMOpts['customOpcodes']>[number]
+type AddOpcode = Extract<CustomOpcode, { logicFunction: unknown }>
+type RunState = Parameters<AddOpcode['logicFunction']>[0]
+type GasFunction = NonNullable<AddOpcode['gasFunction']>
+
+/** GasCost.java values that have no engine parameter of the same meaning. */
+const SET_SSTORE = 20_000n
+const RESET_SSTORE = 5_000n
+const REFUND_SSTORE = 15_000n
+const NEW_ACCOUNT = 25_000n
+const STIPEND_CALL = 2_300n
+const MAX_WORD = 2n ** 256n - 1n
+
+/**
+ * Addresses `PrecompiledContracts.getContractForAddress` knows at the latest upgrade (reference §7.6): 0x01–0x09
+ * and the RSK natives (Bridge, REMASC, HDWalletUtils, BlockHeader, Environment, secp256k1 add/mul).
+ */
+const PRECOMPILES = new Set<bigint>([1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 0x01000006n, 0x01000008n, 0x01000009n, 0x01000010n, 0x01000011n, 0x01000016n, 0x01000017n])
+
+/** Whether `address` (a stack word) names an RSK precompile. */
+export const isRskPrecompile = (address: bigint): boolean => PRECOMPILES.has(address & ((1n << 160n) - 1n))
+
+const staticViolation = (): never => {
+  throw new EVMError(EVMError.errorMessages.STATIC_STATE_CHANGE)
+}
+
+const addressOf = (word: bigint): Address => new Address(setLengthLeft(bigIntToBytes(word & ((1n << 160n) - 1n)), 20))
+
+async function exists(runState: RunState, word: bigint): Promise<boolean> {
+  return (await runState.stateManager.getAccount(addressOf(word))) !== undefined
+}
+
+/** The engine's empty-account test for the EIP-161 new-account charge (value moved to an empty account). */
+async function emptyForEngine(runState: RunState, word: bigint): Promise<boolean> {
+  const account = await runState.stateManager.getAccount(addressOf(word))
+  return account === undefined || account.isEmpty()
+}
+
+/**
+ * Gas of a call-family opcode as RSKj charges it. The engine's own gas handler still computes memory expansion,
+ * the value-transfer charge and the static-call check; it runs with the requested gas set to 0 so that its EIP-150
+ * cap (and its out-of-gas test against the requested amount) cannot apply, and the callee's gas is set here.
+ */
+function callGas(engine: GasFunction, op: number): GasFunction {
+  const hasValue = op === 0xf1 || op === 0xf2
+  return async (runState, gas, common) => {
+    const stack = runState.stack
+    const items = stack.peek(hasValue ? 3 : 2)
+    const requested = items[0]!
+    const to = items[1]!
+    const value = hasValue ? items[2]! : 0n
+    stack.pop()
+    stack.push(0n)
+    let charged: bigint
+    try {
+      charged = await engine(runState, gas, common)
+    } finally {
+      stack.pop()
+      stack.push(requested)
+    }
+    if (op === 0xf1) {
+      // Engine (EIP-161): +25,000 only when value moves to an empty account. RSKj: when the account does not exist.
+      if (value !== 0n && (await emptyForEngine(runState, to))) charged -= NEW_ACCOUNT
+      if (!(await exists(runState, to))) charged += NEW_ACCOUNT
+    }
+    const stipend = value !== 0n ? STIPEND_CALL : 0n
+    const remaining = runState.interpreter.getGasLeft() - charged
+    // Not enough for the base cost or the stipend: the returned charge exceeds the gas left and the engine traps.
+    if (remaining < stipend) return charged + stipend
+    const calleeGas = requested + stipend < remaining ? requested + stipend : remaining
+    // The engine adds the stipend to the caller and to the callee's limit itself (functions.ts CALL handler).
+    runState.messageGasLimit = calleeGas - stipend
+    return charged + stipend
+  }
+}
+
+/**
+ * CREATE/CREATE2: the engine's charge, then all remaining gas to the new frame. Initcode above 49,152 bytes aborts
+ * the calling frame (RSKj `Program.validateInitcodeSize` throws); the engine would only push 0.
+ */
+function createGas(engine: GasFunction): GasFunction {
+  return async (runState, gas, common) => {
+    if (runState.stack.peek(3)[2]! > common.param('maxInitCodeSize')) {
+      throw new EVMError(EVMError.errorMessages.INITCODE_SIZE_VIOLATION)
+    }
+    const charged = await engine(runState, gas, common)
+    const left = runState.interpreter.getGasLeft() - charged
+    if (left >= 0n) runState.messageGasLimit = left
+    return charged
+  }
+}
+
+/** Frontier SSTORE (RSKj `VM.doSSTORE`): no EIP-2200 net metering and no 2,300 sentry. */
+const sstoreGas: GasFunction = async (runState, gas) => {
+  if (runState.interpreter.isStatic()) staticViolation()
+  const [key, value] = runState.stack.peek(2) as [bigint, bigint]
+  const current = await runState.interpreter.storageLoad(setLengthLeft(bigIntToBytes(key), 32))
+  const currentZero = current.every((b) => b === 0)
+  if (currentZero && value !== 0n) return gas + SET_SSTORE
+  if (!currentZero && value === 0n) {
+    runState.interpreter.refundGas(REFUND_SSTORE, 'RSK SSTORE clear')
+    return gas + RESET_SSTORE
+  }
+  return gas + RESET_SSTORE
+}
+
+/** SELFDESTRUCT: RSKj charges 25,000 when the beneficiary does not exist (engine: value to an empty account). */
+function selfdestructGas(engine: GasFunction): GasFunction {
+  return async (runState, gas, common) => {
+    const to = runState.stack.peek(1)[0]!
+    const balance = await runState.interpreter.getExternalBalance(runState.interpreter.getAddress())
+    let charged = await engine(runState, gas, common)
+    if (balance > 0n && (await emptyForEngine(runState, to))) charged -= NEW_ACCOUNT
+    if (!(await exists(runState, to))) charged += NEW_ACCOUNT
+    return charged
+  }
+}
+
+/** The custom opcodes of the RSK profile for `common` (see the file comment). */
+export function rskOpcodes(common: Common): CustomOpcode[] {
+  const { opcodeMap } = getOpcodesForHF(common)
+  const engine = (op: number) => {
+    const entry = opcodeMap[op]
+    if (entry === undefined) throw new Error(`engine has no opcode 0x${op.toString(16)}`)
+    return entry
+  }
+  const fee = (op: number) => Number(engine(op).opcodeInfo.fee)
+  const minimumGasPrice = minimumGasPriceOf(common)
+  const wrapped = (op: number, gasFunction: GasFunction): AddOpcode => ({
+    opcode: op,
+    opcodeName: engine(op).opcodeInfo.name,
+    baseFee: fee(op),
+    gasFunction,
+    logicFunction: engine(op).opHandler,
+  })
+  const extcodesize = engine(0x3b).opHandler
+  return [
+    {
+      opcode: 0x48,
+      opcodeName: 'BASEFEE',
+      baseFee: 2,
+      logicFunction: (runState: RunState) => runState.stack.push(minimumGasPrice),
+    },
+    wrapped(0x55, sstoreGas),
+    ...[0xf1, 0xf2, 0xf4, 0xfa].map((op) => wrapped(op, callGas(engine(op).gasHandler as GasFunction, op))),
+    ...[0xf0, 0xf5].map((op) => wrapped(op, createGas(engine(op).gasHandler as GasFunction))),
+    wrapped(0xff, selfdestructGas(engine(0xff).gasHandler as GasFunction)),
+    {
+      ...wrapped(0x3b, engine(0x3b).gasHandler as GasFunction),
+      logicFunction: async (runState: RunState, c: Common) => {
+        if (!isRskPrecompile(runState.stack.peek(1)[0]!)) return extcodesize(runState, c)
+        runState.stack.pop()
+        runState.stack.push(MAX_WORD)
+      },
+    },
+  ]
+}
+
+/** EVM options every EVM of the node is created with: the RSK opcodes and the RSK precompiles. */
+export function rskEvmOptions(common: Common): Pick<EVMOpts, 'customOpcodes' | 'customPrecompiles'> {
+  return { customOpcodes: rskOpcodes(common), customPrecompiles: rskPrecompiles() }
+}

@@ -1,0 +1,200 @@
+/**
+ * REMASC, the RSK native contract at `0x0000000000000000000000000000000001000008` that holds every block's fees
+ * and pays them out after maturity (reference §2.2, §2.3, §7.1, §7.6).
+ *
+ * - At inclusion each transaction's fee (gasPrice × gasUsed) goes to REMASC, not to the coinbase (RSKj
+ *   `TransactionExecutor.finalization`): `routeFee` moves what the engine credited to the coinbase.
+ * - Every block ends with the unsigned REMASC system transaction (`co/rsk/remasc/RemascTransaction.java`), which
+ *   runs `Remasc.processMinersFees` (`co/rsk/remasc/Remasc.java`): from block maturity + 1 it adds the paid fees of
+ *   block N − maturity to `rewardBalance`; from maturity + syntheticSpan it takes rewardBalance / syntheticSpan
+ *   and pays 1/rskLabsDivisor to RSK Labs, 1/federationDivisor of the rest to the federators (split evenly, the
+ *   remainder to the last) and the rest to the coinbase of block N − maturity, each payment with a
+ *   `mining_fee_topic` log (`RemascFeesPayer`).
+ * - Simplified: the simulator never has uncles, so there are no siblings, no broken selection rule and no burn.
+ *   The federation is the regtest genesis federation on every network. Contract state lives in storage words at
+ *   the keys RSKj uses (`RemascStorageProvider`), as numbers in 32-byte words.
+ */
+import { RLP } from '@ethereumjs/rlp'
+import { createLegacyTx } from '@ethereumjs/tx'
+import { Account, Address, bigIntToBytes, bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import type { Common } from '@ethereumjs/common'
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import { pointCompress } from 'tiny-secp256k1'
+import { keccak256 } from '../crypto.js'
+import type { NetworkName } from '../../options/index.js'
+import type { BlockStore } from '../chain/store.js'
+import type { LogRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
+import { FEDERATION_SORTED } from './bridge.js'
+
+export const REMASC_ADDRESS_HEX = '0x0000000000000000000000000000000001000008'
+const REMASC = new Address(hexToBytes(REMASC_ADDRESS_HEX))
+
+/** `resources/remasc.json` per network (regtest: maturity 10, syntheticSpan 5). */
+export interface RemascConfig {
+  maturity: bigint
+  syntheticSpan: bigint
+  rskLabsDivisor: bigint
+  federationDivisor: bigint
+  /** `rskLabsAddressRskip218` (RSKIP218 is active from iris on every network). */
+  rskLabsAddress: string
+}
+
+const DIVISORS = { rskLabsDivisor: 5n, federationDivisor: 100n }
+export const REMASC_CONFIGS: Record<NetworkName, RemascConfig> = {
+  regtest: { ...DIVISORS, maturity: 10n, syntheticSpan: 5n, rskLabsAddress: '0xdabadabadabadabadabadabadabadabadaba0001' },
+  devnet: { ...DIVISORS, maturity: 20n, syntheticSpan: 10n, rskLabsAddress: '0xdabadabadabadabadabadabadabadabadaba0002' },
+  testnet: { ...DIVISORS, maturity: 50n, syntheticSpan: 10n, rskLabsAddress: '0xdabadabadabadabadabadabadabadabadaba0003' },
+  mainnet: { ...DIVISORS, maturity: 4000n, syntheticSpan: 10n, rskLabsAddress: '0xdcb12179ba4697350f66224c959bdd9c282818df' },
+}
+
+/** `Constants.getMinimumPayableGas` and `getFederatorMinimumPayableGas` (RSKIP85). */
+const MINIMUM_PAYABLE_GAS = 200_000n
+const FEDERATOR_MINIMUM_PAYABLE_GAS = 50_000n
+
+/** `DataWord.fromString`: the UTF-8 bytes as a number in a 32-byte word. */
+const dataWord = (s: string): Uint8Array => setLengthLeft(new TextEncoder().encode(s), 32)
+const KEYS = {
+  rewardBalance: dataWord('rewardBalance'),
+  siblings: dataWord('siblings'),
+  brokenSelectionRule: dataWord('brokenSelectionRule'),
+  federationBalance: dataWord('federationBalance'),
+}
+/** `RemascContract.MINING_FEE_TOPIC`. */
+export const MINING_FEE_TOPIC = dataWord('mining_fee_topic')
+
+/** RSK addresses of the federators' RSK keys (RSKIP415), in federation order. */
+const FEDERATORS: Address[] = FEDERATION_SORTED.map((key) => new Address(keccak256(pointCompress(key, false).subarray(1)).subarray(12)))
+
+/**
+ * The REMASC transaction of block `number`. Its bytes are RSKj's `getEncoded()` of an unsigned transaction, so its
+ * hash is the one RSKj gives: [nonce, 0x00, 0x00, REMASC, 0x80, 0x80, 0x80, 0x80, 0x80] — the gas price and gas
+ * limit are the single byte 0 (`encodeCoinNonNullZero`, `encodeElement({0})`), not the empty string.
+ */
+export function remascTransaction(number: bigint, engineCommon: Common): TxRecord {
+  const nonce = number - 1n
+  const tx = createLegacyTx({ nonce, gasPrice: 0n, gasLimit: 0n, to: REMASC, value: 0n }, { common: engineCommon })
+  const payload = [RLP.encode(bigIntToUnpaddedBytes(nonce)), Uint8Array.of(0), Uint8Array.of(0), RLP.encode(REMASC.bytes), Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x80)]
+  const body = concat(payload)
+  // A list prefix: the body is always shorter than 56 bytes (a nonce is at most 8 bytes).
+  const raw = concat([Uint8Array.of(0xc0 + body.length), body])
+  const hash = keccak256(raw)
+  const from = new Uint8Array(20)
+  return { tx, raw, hash, hashHex: bytesToHex(hash), from, fromHex: bytesToHex(from), system: 'remasc' }
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
+}
+
+/** Moves a transaction's fee, which the engine paid to `coinbase`, to REMASC. */
+export async function routeFee(state: MerkleStateManager, coinbase: Uint8Array, fee: bigint): Promise<void> {
+  if (fee === 0n) return
+  const miner = new Address(coinbase)
+  const account = (await state.getAccount(miner))!
+  account.balance -= fee
+  await state.putAccount(miner, account)
+  await addBalance(state, REMASC, fee)
+}
+
+async function addBalance(state: MerkleStateManager, address: Address, amount: bigint): Promise<void> {
+  const account = (await state.getAccount(address)) ?? new Account()
+  account.balance += amount
+  await state.putAccount(address, account)
+}
+
+async function readWord(state: MerkleStateManager, key: Uint8Array): Promise<bigint> {
+  return (await state.getAccount(REMASC)) === undefined ? 0n : bytesToBigInt(await state.getStorage(REMASC, key))
+}
+
+async function writeWord(state: MerkleStateManager, key: Uint8Array, value: bigint): Promise<void> {
+  if ((await state.getAccount(REMASC)) === undefined) await state.putAccount(REMASC, new Account())
+  await state.putStorage(REMASC, key, value === 0n ? new Uint8Array() : bigIntToBytes(value))
+}
+
+export interface RemascContext {
+  state: MerkleStateManager
+  store: BlockStore
+  config: RemascConfig
+  /** Number of the block being built. */
+  number: bigint
+  minimumGasPrice: bigint
+  /** Gas used by the block's transactions before REMASC (its receipt's cumulativeGasUsed). */
+  cumulativeGasUsed: bigint
+  common: Common
+}
+
+/** Runs `processMinersFees` for the block being built; returns the REMASC transaction's receipt. */
+export async function processMinersFees(ctx: RemascContext): Promise<ReceiptRecord> {
+  const { state, config, number } = ctx
+  const logs: LogRecord[] = []
+  const pay = async (blockHash: Uint8Array, value: bigint, to: Address) => {
+    await addBalance(state, REMASC, -value)
+    await addBalance(state, to, value)
+    logs.push({
+      address: REMASC.bytes,
+      topics: [MINING_FEE_TOPIC, setLengthLeft(to.bytes, 32)],
+      data: RLP.encode([blockHash, bigIntToUnpaddedBytes(value)]),
+    })
+  }
+  const candidate = number - config.maturity
+  // RemascStorageProvider.save writes the (always empty) siblings list on every execution.
+  await writeWord(state, KEYS.siblings, 0xc0n)
+  const processing = candidate >= 1n ? ctx.store.byNumber(candidate) : undefined
+  if (processing !== undefined) {
+    let reward = (await readWord(state, KEYS.rewardBalance)) + processing.header.paidFees
+    if (candidate - config.syntheticSpan >= 0n) {
+      await writeWord(state, KEYS.brokenSelectionRule, 0n)
+      let synthetic = reward / config.syntheticSpan
+      if (synthetic >= ctx.minimumGasPrice * MINIMUM_PAYABLE_GAS) {
+        reward -= synthetic
+        const toLabs = synthetic / config.rskLabsDivisor
+        await pay(processing.hash, toLabs, new Address(hexToBytes(config.rskLabsAddress as `0x${string}`)))
+        synthetic -= toLabs
+        synthetic -= await payFederation(ctx, processing.hash, synthetic, pay)
+        await pay(processing.hash, synthetic, new Address(processing.header.coinbase))
+      }
+    }
+    await writeWord(state, KEYS.rewardBalance, reward)
+  }
+  const bloom = new Uint8Array(256)
+  for (const l of logs) for (const item of [l.address, ...l.topics]) addToBloom(bloom, item)
+  return { status: 1, gasUsed: 0n, cumulativeGasUsed: ctx.cumulativeGasUsed, logs, logsBloom: bloom, contractAddress: null }
+}
+
+/** `Remasc.payToFederation`: returns the federation's share taken from the reward (paid now or kept). */
+async function payFederation(
+  ctx: RemascContext,
+  blockHash: Uint8Array,
+  synthetic: bigint,
+  pay: (hash: Uint8Array, value: bigint, to: Address) => Promise<void>,
+): Promise<bigint> {
+  const share = synthetic / ctx.config.federationDivisor
+  const total = (await readWord(ctx.state, KEYS.federationBalance)) + share
+  const n = BigInt(FEDERATORS.length)
+  const each = total / n
+  const rest = total % n
+  if (each < ctx.minimumGasPrice * FEDERATOR_MINIMUM_PAYABLE_GAS) {
+    await writeWord(ctx.state, KEYS.federationBalance, total)
+    return share
+  }
+  await writeWord(ctx.state, KEYS.federationBalance, 0n)
+  for (let k = 0; k < FEDERATORS.length; k++) {
+    await pay(blockHash, k === FEDERATORS.length - 1 && rest > 0n ? each + rest : each, FEDERATORS[k]!)
+  }
+  return share
+}
+
+/** Ethereum log bloom: three 11-bit indexes from keccak256(item). */
+function addToBloom(bloom: Uint8Array, item: Uint8Array): void {
+  const h = keccak256(item)
+  for (let i = 0; i < 6; i += 2) {
+    const bit = ((h[i]! << 8) | h[i + 1]!) & 2047
+    bloom[255 - (bit >> 3)]! |= 1 << (bit & 7)
+  }
+}

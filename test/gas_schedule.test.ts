@@ -1,0 +1,184 @@
+/**
+ * The RSK gas schedule (reference §7.5, RSKj `GasCost.java`, `VM.java`, `TransactionExecutor.java`) measured on
+ * receipts. Most cases deploy a few hand-written opcodes so the derivation next to each case is exact:
+ * PUSH1/PUSH2/PUSH20/DUP1/ADDRESS/GAS cost 3/3/3/3/2/2, STOP 0; calldata 4 per zero byte and 16 per other byte.
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+import { Interface, getCreateAddress } from 'ethers'
+import type { Provider } from '../src/index.js'
+import { COW, COW1, deploy, fresh, send } from './helpers.js'
+import { Storage } from './fixtures/index.js'
+
+const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
+const used = (r: Record<string, any>) => Number(BigInt(r.gasUsed))
+const word = (n: bigint) => n.toString(16).padStart(64, '0')
+
+/** Initcode that returns `runtime`: PUSH2 len, DUP1, PUSH1 12, PUSH1 0, CODECOPY, PUSH1 0, RETURN (12 bytes). */
+const initcodeFor = (runtime: string) => '0x61' + (runtime.length / 2).toString(16).padStart(4, '0') + '80600c6000396000f3' + runtime
+
+/** Deploys hand-written runtime code from cow (optionally with value) and returns its address. */
+async function deployCode(p: Provider, runtime: string, value = '0x0'): Promise<string> {
+  const r = await send(p, { data: initcodeFor(runtime), value })
+  expect(r.status).toBe('0x1')
+  return r.contractAddress
+}
+
+describe('gas schedule: transaction costs', () => {
+  let p: Provider
+  beforeAll(async () => {
+    p = await fresh()
+  })
+
+  it('plain transfer: 21,000', async () => {
+    expect(used(await send(p, { to: COW1, value: '0x1' }))).toBe(21_000)
+  })
+
+  it('creation: 53,000 + calldata + 2 per initcode word (RSKIP438) + execution + 200 per code byte', async () => {
+    // initcode 61 0001 80 600c 6000 39 6000 f3 00: 13 bytes, 4 zero (16) + 9 non-zero (144) = 160; 1 word = 2.
+    // Execution: PUSH2 3 + DUP1 3 + PUSH1 3 + PUSH1 3 + CODECOPY (3 + 3 copy + 3 memory) + PUSH1 3 + RETURN 0 = 24.
+    // Deposit: 1 byte × 200. Total 53,000 + 160 + 2 + 24 + 200 = 53,386.
+    expect(used(await send(p, { data: initcodeFor('00') }))).toBe(53_386)
+  })
+
+  it('calldata: 4 per zero byte, 16 per other byte (RSKIP400 = EIP-2028)', async () => {
+    // 0x00ff00ff to an account: 2 × 4 + 2 × 16 = 40.
+    expect(used(await send(p, { to: COW1, data: '0x00ff00ff' }))).toBe(21_040)
+  })
+})
+
+describe('gas schedule: state access opcodes', () => {
+  let p: Provider
+  beforeAll(async () => {
+    p = await fresh()
+  })
+
+  // Each runtime is run by a call without data: 21,000 + the opcodes.
+  it.each([
+    // PUSH1 0 (3) + SLOAD (RSK 200; Istanbul's EIP-1884 price is 800).
+    ['SLOAD 200', '60005400', 21_000 + 3 + 200],
+    // ADDRESS (2) + BALANCE (RSK 400; EIP-1884: 700).
+    ['BALANCE 400', '303100', 21_000 + 2 + 400],
+    // ADDRESS (2) + EXTCODEHASH (RSK 400; EIP-1884: 700).
+    ['EXTCODEHASH 400', '303f00', 21_000 + 2 + 400],
+    // ADDRESS (2) + EXTCODESIZE (700).
+    ['EXTCODESIZE 700', '303b00', 21_000 + 2 + 700],
+    // PUSH1 1 (3) + PUSH1 0 (3) + TSTORE (100) + PUSH1 0 (3) + TLOAD (100).
+    ['TSTORE/TLOAD 100', '600160005d60005c00', 21_000 + 3 + 3 + 100 + 3 + 100],
+    // ADDRESS (2) + SELFBALANCE (5).
+    ['SELFBALANCE 5', '304700', 21_000 + 2 + 5],
+  ])('%s', async (_name, runtime, gas) => {
+    const at = await deployCode(p, runtime)
+    expect(used(await send(p, { to: at }))).toBe(gas)
+  })
+})
+
+describe('gas schedule: SSTORE is frontier-style (20,000 set, 5,000 reset/clear, 15,000 refund)', () => {
+  // Runtime: PUSH1 0, CALLDATALOAD, PUSH1 0, SSTORE, STOP: slot 0 := calldata word; 9 gas besides SSTORE.
+  const STORE = '6000356000550000'
+  let p: Provider
+  let at: string
+  const store = (v: bigint) => send(p, { to: at, data: '0x' + word(v) })
+  beforeAll(async () => {
+    p = await fresh()
+    at = await deployCode(p, STORE)
+  })
+
+  it('set 0 → 5: 21,000 + 140 calldata (31 × 4 + 16) + 9 + 20,000', async () => {
+    expect(used(await store(5n))).toBe(41_149)
+  })
+
+  it('reset 5 → 7: 21,000 + 140 + 9 + 5,000', async () => {
+    expect(used(await store(7n))).toBe(26_149)
+  })
+
+  it('same value 7 → 7: 5,000 as a reset (EIP-2200 would charge 800)', async () => {
+    expect(used(await store(7n))).toBe(26_149)
+  })
+
+  it('clear 7 → 0: 21,000 + 128 calldata + 9 + 5,000 = 26,137, refund 15,000 capped at 26,137 / 2 = 13,068', async () => {
+    expect(used(await store(0n))).toBe(26_137 - 13_068)
+  })
+
+  it('zero → zero: 5,000 (EIP-2200 would charge 800)', async () => {
+    expect(used(await store(0n))).toBe(21_000 + 128 + 9 + 5_000)
+  })
+
+  it('two writes to one slot in a transaction pay twice (no net metering)', async () => {
+    // PUSH1 1, PUSH1 0, SSTORE (20,000), PUSH1 2, PUSH1 0, SSTORE (5,000; EIP-2200: 800): 12 + 25,000.
+    const twice = await deployCode(p, '6001600055600260005500')
+    expect(used(await send(p, { to: twice }))).toBe(21_000 + 12 + 25_000)
+  })
+
+  it('Storage fixture: a new slot costs exactly 15,000 more than overwriting it', async () => {
+    const s = await deploy(p, Storage)
+    const st = new Interface(Storage.abi as never)
+    const first = used(await send(p, { to: s, data: st.encodeFunctionData('set', [3, 0x11]) }))
+    const again = used(await send(p, { to: s, data: st.encodeFunctionData('set', [3, 0x22]) }))
+    expect(first - again).toBe(15_000)
+  })
+})
+
+describe('gas schedule: calls, creation and self-destruct', () => {
+  let p: Provider
+  beforeAll(async () => {
+    p = await fresh()
+  })
+
+  /** CALL(gas = GAS, to, value, 0, 0, 0, 0) then STOP: 5 × PUSH1 (15) + PUSH20 (3) + GAS (2) = 20 besides CALL. */
+  const caller = (to: string, value: number) => '6000600060006000' + '60' + value.toString(16).padStart(2, '0') + '73' + to.slice(2) + '5af100'
+
+  it('nested call (contract → contract that stores): 21,000 + 20 + CALL 700 + callee 20,006', async () => {
+    // Callee: PUSH1 1, PUSH1 0, SSTORE, STOP = 20,006.
+    const target = await deployCode(p, '600160005500')
+    const a = await deployCode(p, caller(target, 0))
+    const r = await send(p, { to: a })
+    expect(used(r)).toBe(21_000 + 20 + 700 + 20_006)
+    expect(await rq(p, 'eth_getStorageAt', [target, '0x0', 'latest'])).toBe('0x' + word(1n))
+  })
+
+  it('no EIP-150 63/64 rule: gas limit = gas used is enough for a nested call', async () => {
+    // With 63/64 the callee would get 19,694 of the 20,006 left and fail; RSK gives it all that remains.
+    const target = await deployCode(p, '600260005500')
+    const a = await deployCode(p, caller(target, 0))
+    const r = await send(p, { to: a, gas: '0x' + (21_000 + 20 + 700 + 20_006).toString(16) })
+    expect(r.status).toBe('0x1')
+    expect(await rq(p, 'eth_getStorageAt', [target, '0x0', 'latest'])).toBe('0x' + word(2n))
+  })
+
+  it('value CALL to an existing account: 700 + 9,000, and the 2,300 stipend is not a discount', async () => {
+    // Ethereum nets 700 + 9,000 − 2,300 (the unused stipend comes back free); RSKj charges the stipend as callee gas.
+    const a = await deployCode(p, caller(COW1, 1), '0x64')
+    expect(used(await send(p, { to: a }))).toBe(21_000 + 20 + 700 + 9_000)
+  })
+
+  it('CALL to an account that does not exist: +25,000 even without value', async () => {
+    const a = await deployCode(p, caller('0x' + 'ab'.repeat(20), 0))
+    expect(used(await send(p, { to: a }))).toBe(21_000 + 20 + 700 + 25_000)
+  })
+
+  it('SELFDESTRUCT: 5,000, refund 24,000 capped at half the gas used', async () => {
+    // CALLER (2) + SELFDESTRUCT (5,000) to cow (exists) = 26,002; refund min(24,000, 13,001).
+    const a = await deployCode(p, '33ff')
+    expect(used(await send(p, { to: a }))).toBe(26_002 - 13_001)
+    expect(await rq(p, 'eth_getCode', [a, 'latest'])).toBe('0x')
+  })
+
+  it('CREATE forwards all remaining gas: gas limit = gas used is enough', async () => {
+    // Runtime: PUSH5 6001600055 (3), PUSH1 0 (3), MSTORE (3 + 3 memory), PUSH1 5, PUSH1 27, PUSH1 0 (9), CREATE
+    // (32,000 + 2 for its one initcode word, RSKIP438), STOP. The child's initcode PUSH1 1, PUSH1 0, SSTORE costs
+    // 20,006: with EIP-150 it would get 20,006 − 20,006 / 64 = 19,694 and fail.
+    const factory = await deployCode(p, '6460016000556000526005601b6000f000')
+    const gas = 21_000 + 3 + 3 + 6 + 9 + 32_002 + 20_006
+    const r = await send(p, { to: factory, gas: '0x' + gas.toString(16) })
+    expect(r.status).toBe('0x1')
+    expect(used(r)).toBe(gas)
+    const child = getCreateAddress({ from: factory, nonce: 1 }).toLowerCase()
+    expect(await rq(p, 'eth_getStorageAt', [child, '0x0', 'latest'])).toBe('0x' + word(1n))
+  })
+
+  it('the sender pays gasPrice × gasUsed', async () => {
+    const before = BigInt(await rq(p, 'eth_getBalance', [COW, 'latest']))
+    const r = await send(p, { to: COW1, value: '0x0', gasPrice: '0x3' })
+    expect(BigInt(await rq(p, 'eth_getBalance', [COW, 'latest']))).toBe(before - 3n * BigInt(r.gasUsed))
+  })
+})

@@ -1,0 +1,176 @@
+/**
+ * REMASC (reference §2.2, §2.3, §7.1, §7.6; RSKj `co/rsk/remasc/*`): the system transaction that ends every block,
+ * fees held by the REMASC contract and paid to the miner after maturity, and clients reading such blocks.
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+import { BrowserProvider, computeAddress, decodeRlp, encodeRlp, keccak256, toBeHex, zeroPadValue } from 'ethers'
+import { createPublicClient, custom } from 'viem'
+import type { Provider } from '../src/index.js'
+import { COW, COW1, MINER, fresh, send } from './helpers.js'
+
+const REMASC = '0x0000000000000000000000000000000001000008'
+const ZERO = '0x0000000000000000000000000000000000000000'
+const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
+const balance = async (p: Provider, a: string) => BigInt(await rq(p, 'eth_getBalance', [a, 'latest']))
+const utf8Word = (s: string) => zeroPadValue('0x' + Buffer.from(s).toString('hex'), 32)
+
+/** RSKj's unsigned encoding: [nonce, 0x00, 0x00, REMASC, 0x80 × 5] with a one-byte zero gas price and gas limit. */
+const remascHash = (nonce: string) => keccak256('0xdd' + nonce + '0000' + '94' + REMASC.slice(2) + '8080808080')
+
+describe('the REMASC transaction ends every block', () => {
+  let p: Provider
+  let user: Record<string, any>
+  beforeAll(async () => {
+    p = await fresh()
+    user = await send(p, { to: COW1, value: '0x5' })
+  })
+
+  it('is listed last and counted; the user transaction stays at index 0', async () => {
+    const block = await rq(p, 'eth_getBlockByNumber', ['0x1', false])
+    expect(block.transactions).toEqual([user.transactionHash, remascHash('80')])
+    expect(await rq(p, 'eth_getBlockTransactionCountByNumber', ['0x1'])).toBe('0x2')
+    expect(await rq(p, 'eth_getBlockTransactionCountByHash', [block.hash])).toBe('0x2')
+    expect(user.transactionIndex).toBe('0x0')
+  })
+
+  it('has RSKj shape: from 0x0…0, nonce = number − 1, zero gas, price and value, input 0x, v/r/s 0x0', async () => {
+    const block = await rq(p, 'eth_getBlockByNumber', ['0x1', true])
+    const tx = block.transactions[1]
+    expect(tx).toEqual({
+      hash: remascHash('80'),
+      nonce: '0x0',
+      blockHash: block.hash,
+      blockNumber: '0x1',
+      transactionIndex: '0x1',
+      from: ZERO,
+      to: REMASC,
+      gas: '0x0',
+      gasPrice: '0x0',
+      value: '0x0',
+      input: '0x',
+      v: '0x0',
+      r: '0x0',
+      s: '0x0',
+      type: '0x0',
+    })
+    expect(await rq(p, 'eth_getTransactionByHash', [tx.hash])).toEqual(tx)
+    expect(await rq(p, 'eth_getTransactionByBlockNumberAndIndex', ['0x1', '0x1'])).toEqual(tx)
+    expect(await rq(p, 'eth_getTransactionByBlockHashAndIndex', [block.hash, '0x1'])).toEqual(tx)
+  })
+
+  it('has a receipt: success, no gas, cumulativeGasUsed = the block gas', async () => {
+    const r = await rq(p, 'eth_getTransactionReceipt', [remascHash('80')])
+    expect(r).toMatchObject({ transactionIndex: '0x1', blockNumber: '0x1', cumulativeGasUsed: '0x5208', gasUsed: '0x0', contractAddress: null })
+    expect(r).toMatchObject({ logs: [], from: ZERO, to: REMASC, status: '0x1', type: '0x0', effectiveGasPrice: '0x0' })
+  })
+
+  it('is alone in an empty block, with nonce = number − 1', async () => {
+    await rq(p, 'evm_mine')
+    const block = await rq(p, 'eth_getBlockByNumber', ['0x2', true])
+    expect(block.transactions.map((t: any) => [t.hash, t.nonce])).toEqual([[remascHash('01'), '0x1']])
+    expect(block.gasUsed).toBe('0x0')
+  })
+
+  it('ethers and viem read full blocks that contain it', async () => {
+    const ethers = new BrowserProvider(p as never)
+    const b = await ethers.getBlock(1, true)
+    expect(b!.prefetchedTransactions.map((t) => [t.hash, t.from.toLowerCase(), t.to?.toLowerCase(), t.index])).toEqual([
+      [user.transactionHash, COW, COW1, 0],
+      [remascHash('80'), ZERO, REMASC, 1],
+    ])
+    const viem = createPublicClient({ transport: custom(p as never) })
+    const v = await viem.getBlock({ blockNumber: 1n, includeTransactions: true })
+    expect(v.transactions.map((t) => [t.hash, t.from, t.to, t.v, t.transactionIndex])).toEqual([
+      [user.transactionHash, COW, COW1, 101n, 0],
+      [remascHash('80'), ZERO, REMASC, 0n, 1],
+    ])
+  })
+})
+
+describe('fees go to REMASC and reach the miner after maturity', () => {
+  const GAS_PRICE = 10n ** 9n
+  const FEE = 21_000n * GAS_PRICE
+  let p: Provider
+  beforeAll(async () => {
+    p = await fresh()
+  })
+
+  it('at inclusion the coinbase gets nothing, REMASC the fee, and paidFees says so', async () => {
+    const miner = await balance(p, MINER)
+    const r = await send(p, { to: COW1, value: '0x1', gasPrice: toBeHex(GAS_PRICE) })
+    expect(r.status).toBe('0x1')
+    expect(await balance(p, MINER)).toBe(miner)
+    expect(await balance(p, REMASC)).toBe(FEE)
+    expect(BigInt((await rq(p, 'eth_getBlockByNumber', ['0x1', false])).paidFees)).toBe(FEE)
+  })
+
+  it('block 11 books block 1 fees as rewardBalance; nothing is paid before block 15', async () => {
+    for (let i = 2; i <= 14; i++) await rq(p, 'evm_mine')
+    expect(await rq(p, 'eth_getStorageAt', [REMASC, utf8Word('rewardBalance'), '0xa'])).toBe(zeroPadValue('0x', 32))
+    expect(BigInt(await rq(p, 'eth_getStorageAt', [REMASC, utf8Word('rewardBalance'), '0xb']))).toBe(FEE)
+    expect(await balance(p, REMASC)).toBe(FEE)
+    const r = await rq(p, 'eth_getTransactionReceipt', [(await rq(p, 'eth_getBlockByNumber', ['0xe', false])).transactions[0]])
+    expect(r.logs).toEqual([])
+  })
+
+  it('block 15 pays a fifth of the reward: 1/5 to RSK Labs, 1/100 of the rest to the federators, the rest to the miner', async () => {
+    const minerBefore = await balance(p, MINER)
+    await rq(p, 'evm_mine')
+    const synthetic = FEE / 5n // 4.2e12
+    const labs = synthetic / 5n
+    const federation = (synthetic - labs) / 100n
+    const toMiner = synthetic - labs - federation
+    const labsAddress = '0xdabadabadabadabadabadabadabadabadaba0001'
+    // BridgeRegTestConstants genesis federation; RSK keys = BTC keys on regtest; sorted by key.
+    const federators = [
+      '0362634ab57dae9cb373a5d536e66a8c4f67468bbcfb063809bab643072d78a124',
+      '03c5946b3fbae03a654237da863c9ed534e0878657175b132b8ca630f245df04db',
+      '02cd53fc53a07f211641a677d250f6de99caf620e8e77071e811a28b3bcddf0be1',
+    ]
+      .sort()
+      .map((k) => computeAddress('0x' + k).toLowerCase())
+    expect(await balance(p, MINER)).toBe(minerBefore + toMiner)
+    expect(await balance(p, labsAddress)).toBe(labs)
+    for (const f of federators) expect(await balance(p, f)).toBe(federation / 3n)
+    expect(await balance(p, REMASC)).toBe(FEE - synthetic)
+    expect(BigInt(await rq(p, 'eth_getStorageAt', [REMASC, utf8Word('rewardBalance'), 'latest']))).toBe(FEE - synthetic)
+
+    // Each payment is logged by REMASC: topics [mining_fee_topic, payee], data RLP[processed block hash, amount].
+    const block15 = await rq(p, 'eth_getBlockByNumber', ['0xf', false])
+    const block5 = await rq(p, 'eth_getBlockByNumber', ['0x5', false])
+    const receipt = await rq(p, 'eth_getTransactionReceipt', [block15.transactions[0]])
+    const expected = [
+      [labsAddress, labs],
+      ...federators.map((f) => [f, federation / 3n] as const),
+      [MINER, toMiner],
+    ] as const
+    expect(receipt.logs.map((l: any) => [l.address, l.topics, l.data])).toEqual(
+      expected.map(([to, v]) => [REMASC, [utf8Word('mining_fee_topic'), zeroPadValue(to, 32)], encodeRlp([block5.hash, toBeHex(v)])]),
+    )
+    const logs = await rq(p, 'eth_getLogs', [{ fromBlock: '0xf', toBlock: '0xf', address: REMASC }])
+    expect(logs.map((l: any) => l.transactionHash)).toEqual(Array(5).fill(block15.transactions[0]))
+  })
+
+  it('the value is conserved: REMASC + payees = the fees', async () => {
+    await rq(p, 'evm_mine')
+    const logs = await rq(p, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest', address: REMASC }])
+    expect(logs).toHaveLength(10)
+    const payees = [...new Set(logs.map((l: any) => '0x' + l.topics[1].slice(26)))] as string[]
+    expect(payees).toHaveLength(5)
+    let sum = await balance(p, REMASC)
+    for (const a of payees) sum += await balance(p, a)
+    expect(sum).toBe(FEE)
+    const paid = logs.reduce((s: bigint, l: any) => s + BigInt(decodeRlp(l.data)[1] as string), 0n)
+    expect(paid).toBe(FEE - (await balance(p, REMASC)))
+  })
+})
+
+describe('remasc: false', () => {
+  it('blocks carry only user transactions and the coinbase is paid at once', async () => {
+    const p = await fresh({ remasc: false })
+    const r = await send(p, { to: COW1, value: '0x1', gasPrice: '0x2' })
+    expect(await rq(p, 'eth_getBlockTransactionCountByNumber', ['0x1'])).toBe('0x1')
+    expect(await balance(p, MINER)).toBe(2n * BigInt(r.gasUsed))
+    expect(await balance(p, REMASC)).toBe(0n)
+  })
+})
