@@ -165,7 +165,7 @@ describe('block variants', () => {
     await p.request({ method: 'evm_mine', params: [] })
     await p.request({ method: 'evm_startMining', params: [] })
     const block = (await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as any
-    // The third transaction is REMASC's (reference §2.2); it is not traced (docs/methods-notes/evm-profile.md).
+    // The third transaction is REMASC's (reference §2.2); it is not traced (docs/modules/evm-profile.md).
     expect(block.transactions.slice(0, 2)).toEqual([h1, h2])
     expect(block.transactions).toHaveLength(3)
 

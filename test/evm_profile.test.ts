@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Provider } from '../src/index.js'
-import { COW, fresh, send } from './helpers.js'
+import { COW, fresh, rejects, send } from './helpers.js'
 
 const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 /** Initcode that returns `runtime`: PUSH2 len, DUP1, PUSH1 12, PUSH1 0, CODECOPY, PUSH1 0, RETURN (12 bytes). */
@@ -98,6 +98,12 @@ describe('code rules', () => {
     expect(ok.status).toBe('0x1')
     expect((await rq(p, 'eth_getCode', [ok.contractAddress, 'latest'])).length).toBe(2 + 2 * 24_576)
     expect(await status(p, { data: '0x616001' + '6000f3', gas: '0x7a1200' })).toBe('0x0')
+  })
+
+  it('EIP-3860 (RSKIP438): a creation transaction carries at most 49,152 bytes of initcode (-32010 as RSKj)', async () => {
+    const tx = (size: number) => ({ from: COW, gas: '0x7a1200', data: '0x' + '00'.repeat(size) })
+    await rejects(rq(p, 'eth_sendTransaction', [tx(49_153)]), -32010, "transaction's init code size is invalid")
+    expect(await rq(p, 'eth_sendTransaction', [tx(49_152)])).toMatch(/^0x[0-9a-f]{64}$/)
   })
 
   it('EIP-3860 (RSKIP438): initcode of a CREATE is at most 49,152 bytes', async () => {

@@ -11,6 +11,11 @@ import { keccak256, signDigest } from '../crypto.js'
 import type { TxRecord } from './types.js'
 
 const SECP256K1_N_DIV_2 = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n
+/**
+ * The engine refuses oversized initcode (EIP-3860) when it builds the transaction; pool admission refuses it with
+ * RSKj's -32010 text instead (src/node/pool/admission.ts), so the engine's construction check is off.
+ */
+const TX_OPTIONS = { allowUnlimitedInitCodeSize: true }
 
 /** Wraps a signed, frozen transaction; the hash is taken over the bytes received, not a re-encoding. */
 export function recordOf(tx: LegacyTx, raw: Uint8Array = tx.serialize()): TxRecord {
@@ -44,7 +49,7 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common): TxRecord 
   }
   let tx: LegacyTx
   try {
-    tx = createLegacyTxFromRLP(raw, { common })
+    tx = createLegacyTxFromRLP(raw, { common, ...TX_OPTIONS })
     return recordOf(tx, raw)
   } catch (e) {
     throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
@@ -53,9 +58,9 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common): TxRecord 
 
 /** Signs a legacy EIP-155 transaction with `privateKey` (libsecp256k1, RFC 6979). */
 export function signTransaction(data: LegacyTxData, privateKey: Uint8Array, common: Common): TxRecord {
-  const unsigned = createLegacyTx(data, { common })
+  const unsigned = createLegacyTx(data, { common, ...TX_OPTIONS })
   const { r, s, recovery } = signDigest(unsigned.getHashedMessageToSign(), privateKey)
   const v = BigInt(recovery) + 35n + 2n * common.chainId()
-  const signed = createLegacyTx({ ...data, v, r, s }, { common })
+  const signed = createLegacyTx({ ...data, v, r, s }, { common, ...TX_OPTIONS })
   return recordOf(signed)
 }
