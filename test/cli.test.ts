@@ -101,6 +101,16 @@ describe('runCli', () => {
     expect(b.provider.options.mining).toEqual({ auto: false, interval: 0 })
   })
 
+  it('mines blocks without the REMASC transaction with --no-remasc', async () => {
+    const server = serving(await runCli(['--port', '0', '--no-remasc'], capture()))
+    expect(server.provider.options.remasc).toBe(false)
+    await server.provider.request({ method: 'evm_mine' })
+    expect(await server.provider.request({ method: 'eth_getBlockTransactionCountByNumber', params: ['latest'] })).toBe('0x0')
+    const withRemasc = serving(await runCli(['--port', '0'], capture()))
+    await withRemasc.provider.request({ method: 'evm_mine' })
+    expect(await withRemasc.provider.request({ method: 'eth_getBlockTransactionCountByNumber', params: ['latest'] })).toBe('0x1')
+  })
+
   it('prints only the URL with --quiet', async () => {
     const io = capture()
     const server = serving(await runCli(['-q', '-p', '0'], io))

@@ -39,6 +39,7 @@ const FLAGS = {
   'max-body-bytes': { type: 'string' },
   'no-keep-alive': { type: 'boolean' },
   hosted: { type: 'boolean' },
+  'no-remasc': { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean' },
   version: { type: 'boolean' },
@@ -75,6 +76,7 @@ Limits:
       --call-gas-cap <gas>     gas of an eth_call that names none (default 10000000)
 Other:
       --hosted                 behave as the hosted service: no keys held, eth_accounts is []
+      --no-remasc              mine blocks without the REMASC system transaction (fees go to the coinbase)
   -q, --quiet                  print only the "Listening on" line
       --help                   show this help
       --version                show the version
@@ -179,6 +181,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
   if (v['max-body-bytes'] !== undefined) options.maxBodyBytes = integer('max-body-bytes', v['max-body-bytes'], 1)
   if (v['no-keep-alive'] === true) options.keepAlive = false
   if (v.hosted === true) options.hosted = true
+  if (v['no-remasc'] === true) options.remasc = false
 
   const blockTime = v['block-time']
   if (blockTime !== undefined) {
