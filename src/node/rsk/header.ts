@@ -1,136 +1,216 @@
 /**
- * The RSK block header and its encodings (RSKj `org/ethereum/core/BlockHeader.java`, `BlockHeaderV2.java`,
- * `BlockHeaderExtensionV2.java`; reference §3.6).
+ * RSK block header encodings and hashes (reference §3.4, §3.6), following RSKj
+ * `org/ethereum/core/BlockHeader.java` (`getEncoded(withMergedMiningFields, withMerkleProofAndCoinbase, compressed)`,
+ * `getHash`, `getHashForMergedMining`), `BlockHeaderV0/V1/V2.java` and `BlockHeaderExtensionV1/V2.java`.
  *
- * Regtest headers are version 0 at genesis and version 2 from block 1. A version-2 header keeps its logs bloom,
- * sublist edges and base event in an "extension": the hash encoding (`getEncodedForHash`, compressed) carries
- * `RLP[2, keccak(extension)]` in the bloom's place and leaves the version, edges and base event out; the full
- * encoding (`getEncoded`) carries the bloom, the version byte, the edges and the base event. With RSKIP92 active
- * neither carries the Merkle proof or the coinbase, only the Bitcoin header.
+ * RSKj has three encodings of one header:
+ * - `getEncodedForHash()` = compressed, RSKIP92 (Bitcoin header only): its keccak-256 is the block hash.
+ *   For version 1/2 the logs bloom slot holds `RLP[version, keccak(extension)]` and the version, edges and base
+ *   event are left out; for version 0 it equals `getEncoded()`. → `encodeRskHeader`.
+ * - `getEncoded()` = uncompressed, RSKIP92: bloom, version byte, edges, base event. This is what RSKj's
+ *   `rsk_getRawBlockHeaderByHash` answers. → `encodeRskHeaderFull`.
+ * - `getFullEncoded()` = uncompressed with all three merged-mining fields: blocks and uncle lists on the wire.
+ *   → `encodeRskHeaderWithMergedMining`.
+ * On regtest genesis (version 0) all three coincide except that the last one adds the proof and coinbase `0x00`.
  */
 import { RLP } from '@ethereumjs/rlp'
-import { bigIntToUnpaddedBytes } from '@ethereumjs/util'
+import { bytesToHex } from '@ethereumjs/util'
 import { keccak256 } from '../crypto.js'
+import { RSK_TAG, lastIndexOf } from './coinbase.js'
+import {
+  edgesToBytes,
+  gasLimitBytesFor,
+  hasMiningFields,
+  javaSignedBytes,
+  unsignedBytes,
+  type RskHeader,
+} from './headerFields.js'
 
-export interface RskHeader {
-  parentHash: Uint8Array
-  unclesHash: Uint8Array
-  coinbase: Uint8Array
-  stateRoot: Uint8Array
-  txTrieRoot: Uint8Array
-  receiptTrieRoot: Uint8Array
-  logsBloom: Uint8Array
-  difficulty: bigint
-  number: bigint
-  gasLimit: bigint
-  gasUsed: bigint
-  timestamp: bigint
-  extraData: Uint8Array
-  paidFees: bigint
-  minimumGasPrice: bigint
-  uncleCount: number
-  /** Unused on regtest (null in RSKj: not encoded). */
-  ummRoot?: Uint8Array
-  /** 0 (genesis) or 2 (regtest from block 1). */
-  version: number
-  txExecutionSublistsEdges?: number[]
-  baseEvent?: Uint8Array
-  /** RSKIP110 fork detection data (12 bytes), or empty while the chain is too short for it. */
-  forkDetectionData?: Uint8Array
-  bitcoinMergedMiningHeader: Uint8Array
-  bitcoinMergedMiningMerkleProof: Uint8Array
-  bitcoinMergedMiningCoinbaseTransaction: Uint8Array
+export type { RskHeader, HeaderRules, HeaderActivation } from './headerFields.js'
+export { regtestHeaderRules, regtestHeaderShape, hasMiningFields } from './headerFields.js'
+export { decodeRskHeader } from './headerDecode.js'
+
+/** The three switches of RSKj's `BlockHeader.getEncoded(boolean, boolean, boolean)`. */
+export interface HeaderEncoding {
+  /** Encode the merged-mining fields at all (default true). */
+  withMergedMiningFields?: boolean
+  /** Also the Merkle proof and the coinbase (default: only when RSKIP92 is off for this header). */
+  withMerkleProofAndCoinbase?: boolean
+  /** Version 1/2: the extension hash in the bloom's place, no version/edges/base event (default false). */
+  compressed?: boolean
 }
 
-/** `RLP.encodeBigInteger`: minimal big-endian, zero as the empty string. */
-const int = (n: bigint): Uint8Array => bigIntToUnpaddedBytes(n)
+const EMPTY = new Uint8Array()
+const isZero = (b: Uint8Array): boolean => b.every((x) => x === 0)
 
-/** `RLP.encodeSignedCoinNonNullZero`: zero is the raw byte 0x00; otherwise Java's signed `toByteArray`. */
-function minimumGasPriceField(n: bigint): Uint8Array {
-  if (n === 0n) return Uint8Array.of(0)
-  const b = bigIntToUnpaddedBytes(n)
-  return b[0]! >= 0x80 ? Uint8Array.of(0, ...b) : b
-}
-
-/** `ByteUtil.shortsToRLP`: each edge as a little-endian 16-bit value. */
-function edgesField(edges: number[]): Uint8Array {
-  const out = new Uint8Array(edges.length * 2)
-  edges.forEach((e, i) => ((out[2 * i] = e & 0xff), (out[2 * i + 1] = (e >> 8) & 0xff)))
-  return out
-}
-
-/** `BlockHeaderExtensionV2` hash: keccak(RLP[keccak(bloom), baseEvent, edges?]). */
-function extensionData(h: RskHeader): Uint8Array {
-  const items: Uint8Array[] = [keccak256(h.logsBloom), h.baseEvent ?? new Uint8Array()]
-  if (h.txExecutionSublistsEdges !== undefined) items.push(edgesField(h.txExecutionSublistsEdges))
-  return RLP.encode([Uint8Array.of(h.version), keccak256(RLP.encode(items))])
-}
-
-const hasMiningFields = (h: RskHeader): boolean =>
-  h.bitcoinMergedMiningHeader.length > 0 || h.bitcoinMergedMiningCoinbaseTransaction.length > 0 || h.bitcoinMergedMiningMerkleProof.length > 0
-
-/** `BlockHeader.getEncoded(withMergedMiningFields, false, compressed)` with RSKIP92 active. */
-function encode(h: RskHeader, withMergedMiningFields: boolean, compressed: boolean): Uint8Array {
-  const v0 = h.version === 0
-  const fields: (Uint8Array | Uint8Array[])[] = [
-    h.parentHash, h.unclesHash, h.coinbase, h.stateRoot, h.txTrieRoot, h.receiptTrieRoot,
-    compressed && !v0 ? extensionData(h) : h.logsBloom,
-    int(h.difficulty), int(h.number), int(h.gasLimit), int(h.gasUsed), int(h.timestamp), h.extraData, int(h.paidFees),
-  ]
-  const encoded = fields.map((f) => RLP.encode(f))
-  encoded.push(RLP.encode(minimumGasPriceField(h.minimumGasPrice)))
-  encoded.push(RLP.encode(int(BigInt(h.uncleCount))))
-  if (h.ummRoot !== undefined) encoded.push(RLP.encode(h.ummRoot))
-  if (v0) {
-    if (h.txExecutionSublistsEdges !== undefined) encoded.push(RLP.encode(edgesField(h.txExecutionSublistsEdges)))
-    if (h.baseEvent !== undefined) encoded.push(RLP.encode(h.baseEvent))
-  } else if (!compressed) {
-    encoded.push(RLP.encode(Uint8Array.of(h.version)))
-    if (h.txExecutionSublistsEdges !== undefined) encoded.push(RLP.encode(edgesField(h.txExecutionSublistsEdges)))
-    if (h.baseEvent !== undefined) encoded.push(RLP.encode(h.baseEvent))
-  }
-  if (withMergedMiningFields && hasMiningFields(h)) encoded.push(RLP.encode(h.bitcoinMergedMiningHeader))
-  return rlpList(encoded)
-}
-
-/** An RLP list of already-encoded items. */
-function rlpList(items: Uint8Array[]): Uint8Array {
-  const length = items.reduce((n, i) => n + i.length, 0)
-  const prefix = length < 56 ? Uint8Array.of(0xc0 + length) : (() => {
-    const len = bigIntToUnpaddedBytes(BigInt(length))
-    return Uint8Array.of(0xf7 + len.length, ...len)
-  })()
-  const out = new Uint8Array(prefix.length + length)
-  out.set(prefix)
-  let at = prefix.length
-  for (const i of items) out.set(i, at), (at += i.length)
-  return out
+/** `BlockHeaderExtensionV1/V2.getHash`: keccak(RLP[keccak(bloom), (v2) baseEvent ?? empty, edges?]). */
+function extensionHash(h: RskHeader): Uint8Array {
+  const items: Uint8Array[] = [keccak256(h.logsBloom)]
+  if (h.version >= 2) items.push(h.baseEvent ?? EMPTY)
+  if (h.txExecutionSublistsEdges !== undefined) items.push(edgesToBytes(h.txExecutionSublistsEdges))
+  return keccak256(RLP.encode(items))
 }
 
 /**
- * The header encoding whose keccak-256 is the block hash (`getEncodedForHash`). `chain_getRawBlockHeaderByHash`
- * answers these bytes, so `keccak256(raw) == hash` holds for every block.
+ * The bloom slot of a compressed v1/v2 header: `RLP[version, extensionHash]` (`BlockHeaderV1.createExtensionData`,
+ * `BlockHeaderV2.createExtensionData`).
+ *
+ * @example
+ * rskHeaderExtensionData(header) // 0xe202a0… for a version-2 header
+ */
+export function rskHeaderExtensionData(h: RskHeader): Uint8Array {
+  if (h.extensionData !== undefined) return h.extensionData
+  if (h.logsBloom.length !== 256) throw new Error('the header has no 256-byte logs bloom to hash into its extension')
+  return RLP.encode([Uint8Array.of(h.version), extensionHash(h)])
+}
+
+/**
+ * RSKj's `BlockHeader.getEncoded(withMergedMiningFields, withMerkleProofAndCoinbase, compressed)`.
+ *
+ * @example
+ * encodeRskHeaderWith(header, { withMergedMiningFields: false, compressed: true }) // what hashForMergedMining hashes
+ */
+export function encodeRskHeaderWith(h: RskHeader, opts: HeaderEncoding = {}): Uint8Array {
+  const withMergedMiningFields = opts.withMergedMiningFields ?? true
+  const withProof = opts.withMerkleProofAndCoinbase ?? h.useRskip92Encoding === false
+  const compressed = opts.compressed ?? false
+  const v0 = h.version === 0
+  if (!v0 && !compressed && h.logsBloom.length !== 256) {
+    throw new Error('the header was decoded from its compressed form: its logs bloom, edges and base event are unknown')
+  }
+  const items: Uint8Array[] = [
+    h.parentHash,
+    h.unclesHash,
+    // RLP.encodeRskAddress: the null (all-zero) address is the empty string.
+    isZero(h.coinbase) ? EMPTY : h.coinbase,
+    h.stateRoot,
+    h.txTrieRoot,
+    h.receiptTrieRoot,
+    compressed && !v0 ? rskHeaderExtensionData(h) : h.logsBloom,
+    h.difficultyBytes ?? javaSignedBytes(h.difficulty),
+    unsignedBytes(h.number),
+    h.gasLimitBytes ?? gasLimitBytesFor(h.number, h.gasLimit),
+    unsignedBytes(h.gasUsed),
+    unsignedBytes(h.timestamp),
+    h.extraData,
+    unsignedBytes(h.paidFees),
+    // RLP.encodeSignedCoinNonNullZero: zero is the byte 0x00, otherwise Coin.getBytes (BigInteger.toByteArray).
+    javaSignedBytes(h.minimumGasPrice),
+    unsignedBytes(BigInt(h.uncleCount)),
+  ]
+  if (h.ummRoot !== undefined) items.push(h.ummRoot)
+  // addExtraFieldsToEncodedHeader: v0 always adds edges/base event if present; v1/v2 only when uncompressed,
+  // after the version byte (v1 has no base event).
+  if (v0 || !compressed) {
+    if (!v0) items.push(Uint8Array.of(h.version))
+    if (h.txExecutionSublistsEdges !== undefined) items.push(edgesToBytes(h.txExecutionSublistsEdges))
+    if ((v0 || h.version >= 2) && h.baseEvent !== undefined) items.push(h.baseEvent)
+  }
+  if (withMergedMiningFields && hasMiningFields(h)) {
+    items.push(h.bitcoinMergedMiningHeader)
+    if (withProof) items.push(h.bitcoinMergedMiningMerkleProof, h.bitcoinMergedMiningCoinbaseTransaction)
+  }
+  return RLP.encode(items)
+}
+
+/**
+ * The encoding the block hash is taken over (RSKj `getEncodedForHash`). rsksim's `chain_getRawBlockHeaderBy*`
+ * answer these bytes so that `keccak256(raw) == hash` holds (design §2; docs/modules/merged-mining.md lists the
+ * difference: RSKj answers `getEncoded()`, see `encodeRskHeaderFull`, which differs for version 1/2 headers).
+ *
+ * @example
+ * keccak256(encodeRskHeader(header)) // == rskBlockHash(header)
  */
 export function encodeRskHeader(h: RskHeader): Uint8Array {
-  return encode(h, true, true)
+  return encodeRskHeaderWith(h, { compressed: true })
 }
 
-/** RSKj's `BlockHeader.getEncoded()` (uncompressed: bloom, version, edges and base event in full). */
+/**
+ * RSKj's `BlockHeader.getEncoded()`: uncompressed (bloom, version, edges, base event), with the Bitcoin header
+ * but, under RSKIP92, without proof and coinbase. This is RSKj's `rsk_getRawBlockHeaderByHash` answer.
+ *
+ * @example
+ * decodeRskHeader(encodeRskHeaderFull(header)) // the same header back
+ */
 export function encodeRskHeaderFull(h: RskHeader): Uint8Array {
-  return encode(h, true, false)
+  return encodeRskHeaderWith(h)
 }
 
-/** The block hash: keccak-256 of `encodeRskHeader`. */
+/**
+ * RSKj's `getFullEncoded()`: uncompressed with all three merged-mining fields (blocks, uncles, the network).
+ *
+ * @example
+ * const headerRlp = encodeRskHeaderWithMergedMining(header)
+ */
+export function encodeRskHeaderWithMergedMining(h: RskHeader): Uint8Array {
+  return encodeRskHeaderWith(h, { withMerkleProofAndCoinbase: true })
+}
+
+/**
+ * The block hash: keccak-256 of `encodeRskHeader` (RSKj `BlockHeader.getHash`).
+ *
+ * @example
+ * bytesToHex(rskBlockHash(header)) // eth_getBlockByNumber(...).hash
+ */
 export function rskBlockHash(h: RskHeader): Uint8Array {
   return keccak256(encodeRskHeader(h))
 }
 
+/** RSKIP110 constants (`BlockHeader`, `co/rsk/config/MiningConfig.java`). */
+const PREFIX_LENGTH = 20
+const FORK_DETECTION_DATA_LENGTH = 12
+const FORK_DETECTION_MIN_HEIGHT = 449n
+
+/** keccak of the compressed encoding without merged-mining fields, folded with a UMM root if any (`getBaseHashForMergedMining`). */
+function baseHashForMergedMining(h: RskHeader): Uint8Array {
+  const hash = keccak256(encodeRskHeaderWith(h, { withMergedMiningFields: false, compressed: true }))
+  if (h.ummRoot === undefined || h.ummRoot.length === 0) return hash
+  if (h.ummRoot.length !== 20) throw new Error(`UMM Root length must be either 0 or 20. Found: ${h.ummRoot.length}`)
+  const leftRight = new Uint8Array(40)
+  leftRight.set(hash.subarray(0, PREFIX_LENGTH))
+  leftRight.set(h.ummRoot, PREFIX_LENGTH)
+  return keccak256(leftRight)
+}
+
+/** `getMiningForkDetectionData` of a sealed header: the 12 bytes after `RSKBLOCK:` + the base hash's first 20 bytes. */
+function forkDetectionDataInCoinbase(h: RskHeader, base: Uint8Array): Uint8Array {
+  const needle = new Uint8Array(RSK_TAG.length + PREFIX_LENGTH)
+  needle.set(RSK_TAG)
+  needle.set(base.subarray(0, PREFIX_LENGTH), RSK_TAG.length)
+  const coinbase = h.bitcoinMergedMiningCoinbaseTransaction
+  const position = lastIndexOf(coinbase, needle)
+  const hashHex = (): string => bytesToHex(rskBlockHash(h)).slice(2)
+  if (position === -1) throw new Error(`Mining fork detection data could not be found. Header: ${hashHex()}`)
+  const from = position + needle.length
+  if (coinbase.length < from + FORK_DETECTION_DATA_LENGTH) {
+    throw new Error(`Invalid fork detection data length. Expected: 12. Got: ${coinbase.length - from}. Header: ${hashHex()}`)
+  }
+  return coinbase.slice(from, from + FORK_DETECTION_DATA_LENGTH)
+}
+
 /**
- * `getHashForMergedMining`: keccak of the compressed encoding without merged-mining fields, its last 12 bytes
- * replaced by the fork detection data when there is any (RSKIP110).
+ * RSKj's `BlockHeader.getHashForMergedMining`: keccak-256 of the compressed encoding without merged-mining
+ * fields (UMM-folded when `ummRoot` is 20 bytes), whose last 12 bytes are replaced by RSKIP110 fork detection
+ * data when the header includes it:
+ * - a header being mined includes `forkDetectionData` (the argument, else the header's field) when it has 12
+ *   bytes; RSKj's `ForkDetectionDataCalculator` yields them once the chain has 449 blocks, and nothing before;
+ * - a sealed header without such data (RSKj's decoded blocks) at height ≥ 449 takes them from its coinbase,
+ *   after `RSKBLOCK:` and the hash's first 20 bytes (`getMiningForkDetectionData`).
+ * A chain without that data (short chains, genesis) gets the plain keccak.
+ *
+ * @example
+ * hashForMergedMining(template, forkDetectionData(store)) // what mnr_getWork hands out
  */
-export function hashForMergedMining(h: RskHeader): Uint8Array {
-  const hash = keccak256(encode(h, false, true))
-  if (h.forkDetectionData !== undefined && h.forkDetectionData.length === 12) hash.set(h.forkDetectionData, 20)
+export function hashForMergedMining(h: RskHeader, forkDetectionData?: Uint8Array): Uint8Array {
+  const hash = baseHashForMergedMining(h)
+  const given = forkDetectionData ?? h.forkDetectionData
+  let data: Uint8Array | undefined
+  if (given !== undefined && given.length > 0) {
+    if (given.length !== FORK_DETECTION_DATA_LENGTH) throw new Error(`fork detection data has 12 bytes, got ${given.length}`)
+    data = given
+  } else if (hasMiningFields(h) && h.number >= FORK_DETECTION_MIN_HEIGHT) {
+    data = forkDetectionDataInCoinbase(h, hash)
+  }
+  if (data !== undefined) hash.set(data, PREFIX_LENGTH)
   return hash
 }

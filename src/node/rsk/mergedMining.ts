@@ -1,184 +1,198 @@
 /**
- * Merged mining (reference §3.4): the Bitcoin data an RSK block carries, built for blocks rsksim mines itself
- * and checked for blocks miners submit, as RSKj's `ProofOfWorkRule` does.
- *
- * An RSK block stores the Bitcoin header (80 bytes), the RSKIP92 Merkle proof (sibling hashes from the coinbase to
- * the root, concatenated) and the coinbase compressed: the SHA-256 state after the 64-byte blocks that precede the
- * `RSKBLOCK:` tag, trimmed to 40 bytes (byte count + eight words, `MinerServerImpl.compressCoinbase`), then the
- * rest of the transaction.
+ * Merged mining (reference §3.4): the Bitcoin proof an RSK block carries, built for blocks rsksim mines itself and
+ * checked as RSKj's `co/rsk/validators/ProofOfWorkRule.java` checks it. The submission shapes are in
+ * `mergedMiningSubmit.ts`, the coinbase in `coinbase.ts`, the Bitcoin primitives in `bitcoin.ts`.
  */
-import { sha256 } from '@noble/hashes/sha2.js'
-import { concat, coinbaseBranch, dsha256, merkleRoot, parseBlock, sha256Midstate, sha256Resume, writeVarInt } from './bitcoin.js'
+import { bytesToBigInt } from '@ethereumjs/util'
+import { concat, dsha256, reverseBytes, serializeBitcoinHeader } from './bitcoin.js'
+import { MIDSTATE_TRIMMED, RSK_TAG, coinbaseBytes, compressCoinbase, compressedCoinbaseTxid, lastIndexOf, minerCoinbase } from './coinbase.js'
+import {
+  fieldsFromBitcoinBlock,
+  fieldsFromBlockTransactions,
+  fieldsFromPartialMerkle,
+  type MergedMiningFields,
+  type MergedMiningSubmission,
+} from './mergedMiningSubmit.js'
 
-export const RSK_TAG = new TextEncoder().encode('RSKBLOCK:')
-/** Trimmed midstate length (`RskMiningConstants.MIDSTATE_SIZE_TRIMMED`). */
-const MIDSTATE_TRIMMED = 40
-/** At most this many bytes may follow the hash for merged mining in the coinbase. */
+export { RSK_TAG, compressCoinbase, compressedCoinbaseTxid } from './coinbase.js'
+export { fieldsFromBitcoinBlock, fieldsFromBlockTransactions, fieldsFromPartialMerkle }
+export type { MergedMiningFields, MergedMiningSubmission }
+
+const TWO_256 = 1n << 256n
+/** `Constants.getMaxBitcoinMergedMiningMerkleProofLength` (RSKIP180). */
+const MAX_MERKLE_PROOF_LENGTH = 960
+/** `RskMiningConstants.MAX_BYTES_AFTER_MERGED_MINING_HASH`. */
 const MAX_BYTES_AFTER_HASH = 128
-
-export interface MergedMiningFields {
-  bitcoinMergedMiningHeader: Uint8Array
-  bitcoinMergedMiningCoinbaseTransaction: Uint8Array
-  bitcoinMergedMiningMerkleProof: Uint8Array
-}
-
-/** 2^256 / difficulty; a difficulty of 2 or less counts as 3 (RSKj `DifficultyUtils`). */
-export function difficultyToTarget(difficulty: bigint): bigint {
-  return 2n ** 256n / (difficulty < 3n ? 3n : difficulty)
-}
-
-/** The header's proof-of-work hash as a number (double SHA-256, read little-endian as Bitcoin does). */
-function powValue(header: Uint8Array): bigint {
-  const h = dsha256(header)
-  let n = 0n
-  for (let i = 31; i >= 0; i--) n = (n << 8n) | BigInt(h[i]!)
-  return n
-}
-
-function lastIndexOf(hay: Uint8Array, needle: Uint8Array): number {
-  outer: for (let i = hay.length - needle.length; i >= 0; i--) {
-    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer
-    return i
-  }
-  return -1
-}
-
-/** `MinerServerImpl.compressCoinbase`: midstate of the whole 64-byte blocks before the last tag, then the tail. */
-export function compressCoinbase(coinbase: Uint8Array): Uint8Array {
-  const tag = lastIndexOf(coinbase, RSK_TAG)
-  if (tag < 0) throw new Error('the coinbase holds no RSKBLOCK: tag')
-  const blocks = Math.floor(tag / 64)
-  const h = sha256Midstate(coinbase, blocks)
-  const state = new Uint8Array(MIDSTATE_TRIMMED)
-  const view = new DataView(state.buffer)
-  view.setBigUint64(0, BigInt(blocks * 64))
-  for (let i = 0; i < 8; i++) view.setUint32(8 + 4 * i, h[i]!)
-  return concat(state, coinbase.subarray(blocks * 64))
-}
+/** `MinerUtils.getBitcoinMergedMiningBlock`: bitcoinj's `ProtocolVersion.CURRENT` (70012) is written as the block version. */
+const MINER_BLOCK_VERSION = 70012
+/** `Utils.encodeCompactBits(params.getMaxTarget())` of Bitcoin regtest, the network regtest's Bridge uses. */
+const MINER_BLOCK_BITS = 0x207fffff
 
 /**
- * A coinbase as RSKj's built-in miner writes it (`MinerUtils.getBitcoinCoinbaseTransaction`): one input, a
- * 50 BTC output, and a zero-value output whose script is `prefix ‖ RSKBLOCK: ‖ hashForMergedMining`.
+ * 2^256 / difficulty, a difficulty of 2 or less counting as 3 so that the target fits 256 bits without its top
+ * bit (RSKj `co/rsk/util/DifficultyUtils.difficultyToTarget`).
+ *
+ * @example
+ * difficultyToTarget(1n).toString(16) // '5555…55' (regtest)
  */
-function minerCoinbase(hashForMergedMining: Uint8Array, extraNonce: number): Uint8Array {
-  const prefix = Uint8Array.of(extraNonce & 0xff, (extraNonce >> 8) & 0xff, (extraNonce >> 16) & 0xff, extraNonce >>> 24)
-  const data = concat(prefix, RSK_TAG, hashForMergedMining)
-  const fifty = new Uint8Array(8)
-  new DataView(fifty.buffer).setBigUint64(0, 5_000_000_000n, true)
-  const payTo = Uint8Array.of(0x51) // OP_TRUE: no key is needed for a simulated reward
-  return concat(
-    Uint8Array.of(1, 0, 0, 0),
-    writeVarInt(1), new Uint8Array(32), Uint8Array.of(0xff, 0xff, 0xff, 0xff), writeVarInt(0), Uint8Array.of(0xff, 0xff, 0xff, 0xff),
-    writeVarInt(2), fifty, writeVarInt(payTo.length), payTo, new Uint8Array(8), writeVarInt(data.length), data,
-    new Uint8Array(4),
-  )
+export function difficultyToTarget(difficulty: bigint): bigint {
+  return TWO_256 / (difficulty <= 2n ? 3n : difficulty)
 }
 
-/** An 80-byte Bitcoin header. */
-function btcHeader(root: Uint8Array, time: number, nonce: number): Uint8Array {
-  const h = new Uint8Array(80)
-  const v = new DataView(h.buffer)
-  v.setUint32(0, 0x20000000, true)
-  h.set(root, 36)
-  v.setUint32(68, time >>> 0, true)
-  v.setUint32(72, 0x207fffff, true) // regtest compact target, for explorers; RSK checks its own target
-  v.setUint32(76, nonce >>> 0, true)
-  return h
-}
+/** The header's proof-of-work value: bitcoinj's `getHash().toBigInteger()`, the digest read little-endian. */
+const powValue = (header: Uint8Array): bigint => bytesToBigInt(reverseBytes(dsha256(header)))
 
 /**
- * Merged-mining fields for a block rsksim mines itself: a one-transaction Bitcoin block whose coinbase commits to
- * `hashForMergedMining`, with the header's nonce searched until its proof of work meets the RSK target.
+ * Merged-mining fields for a block rsksim mines itself: a one-transaction Bitcoin block whose coinbase is the one
+ * RSKj's miner writes (`MinerUtils.getBitcoinMergedMiningCoinbaseTransaction`, committing to `hashForMergedMining`
+ * after `RSKBLOCK:`), whose header (`MinerUtils.getBitcoinMergedMiningBlock`: version 70012, zero previous hash,
+ * regtest bits, `timestamp` as its time) has its nonce incremented until the double SHA-256 meets the RSK target
+ * (about 3 tries at regtest difficulty), the coinbase compressed as RSKj stores it, and an empty RSKIP92 proof.
+ *
+ * @example
+ * const mm = buildMergedMiningFields(hashForMergedMining(header), header.difficulty, header.timestamp)
+ * validateMergedMining(hashForMergedMining(header), header.difficulty, mm) // null
  */
 export function buildMergedMiningFields(hashForMergedMining: Uint8Array, difficulty: bigint, timestamp: bigint): MergedMiningFields {
-  const coinbase = minerCoinbase(hashForMergedMining, Number(timestamp & 0xffffffffn))
-  const root = dsha256(coinbase)
+  if (hashForMergedMining.length !== 32) throw new Error(`hashForMergedMining has 32 bytes, got ${hashForMergedMining.length}`)
+  const time = Number(BigInt.asUintN(32, timestamp))
+  // RSKj's prefix is random; the block time keeps rsksim's coinbases distinct and reproducible.
+  const prefix = new Uint8Array(4)
+  new DataView(prefix.buffer).setUint32(0, time, true)
+  const raw = coinbaseBytes(minerCoinbase(hashForMergedMining, prefix))
+  const header = serializeBitcoinHeader({
+    version: MINER_BLOCK_VERSION,
+    prevBlock: new Uint8Array(32),
+    merkleRoot: dsha256(raw),
+    time,
+    bits: MINER_BLOCK_BITS,
+    nonce: 0,
+  })
   const target = difficultyToTarget(difficulty)
+  const view = new DataView(header.buffer)
   for (let nonce = 0; ; nonce++) {
-    const header = btcHeader(root, Number(timestamp & 0xffffffffn), nonce)
-    if (powValue(header) <= target) {
-      return { bitcoinMergedMiningHeader: header, bitcoinMergedMiningCoinbaseTransaction: compressCoinbase(coinbase), bitcoinMergedMiningMerkleProof: new Uint8Array() }
-    }
+    if (nonce > 0xffffffff) throw new Error('no nonce meets the target: the difficulty is too high for rsksim to mine')
+    view.setUint32(76, nonce, true)
+    if (powValue(header) <= target) break
+  }
+  return {
+    bitcoinMergedMiningHeader: header,
+    bitcoinMergedMiningCoinbaseTransaction: compressCoinbase(raw),
+    bitcoinMergedMiningMerkleProof: new Uint8Array(),
   }
 }
 
+/** Java's `Arrays.toString(byte[])`: signed decimal bytes, as RSKj's log lines print them. */
+const javaBytes = (b: Uint8Array): string => `[${Array.from(b, (x) => (x << 24) >> 24).join(', ')}]`
+
 /**
- * `ProofOfWorkRule.isValid` for merged-mining fields: null when valid, else why not (RSKj only logs the reason and
- * answers `Invalid block supplied by miner`).
+ * `MerkleTreeUtils.checkNotAValid64ByteTransaction` on two display-order nodes: refuses a pair that parses as a
+ * 64-byte Bitcoin transaction (the leaf-node weakness), with bitcoinj's `VerificationException` text.
  */
-export function validateMergedMining(hashForMergedMining: Uint8Array, difficulty: bigint, f: MergedMiningFields): string | null {
-  const header = f.bitcoinMergedMiningHeader
-  if (header.length !== 80) return 'bitcoin header must be 80 bytes'
-  const proof = f.bitcoinMergedMiningMerkleProof
-  if (proof.length % 32 !== 0 || proof.length > 960) return "Merkle proof can't be validated"
-  const compressed = f.bitcoinMergedMiningCoinbaseTransaction
-  if (compressed.length <= MIDSTATE_TRIMMED) return 'Compressed coinbase transaction does not exist'
-  if (powValue(header) > difficultyToTarget(difficulty)) return 'Hash is higher than target'
+function formsA64ByteTransaction(left: Uint8Array, right: Uint8Array): boolean {
+  const b = concat(left, right)
+  const view = new DataView(b.buffer)
+  const signed = (i: number): number => (b[i]! << 24) >> 24
+  if (signed(4) !== 1) return false
+  const output0Index = view.getUint32(37, true)
+  if (output0Index > 1_000_000 && output0Index !== 0xffffffff) return false
+  const inScript = signed(41)
+  if (inScript < 0 || inScript > 4) return false
+  let at = 42 + inScript + 4
+  if (signed(at) !== 1) return false
+  at += 1
+  const value = view.getBigInt64(at, true)
+  if (value < 1n || value > 21_000_000n * 100_000_000n) return false
+  const outScript = signed(at + 8)
+  if (outScript < 0 || outScript > 4) return false
+  return inScript + outScript === 4
+}
+
+/**
+ * `ProofOfWorkRule.isValid` for RSKIP92 merged-mining fields: null when valid, else the reason RSKj logs (RSKj
+ * answers a miner only `Invalid block supplied by miner: …`; the reason is in its log). The checks, in RSKj's
+ * order: proof length ≤ 960 and a multiple of 32; a coinbase present; an 80-byte Bitcoin header; its double
+ * SHA-256 ≤ `difficultyToTarget(difficulty)`; `RSKBLOCK:` + `hashForMergedMining` in the coinbase tail, at offset
+ * < 64, as the last tag, with ≤ 128 bytes after the hash; a coinbase longer than 64 bytes; no proof step forming a
+ * 64-byte transaction; the proof folded from the coinbase txid giving the header's Merkle root.
+ *
+ * @example
+ * validateMergedMining(block.hashForMergedMining, block.header.difficulty, block.header) // null
+ */
+export function validateMergedMining(hashForMergedMining: Uint8Array, difficulty: bigint, fields: MergedMiningFields): string | null {
+  const proof = fields.bitcoinMergedMiningMerkleProof
+  // Rskip92MerkleProofValidator's constructor (RSKIP180 active) throws; ProofOfWorkRule logs and refuses.
+  if (proof.length > MAX_MERKLE_PROOF_LENGTH) {
+    return `Merkle proof can't be validated: Partial merkle tree's size is greater than ${MAX_MERKLE_PROOF_LENGTH}`
+  }
+  if (proof.length % 32 !== 0) return "Merkle proof can't be validated: Partial merkle tree does not have the expected format"
+  const compressed = fields.bitcoinMergedMiningCoinbaseTransaction
+  // An empty RLP item decodes to null in RSKj (getRLPData).
+  if (compressed.length === 0) return 'Compressed coinbase transaction does not exist'
+  const header = fields.bitcoinMergedMiningHeader
+  if (header.length === 0) return 'Bitcoin merged mining header does not exist'
+  if (header.length !== 80) return `Bitcoin merged mining header must be 80 bytes but was ${header.length}`
+  const pow = powValue(header)
+  const target = difficultyToTarget(difficulty)
+  if (pow > target) return `Hash ${pow.toString(16)} is higher than target ${target.toString(16)}`
+  // RSKj allocates the tail with a negative size here (NegativeArraySizeException) and MinerServerImpl refuses.
+  if (compressed.length < MIDSTATE_TRIMMED) {
+    return `Failed to validate PoW: the compressed coinbase has ${compressed.length} bytes, fewer than its ${MIDSTATE_TRIMMED}-byte midstate`
+  }
   const tail = compressed.subarray(MIDSTATE_TRIMMED)
   const expected = concat(RSK_TAG, hashForMergedMining)
   const position = lastIndexOf(tail, expected)
-  if (position === -1) return 'bitcoin coinbase transaction tail message does not contain expected RSKBLOCK:hashForMergedMining'
-  if (position >= 64) return 'bitcoin coinbase transaction tag position is bigger than expected 64'
-  if (position !== lastIndexOf(tail, RSK_TAG)) return 'The valid RSK tag is not the last RSK tag'
+  if (position === -1) {
+    return (
+      'bitcoin coinbase transaction tail message does not contain expected RSKBLOCK:RskBlockHeaderHash. ' +
+      `Expected: ${javaBytes(expected)} . Actual: ${javaBytes(tail)} .`
+    )
+  }
+  if (position >= 64) return `bitcoin coinbase transaction tag position is bigger than expected 64. Actual: ${position}.`
+  if (position !== lastIndexOf(tail, RSK_TAG)) return `The valid RSK tag is not the last RSK tag. Tail: ${javaBytes(tail)}.`
   if (tail.length - position - expected.length > MAX_BYTES_AFTER_HASH) return 'More than 128 bytes after RSK tag'
   const consumed = new DataView(compressed.buffer, compressed.byteOffset, 8).getBigUint64(0)
-  if (BigInt(tail.length) + consumed <= 64n) return 'Coinbase transaction must always be greater than 64-bytes long'
-  let node = coinbaseTxid(compressed)
-  for (let at = 0; at < proof.length; at += 32) node = dsha256(concat(node, proof.subarray(at, at + 32)))
-  if (!equal(node, header.subarray(36, 68))) return "bitcoin merkle branch doesn't match coinbase and state root"
+  const coinbaseLength = BigInt(tail.length) + consumed
+  if (coinbaseLength <= 64n) return `Coinbase transaction must always be greater than 64-bytes long. But it was: ${coinbaseLength}`
+  // Rskip92MerkleProofValidator.isValid: fold left-to-right with MerkleTreeUtils.combineLeftRight, all in display order.
+  let node = reverseBytes(compressedCoinbaseTxid(compressed))
+  for (let at = 0; at < proof.length; at += 32) {
+    const sibling = proof.subarray(at, at + 32)
+    if (formsA64ByteTransaction(node, sibling)) return 'Supplied nodes form a valid btc transaction'
+    node = reverseBytes(dsha256(concat(reverseBytes(node), reverseBytes(sibling))))
+  }
+  const root = reverseBytes(header.subarray(36, 68))
+  if (!node.every((x, i) => x === root[i])) return "bitcoin merkle branch doesn't match coinbase and state root"
   return null
 }
 
-/** txid of a compressed coinbase: resume SHA-256 from the midstate over the tail, then SHA-256 once more. */
-export function coinbaseTxid(compressed: Uint8Array): Uint8Array {
-  const view = new DataView(compressed.buffer, compressed.byteOffset, MIDSTATE_TRIMMED)
-  const h = new Uint32Array(8)
-  for (let i = 0; i < 8; i++) h[i] = view.getUint32(8 + 4 * i)
-  return sha256(sha256Resume(h, view.getBigUint64(0), compressed.subarray(MIDSTATE_TRIMMED)))
-}
-
-const equal = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i])
-
-/** What a submission carries: the fields to store and the hash for merged mining read from its coinbase. */
+/** @deprecated Use `MergedMiningSubmission` (the fields and the hash side by side). */
 export interface Submission {
   fields: MergedMiningFields
   hashForMergedMining: Uint8Array
 }
 
-/** The hash after the last `RSKBLOCK:` tag of a coinbase (`MinerServerImpl`). */
-function hashInCoinbase(coinbase: Uint8Array): Uint8Array {
-  const at = lastIndexOf(coinbase, RSK_TAG)
-  if (at < 0 || at + RSK_TAG.length + 32 > coinbase.length) throw new Error('the coinbase holds no RSKBLOCK: tag followed by a hash')
-  return coinbase.slice(at + RSK_TAG.length, at + RSK_TAG.length + 32)
-}
+const split = ({ hashForMergedMining, ...fields }: MergedMiningSubmission): Submission => ({ fields, hashForMergedMining })
 
-function submission(header: Uint8Array, coinbase: Uint8Array, branch: Uint8Array[]): Submission {
-  if (header.length !== 80) throw new Error('the bitcoin block header must be 80 bytes')
-  return {
-    hashForMergedMining: hashInCoinbase(coinbase),
-    fields: { bitcoinMergedMiningHeader: header, bitcoinMergedMiningCoinbaseTransaction: compressCoinbase(coinbase), bitcoinMergedMiningMerkleProof: concat(...branch) },
-  }
-}
+/**
+ * @deprecated Use `fieldsFromBitcoinBlock`.
+ * @example
+ * const { fields, hashForMergedMining } = fromBitcoinBlock(block)
+ */
+export const fromBitcoinBlock = (block: Uint8Array): Submission => split(fieldsFromBitcoinBlock(block))
 
-/** `mnr_submitBitcoinBlock`: a whole serialized Bitcoin block. */
-export function fromBitcoinBlock(block: Uint8Array): Submission {
-  const { header, txs } = parseBlock(block)
-  return submission(header, txs[0]!, coinbaseBranch(txs.map(dsha256)))
-}
+/**
+ * @deprecated Use `fieldsFromBlockTransactions`.
+ * @example
+ * const { fields } = fromBlockTransactions(header, coinbase, txidsDisplay)
+ */
+export const fromBlockTransactions = (header: Uint8Array, coinbase: Uint8Array, txids: Uint8Array[]): Submission =>
+  split(fieldsFromBlockTransactions(header, coinbase, txids))
 
-/** `mnr_submitBitcoinBlockTransactions`: header, coinbase and every txid (display order, coinbase first). */
-export function fromBlockTransactions(header: Uint8Array, coinbase: Uint8Array, txidsDisplay: Uint8Array[]): Submission {
-  const ids = txidsDisplay.map((t) => t.slice().reverse())
-  if (ids.length === 0) throw new Error('The list of transaction hashes can\'t be empty')
-  return submission(header, coinbase, coinbaseBranch(ids))
-}
-
-/** `mnr_submitBitcoinBlockPartialMerkle`: merkle hashes in internal order, the coinbase's first, then siblings bottom-up. */
-export function fromPartialMerkle(header: Uint8Array, coinbase: Uint8Array, merkleHashes: Uint8Array[], txCount: number): Submission {
-  if (merkleHashes.length === 0) throw new Error("The list of merkle hashes can't be empty")
-  if (!(txCount >= 1)) throw new Error('invalid transaction count')
-  return submission(header, coinbase, merkleHashes.slice(1))
-}
-
-/** For tests and tools: the Merkle root of txids, as a Bitcoin header stores it. */
-export { merkleRoot }
+/**
+ * @deprecated Use `fieldsFromPartialMerkle`.
+ * @example
+ * const { fields } = fromPartialMerkle(header, coinbase, merkleHashes, 3)
+ */
+export const fromPartialMerkle = (header: Uint8Array, coinbase: Uint8Array, hashes: Uint8Array[], txCount: number): Submission =>
+  split(fieldsFromPartialMerkle(header, coinbase, hashes, txCount))
