@@ -108,7 +108,8 @@ describe('mnr_submitBitcoinBlock*', () => {
       expect(block.transactions[0]).toBe(hash)
       expect(block.hashForMergedMining).toBe(work.blockHashForMergedMining)
       expect(block.bitcoinMergedMiningHeader).toBe('0x' + b.block.toHex(true))
-      expect(block.bitcoinMergedMiningMerkleProof).toBe('0x' + branch(b.txs).map((h) => h.toString('hex')).join(''))
+      // RSKj stores the proof's sibling hashes byte-reversed (display order), as real mainnet blocks show.
+      expect(block.bitcoinMergedMiningMerkleProof).toBe('0x' + branch(b.txs).map((h) => Buffer.from(h).reverse().toString('hex')).join(''))
       // The coinbase is stored compressed: a 40-byte SHA-256 midstate, then the tail that holds the tag.
       expect(block.bitcoinMergedMiningCoinbaseTransaction.endsWith(b.coinbase.toHex().slice(-100))).toBe(true)
       expect((await rq(p, 'eth_getTransactionReceipt', [hash])).blockHash).toBe(block.hash)

@@ -12,6 +12,7 @@ import { encodeRskReceipt, orderedTrieRoot } from '../chain/tries.js'
 import { encodeRskHeaderFull, hashForMergedMining, rskBlockHash, type RskHeader } from '../rsk/header.js'
 import { buildMergedMiningFields } from '../rsk/mergedMining.js'
 import { forkDetectionData } from '../rsk/forkDetection.js'
+import { regtestHeaderShape } from '../rsk/headerFields.js'
 import { keccak256 } from '../crypto.js'
 import { processMinersFees, remascTransaction, routeFee, type RemascConfig } from '../rsk/remasc.js'
 import type { TxPool } from '../pool/pool.js'
@@ -191,8 +192,8 @@ export class Miner {
         paidFees,
         minimumGasPrice: config.minimumGasPrice,
         uncleCount: 0,
-        version: 2,
-        txExecutionSublistsEdges: [],
+        // Regtest from block 1: version 2 with an empty UMM root and base event (RSKj BlockToMineBuilder).
+        ...regtestHeaderShape(number),
         forkDetectionData: forkDetectionData(chain.store),
         bitcoinMergedMiningHeader: new Uint8Array(),
         bitcoinMergedMiningMerkleProof: new Uint8Array(),
