@@ -165,34 +165,3 @@ export function validateMergedMining(hashForMergedMining: Uint8Array, difficulty
   if (!node.every((x, i) => x === root[i])) return "bitcoin merkle branch doesn't match coinbase and state root"
   return null
 }
-
-/** @deprecated Use `MergedMiningSubmission` (the fields and the hash side by side). */
-export interface Submission {
-  fields: MergedMiningFields
-  hashForMergedMining: Uint8Array
-}
-
-const split = ({ hashForMergedMining, ...fields }: MergedMiningSubmission): Submission => ({ fields, hashForMergedMining })
-
-/**
- * @deprecated Use `fieldsFromBitcoinBlock`.
- * @example
- * const { fields, hashForMergedMining } = fromBitcoinBlock(block)
- */
-export const fromBitcoinBlock = (block: Uint8Array): Submission => split(fieldsFromBitcoinBlock(block))
-
-/**
- * @deprecated Use `fieldsFromBlockTransactions`.
- * @example
- * const { fields } = fromBlockTransactions(header, coinbase, txidsDisplay)
- */
-export const fromBlockTransactions = (header: Uint8Array, coinbase: Uint8Array, txids: Uint8Array[]): Submission =>
-  split(fieldsFromBlockTransactions(header, coinbase, txids))
-
-/**
- * @deprecated Use `fieldsFromPartialMerkle`.
- * @example
- * const { fields } = fromPartialMerkle(header, coinbase, merkleHashes, 3)
- */
-export const fromPartialMerkle = (header: Uint8Array, coinbase: Uint8Array, hashes: Uint8Array[], txCount: number): Submission =>
-  split(fieldsFromPartialMerkle(header, coinbase, hashes, txCount))

@@ -12,11 +12,11 @@ import { rskBlockHash } from '../../node/rsk/header.js'
 import {
   buildMergedMiningFields,
   difficultyToTarget,
-  fromBitcoinBlock,
-  fromBlockTransactions,
-  fromPartialMerkle,
+  fieldsFromBitcoinBlock,
+  fieldsFromBlockTransactions,
+  fieldsFromPartialMerkle,
   validateMergedMining,
-  type Submission,
+  type MergedMiningSubmission,
 } from '../../node/rsk/mergedMining.js'
 import type { Template } from '../../node/miner/miner.js'
 
@@ -44,7 +44,7 @@ const target = (difficulty: bigint): string => '0x' + difficultyToTarget(difficu
 const IMPORTED_BEST = jsonHex(new TextEncoder().encode('IMPORTED_BEST'))
 
 /** Parses a submission; malformed Bitcoin data is a parameter error. */
-function parse(build: () => Submission): Submission {
+function parse(build: () => MergedMiningSubmission): MergedMiningSubmission {
   try {
     return build()
   } catch (e) {
@@ -53,17 +53,18 @@ function parse(build: () => Submission): Submission {
 }
 
 /** `MinerServerImpl.processSolution`: find the template, check the proof of work, mine. */
-async function submit({ node }: HandlerContext, s: Submission) {
-  const t = node.work.find(s.hashForMergedMining)
-  const missing = () => submitBlockError(`Cannot publish block, could not find hash ${bytesToHex(s.hashForMergedMining)} in the cache`)
+async function submit({ node }: HandlerContext, s: MergedMiningSubmission) {
+  const { hashForMergedMining, ...fields } = s
+  const t = node.work.find(hashForMergedMining)
+  const missing = () => submitBlockError(`Cannot publish block, could not find hash ${bytesToHex(hashForMergedMining)} in the cache`)
   if (t === undefined) throw missing()
-  if (validateMergedMining(t.hashForMergedMining, t.difficulty, s.fields) !== null) {
-    const hash = rskBlockHash({ ...t.header, ...s.fields }).slice()
+  if (validateMergedMining(t.hashForMergedMining, t.difficulty, fields) !== null) {
+    const hash = rskBlockHash({ ...t.header, ...fields }).slice()
     throw submitBlockError(
       `Invalid block supplied by miner: ${bytesToHex(hash).slice(2)} ${bytesToHex(t.hashForMergedMining).slice(2)} at height ${t.number}`,
     )
   }
-  const block = await node.mineTemplate(t, s.fields)
+  const block = await node.mineTemplate(t, fields)
   if (block === undefined) throw missing()
   return { blockImportedResult: IMPORTED_BEST, blockHash: block.hashHex, blockIncludedHeight: quantity(block.number) }
 }
@@ -86,17 +87,17 @@ export const mnrMethods: MethodTable = {
     }
   }),
 
-  mnr_submitBitcoinBlock: method([bareHex], (ctx, block) => submit(ctx, parse(() => fromBitcoinBlock(block)))),
+  mnr_submitBitcoinBlock: method([bareHex], (ctx, block) => submit(ctx, parse(() => fieldsFromBitcoinBlock(block)))),
 
   /** The first argument (a block hash) is ignored, as in RSKj. */
   mnr_submitBitcoinBlockTransactions: method([string, bareHex, bareHex, hashList], (ctx, _hash, header, coinbase, txids) =>
-    submit(ctx, parse(() => fromBlockTransactions(header, coinbase, txids))),
+    submit(ctx, parse(() => fieldsFromBlockTransactions(header, coinbase, txids))),
   ),
 
   mnr_submitBitcoinBlockPartialMerkle: method([string, bareHex, bareHex, string, string], (ctx, _hash, header, coinbase, hashes, count) => {
     if (hashes.trim() === '') throw submitBlockError("The list of merkle hashes can't be empty")
     if (!/^[0-9a-fA-F]+$/.test(count)) throw invalidParams(`Invalid transaction count ${count}: expected hex without 0x`)
-    return submit(ctx, parse(() => fromPartialMerkle(header, coinbase, hashList(hashes), parseInt(count, 16))))
+    return submit(ctx, parse(() => fieldsFromPartialMerkle(header, coinbase, hashList(hashes), parseInt(count, 16))))
   }),
 
   /** [pow-hash, seed hash, target] (spec "Work data"): the pow-hash is the hash for merged mining; RSK has no DAG seed. */
