@@ -106,7 +106,10 @@ export class RskNode {
     if (where === 'pending') this.events.emit('pendingTransaction', t)
     for (const p of promoted) this.events.emit('pendingTransaction', p)
     if (!this.automine || where !== 'pending') return undefined
-    const { block } = await this.mine()
+    const { block, dropped } = await this.mine()
+    // An admitted transaction the engine still refused is reported, never silently lost.
+    const refused = dropped.find((d) => d.tx === t)
+    if (refused !== undefined) throw txRejected(refused.reason)
     return block.transactions.includes(t) ? block : undefined
   }
 
