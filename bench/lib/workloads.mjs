@@ -1,0 +1,249 @@
+// The workloads of issue 6, written once and run unchanged against every target through `t.request`.
+// Each returns { value, detail? }; the row table in report.mjs says which way is better.
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { spawn } from 'node:child_process'
+import { Interface, Wallet, getCreateAddress } from 'ethers'
+import { repoDir, benchDir } from './targets.mjs'
+
+const contracts = JSON.parse(readFileSync(path.join(repoDir, 'test/fixtures/contracts.json'), 'utf8'))
+const tokenAbi = new Interface(contracts.Token.abi)
+const computeAbi = new Interface(contracts.Compute.abi)
+
+/** Gas limit for every transaction and eth_call of the benchmark (rsksim's default call cap and block gas limit). */
+export const GAS = 10_000_000n
+const TRANSFER_GAS = 100_000n
+
+/** Iteration counts: full run, --quick, and the Ganache scaling (its JS VM takes ~20 ms per transaction). */
+export function counts({ quick, target }) {
+  const c = {
+    transfers: 500,
+    calls: 2_000,
+    fixtures: 100,
+    logsRange: 500,
+    blockNumber: 5_000,
+    // Compute-heavy eth_calls: the largest round n that fits every target's default 10M call gas (keccakLoop's
+    // memory grows with n, so its gas is superlinear: 15,000 = 7.1M gas; arithLoop 75,000 = 9.3M; storageLoop
+    // 400 = 8.1M on RSK's gas table, 8.9M on Ethereum's). rsksim takes 0.05-0.4 s on them.
+    keccakN: 15_000,
+    arithN: 75_000,
+    storageN: 400,
+    computeReps: 3,
+    mineBlocks: 10_000,
+    cyclesCheck: [100, 1_000],
+    httpSeconds: 10,
+    httpConnections: 10,
+  }
+  if (quick) {
+    Object.assign(c, { transfers: 50, calls: 200, fixtures: 10, logsRange: 50, blockNumber: 500, computeReps: 1, mineBlocks: 500, cyclesCheck: [10, 100], httpSeconds: 2, keccakN: 2_000, arithN: 5_000, storageN: 100 })
+  } else if (target === 'ganache') {
+    // Ganache is 10-100x slower per operation; fewer iterations keep the run short. Rates are per second, so they
+    // stay comparable; the cells say when a count was scaled.
+    Object.assign(c, { calls: 500, computeReps: 1 })
+    c.scaled = ['calls', 'keccak', 'arith', 'storage']
+  }
+  c.scaled ??= []
+  return c
+}
+
+function quantity(n) {
+  return '0x' + BigInt(n).toString(16)
+}
+
+/** Per-target context: signer, chain id, gas price, current nonce. */
+export async function prepare(t) {
+  const wallet = new Wallet(t.key)
+  const chainId = BigInt(await t.request('eth_chainId'))
+  const gasPrice = BigInt(await t.request('eth_gasPrice'))
+  const nonce = Number(BigInt(await t.request('eth_getTransactionCount', [wallet.address, 'latest'])))
+  // clock: hooks around each timed section (bench/profile.mjs records a CPU profile there; no-ops otherwise).
+  const clock = { start: async () => {}, stop: async () => {} }
+  return { t, wallet, from: wallet.address.toLowerCase(), chainId, gasPrice, nonce, clock }
+}
+
+/** Signs a legacy (type 0) EIP-155 transaction with the target's chain id; consumes a nonce. */
+function sign(ctx, { to, data, gasLimit = TRANSFER_GAS, nonce = ctx.nonce++ }) {
+  return ctx.wallet.signTransaction({ type: 0, chainId: ctx.chainId, nonce, gasPrice: ctx.gasPrice, gasLimit, to, data, value: 0n })
+}
+
+async function sendAndReceipt(t, raw) {
+  const hash = await t.request('eth_sendRawTransaction', [raw])
+  let receipt = await t.request('eth_getTransactionReceipt', [hash])
+  for (let i = 0; !receipt && i < 1000; i++) {
+    await new Promise((r) => setTimeout(r, 1))
+    receipt = await t.request('eth_getTransactionReceipt', [hash])
+  }
+  if (!receipt) throw new Error(`no receipt for ${hash} (automine off?)`)
+  return receipt
+}
+
+async function deploy(ctx, artifact, args = []) {
+  const iface = new Interface(artifact.abi)
+  const data = artifact.bytecode + iface.encodeDeploy(args).slice(2)
+  const nonce = ctx.nonce
+  const raw = await sign(ctx, { to: null, data, gasLimit: 3_000_000n })
+  const receipt = await sendAndReceipt(ctx.t, raw)
+  if (receipt.status !== '0x1') throw new Error(`deploy failed: ${JSON.stringify(receipt)}`)
+  return receipt.contractAddress ?? getCreateAddress({ from: ctx.from, nonce })
+}
+
+function recipient(i) {
+  return '0x' + (0x1000 + i).toString(16).padStart(40, '0')
+}
+
+function transferData(i) {
+  return tokenAbi.encodeFunctionData('transfer', [recipient(i), 1n])
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.floor(s.length / 2)]
+}
+
+const mb = (bytes) => bytes / 1024 / 1024
+
+// ---------------------------------------------------------------------------------------------------------------
+
+export async function deployContracts(ctx) {
+  ctx.token = await deploy(ctx, contracts.Token, [10n ** 30n])
+  ctx.compute = await deploy(ctx, contracts.Compute)
+}
+
+/** 500 ERC-20 transfers, each sent raw and its receipt read. Signed before the clock starts: the simulator is timed, not ethers. */
+export async function transfers(ctx, c) {
+  const raws = []
+  for (let i = 0; i < c.transfers; i++) raws.push(await sign(ctx, { to: ctx.token, data: transferData(i) }))
+  await ctx.clock.start('transfers')
+  const t0 = performance.now()
+  let failed = 0
+  for (const raw of raws) if ((await sendAndReceipt(ctx.t, raw)).status !== '0x1') failed++
+  const s = (performance.now() - t0) / 1000
+  await ctx.clock.stop('transfers')
+  if (failed) throw new Error(`${failed} transfers reverted`)
+  return { value: c.transfers / s, detail: `${c.transfers} tx` }
+}
+
+export async function calls(ctx, c) {
+  const data = tokenAbi.encodeFunctionData('balanceOf', [ctx.from])
+  const call = { from: ctx.from, to: ctx.token, data }
+  const first = await ctx.t.request('eth_call', [call, 'latest'])
+  if (BigInt(first) === 0n) throw new Error('balanceOf returned 0')
+  await ctx.clock.start('calls')
+  const t0 = performance.now()
+  for (let i = 0; i < c.calls; i++) await ctx.t.request('eth_call', [call, 'latest'])
+  await ctx.clock.stop('calls')
+  return { value: c.calls / ((performance.now() - t0) / 1000), detail: `${c.calls} calls` }
+}
+
+/** eth_getLogs over the last `logsRange` blocks (the transfer blocks): median of 5 requests, ms. */
+export async function getLogs(ctx, c) {
+  const head = Number(BigInt(await ctx.t.request('eth_blockNumber')))
+  const range = Math.min(c.logsRange, head)
+  const filter = { fromBlock: quantity(head - range + 1), toBlock: quantity(head), address: ctx.token }
+  const times = []
+  let n = 0
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now()
+    n = (await ctx.t.request('eth_getLogs', [filter])).length
+    times.push(performance.now() - t0)
+  }
+  if (n < Math.min(range, c.transfers)) throw new Error(`only ${n} logs over ${range} blocks`)
+  return { value: median(times), detail: `${range} blocks, ${n} logs` }
+}
+
+export async function blockNumber(ctx, c) {
+  const t0 = performance.now()
+  for (let i = 0; i < c.blockNumber; i++) await ctx.t.request('eth_blockNumber')
+  return { value: c.blockNumber / ((performance.now() - t0) / 1000), detail: `${c.blockNumber} calls` }
+}
+
+/** The three transfers of a fixture cycle, signed once: after evm_revert the nonces are the same again. */
+async function cycleTxs(ctx) {
+  if (!ctx.cycle) {
+    const base = ctx.nonce
+    ctx.cycle = []
+    for (let i = 0; i < 3; i++) ctx.cycle.push(await sign(ctx, { to: ctx.token, data: transferData(10_000 + i), nonce: base + i }))
+    ctx.nonce = base // reverted every time: the nonces are never consumed
+  }
+  return ctx.cycle
+}
+
+async function fixtureCycle(ctx) {
+  const txs = await cycleTxs(ctx)
+  const id = await ctx.t.request('evm_snapshot')
+  for (const raw of txs) if ((await sendAndReceipt(ctx.t, raw)).status !== '0x1') throw new Error('cycle transfer reverted')
+  const ok = await ctx.t.request('evm_revert', [id])
+  if (ok !== true) throw new Error(`evm_revert answered ${JSON.stringify(ok)}`)
+}
+
+export async function fixtures(ctx, c) {
+  await fixtureCycle(ctx) // warm-up and check
+  await ctx.clock.start('fixtures')
+  const t0 = performance.now()
+  for (let i = 0; i < c.fixtures; i++) await fixtureCycle(ctx)
+  await ctx.clock.stop('fixtures')
+  return { value: c.fixtures / ((performance.now() - t0) / 1000), detail: `${c.fixtures} cycles` }
+}
+
+async function computeCall(ctx, c, fn, n) {
+  const call = { from: ctx.from, to: ctx.compute, data: computeAbi.encodeFunctionData(fn, [n]), gas: quantity(GAS) }
+  await ctx.t.request('eth_call', [call, 'latest']) // also checks it fits the gas
+  const times = []
+  for (let i = 0; i < c.computeReps; i++) {
+    const t0 = performance.now()
+    await ctx.t.request('eth_call', [call, 'latest'])
+    times.push(performance.now() - t0)
+  }
+  return { value: median(times), detail: `n=${n}, median of ${c.computeReps}` }
+}
+export const keccak = (ctx, c) => computeCall(ctx, c, 'keccakLoop', c.keccakN)
+export const arith = (ctx, c) => computeCall(ctx, c, 'arithLoop', c.arithN)
+export const storage = (ctx, c) => computeCall(ctx, c, 'storageLoop', c.storageN)
+
+/** HTTP throughput under concurrency: autocannon in its own process (so it does not share a core's event loop with the server). */
+async function cannon(ctx, c, body) {
+  if (ctx.t.kind !== 'http') return { skip: 'in process: no HTTP server' }
+  const bin = path.join(benchDir, 'node_modules/autocannon/autocannon.js')
+  const args = [bin, '-c', String(c.httpConnections), '-d', String(c.httpSeconds), '-m', 'POST', '-H', 'content-type=application/json', '-b', JSON.stringify(body), '--json', ctx.t.url]
+  const out = await new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] })
+    let s = ''
+    p.stdout.on('data', (d) => (s += d))
+    p.on('exit', (code) => (code === 0 ? resolve(s) : reject(new Error(`autocannon exited ${code}`))))
+  })
+  const r = JSON.parse(out)
+  if (r.non2xx || r.errors) throw new Error(`${r.non2xx} non-2xx, ${r.errors} errors`)
+  return { value: r.requests.average, detail: `${c.httpConnections} connections, ${c.httpSeconds} s, p99 ${r.latency.p99} ms` }
+}
+export const httpBlockNumber = (ctx, c) => cannon(ctx, c, { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] })
+export const httpCall = (ctx, c) =>
+  cannon(ctx, c, { jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ from: ctx.from, to: ctx.token, data: tokenAbi.encodeFunctionData('balanceOf', [ctx.from]) }, 'latest'] })
+
+/** Mines 10,000 empty blocks with evm_mine; memory before/after (heap after a full GC; RSS), and blocks/s. */
+export async function mine(ctx, c) {
+  const before = await ctx.t.memory()
+  const t0 = performance.now()
+  for (let i = 0; i < c.mineBlocks; i++) await ctx.t.request('evm_mine')
+  const s = (performance.now() - t0) / 1000
+  const after = await ctx.t.memory()
+  const out = {
+    rate: { value: c.mineBlocks / s, detail: `${c.mineBlocks} blocks` },
+    rssGrowth: { value: mb(after.rss - before.rss), detail: `RSS ${mb(before.rss).toFixed(0)} → ${mb(after.rss).toFixed(0)} MB` },
+  }
+  if (before.heapUsed === undefined) out.heap = { skip: 'native process: no JS heap' }
+  else
+    out.heap = { value: mb(after.heapUsed - before.heapUsed), detail: `heap ${mb(before.heapUsed).toFixed(1)} → ${mb(after.heapUsed).toFixed(1)} MB`, before: mb(before.heapUsed), after: mb(after.heapUsed), blocks: c.mineBlocks }
+  return out
+}
+
+/** Issue 3's memory check: memory after 1,000 fixture cycles (snapshot, 3 transfers, revert) vs after 100. */
+export async function cyclesMemory(ctx, c) {
+  const [first, last] = c.cyclesCheck
+  for (let i = 0; i < first; i++) await fixtureCycle(ctx)
+  const a = await ctx.t.memory()
+  for (let i = first; i < last; i++) await fixtureCycle(ctx)
+  const b = await ctx.t.memory()
+  const field = b.heapUsed !== undefined ? 'heapUsed' : 'rss'
+  const label = field === 'heapUsed' ? 'heap' : 'RSS'
+  return { value: mb(b[field] - a[field]), detail: `${label} ${mb(a[field]).toFixed(1)} → ${mb(b[field]).toFixed(1)} MB (${first} → ${last} cycles)`, before: mb(a[field]), after: mb(b[field]), field }
+}

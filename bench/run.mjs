@@ -1,0 +1,165 @@
+#!/usr/bin/env node
+// rsksim side-by-side benchmark (issue 6): the same workloads, in one run, against rsksim in process, rsksim over
+// HTTP, Ganache 7, Hardhat 3/EDR in process and Anvil over HTTP. Each target runs in a fresh child process
+// (lib/worker.mjs) one after the other, so startup and memory are its own and targets never share the CPU.
+//
+//   node bench/run.mjs                 full run; writes docs/performance.md
+//   node bench/run.mjs --quick         fewer iterations (smoke run); prints only
+//   node bench/run.mjs --only rsksim,anvil
+//   node bench/run.mjs --write         write docs/performance.md even for --quick / --only runs
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { TARGETS, LABELS, benchDir, repoDir, versions } from './lib/targets.mjs'
+import { counts } from './lib/workloads.mjs'
+import { table, details, checks, checksMarkdown } from './lib/report.mjs'
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean' },
+    only: { type: 'string' },
+    write: { type: 'boolean' },
+    'timeout-min': { type: 'string', default: '20' },
+  },
+})
+const targets = values.only ? values.only.split(',').map((s) => s.trim()) : TARGETS
+for (const t of targets) if (!TARGETS.includes(t)) throw new Error(`unknown target ${t}; known: ${TARGETS.join(', ')}`)
+const c = counts({ quick: values.quick })
+
+function runWorker(target) {
+  return new Promise((resolve) => {
+    const results = {}
+    const args = ['--expose-gc', path.join(benchDir, 'lib/worker.mjs'), '--target', target]
+    if (values.quick) args.push('--quick')
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    let buf = ''
+    let err = ''
+    child.stdout.on('data', (d) => {
+      buf += d
+      let i
+      while ((i = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, i)
+        buf = buf.slice(i + 1)
+        if (!line.startsWith('RESULT ')) continue
+        const r = JSON.parse(line.slice(7))
+        results[r.id] = r
+        const shown = r.na ? `n/a: ${r.na}` : r.skip ? `skipped: ${r.skip}` : `${r.value.toFixed(2)}${r.detail ? `  (${r.detail})` : ''}`
+        process.stderr.write(`  ${target.padEnd(12)} ${r.id.padEnd(16)} ${shown}\n`)
+      }
+    })
+    child.stderr.on('data', (d) => (err += d))
+    const timer = setTimeout(() => {
+      err += `\ntimed out after ${values['timeout-min']} min`
+      child.kill('SIGKILL')
+    }, Number(values['timeout-min']) * 60_000)
+    child.on('exit', (code) => {
+      clearTimeout(timer)
+      const why = (err.trim().split('\n').pop() || `worker exited with ${code}`).slice(0, 160)
+      // Whatever the worker did not report is n/a with the worker's last words as the reason.
+      if (code !== 0 || !results.startup) results._error = why
+      resolve(results)
+    })
+  })
+}
+
+function machine() {
+  const cpus = os.cpus()
+  return {
+    cpu: cpus[0]?.model ?? 'unknown',
+    cores: cpus.length,
+    ramGiB: (os.totalmem() / 1024 ** 3).toFixed(1),
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+    date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+  }
+}
+
+const started = Date.now()
+const results = {}
+for (const t of targets) {
+  process.stderr.write(`${LABELS[t]} …\n`)
+  results[t] = await runWorker(t)
+  if (results[t]._error) {
+    for (const id of ['startup', 'transfers', 'calls', 'getLogs', 'fixtures', 'keccak', 'arith', 'storage', 'blockNumber', 'httpBlockNumber', 'httpCall', 'mine.rate', 'mine.heap', 'mine.rssGrowth', 'cyclesMemory'])
+      results[t][id] ??= { na: results[t]._error }
+  }
+}
+const minutes = ((Date.now() - started) / 60_000).toFixed(1)
+
+const m = machine()
+const v = versions()
+const tbl = table(results, targets, c)
+const chk = checks(results, c)
+console.log('\n' + tbl + '\n')
+console.log(checksMarkdown(chk) + '\n')
+
+mkdirSync(path.join(benchDir, 'out'), { recursive: true })
+writeFileSync(path.join(benchDir, 'out/last-run.json'), JSON.stringify({ machine: m, versions: v, quick: !!values.quick, counts: c, results }, null, 2))
+
+const full = !values.quick && !values.only
+if (full || values.write) {
+  const doc = `# Performance
+
+rsksim measured side by side with the peers it is held against, in one run of \`npm run bench\` (\`bench/run.mjs\`;
+how to run it: \`bench/README.md\`). Nothing here is a timed test (design habit 9): these are the numbers of one
+run on one machine, to be re-measured, not asserted.
+
+## Machine and run
+
+- CPU: ${m.cpu}, ${m.cores} cores; RAM ${m.ramGiB} GiB; ${m.os}
+- Node ${m.node}; run ${m.date}, ${minutes} min${values.quick ? ' (**--quick**: fewer iterations, smoke numbers only)' : ''}
+- Versions: rsksim ${v.rsksim}, Ganache ${v.ganache}, Hardhat ${v.hardhat} with EDR ${v.edr}, Anvil ${v.anvil}
+
+## Results
+
+${tbl}
+
+¹ Ganache ran fewer iterations on this row (its JS VM is 10-100x slower per operation):
+500 \`eth_call\`s instead of 2,000, one timed compute call instead of the median of three. Rates are per second,
+so they stay comparable.
+
+### How to read
+
+- Each cell is the target's value, and in brackets its ratio to the **best peer** (Ganache, Hardhat/EDR, Anvil) on
+  that row, oriented so that **above 1x is better** than every peer and below 1x is worse than the best one
+  (rates: value ÷ best; times: best ÷ value). The best peer itself shows 1.00x. Memory rows carry no ratio.
+- "rsksim (in process)", Ganache and Hardhat are driven through their EIP-1193 \`request\` in the benchmark's own
+  process; "rsksim (HTTP)" is rsksim's \`startServer\` in a child process (as \`npx rsksim\` runs) and Anvil is its
+  npm binary, both reached by one keep-alive \`node:http\` client sending requests one after another. HTTP rows
+  therefore include a loopback round trip per request, and are comparable with each other, not with in-process rows.
+- Every target runs alone in a fresh process, one after the other. Startup is measured from the \`import\` of the
+  library (in process) or the \`spawn\` of the server (HTTP) to the first \`eth_blockNumber\` answer.
+- Transactions are legacy (type 0), EIP-155 signed with the target's chain id and \`eth_gasPrice\`, from the
+  target's funded default account (rsksim: \`cow\`, chain 33; Hardhat/Anvil: \`test … junk\` account 0; Ganache:
+  \`wallet.deterministic\`). They are signed before the clock starts: the simulator is timed, not ethers. Each
+  transfer is \`eth_sendRawTransaction\` then \`eth_getTransactionReceipt\` (automine).
+- Compute rows use the \`Compute\` fixture contract with the largest n that fits every target's default 10M call
+  gas; RSK's gas table differs (SSTORE 20,000, no EIP-2929), so \`storageLoop\` burns different gas on rsksim.
+- HTTP throughput: autocannon in its own process, ${c.httpConnections} connections, ${c.httpSeconds} s, same body
+  repeated; in-process targets have no HTTP server there (—).
+- Memory: after a full GC (\`--expose-gc\`). "JS heap" is the V8 heap of the process that holds the chain (for
+  rsksim over HTTP, the server process). Hardhat keeps its chain in Rust (EDR) and Anvil is native, so their
+  growth shows in RSS, not in the heap. Fixture-cycle memory is heap where there is one, RSS for Anvil.
+- One run, 2-core machine: expect ±10-30 % between runs on fast rows (sub-millisecond \`eth_getLogs\` most of all).
+
+### Details
+
+${details(results, targets, c)}
+
+## Targets
+
+Issue 6 item 2, checked against the numbers above (rsksim in process unless the line says HTTP). "Memory flat" is
+read as: heap growth over the mined blocks at most 2 KB per block (what the stored blocks themselves need) and
+heap after the last fixture cycle within 10 % of the heap after the first ${c.cyclesCheck[0].toLocaleString('en-US')}.
+
+${checksMarkdown(chk)}
+`
+  // A hand-written "## Notes" section at the end (profiles, analysis) survives re-runs.
+  const docPath = path.join(repoDir, 'docs/performance.md')
+  const old = existsSync(docPath) ? readFileSync(docPath, 'utf8') : ''
+  const notes = old.indexOf('\n## Notes\n')
+  writeFileSync(docPath, notes >= 0 ? doc + old.slice(notes) : doc)
+  process.stderr.write(`wrote docs/performance.md (${minutes} min)\n`)
+}
