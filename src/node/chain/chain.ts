@@ -7,7 +7,7 @@
 import type { Common } from '@ethereumjs/common'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { createVM, type VM } from '@ethereumjs/vm'
-import { Address } from '@ethereumjs/util'
+import { Address, ValueEncoding } from '@ethereumjs/util'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { BlockStore } from './store.js'
 import { TrackedMapDB } from './trackedDb.js'
@@ -46,7 +46,8 @@ export class Chain {
   static async create(common: Common): Promise<Chain> {
     // Account, storage and code caches: without them every read decodes trie nodes (a large share of a transfer).
     const nodes = new TrackedMapDB()
-    const trie = new MerklePatriciaTrie({ useKeyHashing: true, common, db: nodes })
+    // Nodes are kept as bytes: the default string encoding doubles their memory and hex-converts every read.
+    const trie = new MerklePatriciaTrie({ useKeyHashing: true, common, db: nodes, valueEncoding: ValueEncoding.Bytes })
     const state = new MerkleStateManager({ common, trie, caches: new Caches() })
     const store = new BlockStore()
     const vm = await createVM({ common, stateManager: state, blockchain: new StoreBlockHashes(store), evmOpts: rskEvmOptions(common) })

@@ -38,6 +38,9 @@ const RSK_PRICES = new Map<string, bigint>([
  */
 const RSK_EXTRA_EIPS = new Set([5656, 3541])
 
+/** The engine's four parameter dictionaries, merged into every RskCommon when it is created. */
+const PREMERGED = new WeakSet<ParamsDict>([paramsTx, paramsBlock, paramsVM, paramsEVM])
+
 /** The Common of an RSK network: RSK prices and EIPs, and the minimum gas price BASEFEE pushes (RSKIP412). */
 class RskCommon extends Common {
   /** The `minimumGasPrice` of every block of this node (a node option; blocks never change it here). */
@@ -58,7 +61,12 @@ class RskCommon extends Common {
    * dictionaries once up front, before any copy exists (copies share the parameters but not their cache).
    */
   override updateParams(params: ParamsDict): void {
-    if (!this.holds(params)) super.updateParams(params)
+    if (!PREMERGED.has(params) && !this.holds(params)) super.updateParams(params)
+  }
+
+  /** Merges the engine's dictionaries once, before any copy of this Common exists. */
+  mergeEngineParams(): void {
+    for (const params of [paramsTx, paramsBlock, paramsVM, paramsEVM]) super.updateParams(params)
   }
 
   private holds(params: ParamsDict): boolean {
@@ -90,7 +98,7 @@ export function createRskCommon(network: NetworkProfile, minimumGasPrice = 0n): 
     dnsNetworks: [],
   }
   const common = new RskCommon({ chain, hardfork: ENGINE_HARDFORK, eips: ENGINE_EIPS, customCrypto })
-  for (const params of [paramsTx, paramsBlock, paramsVM, paramsEVM]) common.updateParams(params)
+  common.mergeEngineParams()
   common.minimumGasPrice = minimumGasPrice
   return common
 }

@@ -7,6 +7,7 @@
 import { RLP } from '@ethereumjs/rlp'
 import { MerklePatriciaTrie, createMerkleProof } from '@ethereumjs/mpt'
 import { bigIntToUnpaddedBytes } from '@ethereumjs/util'
+import { keccak256 } from '../crypto.js'
 import type { ReceiptRecord } from './types.js'
 
 /** keccak256(RLP("")) — root of an empty trie. */
@@ -26,7 +27,8 @@ export function encodeRskReceipt(r: ReceiptRecord): Uint8Array {
 }
 
 async function trieOf(values: Uint8Array[]): Promise<MerklePatriciaTrie> {
-  const trie = new MerklePatriciaTrie()
+  // The engine's own keccak (hash-wasm) instead of the trie's default @noble one.
+  const trie = new MerklePatriciaTrie({ useKeyHashingFunction: keccak256 })
   for (let i = 0; i < values.length; i++) await trie.put(RLP.encode(i), values[i]!)
   return trie
 }
