@@ -1,5 +1,5 @@
 /** Log objects in RSKj's field order (`LogFilterElement`, reference §2.5). Pure. */
-import type { BlockRecord } from '../../node/chain/types.js'
+import type { BlockRecord, LogRecord } from '../../node/chain/types.js'
 import { data, quantity } from './hex.js'
 
 export interface LogJson {
@@ -14,24 +14,28 @@ export interface LogJson {
   removed?: boolean
 }
 
-/** Every log of `block`, block-wide `logIndex`; `removed` is added for filter results (spec "Log object"). */
-export function blockLogs(block: BlockRecord): LogJson[] {
+/** One log of `block`: `txIndex` its transaction, `logIndex` its block-wide position. */
+export function formatLog(block: BlockRecord, txIndex: number, logIndex: number, l: LogRecord): LogJson {
+  return {
+    logIndex: quantity(logIndex),
+    blockNumber: quantity(block.number),
+    blockHash: block.hashHex,
+    transactionHash: block.transactions[txIndex]!.hashHex,
+    transactionIndex: quantity(txIndex),
+    address: data(l.address),
+    data: data(l.data),
+    topics: l.topics.map(data),
+  }
+}
+
+/** Every log of `block` for which `keep` holds (all by default), block-wide `logIndex`. */
+export function blockLogs(block: BlockRecord, keep: (l: LogRecord) => boolean = () => true): LogJson[] {
   const out: LogJson[] = []
   let logIndex = 0
-  const blockNumber = quantity(block.number)
   block.receipts.forEach((r, txIndex) => {
-    const tx = block.transactions[txIndex]!
     for (const l of r.logs) {
-      out.push({
-        logIndex: quantity(logIndex++),
-        blockNumber,
-        blockHash: block.hashHex,
-        transactionHash: tx.hashHex,
-        transactionIndex: quantity(txIndex),
-        address: data(l.address),
-        data: data(l.data),
-        topics: l.topics.map(data),
-      })
+      if (keep(l)) out.push(formatLog(block, txIndex, logIndex, l))
+      logIndex++
     }
   })
   return out

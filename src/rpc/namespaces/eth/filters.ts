@@ -15,7 +15,7 @@ import { filterNotFound } from '../../../errors.js'
 import { filtersOf, type LogBlockEvent, type LogRange, type PollFilter } from '../../../node/filters/index.js'
 import type { RskNode } from '../../../node/node.js'
 import type { BlockRecord } from '../../../node/chain/types.js'
-import { collectLogs, filterBlocks, logMatcher } from './logs.js'
+import { collectLogs, filterBlocks, rawLogMatcher } from './logs.js'
 
 /**
  * A filter id. RSKj reads it as `HexDataParam` (so a bad one gets `Invalid data format: invalid hex value.`);
@@ -78,12 +78,9 @@ function newLogFilter(node: RskNode, f: FilterObject): bigint {
 /** The matching logs of the gathered blocks, each with `removed` (spec "Log object": filter results carry it). */
 function logsOf(range: LogRange, items: LogBlockEvent[]): LogJson[] {
   if (!(range instanceof LogCriteria)) return []
-  const matches = logMatcher(range.filter)
+  const keep = rawLogMatcher(range.filter)
   const out: LogJson[] = []
-  for (const { block, removed } of items) {
-    if (block.receipts.every((r) => r.logs.length === 0)) continue
-    for (const log of blockLogs(block)) if (matches(log)) out.push({ ...log, removed })
-  }
+  for (const { block, removed } of items) for (const log of blockLogs(block, keep)) out.push({ ...log, removed })
   return out
 }
 
