@@ -2,13 +2,13 @@
  * chain_* raw data (reference §3.6): header RLP whose keccak is the block hash, RSK receipt RLP, receipt-trie
  * nodes that verify against `receiptsRoot`, protocol version, and the rsk_ aliases; in process and over HTTP.
  */
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { verifyMerkleProof } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util'
-import { Interface, JsonRpcProvider, keccak256 } from 'ethers'
-import { startServer, type Provider, type RsksimServer } from '../src/index.js'
-import { COW, COW1, deploy, fresh, rejects, send } from './helpers.js'
+import { Interface, keccak256 } from 'ethers'
+import type { Provider } from '../src/index.js'
+import { COW, COW1, deploy, fresh, rejects, send, useHttpServer } from './helpers.js'
 import { Events, Reverter } from './fixtures/index.js'
 
 type Block = Record<string, any>
@@ -152,12 +152,10 @@ describe('chain_getRawTransactionReceiptByHash and chain_getTransactionReceiptNo
 })
 
 describe('chain_* over HTTP (ethers JsonRpcProvider)', () => {
-  let server: RsksimServer
-  afterAll(async () => server?.close())
+  const http = useHttpServer()
 
   it('raw header of the head hashes to its block hash', async () => {
-    server = await startServer({ port: 0 })
-    const client = new JsonRpcProvider(server.url, undefined, { staticNetwork: true })
+    const { rpc: client } = http
     const head = await client.send('eth_getBlockByNumber', ['latest', false])
     expect(keccak256(await client.send('rsk_getRawBlockHeaderByNumber', ['latest']))).toBe(head.hash)
     expect(await client.send('chain_protocolVersion', [])).toBe('0x3e')

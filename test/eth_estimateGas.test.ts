@@ -4,11 +4,11 @@
  * use (contract creation from a contract, nested calls, a refund); -32000 when the sender cannot pay; -32015 on
  * revert.
  */
-import { afterAll, describe, expect, it } from 'vitest'
-import { Contract, Interface, JsonRpcProvider } from 'ethers'
+import { describe, expect, it } from 'vitest'
+import { Contract, Interface } from 'ethers'
 import { createPublicClient, custom, type Abi, type Address } from 'viem'
-import { startServer, type Provider, type RsksimServer } from '../src/index.js'
-import { COW, COW1, deploy, fresh, rejects } from './helpers.js'
+import type { Provider } from '../src/index.js'
+import { COW, COW1, deploy, fresh, rejects, useHttpServer } from './helpers.js'
 import { Caller, Reverter, Storage, Target, Token } from './fixtures/index.js'
 
 const st = new Interface(Storage.abi as never)
@@ -151,12 +151,10 @@ describe('eth_estimateGas: errors', async () => {
 })
 
 describe('eth_estimateGas through clients', () => {
-  let server: RsksimServer
-  afterAll(async () => server?.close())
+  const http = useHttpServer()
 
   it('ethers over HTTP: estimateGas then send with exactly that gasLimit', async () => {
-    server = await startServer({ port: 0 })
-    const client = new JsonRpcProvider(server.url, undefined, { staticNetwork: true })
+    const { server, rpc: client } = http
     const signer = await client.getSigner(COW)
     const caller = new Contract(await deploy(server.provider, Caller), Caller.abi as never, signer) as any
     const gasLimit = await caller.create.estimateGas()

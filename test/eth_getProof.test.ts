@@ -3,13 +3,13 @@
  * verifier (@ethereumjs/mpt `verifyMerkleProof`) against the `stateRoot` that eth_getBlockByNumber reports and,
  * for slots, against the returned `storageHash`.
  */
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { verifyMerkleProof } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToBigInt, bytesToHex, hexToBytes, KECCAK256_NULL_S, KECCAK256_RLP_S, setLengthLeft } from '@ethereumjs/util'
-import { JsonRpcProvider, keccak256, AbiCoder, Interface } from 'ethers'
-import { startServer, type Provider, type RsksimServer } from '../src/index.js'
-import { COW, COW1, deploy, fresh, rejects, send } from './helpers.js'
+import { keccak256, AbiCoder, Interface } from 'ethers'
+import type { Provider } from '../src/index.js'
+import { COW, COW1, deploy, fresh, rejects, send, useHttpServer } from './helpers.js'
 import { Storage } from './fixtures/index.js'
 
 interface ProofJson {
@@ -141,12 +141,10 @@ describe('eth_getProof', async () => {
 })
 
 describe('eth_getProof over HTTP (ethers JsonRpcProvider)', () => {
-  let server: RsksimServer
-  afterAll(async () => server?.close())
+  const http = useHttpServer()
 
   it('answers a proof that verifies against the block stateRoot', async () => {
-    server = await startServer({ port: 0 })
-    const client = new JsonRpcProvider(server.url, undefined, { staticNetwork: true })
+    const { rpc: client } = http
     const proof = (await client.send('eth_getProof', [COW, [], 'latest'])) as ProofJson
     const block = await client.send('eth_getBlockByNumber', ['latest', false])
     expect(await verifyAccount(proof, hexToBytes(block.stateRoot))).toEqual([0n, BigInt(proof.balance)])

@@ -2,10 +2,10 @@
  * trace_transaction, trace_block, trace_filter: Parity-style traces (reference §3.7) over the Caller fixture,
  * which calls, delegatecalls, staticcalls, creates, create2s, catches a revert, pays and self-destructs.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Interface, JsonRpcProvider, getCreate2Address, keccak256 } from 'ethers'
-import { startServer, type Provider, type RsksimServer } from '../src/index.js'
-import { COW, COW1, deploy, fresh, rejects, send } from './helpers.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { Interface, getCreate2Address, keccak256 } from 'ethers'
+import type { Provider } from '../src/index.js'
+import { COW, COW1, deploy, fresh, rejects, send, useHttpServer } from './helpers.js'
 import { Caller, Child, Reverter, Target } from './fixtures/index.js'
 
 const ci = new Interface(Caller.abi as never)
@@ -214,12 +214,10 @@ describe('trace_filter', () => {
 })
 
 describe('over HTTP with ethers JsonRpcProvider', () => {
-  let server: RsksimServer
-  afterAll(async () => server?.close())
+  const http = useHttpServer()
 
   it('trace_transaction and trace_block through a real client', async () => {
-    server = await startServer({ port: 0 })
-    const client = new JsonRpcProvider(server.url, undefined, { staticNetwork: true })
+    const { rpc: client } = http
     const signer = await client.getSigner(COW)
     const deployed = await signer.sendTransaction({ data: Caller.bytecode, gasLimit: 3_000_000 })
     const c = (await deployed.wait())!.contractAddress!.toLowerCase()
