@@ -38,7 +38,7 @@ describe('sco_* in process', () => {
     expect(await call(p, 'net_peerCount')).toBe('0x0')
     expect(await call(p, 'sco_clearPeerScoring', ['10.0.0.1'])).toEqual([])
     expect(await call(p, 'sco_clearPeerScoring', ['0xabcdef01'])).toEqual([])
-    await rejects(call(p, 'sco_clearPeerScoring', ['not a node']), -32603, 'Internal server error')
+    await rejects(call(p, 'sco_clearPeerScoring', ['not a node']), -32602, 'invalid node id not a node')
   })
 
   it('sco_reputationSummary sums zero peers, keys in RSKj field order', async () => {

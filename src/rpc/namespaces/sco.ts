@@ -3,7 +3,7 @@
  * disables the module by default; the spec lists it as supported, so it is on (design §1).
  */
 import type { Codec } from '../codecs/primitives.js'
-import { internalError, invalidParams } from '../../errors.js'
+import { invalidParams } from '../../errors.js'
 import { method, noParams, type MethodTable } from '../method.js'
 import { InvalidInetAddressError, parseAddress } from '../../node/peers/inet.js'
 
@@ -39,12 +39,13 @@ export const scoMethods: MethodTable = {
   sco_reputationSummary: noParams(({ node }) => node.peers.reputationSummary()),
 
   /**
-   * Clears the scoring of a peer, named by IP address or else by hex node id (`NodeID.ofHexString`, whose hex
-   * decoding fails with -32603 on other text); answers the peer list.
+   * Clears the scoring of a peer, named by IP address or else by hex node id; answers the peer list. Other text is
+   * -32602 `invalid node id <x>` (RSKj's `NodeID.ofHexString` fails with -32603; this method is not in the spec,
+   * so the clearer parameter error is kept).
    */
   sco_clearPeerScoring: method([text], ({ node }, id) => {
     if (id !== null && parseAddress(id) === undefined && !/^(0x)?([0-9a-fA-F]{2})*$/.test(id)) {
-      throw internalError(new Error(`invalid node id ${id}`))
+      throw invalidParams(`invalid node id ${id}`)
     }
     node.peers.clear(id ?? '')
     return node.peers.peerList()

@@ -1,0 +1,49 @@
+/**
+ * Every method of the table, called with junk of every shape: each call answers (a result or a coded JSON-RPC
+ * error), none is an unexpected internal error, and the provider keeps working afterwards.
+ */
+import { describe, expect, it } from 'vitest'
+import { METHODS } from '../src/rpc/methods.js'
+import { RpcError } from '../src/index.js'
+import { fresh } from './helpers.js'
+
+const JUNK: unknown[][] = [
+  [null],
+  [1],
+  [-1],
+  [1.5],
+  ['x'],
+  ['0x'],
+  ['0xzz'],
+  ['0x' + 'f'.repeat(200)],
+  [{}],
+  [[]],
+  [true],
+  [{ from: 5, to: [], data: {} }],
+  ['latest', 'latest', 'latest', 'latest', 'latest', 'latest'],
+]
+
+/** Internal errors RSKj itself answers for some bad input (reference §3.5, §3.10): allowed, but only there. */
+const INTERNAL_ALLOWED = new Set(['personal_dumpRawKey', 'personal_unlockAccount', 'personal_sendTransaction', 'debug_traceTransaction', 'debug_traceBlockByHash', 'debug_traceBlockByNumber'])
+
+describe('bad input to every method', () => {
+  it('answers a coded error (never an unexpected -32603) and never breaks the provider', async () => {
+    const p = await fresh({ mining: { auto: false } })
+    const unexpected: string[] = []
+    for (const method of Object.keys(METHODS)) {
+      // Methods that change node-wide settings are still exercised: a fresh provider per method keeps them apart.
+      for (const params of JUNK) {
+        try {
+          await p.request({ method, params })
+        } catch (e) {
+          expect(e).toBeInstanceOf(RpcError)
+          const code = (e as RpcError).code
+          expect(Number.isInteger(code)).toBe(true)
+          if (code === -32603 && !INTERNAL_ALLOWED.has(method)) unexpected.push(`${method}(${JSON.stringify(params)}): ${(e as Error).cause}`)
+        }
+      }
+    }
+    expect(unexpected).toEqual([])
+    expect(await p.request({ method: 'eth_chainId' })).toBe('0x21')
+  })
+})
