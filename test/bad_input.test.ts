@@ -31,7 +31,6 @@ describe('bad input to every method', () => {
     const p = await fresh({ mining: { auto: false } })
     const unexpected: string[] = []
     for (const method of Object.keys(METHODS)) {
-      // Methods that change node-wide settings are still exercised: a fresh provider per method keeps them apart.
       for (const params of JUNK) {
         try {
           await p.request({ method, params })
