@@ -1,7 +1,7 @@
 /** Receipt objects in RSKj's field order (`TransactionReceiptDTO`, reference §2.4). Pure. */
 import type { TxLocation } from '../../node/chain/types.js'
 import { data, quantity } from './hex.js'
-import { blockLogs, type LogJson } from './log.js'
+import { formatLog, type LogJson } from './log.js'
 
 export interface ReceiptJson {
   transactionHash: string
@@ -31,7 +31,7 @@ export function formatReceipt({ block, index }: TxLocation): ReceiptJson {
     cumulativeGasUsed: quantity(r.cumulativeGasUsed),
     gasUsed: quantity(r.gasUsed),
     contractAddress: r.contractAddress === null ? null : data(r.contractAddress),
-    logs: blockLogs(block).filter((l) => l.transactionIndex === quantity(index)),
+    logs: receiptLogs({ block, index }),
     from: t.fromHex,
     to: t.tx.to === undefined ? null : t.tx.to.toString(),
     status: r.status === 1 ? '0x1' : '0x0',
@@ -39,4 +39,11 @@ export function formatReceipt({ block, index }: TxLocation): ReceiptJson {
     type: '0x0',
     effectiveGasPrice: quantity(t.tx.gasPrice),
   }
+}
+
+/** The logs of one transaction; `logIndex` is block-wide, so the earlier transactions' logs are counted, not formatted. */
+function receiptLogs({ block, index }: TxLocation): LogJson[] {
+  let first = 0
+  for (let i = 0; i < index; i++) first += block.receipts[i]!.logs.length
+  return block.receipts[index]!.logs.map((l, k) => formatLog(block, index, first + k, l))
 }
