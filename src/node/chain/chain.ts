@@ -7,7 +7,7 @@
 import type { Common } from '@ethereumjs/common'
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
 import { createVM, type VM } from '@ethereumjs/vm'
-import { Address, ValueEncoding } from '@ethereumjs/util'
+import { Address, ValueEncoding, equalsBytes } from '@ethereumjs/util'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { BlockStore } from './store.js'
 import { TrackedMapDB } from './trackedDb.js'
@@ -62,7 +62,7 @@ export class Chain {
   async stateAt(block: BlockRecord): Promise<MerkleStateManager> {
     if (block === this.store.head) return this.state
     const root = block.header.stateRoot
-    if (this.historical === undefined || !equalBytes(this.historical.root, root)) {
+    if (this.historical === undefined || !equalsBytes(this.historical.root, root)) {
       const copy = this.state.shallowCopy(false)
       await copy.setStateRoot(root)
       this.historical = { root, state: copy }
@@ -94,8 +94,3 @@ export class Chain {
   }
 }
 
-export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
-}

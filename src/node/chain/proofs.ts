@@ -7,8 +7,8 @@
  * against the block's `stateRoot` / `receiptsRoot`.
  */
 import { getMerkleStateProof, type MerkleStateManager } from '@ethereumjs/statemanager'
-import { Address, hexToBytes, setLengthLeft } from '@ethereumjs/util'
-import { equalBytes, type Chain } from './chain.js'
+import { Address, hexToBytes, setLengthLeft, equalsBytes } from '@ethereumjs/util'
+import type { Chain } from './chain.js'
 import { encodeRskReceipt, orderedTrieProof } from './tries.js'
 import type { BlockRecord } from './types.js'
 
@@ -38,7 +38,7 @@ export interface AccountProofRecord {
  */
 async function provingState(chain: Chain, block: BlockRecord): Promise<MerkleStateManager> {
   const state = await chain.stateAt(block)
-  if (equalBytes(await state.getStateRoot(), block.header.stateRoot)) return state
+  if (equalsBytes(await state.getStateRoot(), block.header.stateRoot)) return state
   const copy = chain.state.shallowCopy(false)
   await copy.setStateRoot(block.header.stateRoot)
   return copy

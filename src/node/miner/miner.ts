@@ -4,8 +4,8 @@
  */
 import { runTx } from '@ethereumjs/vm'
 import { RLP } from '@ethereumjs/rlp'
-import { bigIntToUnpaddedBytes, bytesToHex, generateAddress, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
-import { equalBytes, type Chain } from '../chain/chain.js'
+import { bigIntToUnpaddedBytes, bytesToHex, generateAddress, hexToBytes, type PrefixedHexString, equalsBytes } from '@ethereumjs/util'
+import type { Chain } from '../chain/chain.js'
 import { executionBlockOf } from '../chain/execBlock.js'
 import type { BlockRecord, LogRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
 import { encodeRskReceipt, orderedTrieRoot } from '../chain/tries.js'
@@ -102,9 +102,9 @@ export class Miner {
    * longer fits the chain (the head moved, or its transactions left the pool).
    */
   async mineTemplate(t: Template, mm: MergedMiningFields): Promise<BlockRecord | undefined> {
-    if (!equalBytes(t.parentHash, this.chain.head.hash)) return undefined
+    if (!equalsBytes(t.parentHash, this.chain.head.hash)) return undefined
     const assembled = await this.assemble(t.timestamp, new Set(t.txHashes))
-    if (!equalBytes(hashForMergedMining(assembled.header), t.hashForMergedMining)) {
+    if (!equalsBytes(hashForMergedMining(assembled.header), t.hashForMergedMining)) {
       await this.discard()
       return undefined
     }

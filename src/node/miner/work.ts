@@ -3,8 +3,7 @@
  * so a late submission can still be matched (`Cannot publish block, could not find hash … in the cache`), the
  * `notify` flag, and the hash rates miners report.
  */
-import { bytesToHex } from '@ethereumjs/util'
-import { equalBytes } from '../chain/chain.js'
+import { bytesToHex, equalsBytes } from '@ethereumjs/util'
 import type { Miner, Template } from './miner.js'
 import type { BlockStore } from '../chain/store.js'
 
@@ -30,10 +29,10 @@ export class Work {
   async get(pendingHashes: string[]): Promise<{ template: Template; notify: boolean }> {
     const head = this.store.head
     const cur = this.current
-    const stale = cur === undefined || !equalBytes(cur.parentHash, head.hash) || !sameSet(cur.txHashes, pendingHashes)
+    const stale = cur === undefined || !equalsBytes(cur.parentHash, head.hash) || !sameSet(cur.txHashes, pendingHashes)
     const template = stale ? await this.remember(await this.miner.template()) : cur
     const last = this.lastServed
-    const notify = last === undefined || !equalBytes(last.parent, template.parentHash) || template.paidFees * 10n > last.fees * 11n
+    const notify = last === undefined || !equalsBytes(last.parent, template.parentHash) || template.paidFees * 10n > last.fees * 11n
     if (notify) this.lastServed = { parent: template.parentHash, fees: template.paidFees }
     return { template, notify }
   }

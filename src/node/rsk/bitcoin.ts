@@ -6,6 +6,7 @@
  * "display" (byte-reversed, as block explorers and bitcoinj's `Sha256Hash.getBytes()` show them).
  * RSKj does this with its bitcoinj fork (`co.rsk.bitcoinj.core.BtcBlock`, `BtcTransaction`).
  */
+import { concatBytes } from '@ethereumjs/util'
 import { sha256 } from '@noble/hashes/sha2.js'
 
 export { sha256Midstate, sha256Resume } from './sha256State.js'
@@ -25,19 +26,6 @@ export const dsha256 = (b: Uint8Array): Uint8Array => sha256(sha256(b))
  * reverseBytes(Uint8Array.of(1, 2)) // Uint8Array [2, 1]
  */
 export const reverseBytes = (b: Uint8Array): Uint8Array => b.slice().reverse()
-
-/**
- * Concatenates byte arrays.
- *
- * @example
- * concat(Uint8Array.of(1), Uint8Array.of(2)) // Uint8Array [1, 2]
- */
-export function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) out.set(p, at), (at += p.length)
-  return out
-}
 
 /**
  * Bitcoin CompactSize ("varint").
@@ -222,7 +210,7 @@ export function serializeBitcoinTransaction(tx: BitcoinTransaction, witness = ha
   }
   if (witness) for (const i of tx.inputs) parts.push(writeVarInt(i.witness.length), ...i.witness.flatMap((w) => [writeVarInt(w.length), w]))
   parts.push(u32le(tx.lockTime))
-  return concat(...parts)
+  return concatBytes(...parts)
 }
 
 /**
@@ -252,7 +240,7 @@ export function parseBitcoinBlock(block: Uint8Array): { header: Uint8Array; tran
 /** One level up a Merkle tree, duplicating an odd last node as Bitcoin does. */
 function merkleLevel(level: Uint8Array[]): Uint8Array[] {
   const next: Uint8Array[] = []
-  for (let i = 0; i < level.length; i += 2) next.push(dsha256(concat(level[i]!, level[i + 1] ?? level[i]!)))
+  for (let i = 0; i < level.length; i += 2) next.push(dsha256(concatBytes(level[i]!, level[i + 1] ?? level[i]!)))
   return next
 }
 

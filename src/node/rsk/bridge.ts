@@ -16,6 +16,7 @@
  * regtestFederationAddress() // '2N…' (P2SH-P2WSH of the ERP redeem script)
  * ```
  */
+import { concatBytes } from '@ethereumjs/util'
 import { EVMError, type CustomPrecompile, type ExecResult, type PrecompileInput } from '@ethereumjs/evm'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { ripemd160 } from '@noble/hashes/legacy.js'
@@ -56,7 +57,6 @@ export const REGTEST_BRIDGE = {
 } as const
 
 const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s, 'hex'))
-const concat = (...parts: Uint8Array[]): Uint8Array => Uint8Array.from(Buffer.concat(parts))
 const compare = (a: Uint8Array, b: Uint8Array): number => Buffer.compare(a, b)
 
 /** Members sorted by public key (`Federation` sorts members; bitcoinj `createRedeemScript` sorts keys). */
@@ -74,14 +74,14 @@ function scriptNumber(n: bigint): Uint8Array {
 
 /** `ScriptBuilder.createRedeemScript(m, keys)`: OP_m <keys> OP_n OP_CHECKMULTISIG (m, n ≤ 16 here). */
 function multisig(threshold: number, keys: Uint8Array[]): Uint8Array {
-  return concat(Uint8Array.of(0x50 + threshold), ...keys.map((k) => concat(Uint8Array.of(k.length), k)), Uint8Array.of(0x50 + keys.length, 0xae))
+  return concatBytes(Uint8Array.of(0x50 + threshold), ...keys.map((k) => concatBytes(Uint8Array.of(k.length), k)), Uint8Array.of(0x50 + keys.length, 0xae))
 }
 
 /** `P2shErpRedeemScriptBuilder`: OP_NOTIF <default> OP_ELSE <csv> OP_CSV OP_DROP <emergency> OP_ENDIF. */
 export function regtestRedeemScript(): Uint8Array {
   const csv = scriptNumber(ERP_CSV)
   const erp = sortedKeys(ERP_KEYS)
-  return concat(
+  return concatBytes(
     Uint8Array.of(0x64),
     multisig(Math.floor(FEDERATION_SORTED.length / 2) + 1, FEDERATION_SORTED),
     Uint8Array.of(0x67, csv.length),
@@ -96,7 +96,7 @@ const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
 
 /** Base58Check of `payload`. */
 export function base58Check(payload: Uint8Array): string {
-  const full = concat(payload, sha256(sha256(payload)).subarray(0, 4))
+  const full = concatBytes(payload, sha256(sha256(payload)).subarray(0, 4))
   let n = BigInt('0x' + (Buffer.from(full).toString('hex') || '0'))
   let out = ''
   while (n > 0n) {
@@ -112,8 +112,8 @@ export function base58Check(payload: Uint8Array): string {
 
 /** P2SH-P2WSH address of a witness script (bitcoinj `ScriptBuilder.createP2SHP2WSHOutputScript`). */
 export function p2shP2wshAddress(witnessScript: Uint8Array, version = P2SH_VERSION): string {
-  const program = concat(Uint8Array.of(0x00, 0x20), sha256(witnessScript))
-  return base58Check(concat(Uint8Array.of(version), ripemd160(sha256(program))))
+  const program = concatBytes(Uint8Array.of(0x00, 0x20), sha256(witnessScript))
+  return base58Check(concatBytes(Uint8Array.of(version), ripemd160(sha256(program))))
 }
 
 let federationAddress: string | undefined
@@ -128,7 +128,7 @@ const word = (n: bigint): Uint8Array => hex(BigInt.asUintN(256, n).toString(16).
 function dynamic(b: Uint8Array): Uint8Array {
   const padded = new Uint8Array(Math.ceil(b.length / 32) * 32)
   padded.set(b)
-  return concat(word(32n), word(BigInt(b.length)), padded)
+  return concatBytes(word(32n), word(BigInt(b.length)), padded)
 }
 const abiString = (s: string): Uint8Array => dynamic(new TextEncoder().encode(s))
 

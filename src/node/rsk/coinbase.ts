@@ -3,8 +3,8 @@
  * built-in miner writes, and the compressed form RSK blocks store (SHA-256 midstate + tail).
  */
 import { sha256 } from '@noble/hashes/sha2.js'
-import { hexToBytes } from '@ethereumjs/util'
-import { concat, sha256Midstate, sha256Resume, type BitcoinTransaction, serializeBitcoinTransaction } from './bitcoin.js'
+import { hexToBytes, concatBytes } from '@ethereumjs/util'
+import { sha256Midstate, sha256Resume, type BitcoinTransaction, serializeBitcoinTransaction } from './bitcoin.js'
 
 /** `RskMiningConstants.RSK_TAG`. */
 export const RSK_TAG = new TextEncoder().encode('RSKBLOCK:')
@@ -51,7 +51,7 @@ export function compressCoinbase(coinbase: Uint8Array, lastTag = true): Uint8Arr
   const view = new DataView(state.buffer)
   view.setBigUint64(0, BigInt(blocks * 64))
   for (let i = 0; i < 8; i++) view.setUint32(8 + 4 * i, h[i]!)
-  return concat(state, coinbase.subarray(blocks * 64))
+  return concatBytes(state, coinbase.subarray(blocks * 64))
 }
 
 /**
@@ -88,7 +88,7 @@ export function hashAfterLastTag(coinbase: Uint8Array): Uint8Array {
  * A public key for the coinbase's 50 BTC output. RSKj's miner draws a fresh key (`MinerUtils.buildScriptPubKeyBytes`);
  * rsksim uses the secp256k1 generator point so blocks are reproducible. Nobody can spend simulated bitcoins anyway.
  */
-const PAY_TO_PUBKEY = concat(
+const PAY_TO_PUBKEY = concatBytes(
   Uint8Array.of(33, 0x02),
   hexToBytes('0x79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798'),
   Uint8Array.of(0xac), // OP_CHECKSIG
@@ -109,7 +109,7 @@ export function minerCoinbase(hashForMergedMining: Uint8Array, prefix: Uint8Arra
     inputs: [{ prevTxid: new Uint8Array(32), prevIndex: 0xffffffff, script: new Uint8Array(), sequence: 0xffffffff, witness: [] }],
     outputs: [
       { value: 5_000_000_000n, script: PAY_TO_PUBKEY },
-      { value: 0n, script: concat(prefix, RSK_TAG, hashForMergedMining) },
+      { value: 0n, script: concatBytes(prefix, RSK_TAG, hashForMergedMining) },
     ],
     lockTime: 0,
   }

@@ -3,10 +3,10 @@
  * follow the uncle count depends on the consensus rules active at the header's height, so the caller says which
  * network's rules apply (regtest by default).
  */
+import { equalsBytes } from '@ethereumjs/util'
 import { RLP } from '@ethereumjs/rlp'
 import {
   edgesFromBytes,
-  equalBytes,
   gasLimitBytesFor,
   javaSignedBytes,
   regtestHeaderRules,
@@ -78,8 +78,8 @@ export function decodeRskHeader(bytes: Uint8Array, rulesAt: HeaderActivation = r
     bitcoinMergedMiningMerkleProof: new Uint8Array(),
     bitcoinMergedMiningCoinbaseTransaction: new Uint8Array(),
   }
-  if (!equalBytes(difficultyRaw, javaSignedBytes(h.difficulty))) h.difficultyBytes = difficultyRaw
-  if (!equalBytes(gasLimitRaw, gasLimitBytesFor(number, h.gasLimit))) h.gasLimitBytes = gasLimitRaw
+  if (!equalsBytes(difficultyRaw, javaSignedBytes(h.difficulty))) h.difficultyBytes = difficultyRaw
+  if (!equalsBytes(gasLimitRaw, gasLimitBytesFor(number, h.gasLimit))) h.gasLimitBytes = gasLimitRaw
   if (!rules.rskip92) h.useRskip92Encoding = false
 
   let r = 16

@@ -165,4 +165,3 @@ export const toBigInt = (b: Uint8Array): bigint => (b.length === 0 ? 0n : bytesT
 export const hasMiningFields = (h: RskHeader): boolean =>
   h.bitcoinMergedMiningHeader.length > 0 || h.bitcoinMergedMiningCoinbaseTransaction.length > 0 || h.bitcoinMergedMiningMerkleProof.length > 0
 
-export const equalBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i])

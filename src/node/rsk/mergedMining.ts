@@ -3,8 +3,8 @@
  * checked as RSKj's `co/rsk/validators/ProofOfWorkRule.java` checks it. The submission shapes are in
  * `mergedMiningSubmit.ts`, the coinbase in `coinbase.ts`, the Bitcoin primitives in `bitcoin.ts`.
  */
-import { bytesToBigInt } from '@ethereumjs/util'
-import { concat, dsha256, reverseBytes, serializeBitcoinHeader } from './bitcoin.js'
+import { bytesToBigInt, concatBytes } from '@ethereumjs/util'
+import { dsha256, reverseBytes, serializeBitcoinHeader } from './bitcoin.js'
 import { MIDSTATE_TRIMMED, RSK_TAG, coinbaseBytes, compressCoinbase, compressedCoinbaseTxid, lastIndexOf, minerCoinbase } from './coinbase.js'
 import {
   fieldsFromBitcoinBlock,
@@ -90,7 +90,7 @@ const javaBytes = (b: Uint8Array): string => `[${Array.from(b, (x) => (x << 24) 
  * 64-byte Bitcoin transaction (the leaf-node weakness), with bitcoinj's `VerificationException` text.
  */
 function formsA64ByteTransaction(left: Uint8Array, right: Uint8Array): boolean {
-  const b = concat(left, right)
+  const b = concatBytes(left, right)
   const view = new DataView(b.buffer)
   const signed = (i: number): number => (b[i]! << 24) >> 24
   if (signed(4) !== 1) return false
@@ -140,7 +140,7 @@ export function validateMergedMining(hashForMergedMining: Uint8Array, difficulty
     return `Failed to validate PoW: the compressed coinbase has ${compressed.length} bytes, fewer than its ${MIDSTATE_TRIMMED}-byte midstate`
   }
   const tail = compressed.subarray(MIDSTATE_TRIMMED)
-  const expected = concat(RSK_TAG, hashForMergedMining)
+  const expected = concatBytes(RSK_TAG, hashForMergedMining)
   const position = lastIndexOf(tail, expected)
   if (position === -1) {
     return (
@@ -159,7 +159,7 @@ export function validateMergedMining(hashForMergedMining: Uint8Array, difficulty
   for (let at = 0; at < proof.length; at += 32) {
     const sibling = proof.subarray(at, at + 32)
     if (formsA64ByteTransaction(node, sibling)) return 'Supplied nodes form a valid btc transaction'
-    node = reverseBytes(dsha256(concat(reverseBytes(node), reverseBytes(sibling))))
+    node = reverseBytes(dsha256(concatBytes(reverseBytes(node), reverseBytes(sibling))))
   }
   const root = reverseBytes(header.subarray(36, 68))
   if (!node.every((x, i) => x === root[i])) return "bitcoin merkle branch doesn't match coinbase and state root"

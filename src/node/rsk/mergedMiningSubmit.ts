@@ -8,10 +8,10 @@
  * with `Sha256Hash.wrapReversed`, or reverses the submitted merkle hashes, and `Rskip92MerkleProofValidator`
  * reads them back with `Sha256Hash.wrap`.
  */
+import { concatBytes } from '@ethereumjs/util'
 import {
   bitcoinTxid,
   coinbaseMerkleBranch,
-  concat,
   parseBitcoinBlock,
   parseBitcoinTransaction,
   reverseBytes,
@@ -65,7 +65,7 @@ function submission(header: Uint8Array, coinbase: BitcoinTransaction, proofDispl
     bitcoinMergedMiningHeader: header,
     // MinerServerImpl.submitBitcoinBlock*/processSolution compress at the last tag.
     bitcoinMergedMiningCoinbaseTransaction: compressCoinbase(raw, true),
-    bitcoinMergedMiningMerkleProof: concat(...proofDisplay),
+    bitcoinMergedMiningMerkleProof: concatBytes(...proofDisplay),
   }
 }
 

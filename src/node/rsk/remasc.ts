@@ -16,7 +16,7 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { createLegacyTx } from '@ethereumjs/tx'
-import { Account, Address, bigIntToBytes, bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { Account, Address, bigIntToBytes, bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft, concatBytes } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { pointCompress } from 'tiny-secp256k1'
@@ -74,23 +74,14 @@ export function remascTransaction(number: bigint, engineCommon: Common): TxRecor
   const nonce = number - 1n
   const tx = createLegacyTx({ nonce, gasPrice: 0n, gasLimit: 0n, to: REMASC, value: 0n }, { common: engineCommon })
   const payload = [RLP.encode(bigIntToUnpaddedBytes(nonce)), Uint8Array.of(0), Uint8Array.of(0), RLP.encode(REMASC.bytes), Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x80)]
-  const body = concat(payload)
+  const body = concatBytes(...payload)
   // A list prefix: the body is always shorter than 56 bytes (a nonce is at most 8 bytes).
-  const raw = concat([Uint8Array.of(0xc0 + body.length), body])
+  const raw = concatBytes(Uint8Array.of(0xc0 + body.length), body)
   const hash = keccak256(raw)
   const from = new Uint8Array(20)
   return { tx, raw, hash, hashHex: bytesToHex(hash), from, fromHex: bytesToHex(from), system: 'remasc' }
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
 
 /** Moves a transaction's fee, which the engine paid to `coinbase`, to REMASC. */
 export async function routeFee(state: MerkleStateManager, coinbase: Uint8Array, fee: bigint): Promise<void> {

@@ -3,8 +3,7 @@
  * over at most `logsMaxBlockRange` blocks has no cap, a longer one is answered while it returns at most
  * `logsMaxResults` logs. Both are configurable; 0 turns one off.
  */
-import { bytesToHex } from '@ethereumjs/util'
-import { equalBytes } from '../../../node/chain/chain.js'
+import { bytesToHex, equalsBytes } from '@ethereumjs/util'
 import { filterObject, type FilterObject } from '../../codecs/objects.js'
 import { RpcError, ErrorCode } from '../../../errors.js'
 import { method, type MethodTable } from '../../method.js'
@@ -41,12 +40,12 @@ export function filterBlocks(node: RskNode, f: FilterObject): BlockRecord[] {
  */
 export function rawLogMatcher(f: FilterObject): (l: LogRecord) => boolean {
   return (l) => {
-    if (f.addresses.length > 0 && !f.addresses.some((a) => equalBytes(a, l.address))) return false
+    if (f.addresses.length > 0 && !f.addresses.some((a) => equalsBytes(a, l.address))) return false
     for (let i = 0; i < f.topics.length; i++) {
       const want = f.topics[i]
       if (want === null || want === undefined) continue
       const got = l.topics[i]
-      if (got === undefined || !want.some((t) => equalBytes(t, got))) return false
+      if (got === undefined || !want.some((t) => equalsBytes(t, got))) return false
     }
     return true
   }
