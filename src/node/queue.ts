@@ -4,23 +4,12 @@
  */
 export class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve()
-  private busy = false
 
   /** Runs `task` after every task queued before it; its result or error is passed through. */
   run<T>(task: () => Promise<T> | T): Promise<T> {
-    // Fast path: nothing queued, so the task may start at once (saves a microtask hop per request).
-    if (!this.busy) {
-      this.busy = true
-      const p = Promise.resolve().then(task).finally(() => this.release(p))
-      this.tail = p
-      return p
-    }
-    const p = this.tail.then(task, task).finally(() => this.release(p))
-    this.tail = p
+    const p = this.tail.then(task)
+    // The next task waits for this one whether it succeeds or fails.
+    this.tail = p.catch(() => undefined)
     return p
-  }
-
-  private release(p: Promise<unknown>): void {
-    if (this.tail === p) this.busy = false
   }
 }

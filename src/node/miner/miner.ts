@@ -148,7 +148,7 @@ export class Miner {
         const failed = result.execResult.exceptionError !== undefined
         const logs: LogRecord[] = (result.execResult.logs ?? []).map(([address, topics, data]) => ({ address, topics, data }))
         const logsBloom = result.bloom.bitvector
-        for (let i = 0; i < 256; i++) bloom[i]! |= logsBloom[i]!
+        orInto(bloom, logsBloom)
         receipts.push({
           status: failed ? 0 : 1,
           gasUsed: result.totalGasSpent,
@@ -171,7 +171,7 @@ export class Miner {
           cumulativeGasUsed: gasUsed,
           common: chain.common,
         })
-        for (let i = 0; i < 256; i++) bloom[i]! |= receipt.logsBloom[i]!
+        orInto(bloom, receipt.logsBloom)
         included.push(remascTransaction(number, chain.common))
         receipts.push(receipt)
       }
@@ -255,6 +255,11 @@ export function sealBlock(
       encoded.length + header.bitcoinMergedMiningMerkleProof.length + header.bitcoinMergedMiningCoinbaseTransaction.length + 6 + rlpListLength(txBytes) + rlpListLength(0),
     ),
   }
+}
+
+/** Adds a transaction's logs bloom to the block's. */
+function orInto(bloom: Uint8Array, other: Uint8Array): void {
+  for (let i = 0; i < 256; i++) bloom[i]! |= other[i]!
 }
 
 /** Length of an RLP list whose items take `payload` bytes. */

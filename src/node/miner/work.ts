@@ -30,7 +30,7 @@ export class Work {
     const head = this.store.head
     const cur = this.current
     const stale = cur === undefined || !equalsBytes(cur.parentHash, head.hash) || !sameSet(cur.txHashes, pendingHashes)
-    const template = stale ? await this.remember(await this.miner.template()) : cur
+    const template = stale ? this.remember(await this.miner.template()) : cur
     const last = this.lastServed
     const notify = last === undefined || !equalsBytes(last.parent, template.parentHash) || template.paidFees * 10n > last.fees * 11n
     if (notify) this.lastServed = { parent: template.parentHash, fees: template.paidFees }
@@ -60,7 +60,7 @@ export class Work {
     return sum
   }
 
-  private async remember(t: Template): Promise<Template> {
+  private remember(t: Template): Template {
     this.templates.set(bytesToHex(t.hashForMergedMining), t)
     while (this.templates.size > KEPT_TEMPLATES) this.templates.delete(this.templates.keys().next().value!)
     this.current = t
