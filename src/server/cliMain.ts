@@ -5,7 +5,7 @@
 import { formatBanner, listeningLines } from './banner.js'
 import { CliUsageError, parseCli, USAGE } from './cliArgs.js'
 import { startServer, type RsksimServer } from './index.js'
-import { readPackageVersion } from './version.js'
+import { VERSION } from '../version.js'
 
 /** Where the CLI writes; `process` fits, and so does any object with two `write(string)` methods. */
 export interface CliIo {
@@ -43,7 +43,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
     io.stderr.write(`rsksim: ${e.message}\nRun "rsksim --help" for the list of options.\n`)
     return { kind: 'exit', exitCode: EXIT_USAGE }
   }
-  const version = readPackageVersion()
+  const version = VERSION
   if (command.kind === 'help') {
     io.stdout.write(`rsksim v${version}\n\n${USAGE}`)
     return { kind: 'exit', exitCode: 0 }
