@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { Interface } from 'ethers'
 import type { Provider } from '../src/index.js'
-import { COW, COW1, deploy, fresh, rejects, send } from './helpers.js'
+import { COW, COW1, deploy, fresh, rejects, send, useHttpServer } from './helpers.js'
 import { Storage } from './fixtures/index.js'
 
 const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
@@ -197,3 +197,21 @@ async function rawOf(p: Provider, hash: string): Promise<string> {
     signature: { r: '0x' + BigInt(t.r).toString(16).padStart(64, '0'), s: '0x' + BigInt(t.s).toString(16).padStart(64, '0'), v: Number(t.v) },
   }).serialized
 }
+
+describe('evm_* and txpool_* through ethers over HTTP', () => {
+  const http = useHttpServer({ mining: { auto: false } })
+
+  it('a fixture round trip: snapshot, queued transfer, mine, revert', async () => {
+    const { rpc } = http
+    const id = await rpc.send('evm_snapshot', [])
+    expect(id).toBe('0x1')
+    await rpc.send('eth_sendTransaction', [{ from: COW, to: COW1, value: '0x1' }])
+    expect(await rpc.send('txpool_status', [])).toEqual({ pending: 1, queued: 0 })
+    expect(await rpc.send('evm_increaseTime', ['0x3c'])).toBe('0x3c')
+    expect(await rpc.send('evm_mine', [])).toBeNull()
+    expect(await rpc.send('eth_blockNumber', [])).toBe('0x1')
+    expect(await rpc.send('evm_revert', [id])).toBe(true)
+    expect(await rpc.send('eth_blockNumber', [])).toBe('0x0')
+    expect(await rpc.send('txpool_status', [])).toEqual({ pending: 0, queued: 0 })
+  })
+})
