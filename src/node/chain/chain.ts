@@ -5,7 +5,8 @@
  * moved to that block's state root: trie nodes are never pruned, so every mined root stays readable.
  */
 import type { Common } from '@ethereumjs/common'
-import { Caches, MerkleStateManager } from '@ethereumjs/statemanager'
+import { Caches, type MerkleStateManager } from '@ethereumjs/statemanager'
+import { RskStateManager } from './stateManager.js'
 import { createVM, type VM } from '@ethereumjs/vm'
 import { Address, ValueEncoding, equalsBytes } from '@ethereumjs/util'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
@@ -48,7 +49,7 @@ export class Chain {
     const nodes = new TrackedMapDB()
     // Nodes are kept as bytes: the default string encoding doubles their memory and hex-converts every read.
     const trie = new MerklePatriciaTrie({ useKeyHashing: true, common, db: nodes, valueEncoding: ValueEncoding.Bytes })
-    const state = new MerkleStateManager({ common, trie, caches: new Caches() })
+    const state = new RskStateManager({ common, trie, caches: new Caches() })
     const store = new BlockStore()
     const vm = await createVM({ common, stateManager: state, blockchain: new StoreBlockHashes(store), evmOpts: rskEvmOptions(common) })
     return new Chain(common, state, vm, store, nodes)

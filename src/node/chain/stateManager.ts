@@ -1,0 +1,35 @@
+/**
+ * The live world state: the engine's MerkleStateManager, except that a write which changes nothing is not made.
+ *
+ * Why: the state manager marks every `putAccount`/`putStorage` as modified, and computing the state root writes
+ * each modified entry back into the trie (walk the path, re-encode and re-hash every node on it) even when the value
+ * is the one already there. Each block makes many such writes: REMASC rewrites its constant `siblings` word and,
+ * on a chain with a zero gas price, "pays" 0 to RSK Labs, the federators and the miner (reference §2.2); the engine
+ * writes the coinbase back after a zero fee. Measured: 10 trie puts and 6 deletes for an empty block, most of them
+ * no-ops. Skipping them leaves every state root identical (the trie is content-addressed) and only saves work.
+ *
+ * Reads come from the state caches (the engine reads an account or slot before it writes it), so the comparison is
+ * cheap. Historical views and `eth_call` copies (`shallowCopy`) are the engine's own class: they never compute roots.
+ */
+import { MerkleStateManager } from '@ethereumjs/statemanager'
+import { equalsBytes, unpadBytes, type Account, type Address } from '@ethereumjs/util'
+
+export class RskStateManager extends MerkleStateManager {
+  override async putAccount(address: Address, account: Account | undefined): Promise<void> {
+    if (sameAccount(await this.getAccount(address), account)) return
+    return super.putAccount(address, account)
+  }
+
+  override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    // Malformed keys and values, and writes to a missing account, go to the engine for its own errors.
+    if (key.length === 32 && value.length <= 32 && (await this.getAccount(address)) !== undefined) {
+      if (equalsBytes(await this.getStorage(address, key), unpadBytes(value))) return
+    }
+    return super.putStorage(address, key, value)
+  }
+}
+
+function sameAccount(a: Account | undefined, b: Account | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b
+  return a.nonce === b.nonce && a.balance === b.balance && equalsBytes(a.storageRoot, b.storageRoot) && equalsBytes(a.codeHash, b.codeHash)
+}
