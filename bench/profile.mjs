@@ -6,6 +6,9 @@
 //   node bench/profile.mjs                       transfers workload (deploy + 500 transfers)
 //   node bench/profile.mjs --workloads fixtures  any worker workload id(s), comma separated
 //   node bench/profile.mjs --top 40 --target rsksim
+//
+// Build with `RSKSIM_UNBUNDLED=1 npm run build` first: the normal build bundles the engine into dist, and the
+// profile could then not tell @ethereumjs's functions by package (it would count them all as rsksim's).
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
