@@ -225,7 +225,9 @@ export const httpCall = (ctx, c) =>
 export async function mine(ctx, c) {
   const before = await ctx.t.memory()
   const t0 = performance.now()
+  await ctx.clock.start('mine')
   for (let i = 0; i < c.mineBlocks; i++) await ctx.t.request('evm_mine')
+  await ctx.clock.stop('mine')
   const s = (performance.now() - t0) / 1000
   const after = await ctx.t.memory()
   const out = {

@@ -12,6 +12,15 @@ const CPV_JUMP = 64
 const UNCLES_WINDOW = 32
 const MIN_CHAIN = CPV_SIZE * CPV_JUMP + 1
 
+/** First digest byte of each sealed block's Bitcoin header: every block reads seven of them, and they never change. */
+const firstByteOf = new WeakMap<Uint8Array, number>()
+
+function firstHashByte(header: Uint8Array): number {
+  let b = firstByteOf.get(header)
+  if (b === undefined) firstByteOf.set(header, (b = dsha256(header)[0]!))
+  return b
+}
+
 /** Fork detection data for the block after `store.head`, or an empty array while the chain is too short. */
 export function forkDetectionData(store: BlockStore): Uint8Array {
   const best = store.headNumber
@@ -23,7 +32,7 @@ export function forkDetectionData(store: BlockStore): Uint8Array {
     const back = best - cpvStart + BigInt(i * CPV_JUMP)
     const header = store.byNumber(best - back)!.header.bitcoinMergedMiningHeader
     // bitcoinj's hash bytes are in display (reversed) order: its last byte is the first byte of the digest.
-    out[i] = header.length === 80 ? dsha256(header)[0]! : 0
+    out[i] = header.length === 80 ? firstHashByte(header) : 0
   }
   let uncles = 0
   for (let i = 0n; i < BigInt(UNCLES_WINDOW); i++) uncles += store.byNumber(best - i)?.header.uncleCount ?? 0
