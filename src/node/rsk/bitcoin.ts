@@ -6,8 +6,8 @@
  * "display" (byte-reversed, as block explorers and bitcoinj's `Sha256Hash.getBytes()` show them).
  * RSKj does this with its bitcoinj fork (`co.rsk.bitcoinj.core.BtcBlock`, `BtcTransaction`).
  */
+import { createHash } from 'node:crypto'
 import { concatBytes } from '@ethereumjs/util'
-import { sha256 } from '@noble/hashes/sha2.js'
 
 export { sha256Midstate, sha256Resume } from './sha256State.js'
 
@@ -17,7 +17,11 @@ export { sha256Midstate, sha256Resume } from './sha256State.js'
  * @example
  * const txid = dsha256(serializedTx) // internal byte order
  */
-export const dsha256 = (b: Uint8Array): Uint8Array => sha256(sha256(b))
+export const dsha256 = (b: Uint8Array): Uint8Array => {
+  // Node's OpenSSL: about 4x faster than @noble's JavaScript on the 80-byte headers every mined block hashes.
+  const once = createHash('sha256').update(b).digest()
+  return new Uint8Array(createHash('sha256').update(once).digest())
+}
 
 /**
  * A reversed copy (internal ⇄ display order).
