@@ -14,6 +14,8 @@ import { TrackedMapDB } from './trackedDb.js'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { rskEvmOptions } from '../rsk/evmProfile.js'
 import type { BlockRecord } from './types.js'
+// Engine corrections (SSTORE written to the trie as well as the cache); see the module comment.
+import './enginePatches.js'
 
 /** BLOCKHASH reads hashes from our store, so it returns RSK block hashes. */
 class StoreBlockHashes implements EVMMockBlockchainInterface {
