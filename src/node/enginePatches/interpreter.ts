@@ -9,11 +9,11 @@
  *    a redeploy (CREATE2 after SELFDESTRUCT, evm_revert then a different deploy) can never be served stale analysis.
  * 2. The step loop does not await a `runStep` per opcode. `run` awaits `runStep`, an async function, for every
  *    opcode even when nothing in it is asynchronous: about half the self time of an arithmetic loop. The fast loop
- *    below does what `runStep` does (dynamic gas, invalid opcode, `useGas`, pc, handler) and awaits only the gas
- *    handlers (all async in the engine) and the opcodes the engine marks async. It steps aside, calling the engine's
- *    own `runStep`, whenever a 'step' listener is attached or DEBUG is on, so tracers see exactly the engine's
- *    events; and it is not used at all for features RSK does not have (EOF, Verkle/binary-tree code chunks and
- *    access witnesses, EIP-7928, EIP-8037) or when the engine's profiler is on.
+ *    below does what `runStep` does (dynamic gas, invalid opcode, `useGas`, pc, handler) and awaits only what
+ *    returns a promise (the engine's gas handlers, its async opcodes, async custom opcodes). It steps aside, calling
+ *    the engine's own `runStep`, whenever a 'step' listener is attached or DEBUG is on, so tracers see exactly the
+ *    engine's events; and it is not used at all for features RSK does not have (EOF, Verkle/binary-tree code chunks
+ *    and access witnesses, EIP-7928, EIP-8037) or when the engine's profiler is on.
  * 3. Memory grows geometrically. `Memory.extend` copies the whole memory into a buffer 8 KB larger each time it
  *    grows, which is quadratic for large memory. The buffer is capacity only (every reader is bounded by the
  *    word count or by offset and size), so growing it by at least half its size changes no result.
@@ -36,7 +36,7 @@ interface OpcodeInfo {
 interface OpEntry {
   opcodeInfo: OpcodeInfo
   opHandler: (runState: RunState, common: Common) => unknown
-  gasHandler: (runState: RunState, gas: bigint, common: Common) => Promise<bigint>
+  gasHandler: (runState: RunState, gas: bigint, common: Common) => Promise<bigint> | bigint
 }
 
 interface JumpAnalysis {
@@ -176,16 +176,20 @@ async function fastRun(it: Interpreter, code: Uint8Array, opts: { pc?: number })
         continue
       }
       let gas = info.feeBigInt
-      if (info.dynamicGas) gas = await entry.gasHandler(rs, gas, common)
+      if (info.dynamicGas) {
+        // Custom opcodes may have synchronous gas functions; only a promise is waited for.
+        const charged = entry.gasHandler(rs, gas, common)
+        gas = charged instanceof Promise ? await charged : charged
+      }
       if (info.isInvalid) throw new EVMError(EVMError.errorMessages.INVALID_OPCODE)
       it.useGas(gas, info)
       rs.programCounter++
-      if (info.isAsync) {
-        await entry.opHandler(rs, common)
+      const done = entry.opHandler(rs, common)
+      // The engine marks every custom opcode async, whatever its handler returns; only a promise is waited for.
+      if (info.isAsync && done instanceof Promise) {
+        await done
         // A nested frame's listeners (beforeMessage, afterMessage) may have attached a 'step' listener.
         tracing = traced(it)
-      } else {
-        entry.opHandler(rs, common)
       }
     } catch (e) {
       if (!isEvmError(e)) throw e

@@ -22,6 +22,7 @@ import type { Common } from '@ethereumjs/common'
 import { Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
 import { rskPrecompiles } from './bridge.js'
 import { minimumGasPriceOf } from '../chain/common.js'
+import { fastOpcodes } from './fastOpcodes.js'
 
 type CustomOpcode = NonNullable<EVMOpts['customOpcodes']>[number]
 type AddOpcode = Extract<CustomOpcode, { logicFunction: unknown }>
@@ -160,6 +161,8 @@ export function rskOpcodes(common: Common): CustomOpcode[] {
   })
   const extcodesize = engine(0x3b).opHandler
   return [
+    // Not RSK rules: the engine's MLOAD, MSTORE and KECCAK256 with cheaper conversions (see fastOpcodes.ts).
+    ...fastOpcodes(common, fee),
     {
       opcode: 0x48,
       opcodeName: 'BASEFEE',
