@@ -213,11 +213,10 @@ const PAGE = 8192
 
 function patchMemory(proto: Memory): void {
   proto.extend = function (this: Memory, offset: number, size: number): void {
-    if (size === 0) return
-    const end = Math.ceil((offset + size) / 32) * 32
     const capacity = this._store.length
-    if (end <= capacity) return
-    const grown = Math.max(Math.ceil(end / PAGE) * PAGE, capacity + (capacity >> 1))
+    // The capacity is a whole number of pages (so of words): this is the engine's test on the word-rounded end.
+    if (size === 0 || offset + size <= capacity) return
+    const grown = Math.ceil(Math.max(offset + size, capacity + (capacity >> 1)) / PAGE) * PAGE
     const store = new Uint8Array(grown)
     store.set(this._store)
     this._store = store

@@ -16,26 +16,59 @@ type AddOpcode = Extract<CustomOpcode, { logicFunction: unknown }>
 type RunState = Parameters<AddOpcode['logicFunction']>[0]
 
 const WORD = 32n
-const MASK_64 = (1n << 64n) - 1n
+
+/** Largest word handled with Number arithmetic (2^53 - 1): pointers, lengths and counters, most MSTOREs. */
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+/** Hex digit values by character code. */
+const HEX_VALUE = new Uint8Array(128)
+for (let i = 0; i < 16; i++) HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i
 
 /** Big-endian bytes as an unsigned integer (the engine's `bytesToBigInt`, without the hex string). */
 export function bytesToWord(bytes: Uint8Array): bigint {
+  const n = bytes.length
+  // Up to six significant bytes fit a double exactly.
+  let lead = 0
+  while (lead < n && bytes[lead] === 0) lead++
+  if (n - lead <= 6) {
+    let v = 0
+    for (let i = lead; i < n; i++) v = v * 256 + bytes[i]!
+    return BigInt(v)
+  }
   let r = 0n
   let i = 0
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  for (; i + 8 <= bytes.length; i += 8) r = (r << 64n) | view.getBigUint64(i)
-  for (; i < bytes.length; i++) r = (r << 8n) | BigInt(bytes[i]!)
+  const view = new DataView(bytes.buffer, bytes.byteOffset, n)
+  for (; i + 8 <= n; i += 8) r = (r << 64n) | view.getBigUint64(i)
+  for (; i < n; i++) r = (r << 8n) | BigInt(bytes[i]!)
   return r
 }
 
-/** A stack word as 32 big-endian bytes (the engine's `setLengthLeft(bigIntToBytes(word), 32)`). */
+/** Writes a stack word as 32 big-endian bytes at `offset` of `out` (the engine's `setLengthLeft(bigIntToBytes(w), 32)`). */
+export function writeWord(out: Uint8Array, offset: number, word: bigint): void {
+  if (word <= SAFE) {
+    let v = Number(word)
+    for (let i = offset + 31; i >= offset; i--) {
+      out[i] = v % 256
+      v = Math.floor(v / 256)
+    }
+    return
+  }
+  const hex = word.toString(16)
+  let j = hex.length
+  for (let i = offset + 31; i >= offset; i--) {
+    if (j <= 0) {
+      out[i] = 0
+      continue
+    }
+    const low = HEX_VALUE[hex.charCodeAt(--j)]!
+    const high = j > 0 ? HEX_VALUE[hex.charCodeAt(--j)]! : 0
+    out[i] = high * 16 + low
+  }
+}
+
+/** A stack word as 32 big-endian bytes. */
 export function wordToBytes(word: bigint): Uint8Array {
   const out = new Uint8Array(32)
-  const view = new DataView(out.buffer)
-  view.setBigUint64(24, word & MASK_64)
-  view.setBigUint64(16, (word >> 64n) & MASK_64)
-  view.setBigUint64(8, (word >> 128n) & MASK_64)
-  view.setBigUint64(0, word >> 192n)
+  writeWord(out, 0, word)
   return out
 }
 
@@ -97,7 +130,10 @@ export function fastOpcodes(common: Common, baseFee: (op: number) => number): Ad
       gasFunction: (runState: RunState, gas: bigint) => gas + charge(runState, runState.stack.peek()[0]!, WORD),
       logicFunction: (runState: RunState) => {
         const [offset, word] = runState.stack.popN(2) as [bigint, bigint]
-        runState.memory.write(Number(offset), 32, wordToBytes(word))
+        const at = Number(offset)
+        // Memory.write without the intermediate 32-byte array: extend, then write the word in place.
+        runState.memory.extend(at, 32)
+        writeWord(runState.memory._store, at, word)
       },
     },
   ]
