@@ -90,15 +90,35 @@ function memoryCharge(memoryGas: bigint, quadDiv: bigint) {
 }
 
 /**
- * MLOAD, MSTORE and KECCAK256 for `common`; empty when the Common has no custom keccak (the engine's own handlers
- * then stay in place). Base fees are the engine's for the same Common.
+ * PUSH1-32, MLOAD, MSTORE and KECCAK256 for `common`; empty when the Common has no custom keccak (the engine's
+ * own handlers then stay in place). Base fees are the engine's for the same Common.
  */
 export function fastOpcodes(common: Common, baseFee: (op: number) => number): AddOpcode[] {
   const keccak = common.customCrypto.keccak256
   if (keccak === undefined) return []
   const charge = memoryCharge(common.param('memoryGas'), common.param('quadCoefficientDivGas'))
   const wordGas = common.param('keccak256WordGas')
+  // The engine's PUSH asks isActivatedEIP(6800) and (7864) on every push for Verkle code-chunk gas; without them
+  // it reads the value its jump analysis decoded, or decodes it from the code before that analysis ran.
+  const push = (runState: RunState) => {
+    const size = runState.opCode - 0x5f
+    const pc = runState.programCounter
+    runState.programCounter = pc + size
+    if (!runState.shouldDoJumpAnalysis) {
+      runState.stack.push(runState.cachedPushes[pc]!)
+      return
+    }
+    // Past the end of the code the missing bytes are zeros on the right (the engine's setLengthRight).
+    const bytes = runState.code.subarray(pc, pc + size)
+    const value = bytesToWord(bytes)
+    runState.stack.push(bytes.length < size ? value << BigInt(8 * (size - bytes.length)) : value)
+  }
+  const pushes: AddOpcode[] =
+    common.isActivatedEIP(6800) || common.isActivatedEIP(7864)
+      ? []
+      : Array.from({ length: 32 }, (_, k) => ({ opcode: 0x60 + k, opcodeName: 'PUSH', baseFee: baseFee(0x60 + k), logicFunction: push }))
   return [
+    ...pushes,
     {
       opcode: 0x20,
       opcodeName: 'KECCAK256',
