@@ -1,5 +1,5 @@
 /**
- * Two changes to `MerkleStateManager` (written against @ethereumjs/statemanager 10.1.3, dist/esm/merkleStateManager.js).
+ * Three changes to `MerkleStateManager` (written against @ethereumjs/statemanager 10.1.3, dist/esm/merkleStateManager.js).
  * Each checks at load time that what it relies on exists and leaves the engine alone otherwise.
  *
  * 1. `putStorage` ends with `this._caches?.storage?.put(...) ?? (await this._writeContractStorage(...))`: the cache's
@@ -13,10 +13,23 @@
  *    root = keccak256(RLP(""))) its root node is not in the node store, so the walk ends in a thrown and caught
  *    "Missing node in DB" error: most of a loop that writes fresh slots (each SSTORE reads the slot for its gas).
  *    The answer is known without the walk: the empty value, cached as the engine caches it (RLP of "").
+ *
+ * 3. `getAccount` decodes the account cache's RLP into a new Account on every read, and every read of storage
+ *    reads the account first (two or three times per SLOAD/SSTORE, several times per message). The decoding is
+ *    done once per cached RLP (the cache stores a new array on every write); each read still gets its own Account,
+ *    built exactly as `createAccountFromBytesArray` builds it, since callers modify the accounts they get.
  */
 import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { RLP } from '@ethereumjs/rlp'
-import { EthereumJSErrorWithoutCode, KECCAK256_RLP, equalsBytes, unpadBytes, type Account, type Address } from '@ethereumjs/util'
+import {
+  Account,
+  EthereumJSErrorWithoutCode,
+  KECCAK256_RLP,
+  createAccountFromRLP,
+  equalsBytes,
+  unpadBytes,
+  type Address,
+} from '@ethereumjs/util'
 
 /** RLP of the empty string: what the engine caches for a slot the trie does not have. */
 const EMPTY_SLOT = Uint8Array.of(0x80)
@@ -24,6 +37,7 @@ const EMPTY_SLOT = Uint8Array.of(0x80)
 /** The members of MerkleStateManager used here (protected or undocumented in its typings). */
 interface StateManagerInternals {
   _caches?: {
+    account?: { get(address: Address): { accountRLP: Uint8Array | undefined } | undefined }
     storage?: {
       put(address: Address, key: Uint8Array, value: Uint8Array): void
       get(address: Address, key: Uint8Array): Uint8Array | undefined
@@ -63,5 +77,24 @@ if (typeof proto.getStorage === 'function') {
     if (account === undefined || !equalsBytes(account.storageRoot, KECCAK256_RLP)) return getStorage.call(this, address, key)
     cache.put(address, key, EMPTY_SLOT)
     return new Uint8Array(0)
+  }
+}
+
+if (typeof proto.getAccount === 'function') {
+  const getAccount = proto.getAccount
+  const decoded = new WeakMap<Uint8Array, Account>()
+  proto.getAccount = async function (this: StateManagerInternals, address) {
+    const cache = this._caches?.account
+    if (cache === undefined) return getAccount.call(this, address)
+    const elem = cache.get(address)
+    if (elem === undefined) return getAccount.call(this, address)
+    const rlp = elem.accountRLP
+    if (rlp === undefined) return undefined
+    let known = decoded.get(rlp)
+    if (known === undefined) {
+      known = createAccountFromRLP(rlp)
+      decoded.set(rlp, known)
+    }
+    return new Account(known.nonce, known.balance, known.storageRoot, known.codeHash)
   }
 }
