@@ -129,7 +129,8 @@ export function fastOpcodes(common: Common, baseFee: (op: number) => number): Ad
       },
       logicFunction: (runState: RunState) => {
         const [offset, length] = runState.stack.popN(2) as [bigint, bigint]
-        const data = length === 0n ? new Uint8Array(0) : runState.memory.read(Number(offset), Number(length))
+        // A view of memory, not a copy: the hash only reads it.
+        const data = length === 0n ? new Uint8Array(0) : runState.memory.read(Number(offset), Number(length), true)
         runState.stack.push(bytesToWord(keccak(data)))
       },
     },
