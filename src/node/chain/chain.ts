@@ -15,6 +15,8 @@ import { TrackedMapDB } from './trackedDb.js'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { rskEvmOptions } from '../rsk/evmProfile.js'
 import type { BlockRecord } from './types.js'
+// Engine corrections and fast paths (see src/node/enginePatches/index.ts).
+import '../enginePatches/index.js'
 
 /** BLOCKHASH reads hashes from our store, so it returns RSK block hashes. */
 class StoreBlockHashes implements EVMMockBlockchainInterface {

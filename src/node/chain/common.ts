@@ -46,8 +46,22 @@ class RskCommon extends Common {
   /** The `minimumGasPrice` of every block of this node (a node option; blocks never change it here). */
   minimumGasPrice = 0n
 
+  /** `_activatedEIPsCache` the lookup table below was built from (Common replaces the array when it changes). */
+  private eipsSource: readonly number[] | undefined
+  private eipTable: Set<number> = RSK_EXTRA_EIPS
+
+  /**
+   * The interpreter asks this on every step (EIPs 6800 and 7864), and Common answers with `Array.includes`: about a
+   * sixth of a pure-arithmetic loop. The answer comes from a Set built from the same array (plus RSK's extra EIPs),
+   * rebuilt whenever Common assigns a new array (it never mutates one in place, see `setHardfork`/`setEIPs`).
+   */
   override isActivatedEIP(eip: number): boolean {
-    return RSK_EXTRA_EIPS.has(eip) || super.isActivatedEIP(eip)
+    const source = this._activatedEIPsCache
+    if (source !== this.eipsSource) {
+      this.eipTable = new Set([...RSK_EXTRA_EIPS, ...source])
+      this.eipsSource = source
+    }
+    return this.eipTable.has(eip)
   }
 
   override param(name: string): bigint {

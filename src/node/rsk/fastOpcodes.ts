@@ -1,0 +1,161 @@
+/**
+ * Faster handlers for the memory and hashing opcodes, given to the EVM through its public `customOpcodes` option
+ * next to the RSK rules of evmProfile.ts. Same results, same gas, same errors as the engine's (@ethereumjs/evm
+ * 10.1.3 opcodes/functions.js and gas.js); only the byte/bigint conversions differ.
+ *
+ * The engine converts between 32-byte words and bigints through hex strings and pads with array spreads
+ * (`setLengthLeft(bigIntToBytes(word), 32)` is `new Uint8Array([...zeros, ...bytes])`): `setLength` alone was over
+ * a quarter of a keccak loop. Its gas handlers are async functions, so every MLOAD/MSTORE/KECCAK256 also waited a
+ * microtask for its memory charge; the ones here are synchronous (the engine accepts either).
+ */
+import type { Common } from '@ethereumjs/common'
+import type { EVMOpts } from '@ethereumjs/evm'
+
+type CustomOpcode = NonNullable<EVMOpts['customOpcodes']>[number]
+type AddOpcode = Extract<CustomOpcode, { logicFunction: unknown }>
+type RunState = Parameters<AddOpcode['logicFunction']>[0]
+
+const WORD = 32n
+
+/** Largest word handled with Number arithmetic (2^53 - 1): pointers, lengths and counters, most MSTOREs. */
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+/** Hex digit values by character code. */
+const HEX_VALUE = new Uint8Array(128)
+for (let i = 0; i < 16; i++) HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i
+
+/** Big-endian bytes as an unsigned integer (the engine's `bytesToBigInt`, without the hex string). */
+export function bytesToWord(bytes: Uint8Array): bigint {
+  const n = bytes.length
+  // Up to six significant bytes fit a double exactly.
+  let lead = 0
+  while (lead < n && bytes[lead] === 0) lead++
+  if (n - lead <= 6) {
+    let v = 0
+    for (let i = lead; i < n; i++) v = v * 256 + bytes[i]!
+    return BigInt(v)
+  }
+  let r = 0n
+  let i = 0
+  const view = new DataView(bytes.buffer, bytes.byteOffset, n)
+  for (; i + 8 <= n; i += 8) r = (r << 64n) | view.getBigUint64(i)
+  for (; i < n; i++) r = (r << 8n) | BigInt(bytes[i]!)
+  return r
+}
+
+/** Writes a stack word as 32 big-endian bytes at `offset` of `out` (the engine's `setLengthLeft(bigIntToBytes(w), 32)`). */
+export function writeWord(out: Uint8Array, offset: number, word: bigint): void {
+  if (word <= SAFE) {
+    let v = Number(word)
+    for (let i = offset + 31; i >= offset; i--) {
+      out[i] = v % 256
+      v = Math.floor(v / 256)
+    }
+    return
+  }
+  const hex = word.toString(16)
+  let j = hex.length
+  for (let i = offset + 31; i >= offset; i--) {
+    if (j <= 0) {
+      out[i] = 0
+      continue
+    }
+    const low = HEX_VALUE[hex.charCodeAt(--j)]!
+    const high = j > 0 ? HEX_VALUE[hex.charCodeAt(--j)]! : 0
+    out[i] = high * 16 + low
+  }
+}
+
+/** A stack word as 32 big-endian bytes. */
+export function wordToBytes(word: bigint): Uint8Array {
+  const out = new Uint8Array(32)
+  writeWord(out, 0, word)
+  return out
+}
+
+/** The engine's `subMemUsage` (opcodes/util.js) with the two prices read once. */
+function memoryCharge(memoryGas: bigint, quadDiv: bigint) {
+  return (runState: RunState, offset: bigint, length: bigint): bigint => {
+    if (length === 0n) return 0n
+    const words = (offset + length + WORD - 1n) / WORD
+    if (words <= runState.memoryWordCount) return 0n
+    let cost = words * memoryGas + (words * words) / quadDiv
+    if (cost > runState.highestMemCost) {
+      const before = runState.highestMemCost
+      runState.highestMemCost = cost
+      cost -= before
+    }
+    runState.memoryWordCount = words
+    return cost
+  }
+}
+
+/**
+ * PUSH1-32, MLOAD, MSTORE and KECCAK256 for `common`; empty when the Common has no custom keccak (the engine's
+ * own handlers then stay in place). Base fees are the engine's for the same Common.
+ */
+export function fastOpcodes(common: Common, baseFee: (op: number) => number): AddOpcode[] {
+  const keccak = common.customCrypto.keccak256
+  if (keccak === undefined) return []
+  const charge = memoryCharge(common.param('memoryGas'), common.param('quadCoefficientDivGas'))
+  const wordGas = common.param('keccak256WordGas')
+  // The engine's PUSH asks isActivatedEIP(6800) and (7864) on every push for Verkle code-chunk gas; without them
+  // it reads the value its jump analysis decoded, or decodes it from the code before that analysis ran.
+  const push = (runState: RunState) => {
+    const size = runState.opCode - 0x5f
+    const pc = runState.programCounter
+    runState.programCounter = pc + size
+    if (!runState.shouldDoJumpAnalysis) {
+      runState.stack.push(runState.cachedPushes[pc]!)
+      return
+    }
+    // Past the end of the code the missing bytes are zeros on the right (the engine's setLengthRight).
+    const bytes = runState.code.subarray(pc, pc + size)
+    const value = bytesToWord(bytes)
+    runState.stack.push(bytes.length < size ? value << BigInt(8 * (size - bytes.length)) : value)
+  }
+  const pushes: AddOpcode[] =
+    common.isActivatedEIP(6800) || common.isActivatedEIP(7864)
+      ? []
+      : Array.from({ length: 32 }, (_, k) => ({ opcode: 0x60 + k, opcodeName: 'PUSH', baseFee: baseFee(0x60 + k), logicFunction: push }))
+  return [
+    ...pushes,
+    {
+      opcode: 0x20,
+      opcodeName: 'KECCAK256',
+      baseFee: baseFee(0x20),
+      gasFunction: (runState: RunState, gas: bigint) => {
+        const [offset, length] = runState.stack.peek(2) as [bigint, bigint]
+        return gas + charge(runState, offset, length) + wordGas * ((length + WORD - 1n) / WORD)
+      },
+      logicFunction: (runState: RunState) => {
+        const [offset, length] = runState.stack.popN(2) as [bigint, bigint]
+        // A view of memory, not a copy: the hash only reads it.
+        const data = length === 0n ? new Uint8Array(0) : runState.memory.read(Number(offset), Number(length), true)
+        runState.stack.push(bytesToWord(keccak(data)))
+      },
+    },
+    {
+      opcode: 0x51,
+      opcodeName: 'MLOAD',
+      baseFee: baseFee(0x51),
+      gasFunction: (runState: RunState, gas: bigint) => gas + charge(runState, runState.stack.peek()[0]!, WORD),
+      logicFunction: (runState: RunState) => {
+        const pos = runState.stack.pop()
+        runState.stack.push(bytesToWord(runState.memory.read(Number(pos), 32, true)))
+      },
+    },
+    {
+      opcode: 0x52,
+      opcodeName: 'MSTORE',
+      baseFee: baseFee(0x52),
+      gasFunction: (runState: RunState, gas: bigint) => gas + charge(runState, runState.stack.peek()[0]!, WORD),
+      logicFunction: (runState: RunState) => {
+        const [offset, word] = runState.stack.popN(2) as [bigint, bigint]
+        const at = Number(offset)
+        // Memory.write without the intermediate 32-byte array: extend, then write the word in place.
+        runState.memory.extend(at, 32)
+        writeWord(runState.memory._store, at, word)
+      },
+    },
+  ]
+}

@@ -1,0 +1,61 @@
+/**
+ * The engine patches of src/node/enginePatches: they are in effect (a changed engine layout would silently switch
+ * them off), and the per-code jump analysis cache never serves one code's analysis to another code deployed at the
+ * same address.
+ */
+import { describe, expect, it } from 'vitest'
+import { Interface, solidityPackedKeccak256, toBeHex } from 'ethers'
+import { bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util'
+import { interpreterPatched, memoryPatched } from '../src/node/enginePatches/index.js'
+import { bytesToWord, wordToBytes } from '../src/node/rsk/fastOpcodes.js'
+import { Compute } from './fixtures/index.js'
+import { deploy, fresh, send } from './helpers.js'
+
+/** Initcode that returns the 16 bytes after it as the runtime code. */
+const INIT = '0x601080600b6000396000f3'
+/** Jumps to pc 5 and returns 42. */
+const RUNTIME_A = '600556fefe5b602a60005260206000f3'
+/** Same length; jumps to pc 4 (pc 5 is no JUMPDEST here) and returns 7. */
+const RUNTIME_B = '600456fe5b600760005260206000f300'
+
+const rpc = (p: Awaited<ReturnType<typeof fresh>>, method: string, params: unknown[] = []) => p.request({ method, params })
+
+describe('engine patches', () => {
+  it('are applied to the engine in use', () => {
+    expect(interpreterPatched).toBe(true)
+    expect(memoryPatched).toBe(true)
+  })
+
+  it('a contract redeployed at the same address after evm_revert runs with its own jump destinations', async () => {
+    const p = await fresh()
+    const snap = await rpc(p, 'evm_snapshot')
+    const a = await send(p, { data: INIT + RUNTIME_A })
+    expect(BigInt((await rpc(p, 'eth_call', [{ to: a.contractAddress }, 'latest'])) as string)).toBe(42n)
+    await rpc(p, 'evm_revert', [snap])
+    const b = await send(p, { data: INIT + RUNTIME_B })
+    expect(b.contractAddress).toBe(a.contractAddress)
+    expect(BigInt((await rpc(p, 'eth_call', [{ to: b.contractAddress }, 'latest'])) as string)).toBe(7n)
+  })
+})
+
+describe('fast MLOAD/MSTORE/KECCAK256 (src/node/rsk/fastOpcodes.ts)', () => {
+  it('convert words like the engine does', () => {
+    const words = [0n, 1n, 255n, 256n, 2n ** 48n - 1n, 2n ** 48n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 64n - 1n, 2n ** 64n, 2n ** 128n + 7n, 2n ** 255n, 2n ** 256n - 1n]
+    for (const w of words) {
+      const bytes = wordToBytes(w)
+      expect(bytes).toEqual(setLengthLeft(bigIntToBytes(w), 32))
+      expect(bytesToWord(bytes)).toBe(w)
+      expect(bytesToWord(bytes.subarray(3))).toBe(bytesToBigInt(bytes.subarray(3)))
+    }
+  })
+
+  it('a keccak loop returns the hash chain the EVM semantics define', async () => {
+    const p = await fresh()
+    const compute = await deploy(p, Compute)
+    const iface = new Interface(Compute.abi as never)
+    let h = toBeHex(5n, 32)
+    for (let i = 0; i < 5; i++) h = solidityPackedKeccak256(['bytes32', 'uint256'], [h, i])
+    const data = iface.encodeFunctionData('keccakLoop', [5])
+    expect(await p.request({ method: 'eth_call', params: [{ to: compute, data }, 'latest'] })).toBe(h)
+  })
+})
