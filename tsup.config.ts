@@ -14,8 +14,8 @@ export default defineConfig({
   // (startup to the first answer: ~300 ms -> ~120 ms, docs/performance.md). The packages stay in `dependencies`
   // because dist/index.d.ts names their types. Native and WebAssembly loaders (secp256k1, tiny-secp256k1) stay
   // external: they find their binaries next to their own files. Licences of what is bundled: THIRD-PARTY-NOTICES.md.
-  // RSKSIM_UNBUNDLED=1 keeps them external, so a CPU profile names each package (bench/profile.mjs).
-  noExternal: process.env.RSKSIM_UNBUNDLED ? [] : [/^@ethereumjs\//, /^@noble\//, 'eventemitter3', 'hash-wasm'],
+  // src/node/enginePatches relies on it: the engine internals it patches are bundled as the engine's own modules.
+  noExternal: [/^@ethereumjs\//, /^@noble\//, 'eventemitter3', 'hash-wasm'],
   // Bundled CommonJS (debug, lru-cache) calls require() for Node built-ins; an ES module has none of its own.
   banner: { js: "import { createRequire as __rsksimCreateRequire } from 'node:module'; const require = __rsksimCreateRequire(import.meta.url);" },
 })

@@ -1,38 +1,24 @@
 /**
- * Loads a module of @ethereumjs/evm's ESM build that the package does not export (its `exports` map names only the
- * index), by file path next to the index. Node keys ES modules by resolved URL, so this is the very module instance
- * the engine itself imports; `sameInstance` confirms it against a class the index does export before anything is
- * patched. Any failure answers `undefined` and the caller leaves the engine alone.
+ * The modules of @ethereumjs/evm's ESM build that the package does not export (its `exports` map names only the
+ * index, and Node refuses deep imports past it): the interpreter and its memory. They are imported by file path.
+ * The build bundles the engine (tsup.config.ts), and esbuild keys modules by resolved path, so these files are
+ * bundled once, as the very modules the engine's index imports. Under Vitest, Node loads the engine from
+ * node_modules and keys modules by file URL: again the same instances. `sameEngine` confirms it before anything is
+ * patched; another copy of the engine (a second install, another bundler) answers false and is left alone.
+ *
+ * The path is relative to this file (src/node/enginePatches -> the repository's node_modules); the published
+ * package never resolves it, its dist already holds the bundled engine.
  */
-import { createRequire } from 'node:module'
-import { existsSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { EVM } from '@ethereumjs/evm'
+import * as evmModule from '../../../node_modules/@ethereumjs/evm/dist/esm/evm.js'
+import * as interpreterModule from '../../../node_modules/@ethereumjs/evm/dist/esm/interpreter.js'
+import * as memoryModule from '../../../node_modules/@ethereumjs/evm/dist/esm/memory.js'
 
-const require = createRequire(import.meta.url)
+/** Whether the modules below are the ones the engine in use runs. */
+export const sameEngine: boolean = evmModule.EVM === EVM
 
-function esmFile(name: string): string | undefined {
-  try {
-    // The `require` condition resolves to dist/cjs/index.js; the ESM build sits beside it in dist/esm.
-    const file = join(dirname(require.resolve('@ethereumjs/evm')), '..', 'esm', name)
-    return existsSync(file) ? file : undefined
-  } catch {
-    return undefined
-  }
-}
+/** The engine's `Interpreter` class, when it is the one in use. */
+export const engineInterpreter = sameEngine ? interpreterModule.Interpreter : undefined
 
-/** The engine's own instance of `dist/esm/<name>`, or undefined. */
-export async function loadEvmModule(name: string): Promise<Record<string, unknown> | undefined> {
-  const file = esmFile(name)
-  const index = esmFile('evm.js')
-  if (file === undefined || index === undefined) return undefined
-  try {
-    const evmModule = (await import(pathToFileURL(index).href)) as Record<string, unknown>
-    // Another copy of the engine (a bundler, a second install) would make the patch miss the engine in use.
-    if (evmModule.EVM !== EVM) return undefined
-    return (await import(pathToFileURL(file).href)) as Record<string, unknown>
-  } catch {
-    return undefined
-  }
-}
+/** The engine's `Memory` class, when it is the one in use. */
+export const engineMemory = sameEngine ? memoryModule.Memory : undefined

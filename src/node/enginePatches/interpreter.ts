@@ -23,7 +23,7 @@
 import { EVMError } from '@ethereumjs/evm'
 import type { Common } from '@ethereumjs/common'
 import { EthereumJSErrorWithoutCode } from '@ethereumjs/util'
-import { loadEvmModule } from './engineModule.js'
+import { engineInterpreter, engineMemory } from './engineModule.js'
 
 interface OpcodeInfo {
   code: number
@@ -231,10 +231,8 @@ function isPrototypeWith<T>(value: unknown, methods: string[]): value is T {
   return methods.every((m) => typeof record[m] === 'function')
 }
 
-const interpreterModule = await loadEvmModule('interpreter.js')
-const interpreterProto = (interpreterModule?.Interpreter as { prototype?: unknown } | undefined)?.prototype
-const memoryModule = await loadEvmModule('memory.js')
-const memoryProto = (memoryModule?.Memory as { prototype?: unknown } | undefined)?.prototype
+const interpreterProto: unknown = engineInterpreter?.prototype
+const memoryProto: unknown = engineMemory?.prototype
 
 /** Whether the interpreter patches are in effect (false when the engine's layout was not recognised). */
 export let interpreterPatched = false
