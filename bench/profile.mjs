@@ -7,10 +7,12 @@
 //   node bench/profile.mjs --workloads fixtures  any worker workload id(s), comma separated
 //   node bench/profile.mjs --top 40 --target rsksim
 //
-// Build with `RSKSIM_UNBUNDLED=1 npm run build` first: the normal build bundles the engine into dist, and the
-// profile could then not tell @ethereumjs's functions by package (it would count them all as rsksim's).
+// dist bundles the engine, so a frame's place in dist/*.js is mapped back through dist/*.js.map (Node's own
+// SourceMap) to the original file: src/… for rsksim, node_modules/<package>/… for the engine.
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { SourceMap } from 'node:module'
+import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { benchDir, repoDir } from './lib/targets.mjs'
@@ -29,19 +31,42 @@ const run = spawnSync(
 if (run.status !== 0) process.exit(run.status ?? 1)
 for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) report(file)
 
+/** Source maps of dist files, loaded once. */
+var maps // filled on first use: report() runs before this module's body reaches here
+function mapOf(file) {
+  maps ??= new Map()
+  if (!maps.has(file)) maps.set(file, existsSync(file + '.map') ? new SourceMap(JSON.parse(readFileSync(file + '.map', 'utf8'))) : null)
+  return maps.get(file)
+}
+
+/** A profile frame's original place: { url, line } with the url of the source file (through dist's source map). */
+function original(frame) {
+  if (!frame.url.startsWith('file://')) return { url: frame.url, line: frame.lineNumber }
+  const file = fileURLToPath(frame.url)
+  const map = file.startsWith(path.join(repoDir, 'dist')) ? mapOf(file) : null
+  const entry = map?.findEntry(frame.lineNumber, frame.columnNumber)
+  if (!entry?.originalSource) return { url: frame.url, line: frame.lineNumber }
+  const source = entry.originalSource.startsWith('file://') ? fileURLToPath(entry.originalSource) : path.resolve(path.dirname(file), entry.originalSource)
+  return { url: 'file://' + source, line: entry.originalLine }
+}
+
 function pkgOf(url) {
   if (!url) return '(native / VM)'
   const p = url.replace(/^file:\/\//, '')
   const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(p)
   if (m) return (p.includes('/bench/node_modules/') ? 'bench client: ' : '') + m[1]
   if (p.startsWith('wasm')) return 'wasm (hash-wasm keccak / tiny-secp256k1)'
-  if (p.startsWith(path.join(repoDir, 'dist'))) return 'rsksim (dist)'
+  if (p.startsWith(path.join(repoDir, 'dist')) || p.startsWith(path.join(repoDir, 'src'))) return 'rsksim'
   if (p.startsWith('node:')) return 'node internals'
   return path.relative(repoDir, p)
 }
 
 function report(file) {
 const prof = JSON.parse(readFileSync(path.join(dir, file), 'utf8'))
+for (const node of prof.nodes) {
+  const o = original(node.callFrame)
+  node.callFrame = { ...node.callFrame, url: o.url, lineNumber: o.line }
+}
 
 // Self time per node = its samples × the sampling interval; summed per function (name + file + line).
 const dt = (prof.endTime - prof.startTime) / prof.samples.length / 1000 // ms per sample
@@ -74,7 +99,7 @@ for (const [id, n] of counts) {
   const seen = new Set()
   for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
     const f = byId.get(cur).callFrame
-    if (!f.url.replace(/^file:\/\//, '').startsWith(path.join(repoDir, 'dist'))) continue
+    if (!f.url.replace(/^file:\/\//, '').startsWith(path.join(repoDir, 'src'))) continue
     const key = `${f.functionName || '(anonymous)'}  ${path.relative(repoDir, f.url.replace(/^file:\/\//, ''))}:${f.lineNumber + 1}`
     if (!seen.has(key)) seen.add(key), incl.set(key, (incl.get(key) ?? 0) + n)
   }
