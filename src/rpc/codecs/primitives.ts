@@ -23,7 +23,9 @@ const DECIMAL = /^[0-9]+$/
 
 export function hexToBytesLoose(hex: string): Uint8Array {
   const even = hex.length % 2 === 1 ? '0' + hex : hex
-  return Uint8Array.from(Buffer.from(even, 'hex'))
+  // A plain Uint8Array copy (typed-array constructor: one memcpy; `Uint8Array.from` iterates byte by byte), not a
+  // view of Buffer's shared pool.
+  return new Uint8Array(Buffer.from(even, 'hex'))
 }
 
 const show = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v) ?? String(v))
