@@ -14,6 +14,7 @@ import { buildMergedMiningFields } from '../rsk/mergedMining.js'
 import { forkDetectionData } from '../rsk/forkDetection.js'
 import { regtestHeaderShape } from '../rsk/headerFields.js'
 import { keccak256 } from '../crypto.js'
+import { flatHex } from '../chain/flatHex.js'
 import { processMinersFees, remascTransaction, routeFee, type RemascConfig } from '../rsk/remasc.js'
 import type { TxPool } from '../pool/pool.js'
 import type { Clock } from './clock.js'
@@ -244,7 +245,7 @@ export function sealBlock(
   return {
     header,
     hash,
-    hashHex: bytesToHex(hash),
+    hashHex: flatHex(hash),
     number: header.number,
     hashForMergedMining: forMergedMining,
     transactions: txs,
