@@ -34,10 +34,11 @@ class RemascTxRecord implements TxRecord {
   readonly hashHex: string
 
   constructor(
-    private readonly nonce: bigint,
+    /** The block's number (the header's own bigint); the nonce is one less. */
+    private readonly number: bigint,
     private readonly common: Common,
   ) {
-    this.hashHex = flatHex(keccak256(remascRaw(nonce)))
+    this.hashHex = flatHex(keccak256(remascRaw(number - 1n)))
   }
 
   get system(): 'remasc' {
@@ -45,7 +46,7 @@ class RemascTxRecord implements TxRecord {
   }
 
   get raw(): Uint8Array {
-    return remascRaw(this.nonce)
+    return remascRaw(this.number - 1n)
   }
 
   get hash(): Uint8Array {
@@ -61,11 +62,11 @@ class RemascTxRecord implements TxRecord {
   }
 
   get tx(): LegacyTx {
-    return createLegacyTx({ nonce: this.nonce, gasPrice: 0n, gasLimit: 0n, to: REMASC, value: 0n }, { common: this.common })
+    return createLegacyTx({ nonce: this.number - 1n, gasPrice: 0n, gasLimit: 0n, to: REMASC, value: 0n }, { common: this.common })
   }
 }
 
 /** The REMASC transaction of block `number` (its nonce is `number - 1`). */
 export function remascTransaction(number: bigint, engineCommon: Common): TxRecord {
-  return new RemascTxRecord(number - 1n, engineCommon)
+  return new RemascTxRecord(number, engineCommon)
 }
