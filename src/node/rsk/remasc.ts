@@ -128,7 +128,8 @@ export async function processMinersFees(ctx: RemascContext): Promise<ReceiptReco
     }
     await writeWord(state, KEYS.rewardBalance, reward)
   }
-  return processing === undefined ? remascReceipt(ctx.cumulativeGasUsed) : remascReceipt(ctx.cumulativeGasUsed, processing.hash, payments)
+  const previous = ctx.store.head.transactions.at(-1)?.system === 'remasc' ? ctx.store.head.receipts.at(-1) : undefined
+  return remascReceipt(ctx.cumulativeGasUsed, previous, processing?.hash, payments)
 }
 
 /** `Remasc.payToFederation`: returns the federation's share taken from the reward (paid now or kept). */

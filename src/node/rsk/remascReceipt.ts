@@ -3,10 +3,12 @@
  * (`RemascFeesPayer`): each one REMASC's address, `mining_fee_topic` and the recipient as topics, and
  * RLP[paid block hash, value] as data. Kept as objects they cost ~3.5 KB of heap per mined block (five small
  * byte arrays per log); the record keeps the paid block's hash and the (recipient, value) pairs RLP-encoded, and
- * rebuilds the logs and the bloom (equal bytes, fresh arrays) on each read.
+ * rebuilds the logs (equal bytes, fresh arrays) on each read. The bloom is kept: it is read for every mined block
+ * (header bloom, receipt trie), and consecutive blocks mostly pay the same addresses, so it and the pairs are
+ * shared with the previous block's REMASC receipt when equal.
  */
 import { RLP } from '@ethereumjs/rlp'
-import { bigIntToUnpaddedBytes, setLengthLeft } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, equalsBytes, setLengthLeft } from '@ethereumjs/util'
 import { keccak256 } from '../crypto.js'
 import type { LogRecord, ReceiptRecord } from '../chain/types.js'
 import { REMASC } from './remascTx.js'
@@ -25,13 +27,20 @@ export interface RemascPayment {
 const NO_PAYMENTS = RLP.encode([])
 
 class RemascReceipt implements ReceiptRecord {
+  readonly logsBloom: Uint8Array
+
   constructor(
     readonly cumulativeGasUsed: bigint,
     /** Hash of the block whose fees were paid (shared with that block's record). */
     private readonly paidBlock: Uint8Array | undefined,
     /** RLP list of [to, value] pairs. */
-    private readonly payments: Uint8Array,
-  ) {}
+    readonly payments: Uint8Array,
+    previous: ReceiptRecord | undefined,
+  ) {
+    const bloom = new Uint8Array(256)
+    for (const l of this.logs) for (const item of [l.address, ...l.topics]) addToBloom(bloom, item)
+    this.logsBloom = previous !== undefined && equalsBytes(previous.logsBloom, bloom) ? previous.logsBloom : bloom
+  }
 
   get status(): 1 {
     return 1
@@ -54,20 +63,17 @@ class RemascReceipt implements ReceiptRecord {
       data: RLP.encode([blockHash, value!]),
     }))
   }
-
-  get logsBloom(): Uint8Array {
-    const bloom = new Uint8Array(256)
-    for (const l of this.logs) for (const item of [l.address, ...l.topics]) addToBloom(bloom, item)
-    return bloom
-  }
 }
 
-/** The REMASC receipt of a block whose REMASC run paid `payments` out of the fees of block `paidBlock`. */
-export function remascReceipt(cumulativeGasUsed: bigint, paidBlock: Uint8Array, payments: RemascPayment[]): ReceiptRecord
-export function remascReceipt(cumulativeGasUsed: bigint): ReceiptRecord
-export function remascReceipt(cumulativeGasUsed: bigint, paidBlock?: Uint8Array, payments: RemascPayment[] = []): ReceiptRecord {
-  if (payments.length === 0) return new RemascReceipt(cumulativeGasUsed, undefined, NO_PAYMENTS)
-  return new RemascReceipt(cumulativeGasUsed, paidBlock, RLP.encode(payments.map((p) => [p.to, bigIntToUnpaddedBytes(p.value)])))
+/**
+ * The REMASC receipt of a block whose REMASC run paid `payments` out of the fees of block `paidBlock` (none when
+ * no block was processed). `previous` is the parent block's REMASC receipt, whose arrays are reused when equal.
+ */
+export function remascReceipt(cumulativeGasUsed: bigint, previous: ReceiptRecord | undefined, paidBlock?: Uint8Array, payments: RemascPayment[] = []): ReceiptRecord {
+  if (payments.length === 0 || paidBlock === undefined) return new RemascReceipt(cumulativeGasUsed, undefined, NO_PAYMENTS, previous)
+  let encoded = RLP.encode(payments.map((p) => [p.to, bigIntToUnpaddedBytes(p.value)]))
+  if (previous instanceof RemascReceipt && equalsBytes(previous.payments, encoded)) encoded = previous.payments
+  return new RemascReceipt(cumulativeGasUsed, paidBlock, encoded, previous)
 }
 
 /** Ethereum log bloom: three 11-bit indexes from keccak256(item). */
