@@ -9,7 +9,7 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes, equalsBytes, setLengthLeft } from '@ethereumjs/util'
-import { keccak256 } from '../crypto.js'
+import { addToBloom } from '../chain/bloom.js'
 import type { LogRecord, ReceiptRecord } from '../chain/types.js'
 import { REMASC } from './remascTx.js'
 
@@ -74,13 +74,4 @@ export function remascReceipt(cumulativeGasUsed: bigint, previous: ReceiptRecord
   let encoded = RLP.encode(payments.map((p) => [p.to, bigIntToUnpaddedBytes(p.value)]))
   if (previous instanceof RemascReceipt && equalsBytes(previous.payments, encoded)) encoded = previous.payments
   return new RemascReceipt(cumulativeGasUsed, paidBlock, encoded, previous)
-}
-
-/** Ethereum log bloom: three 11-bit indexes from keccak256(item). */
-function addToBloom(bloom: Uint8Array, item: Uint8Array): void {
-  const h = keccak256(item)
-  for (let i = 0; i < 6; i += 2) {
-    const bit = ((h[i]! << 8) | h[i + 1]!) & 2047
-    bloom[255 - (bit >> 3)]! |= 1 << (bit & 7)
-  }
 }
