@@ -3,7 +3,7 @@
  * (reference §7.2): timestamp 0, extraData "horse", difficulty 1, coinbase 0x3333…3333, the Bridge holding
  * 21,000,000 RBTC and the genesis accounts funded.
  */
-import { Account, Address, bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { Account, Address, hexToBytes } from '@ethereumjs/util'
 import type { Chain } from './chain.js'
 import type { BlockRecord } from './types.js'
 import { EMPTY_TRIE_ROOT } from './tries.js'

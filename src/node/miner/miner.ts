@@ -4,7 +4,7 @@
  */
 import { runTx } from '@ethereumjs/vm'
 import { RLP } from '@ethereumjs/rlp'
-import { bigIntToUnpaddedBytes, bytesToHex, generateAddress, hexToBytes, type PrefixedHexString, equalsBytes } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, generateAddress, hexToBytes, type PrefixedHexString, equalsBytes } from '@ethereumjs/util'
 import type { Chain } from '../chain/chain.js'
 import { executionBlockOf } from '../chain/execBlock.js'
 import type { BlockRecord, LogRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
@@ -249,7 +249,7 @@ export function sealBlock(
     hashHex: flatHex(hash!),
     number: header.number,
     hashForMergedMining: hashForMergedMiningView!,
-    // Exact-length copies: the arrays filled by push keep room for 17 elements (~130 B each per block).
+    // Exact-length copies: arrays grown by push keep spare capacity (~130 B each per block).
     transactions: txs.slice(),
     receipts: receipts.slice(),
     totalDifficulty: parent.totalDifficulty + header.difficulty,
