@@ -22,6 +22,8 @@ import type { Clock } from './clock.js'
 
 /** keccak256(RLP([])): the uncles hash of a block without uncles. */
 export const EMPTY_UNCLES_HASH = keccak256(RLP.encode([]))
+/** The bloom of a receipt without logs; shared by such receipts and never mutated. */
+const NO_LOGS_BLOOM = new Uint8Array(256)
 /** Regtest difficulty stays 1 (reference §7.1). */
 export const BLOCK_DIFFICULTY = 1n
 /** `extraData` of mined blocks: RLP [1, "<modifier>-<build>"] as RSKj's `MinerServerImpl` writes it. */
@@ -149,7 +151,8 @@ export class Miner {
         if (config.remasc !== undefined) await routeFee(chain.state, config.coinbase, fee)
         const failed = result.execResult.exceptionError !== undefined
         const logs: LogRecord[] = (result.execResult.logs ?? []).map(([address, topics, data]) => ({ address, topics, data }))
-        const logsBloom = result.bloom.bitvector
+        // A receipt without logs shares one empty bloom instead of keeping the engine's 256-byte array.
+        const logsBloom = logs.length === 0 ? NO_LOGS_BLOOM : result.bloom.bitvector
         orInto(bloom, logsBloom)
         receipts.push({
           status: failed ? 0 : 1,
