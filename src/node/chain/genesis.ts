@@ -3,10 +3,11 @@
  * (reference §7.2): timestamp 0, extraData "horse", difficulty 1, coinbase 0x3333…3333, the Bridge holding
  * 21,000,000 RBTC and the genesis accounts funded.
  */
-import { Account, Address, bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { Account, Address, hexToBytes } from '@ethereumjs/util'
 import type { Chain } from './chain.js'
 import type { BlockRecord } from './types.js'
 import { EMPTY_TRIE_ROOT } from './tries.js'
+import { flatHex } from './flatHex.js'
 import { encodeRskHeader, rskBlockHash, hashForMergedMining, type RskHeader } from '../rsk/header.js'
 import { EMPTY_UNCLES_HASH, BLOCK_DIFFICULTY } from '../miner/miner.js'
 
@@ -59,7 +60,7 @@ export async function createGenesis(chain: Chain, spec: GenesisSpec): Promise<Bl
   const block: BlockRecord = {
     header,
     hash,
-    hashHex: bytesToHex(hash),
+    hashHex: flatHex(hash),
     number: 0n,
     hashForMergedMining: hashForMergedMining(header),
     transactions: [],

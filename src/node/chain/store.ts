@@ -7,7 +7,11 @@ import type { BlockRecord, TxLocation } from './types.js'
 export class BlockStore {
   private readonly blocks: BlockRecord[] = []
   private readonly byHash = new Map<string, BlockRecord>()
-  private readonly txs = new Map<string, TxLocation>()
+  /**
+   * Mined transactions' blocks by hash. The index is looked up on read: a stored { block, index } object per
+   * transaction costs ~40 heap bytes on every mined block (each has at least the REMASC transaction).
+   */
+  private readonly txs = new Map<string, BlockRecord>()
 
   /** The newest block. */
   get head(): BlockRecord {
@@ -28,14 +32,15 @@ export class BlockStore {
   }
 
   getTx(hashHex: string): TxLocation | undefined {
-    return this.txs.get(hashHex)
+    const block = this.txs.get(hashHex)
+    return block === undefined ? undefined : { block, index: block.transactions.findIndex((t) => t.hashHex === hashHex) }
   }
 
   append(block: BlockRecord): void {
     if (block.number !== BigInt(this.blocks.length)) throw new Error(`block ${block.number} does not follow ${this.headNumber}`)
     this.blocks.push(block)
     this.byHash.set(block.hashHex, block)
-    block.transactions.forEach((t, index) => this.txs.set(t.hashHex, { block, index }))
+    for (const t of block.transactions) this.txs.set(t.hashHex, block)
   }
 
   /** Drops every block above `n`; returns the dropped blocks, oldest first. */

@@ -4,9 +4,19 @@
  * snapshot/revert cycles. Trie nodes are content-addressed and never deleted by the trie itself, so a key
  * first written after a mark cannot be referenced by any state from before it.
  */
+import { Buffer } from 'node:buffer'
 import { MapDB, bytesToUnprefixedHex } from '@ethereumjs/util'
 
 type Value = string | Uint8Array
+
+/**
+ * The same key as one flat string. Keys arrive as hex built two characters at a time (`bytesToUnprefixedHex`),
+ * which V8 keeps as a rope of ~26 nodes (~850 heap bytes) for a 32-byte node hash; a map key lives as long as
+ * its node, so it is copied once into a flat ~80-byte string. Hex is ASCII, so latin1 round-trips it.
+ */
+function flatKey(key: string): string {
+  return Buffer.from(key, 'latin1').toString('latin1')
+}
 
 class Journal {
   /** Keys in the order they were first added. */
@@ -23,8 +33,13 @@ export class TrackedMapDB extends MapDB<string, Value> {
 
   override async put(key: string, value: Value): Promise<void> {
     const k = (key as unknown) instanceof Uint8Array ? bytesToUnprefixedHex(key as unknown as Uint8Array) : key.toString()
-    if (!this._database.has(k)) this.journal.added.push(k)
-    this._database.set(k, value)
+    if (this._database.has(k)) {
+      this._database.set(k, value)
+      return
+    }
+    const stored = flatKey(k)
+    this.journal.added.push(stored)
+    this._database.set(stored, value)
   }
 
   override async batch(ops: Parameters<MapDB<string, Value>['batch']>[0]): Promise<void> {

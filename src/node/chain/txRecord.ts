@@ -5,10 +5,11 @@
 import type { Common } from '@ethereumjs/common'
 import { createLegacyTx, createLegacyTxFromRLP, type LegacyTx, type LegacyTxData } from '@ethereumjs/tx'
 import { RLP } from '@ethereumjs/rlp'
-import { bytesToBigInt, bytesToHex } from '@ethereumjs/util'
+import { bytesToBigInt } from '@ethereumjs/util'
 import { invalidParams, RpcError, ErrorCode } from '../../errors.js'
 import { keccak256, signDigest } from '../crypto.js'
 import type { TxRecord } from './types.js'
+import { flatHex } from './flatHex.js'
 
 const SECP256K1_N_DIV_2 = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n
 /**
@@ -21,7 +22,7 @@ const TX_OPTIONS = { allowUnlimitedInitCodeSize: true }
 export function recordOf(tx: LegacyTx, raw: Uint8Array = tx.serialize()): TxRecord {
   const from = tx.getSenderAddress().bytes
   const hash = keccak256(raw)
-  return { tx, raw, hash, hashHex: bytesToHex(hash), from, fromHex: bytesToHex(from) }
+  return { tx, raw, hash, hashHex: flatHex(hash), from, fromHex: flatHex(from) }
 }
 
 /** Decodes a raw signed transaction as RSKj accepts it: a legacy RLP list of 9 items, chain id 0 or the node's. */

@@ -4,7 +4,7 @@
  */
 import { runTx } from '@ethereumjs/vm'
 import { RLP } from '@ethereumjs/rlp'
-import { bigIntToUnpaddedBytes, bytesToHex, generateAddress, hexToBytes, type PrefixedHexString, equalsBytes } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, generateAddress, hexToBytes, type PrefixedHexString, equalsBytes } from '@ethereumjs/util'
 import type { Chain } from '../chain/chain.js'
 import { executionBlockOf } from '../chain/execBlock.js'
 import type { BlockRecord, LogRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
@@ -14,12 +14,16 @@ import { buildMergedMiningFields } from '../rsk/mergedMining.js'
 import { forkDetectionData } from '../rsk/forkDetection.js'
 import { regtestHeaderShape } from '../rsk/headerFields.js'
 import { keccak256 } from '../crypto.js'
+import { flatHex } from '../chain/flatHex.js'
+import { packBytes } from '../chain/packBytes.js'
 import { processMinersFees, remascTransaction, routeFee, type RemascConfig } from '../rsk/remasc.js'
 import type { TxPool } from '../pool/pool.js'
 import type { Clock } from './clock.js'
 
 /** keccak256(RLP([])): the uncles hash of a block without uncles. */
 export const EMPTY_UNCLES_HASH = keccak256(RLP.encode([]))
+/** The bloom of a receipt without logs; shared by such receipts and never mutated. */
+const NO_LOGS_BLOOM = new Uint8Array(256)
 /** Regtest difficulty stays 1 (reference §7.1). */
 export const BLOCK_DIFFICULTY = 1n
 /** `extraData` of mined blocks: RLP [1, "<modifier>-<build>"] as RSKj's `MinerServerImpl` writes it. */
@@ -147,7 +151,8 @@ export class Miner {
         if (config.remasc !== undefined) await routeFee(chain.state, config.coinbase, fee)
         const failed = result.execResult.exceptionError !== undefined
         const logs: LogRecord[] = (result.execResult.logs ?? []).map(([address, topics, data]) => ({ address, topics, data }))
-        const logsBloom = result.bloom.bitvector
+        // A receipt without logs shares one empty bloom instead of keeping the engine's 256-byte array.
+        const logsBloom = logs.length === 0 ? NO_LOGS_BLOOM : result.bloom.bitvector
         orInto(bloom, logsBloom)
         receipts.push({
           status: failed ? 0 : 1,
@@ -219,7 +224,7 @@ export class Miner {
   private async commit(a: Assembled, mm?: MergedMiningFields): Promise<BlockRecord> {
     const { chain } = this
     await chain.state.commit()
-    const block = sealBlock(a.header, a.included, a.receipts, chain.head.totalDifficulty, mm)
+    const block = sealBlock(a.header, a.included, a.receipts, chain.head, mm)
     chain.store.append(block)
     for (const t of a.included) this.pool.remove(t)
     for (const d of a.dropped) this.pool.remove(d.tx)
@@ -228,34 +233,56 @@ export class Miner {
   }
 }
 
-/** Adds merged-mining data to a complete header, hashes it and builds the block record. */
+/** Adds merged-mining data to a complete header, hashes it and builds the block record on top of `parent`. */
 export function sealBlock(
   header: RskHeader,
   txs: TxRecord[],
   receipts: ReceiptRecord[],
-  parentTotalDifficulty: bigint,
+  parent: BlockRecord,
   mm?: MergedMiningFields,
 ): BlockRecord {
   const forMergedMining = hashForMergedMining(header)
   Object.assign(header, mm ?? buildMergedMiningFields(forMergedMining, header.difficulty, header.timestamp))
   const encoded = encodeRskHeaderFull(header)
-  const hash = rskBlockHash(header)
+  const [hash, hashForMergedMiningView] = compactHeader(header, parent.header, [rskBlockHash(header), forMergedMining])
   const txBytes = txs.reduce((n, t) => n + t.raw.length, 0)
   return {
     header,
-    hash,
-    hashHex: bytesToHex(hash),
+    hash: hash!,
+    hashHex: flatHex(hash!),
     number: header.number,
-    hashForMergedMining: forMergedMining,
-    transactions: txs,
-    receipts,
-    totalDifficulty: parentTotalDifficulty + header.difficulty,
+    hashForMergedMining: hashForMergedMiningView!,
+    // Exact-length copies: arrays grown by push keep spare capacity (~130 B each per block).
+    transactions: txs.slice(),
+    receipts: receipts.slice(),
+    totalDifficulty: parent.totalDifficulty + header.difficulty,
     // RSKj's block size is the RLP length of [full header + Merkle proof + coinbase, transactions, uncles].
     size: rlpListLength(
       encoded.length + header.bitcoinMergedMiningMerkleProof.length + header.bitcoinMergedMiningCoinbaseTransaction.length + 6 + rlpListLength(txBytes) + rlpListLength(0),
     ),
   }
 }
+
+/**
+ * Moves a sealed header's byte fields and `extra` (the block's hashes) into one buffer (packBytes.ts), and reuses
+ * the parent's state root and bloom when they are equal (blocks without transactions change neither), so a
+ * mined block holds one buffer instead of a dozen. Header arrays are never mutated once sealed. Returns the
+ * views of `extra`.
+ */
+function compactHeader(header: RskHeader, parent: RskHeader, extra: Uint8Array[]): Uint8Array[] {
+  const fields: PackedField[] = ['txTrieRoot', 'receiptTrieRoot', 'bitcoinMergedMiningHeader', 'bitcoinMergedMiningMerkleProof', 'bitcoinMergedMiningCoinbaseTransaction']
+  if (equalsBytes(header.stateRoot, parent.stateRoot)) header.stateRoot = parent.stateRoot
+  else fields.push('stateRoot')
+  if (equalsBytes(header.logsBloom, parent.logsBloom)) header.logsBloom = parent.logsBloom
+  else fields.push('logsBloom')
+  if (header.forkDetectionData !== undefined) fields.push('forkDetectionData')
+  const packed = packBytes([...extra, ...fields.map((f) => header[f]!)])
+  fields.forEach((f, i) => (header[f] = packed[extra.length + i]!))
+  return packed.slice(0, extra.length)
+}
+
+/** Byte fields of a header that compactHeader may move. */
+type PackedField = 'txTrieRoot' | 'receiptTrieRoot' | 'bitcoinMergedMiningHeader' | 'bitcoinMergedMiningMerkleProof' | 'bitcoinMergedMiningCoinbaseTransaction' | 'stateRoot' | 'logsBloom' | 'forkDetectionData'
 
 /** Adds a transaction's logs bloom to the block's. */
 function orInto(bloom: Uint8Array, other: Uint8Array): void {

@@ -14,20 +14,20 @@
  *   The federation is the regtest genesis federation on every network. Contract state lives in storage words at
  *   the keys RSKj uses (`RemascStorageProvider`), as numbers in 32-byte words.
  */
-import { RLP } from '@ethereumjs/rlp'
-import { createLegacyTx } from '@ethereumjs/tx'
-import { Account, Address, bigIntToBytes, bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft, concatBytes } from '@ethereumjs/util'
+import { Account, Address, bigIntToBytes, bytesToBigInt, hexToBytes } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
 import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { pointCompress } from 'tiny-secp256k1'
 import { keccak256 } from '../crypto.js'
 import type { NetworkName } from '../../options/index.js'
 import type { BlockStore } from '../chain/store.js'
-import type { LogRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
+import type { ReceiptRecord } from '../chain/types.js'
 import { FEDERATION_SORTED } from './bridge.js'
+import { REMASC } from './remascTx.js'
+import { dataWord, remascReceipt, type RemascPayment } from './remascReceipt.js'
 
-export const REMASC_ADDRESS_HEX = '0x0000000000000000000000000000000001000008'
-const REMASC = new Address(hexToBytes(REMASC_ADDRESS_HEX))
+export { REMASC_ADDRESS_HEX, remascTransaction } from './remascTx.js'
+export { MINING_FEE_TOPIC } from './remascReceipt.js'
 
 /** `resources/remasc.json` per network (regtest: maturity 10, syntheticSpan 5). */
 export interface RemascConfig {
@@ -51,37 +51,15 @@ export const REMASC_CONFIGS: Record<NetworkName, RemascConfig> = {
 const MINIMUM_PAYABLE_GAS = 200_000n
 const FEDERATOR_MINIMUM_PAYABLE_GAS = 50_000n
 
-/** `DataWord.fromString`: the UTF-8 bytes as a number in a 32-byte word. */
-const dataWord = (s: string): Uint8Array => setLengthLeft(new TextEncoder().encode(s), 32)
 const KEYS = {
   rewardBalance: dataWord('rewardBalance'),
   siblings: dataWord('siblings'),
   brokenSelectionRule: dataWord('brokenSelectionRule'),
   federationBalance: dataWord('federationBalance'),
 }
-/** `RemascContract.MINING_FEE_TOPIC`. */
-export const MINING_FEE_TOPIC = dataWord('mining_fee_topic')
 
 /** RSK addresses of the federators' RSK keys (RSKIP415), in federation order. */
 const FEDERATORS: Address[] = FEDERATION_SORTED.map((key) => new Address(keccak256(pointCompress(key, false).subarray(1)).subarray(12)))
-
-/**
- * The REMASC transaction of block `number`. Its bytes are RSKj's `getEncoded()` of an unsigned transaction, so its
- * hash is the one RSKj gives: [nonce, 0x00, 0x00, REMASC, 0x80, 0x80, 0x80, 0x80, 0x80] — the gas price and gas
- * limit are the single byte 0 (`encodeCoinNonNullZero`, `encodeElement({0})`), not the empty string.
- */
-export function remascTransaction(number: bigint, engineCommon: Common): TxRecord {
-  const nonce = number - 1n
-  const tx = createLegacyTx({ nonce, gasPrice: 0n, gasLimit: 0n, to: REMASC, value: 0n }, { common: engineCommon })
-  const payload = [RLP.encode(bigIntToUnpaddedBytes(nonce)), Uint8Array.of(0), Uint8Array.of(0), RLP.encode(REMASC.bytes), Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x80)]
-  const body = concatBytes(...payload)
-  // A list prefix: the body is always shorter than 56 bytes (a nonce is at most 8 bytes).
-  const raw = concatBytes(Uint8Array.of(0xc0 + body.length), body)
-  const hash = keccak256(raw)
-  const from = new Uint8Array(20)
-  return { tx, raw, hash, hashHex: bytesToHex(hash), from, fromHex: bytesToHex(from), system: 'remasc' }
-}
-
 
 /** Moves a transaction's fee, which the engine paid to `coinbase`, to REMASC. */
 export async function routeFee(state: MerkleStateManager, coinbase: Uint8Array, fee: bigint): Promise<void> {
@@ -126,15 +104,12 @@ export interface RemascContext {
 /** Runs `processMinersFees` for the block being built; returns the REMASC transaction's receipt. */
 export async function processMinersFees(ctx: RemascContext): Promise<ReceiptRecord> {
   const { state, config, number } = ctx
-  const logs: LogRecord[] = []
-  const pay = async (blockHash: Uint8Array, value: bigint, to: Address) => {
+  // Every payment is logged with the paid block's hash (remascReceipt.ts builds the logs).
+  const payments: RemascPayment[] = []
+  const pay = async (value: bigint, to: Address) => {
     await addBalance(state, REMASC, -value)
     await addBalance(state, to, value)
-    logs.push({
-      address: REMASC.bytes,
-      topics: [MINING_FEE_TOPIC, setLengthLeft(to.bytes, 32)],
-      data: RLP.encode([blockHash, bigIntToUnpaddedBytes(value)]),
-    })
+    payments.push({ to: to.bytes, value })
   }
   const candidate = number - config.maturity
   // RemascStorageProvider.save writes the (always empty) siblings list on every execution.
@@ -148,25 +123,23 @@ export async function processMinersFees(ctx: RemascContext): Promise<ReceiptReco
       if (synthetic >= ctx.minimumGasPrice * MINIMUM_PAYABLE_GAS) {
         reward -= synthetic
         const toLabs = synthetic / config.rskLabsDivisor
-        await pay(processing.hash, toLabs, new Address(hexToBytes(config.rskLabsAddress as `0x${string}`)))
+        await pay(toLabs, new Address(hexToBytes(config.rskLabsAddress as `0x${string}`)))
         synthetic -= toLabs
-        synthetic -= await payFederation(ctx, processing.hash, synthetic, pay)
-        await pay(processing.hash, synthetic, new Address(processing.header.coinbase))
+        synthetic -= await payFederation(ctx, synthetic, pay)
+        await pay(synthetic, new Address(processing.header.coinbase))
       }
     }
     await writeWord(state, KEYS.rewardBalance, reward)
   }
-  const bloom = new Uint8Array(256)
-  for (const l of logs) for (const item of [l.address, ...l.topics]) addToBloom(bloom, item)
-  return { status: 1, gasUsed: 0n, cumulativeGasUsed: ctx.cumulativeGasUsed, logs, logsBloom: bloom, contractAddress: null }
+  const previous = ctx.store.head.transactions.at(-1)?.system === 'remasc' ? ctx.store.head.receipts.at(-1) : undefined
+  return remascReceipt(ctx.cumulativeGasUsed, previous, processing?.hash, payments)
 }
 
 /** `Remasc.payToFederation`: returns the federation's share taken from the reward (paid now or kept). */
 async function payFederation(
   ctx: RemascContext,
-  blockHash: Uint8Array,
   synthetic: bigint,
-  pay: (hash: Uint8Array, value: bigint, to: Address) => Promise<void>,
+  pay: (value: bigint, to: Address) => Promise<void>,
 ): Promise<bigint> {
   const share = synthetic / ctx.config.federationDivisor
   const total = (await readWord(ctx.state, KEYS.federationBalance)) + share
@@ -179,16 +152,7 @@ async function payFederation(
   }
   await writeWord(ctx.state, KEYS.federationBalance, 0n)
   for (let k = 0; k < FEDERATORS.length; k++) {
-    await pay(blockHash, k === FEDERATORS.length - 1 && rest > 0n ? each + rest : each, FEDERATORS[k]!)
+    await pay(k === FEDERATORS.length - 1 && rest > 0n ? each + rest : each, FEDERATORS[k]!)
   }
   return share
-}
-
-/** Ethereum log bloom: three 11-bit indexes from keccak256(item). */
-function addToBloom(bloom: Uint8Array, item: Uint8Array): void {
-  const h = keccak256(item)
-  for (let i = 0; i < 6; i += 2) {
-    const bit = ((h[i]! << 8) | h[i + 1]!) & 2047
-    bloom[255 - (bit >> 3)]! |= 1 << (bit & 7)
-  }
 }

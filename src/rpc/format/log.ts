@@ -28,15 +28,23 @@ export function formatLog(block: BlockRecord, txIndex: number, logIndex: number,
   }
 }
 
-/** Every log of `block` for which `keep` holds (all by default), block-wide `logIndex`. */
-export function blockLogs(block: BlockRecord, keep: (l: LogRecord) => boolean = () => true): LogJson[] {
+/**
+ * Every log of `block` for which `keep` holds (all by default), block-wide `logIndex`. Receipts whose bloom fails
+ * `mayHold` are skipped without reading their logs (the REMASC receipt rebuilds its logs on each read); their log
+ * counts are only read when a later receipt has matches.
+ */
+export function blockLogs(block: BlockRecord, keep: (l: LogRecord) => boolean = () => true, mayHold: (bloom: Uint8Array) => boolean = () => true): LogJson[] {
   const out: LogJson[] = []
   let logIndex = 0
+  let counted = 0
   block.receipts.forEach((r, txIndex) => {
+    if (!mayHold(r.logsBloom)) return
+    for (; counted < txIndex; counted++) logIndex += block.receipts[counted]!.logs.length
     for (const l of r.logs) {
       if (keep(l)) out.push(formatLog(block, txIndex, logIndex, l))
       logIndex++
     }
+    counted = txIndex + 1
   })
   return out
 }

@@ -15,7 +15,7 @@ import { filterNotFound } from '../../../errors.js'
 import { filtersOf, type LogBlockEvent, type LogRange, type PollFilter } from '../../../node/filters/index.js'
 import type { RskNode } from '../../../node/node.js'
 import type { BlockRecord } from '../../../node/chain/types.js'
-import { collectLogs, filterBlocks, rawLogMatcher } from './logs.js'
+import { bloomMatcher, collectLogs, filterBlocks, rawLogMatcher } from './logs.js'
 
 /**
  * A filter id. RSKj reads it as `HexDataParam` (so a bad one gets `Invalid data format: invalid hex value.`);
@@ -79,8 +79,9 @@ function newLogFilter(node: RskNode, f: FilterObject): bigint {
 function logsOf(range: LogRange, items: LogBlockEvent[]): LogJson[] {
   if (!(range instanceof LogCriteria)) return []
   const keep = rawLogMatcher(range.filter)
+  const mayHold = bloomMatcher(range.filter)
   const out: LogJson[] = []
-  for (const { block, removed } of items) for (const log of blockLogs(block, keep)) out.push({ ...log, removed })
+  for (const { block, removed } of items) for (const log of blockLogs(block, keep, mayHold)) out.push({ ...log, removed })
   return out
 }
 

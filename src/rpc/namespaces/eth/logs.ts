@@ -11,6 +11,7 @@ import { blockLogs, type LogJson } from '../../format/log.js'
 import type { RskNode } from '../../../node/node.js'
 import type { BlockRecord, LogRecord } from '../../../node/chain/types.js'
 import type { BlockSelector } from '../../codecs/block.js'
+import { bloomBits, bloomHas } from '../../../node/chain/bloom.js'
 
 /** Resolves a filter bound: tags to numbers, `pending`/beyond-head to the head for `to`. */
 function bound(node: RskNode, sel: BlockSelector | undefined): bigint {
@@ -51,15 +52,28 @@ export function rawLogMatcher(f: FilterObject): (l: LogRecord) => boolean {
   }
 }
 
+/**
+ * Whether a receipt's logs bloom may hold a log matching the filter: every address and topic position that the
+ * filter constrains needs one of its values in the bloom. False means no log of the receipt matches.
+ */
+export function bloomMatcher(f: FilterObject): (bloom: Uint8Array) => boolean {
+  const groups: number[][][] = []
+  if (f.addresses.length > 0) groups.push(f.addresses.map(bloomBits))
+  for (const want of f.topics) if (want !== null && want !== undefined) groups.push(want.map(bloomBits))
+  if (groups.length === 0) return () => true
+  return (bloom) => groups.every((any) => any.some((bits) => bloomHas(bloom, bits)))
+}
+
 /** Logs of `blocks` that match `f`, enforcing the configured limits. */
 export function collectLogs(node: RskNode, f: FilterObject, blocks: BlockRecord[]): LogJson[] {
   const { logsMaxBlockRange: maxRange, logsMaxResults: maxLogs } = node.options
   const overRange = maxRange > 0 && blocks.length > maxRange
   if (overRange && maxLogs === 0) throw new RpcError(ErrorCode.LogLimit, `Cannot query more than ${maxRange} blocks at once`)
   const keep = rawLogMatcher(f)
+  const mayHold = bloomMatcher(f)
   const out: LogJson[] = []
   for (const block of blocks) {
-    for (const log of blockLogs(block, keep)) {
+    for (const log of blockLogs(block, keep, mayHold)) {
       out.push(log)
       if (overRange && maxLogs > 0 && out.length > maxLogs) {
         throw new RpcError(ErrorCode.LogLimit, `Filter returned more than ${maxLogs} logs.`)

@@ -1,0 +1,20 @@
+/**
+ * One buffer for many small byte arrays that live as long as each other (a block's hashes and roots). Every
+ * Uint8Array with a buffer of its own costs ~90 heap bytes for the ArrayBuffer plus a native allocation on top
+ * of its view; views on one shared buffer cost only the view.
+ */
+
+/** Copies `parts` into one new buffer; returns views on it, in the same order and with the same bytes. */
+export function packBytes(parts: readonly Uint8Array[]): Uint8Array[] {
+  let size = 0
+  for (const p of parts) size += p.length
+  const buffer = new Uint8Array(size)
+  const out: Uint8Array[] = []
+  let at = 0
+  for (const p of parts) {
+    buffer.set(p, at)
+    out.push(buffer.subarray(at, at + p.length))
+    at += p.length
+  }
+  return out
+}

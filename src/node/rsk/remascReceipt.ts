@@ -1,0 +1,77 @@
+/**
+ * The receipt of the REMASC system transaction. Its logs are the fee payments of `Remasc.processMinersFees`
+ * (`RemascFeesPayer`): each one REMASC's address, `mining_fee_topic` and the recipient as topics, and
+ * RLP[paid block hash, value] as data. Kept as objects they cost ~3.5 KB of heap per mined block (five small
+ * byte arrays per log); the record keeps the paid block's hash and the (recipient, value) pairs RLP-encoded, and
+ * rebuilds the logs (equal bytes, fresh arrays) on each read. The bloom is kept: it is read for every mined block
+ * (header bloom, receipt trie), and consecutive blocks mostly pay the same addresses, so it and the pairs are
+ * shared with the previous block's REMASC receipt when equal.
+ */
+import { RLP } from '@ethereumjs/rlp'
+import { bigIntToUnpaddedBytes, equalsBytes, setLengthLeft } from '@ethereumjs/util'
+import { addToBloom } from '../chain/bloom.js'
+import type { LogRecord, ReceiptRecord } from '../chain/types.js'
+import { REMASC } from './remascTx.js'
+
+/** `DataWord.fromString`: the UTF-8 bytes as a number in a 32-byte word. */
+export const dataWord = (s: string): Uint8Array => setLengthLeft(new TextEncoder().encode(s), 32)
+/** `RemascContract.MINING_FEE_TOPIC`. */
+export const MINING_FEE_TOPIC = dataWord('mining_fee_topic')
+
+/** One payment: `value` wei to the 20-byte address `to`. */
+export interface RemascPayment {
+  to: Uint8Array
+  value: bigint
+}
+
+const NO_PAYMENTS = RLP.encode([])
+
+class RemascReceipt implements ReceiptRecord {
+  readonly logsBloom: Uint8Array
+
+  constructor(
+    readonly cumulativeGasUsed: bigint,
+    /** Hash of the block whose fees were paid (shared with that block's record). */
+    private readonly paidBlock: Uint8Array | undefined,
+    /** RLP list of [to, value] pairs. */
+    readonly payments: Uint8Array,
+    previous: ReceiptRecord | undefined,
+  ) {
+    const bloom = new Uint8Array(256)
+    for (const l of this.logs) for (const item of [l.address, ...l.topics]) addToBloom(bloom, item)
+    this.logsBloom = previous !== undefined && equalsBytes(previous.logsBloom, bloom) ? previous.logsBloom : bloom
+  }
+
+  get status(): 1 {
+    return 1
+  }
+
+  get gasUsed(): bigint {
+    return 0n
+  }
+
+  get contractAddress(): null {
+    return null
+  }
+
+  get logs(): LogRecord[] {
+    if (this.paidBlock === undefined) return []
+    const blockHash = this.paidBlock
+    return (RLP.decode(this.payments) as Uint8Array[][]).map(([to, value]) => ({
+      address: REMASC.bytes,
+      topics: [MINING_FEE_TOPIC, setLengthLeft(to!, 32)],
+      data: RLP.encode([blockHash, value!]),
+    }))
+  }
+}
+
+/**
+ * The REMASC receipt of a block whose REMASC run paid `payments` out of the fees of block `paidBlock` (none when
+ * no block was processed). `previous` is the parent block's REMASC receipt, whose arrays are reused when equal.
+ */
+export function remascReceipt(cumulativeGasUsed: bigint, previous: ReceiptRecord | undefined, paidBlock?: Uint8Array, payments: RemascPayment[] = []): ReceiptRecord {
+  if (payments.length === 0 || paidBlock === undefined) return new RemascReceipt(cumulativeGasUsed, undefined, NO_PAYMENTS, previous)
+  let encoded = RLP.encode(payments.map((p) => [p.to, bigIntToUnpaddedBytes(p.value)]))
+  if (previous instanceof RemascReceipt && equalsBytes(previous.payments, encoded)) encoded = previous.payments
+  return new RemascReceipt(cumulativeGasUsed, paidBlock, encoded, previous)
+}
