@@ -5,7 +5,7 @@
  * moved to that block's state root: trie nodes are never pruned, so every mined root stays readable.
  */
 import type { Common } from '@ethereumjs/common'
-import { Caches, type MerkleStateManager } from '@ethereumjs/statemanager'
+import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import { RskStateManager } from './stateManager.js'
 import { createVM, type VM } from '@ethereumjs/vm'
 import { Address, ValueEncoding, equalsBytes } from '@ethereumjs/util'
@@ -16,7 +16,7 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { rskEvmOptions } from '../rsk/evmProfile.js'
 import type { BlockRecord } from './types.js'
 // Engine corrections and fast paths (see src/node/enginePatches/index.ts).
-import '../enginePatches/index.js'
+import { createCaches } from '../enginePatches/index.js'
 
 /** BLOCKHASH reads hashes from our store, so it returns RSK block hashes. */
 class StoreBlockHashes implements EVMMockBlockchainInterface {
@@ -51,7 +51,7 @@ export class Chain {
     const nodes = new TrackedMapDB()
     // Nodes are kept as bytes: the default string encoding doubles their memory and hex-converts every read.
     const trie = new MerklePatriciaTrie({ useKeyHashing: true, common, db: nodes, valueEncoding: ValueEncoding.Bytes })
-    const state = new RskStateManager({ common, trie, caches: new Caches() })
+    const state = new RskStateManager({ common, trie, caches: createCaches() })
     const store = new BlockStore()
     const vm = await createVM({ common, stateManager: state, blockchain: new StoreBlockHashes(store), evmOpts: rskEvmOptions(common) })
     return new Chain(common, state, vm, store, nodes)

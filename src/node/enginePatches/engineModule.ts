@@ -22,3 +22,6 @@ export const engineInterpreter = sameEngine ? interpreterModule.Interpreter : un
 
 /** The engine's `Memory` class, when it is the one in use. */
 export const engineMemory = sameEngine ? memoryModule.Memory : undefined
+
+/** The engine's `defaultBlock` (the block of a message run without one), when it is the one in use. */
+export const engineDefaultBlock = sameEngine ? evmModule.defaultBlock : undefined

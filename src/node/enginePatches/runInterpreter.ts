@@ -1,0 +1,146 @@
+/**
+ * `EVM.runInterpreter` with a lazily built `runState` in its result (written against @ethereumjs/evm 10.1.3,
+ * dist/esm/evm.js).
+ *
+ * Why: the engine's `runInterpreter` ends by merging the interpreter's run state, its result and its environment into
+ * one new object of about 60 keys (`runState: { ...runState, ...result, ...env }`), for every message, nested calls
+ * included. Objects that large are built in dictionary mode: the profile of an `eth_call` of `balanceOf` shows
+ * `runInterpreter` with about a tenth of the self time. Neither the engine (EVM, VM) nor rsksim reads
+ * `execResult.runState` (tracers read the interpreter's run state through the 'step' event), but it is public in the
+ * `ExecResult` type, so it is kept: an enumerable getter builds the very same merge on first access and remembers it.
+ * The interpreter is finished when the result is returned and nothing writes to its run state, result or
+ * environment afterwards, so the later merge holds the same values.
+ *
+ * Everything else is the engine's method line for line. The patch checks that the engine's pieces it uses exist.
+ */
+import { EVM, EVMError, type ExecResult } from '@ethereumjs/evm'
+import { Account, BIGINT_0, createZeroAddress, type Address } from '@ethereumjs/util'
+import { engineDefaultBlock, engineInterpreter } from './engineModule.js'
+
+type Message = {
+  to?: Address
+  caller: Address
+  data: Uint8Array
+  value: bigint
+  code?: unknown
+  isStatic: boolean
+  isCreate?: boolean
+  depth: number
+  codeAddress: Address
+  gasRefund: bigint
+  chargeCodeAccesses?: boolean
+  blobVersionedHashes?: Uint8Array[]
+  accessWitness?: { commit(): void }
+  createdAddresses?: Set<string>
+  selfdestruct?: Map<string, Uint8Array>
+  gasLimit: bigint
+}
+
+interface InterpreterOpts {
+  pc?: number
+  initialLogs?: unknown
+}
+
+interface RunResult {
+  runState: { gasLeft: bigint; gasRefund: bigint; stateGasSpilled?: bigint }
+  exceptionError?: EVMError
+}
+
+interface InterpreterInstance {
+  _result: Record<string, unknown> & { returnValue?: Uint8Array; selfdestruct?: unknown; createdAddresses?: unknown }
+  _env: object
+  run(code: unknown, opts: InterpreterOpts): Promise<RunResult>
+}
+
+type InterpreterClass = new (...args: unknown[]) => InterpreterInstance
+
+/** The EVM members used here (protected in the typings). */
+interface EvmInternals {
+  stateManager: { getAccount(address: Address): Promise<Account | undefined> }
+  blockchain: unknown
+  journal: unknown
+  performanceLogger: unknown
+  _optsCached: { profiler?: unknown }
+  _tx?: { gasPrice: bigint; origin?: Address }
+  _block?: unknown
+  runInterpreter(message: Message, opts?: InterpreterOpts): Promise<ExecResult>
+}
+
+function lazyRunState(out: Record<string, unknown>, build: () => object): void {
+  let merged: object | undefined
+  Object.defineProperty(out, 'runState', {
+    enumerable: true,
+    configurable: true,
+    get: () => (merged ??= build()),
+    set: (value: object) => {
+      merged = value
+    },
+  })
+}
+
+function patch(proto: EvmInternals, Interpreter: InterpreterClass, defaultBlock: () => unknown): void {
+  proto.runInterpreter = async function (this: EvmInternals, message: Message, opts: InterpreterOpts = {}) {
+    let contract = await this.stateManager.getAccount(message.to ?? createZeroAddress())
+    if (!contract) contract = new Account()
+    const env = {
+      address: message.to ?? createZeroAddress(),
+      caller: message.caller ?? createZeroAddress(),
+      callData: message.data ?? Uint8Array.from([0]),
+      callValue: message.value ?? BIGINT_0,
+      code: message.code,
+      isStatic: message.isStatic ?? false,
+      isCreate: message.isCreate ?? false,
+      depth: message.depth ?? 0,
+      gasPrice: this._tx!.gasPrice,
+      origin: this._tx!.origin ?? message.caller ?? createZeroAddress(),
+      block: this._block ?? defaultBlock(),
+      contract,
+      codeAddress: message.codeAddress,
+      gasRefund: message.gasRefund,
+      chargeCodeAccesses: message.chargeCodeAccesses,
+      blobVersionedHashes: message.blobVersionedHashes ?? [],
+      accessWitness: message.accessWitness,
+      createdAddresses: message.createdAddresses,
+      initialLogs: opts.initialLogs,
+    }
+    const interpreter = new Interpreter(this, this.stateManager, this.blockchain, env, message.gasLimit, this.journal, this.performanceLogger, this._optsCached.profiler)
+    if (message.selfdestruct) interpreter._result.selfdestruct = message.selfdestruct
+    if (message.createdAddresses) interpreter._result.createdAddresses = message.createdAddresses
+    const interpreterRes = await interpreter.run(message.code, opts)
+    let result = interpreter._result
+    let gasUsed = message.gasLimit - interpreterRes.runState.gasLeft
+    if (interpreterRes.exceptionError) {
+      if (
+        interpreterRes.exceptionError.error !== EVMError.errorMessages.REVERT &&
+        interpreterRes.exceptionError.error !== EVMError.errorMessages.INVALID_EOF_FORMAT
+      ) {
+        gasUsed = message.gasLimit
+      }
+      // Clear the result on error
+      result = { ...result, logs: [], selfdestruct: new Map(), createdAddresses: new Set() }
+    }
+    message.accessWitness?.commit()
+    const out: Record<string, unknown> = { ...result }
+    // The engine's key order: runState comes right after the result's own keys.
+    const finalResult = result
+    lazyRunState(out, () => ({ ...interpreterRes.runState, ...finalResult, ...interpreter._env }))
+    out.exceptionError = interpreterRes.exceptionError
+    out.gas = interpreterRes.runState?.gasLeft
+    out.executionGasUsed = gasUsed
+    out.gasRefund = interpreterRes.runState.gasRefund
+    out.stateGasSpilled = interpreterRes.runState.stateGasSpilled
+    out.returnValue = result.returnValue ?? new Uint8Array(0)
+    return out as unknown as ExecResult
+  }
+}
+
+const evmProto: unknown = EVM.prototype
+const isEvm = (p: unknown): p is EvmInternals =>
+  typeof p === 'object' && p !== null && typeof (p as Record<string, unknown>).runInterpreter === 'function'
+
+/** Whether `runInterpreter` builds `runState` lazily (false when the engine's layout was not recognised). */
+export let runInterpreterPatched = false
+if (isEvm(evmProto) && typeof engineInterpreter === 'function' && typeof engineDefaultBlock === 'function') {
+  patch(evmProto, engineInterpreter as unknown as InterpreterClass, engineDefaultBlock)
+  runInterpreterPatched = true
+}

@@ -1,0 +1,33 @@
+/**
+ * `runInterpreter`'s lazily merged run state (src/node/enginePatches/runInterpreter.ts): the patch is in effect and
+ * `execResult.runState` still holds the engine's merge of run state, result and environment.
+ */
+import { describe, expect, it } from 'vitest'
+import { createEVM } from '@ethereumjs/evm'
+import { Address, hexToBytes } from '@ethereumjs/util'
+import { runInterpreterPatched } from '../src/node/enginePatches/index.js'
+
+describe('runInterpreter patch', () => {
+  it('is applied to the engine in use', () => {
+    expect(runInterpreterPatched).toBe(true)
+  })
+
+  it('execResult.runState merges run state, result and environment', async () => {
+    const evm = await createEVM()
+    const to = new Address(hexToBytes('0x00000000000000000000000000000000000000aa'))
+    // PUSH1 42 PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN
+    await evm.stateManager.putCode(to, hexToBytes('0x602a60005260206000f3'))
+    const { execResult } = await evm.runCall({ to, gasLimit: 100_000n })
+    const runState = execResult.runState as unknown as Record<string, unknown>
+    // The engine's key order: the interpreter's result, then runState, then the run's figures.
+    const keys = Object.keys(execResult)
+    expect(keys.slice(keys.indexOf('runState'))).toEqual(['runState', 'exceptionError', 'gas', 'executionGasUsed', 'gasRefund', 'stateGasSpilled'])
+    expect(runState.programCounter).toBe(10)
+    expect(runState.address).toEqual(to)
+    expect(runState.returnValue).toEqual(execResult.returnValue)
+    expect(runState.gasLeft).toBe(execResult.gas)
+    // Same object on every read, and spreads see it as the engine's plain property.
+    expect(execResult.runState).toBe(execResult.runState)
+    expect({ ...execResult }.runState).toBe(execResult.runState)
+  })
+})
