@@ -1,6 +1,7 @@
 /** Log objects in RSKj's field order (`LogFilterElement`, reference §2.5). Pure. */
 import type { BlockRecord, LogRecord } from '../../node/chain/types.js'
-import { data, quantity } from './hex.js'
+import { flatHexAll } from '../../node/chain/flatHex.js'
+import { quantity } from './hex.js'
 
 export interface LogJson {
   logIndex: string
@@ -16,15 +17,17 @@ export interface LogJson {
 
 /** One log of `block`: `txIndex` its transaction, `logIndex` its block-wide position. */
 export function formatLog(block: BlockRecord, txIndex: number, logIndex: number, l: LogRecord): LogJson {
+  // address, data and topics as DATA, encoded together (eth_getLogs formats thousands of logs).
+  const hex = flatHexAll([l.address, l.data, ...l.topics])
   return {
     logIndex: quantity(logIndex),
     blockNumber: quantity(block.number),
     blockHash: block.hashHex,
     transactionHash: block.transactions[txIndex]!.hashHex,
     transactionIndex: quantity(txIndex),
-    address: data(l.address),
-    data: data(l.data),
-    topics: l.topics.map(data),
+    address: hex[0]!,
+    data: hex[1]!,
+    topics: hex.slice(2),
   }
 }
 
