@@ -3,7 +3,7 @@
  * (reference §5.4), recover the sender once, hash once.
  */
 import type { Common } from '@ethereumjs/common'
-import { createLegacyTx, createLegacyTxFromRLP, type LegacyTx, type LegacyTxData } from '@ethereumjs/tx'
+import { createLegacyTx, createLegacyTxFromBytesArray, type LegacyTx, type LegacyTxData } from '@ethereumjs/tx'
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToBigInt } from '@ethereumjs/util'
 import { invalidParams, RpcError, ErrorCode } from '../../errors.js'
@@ -50,7 +50,8 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common): TxRecord 
   }
   let tx: LegacyTx
   try {
-    tx = createLegacyTxFromRLP(raw, { common, ...TX_OPTIONS })
+    // From the fields decoded above: createLegacyTxFromRLP would decode the same bytes again.
+    tx = createLegacyTxFromBytesArray(fields, { common, ...TX_OPTIONS })
     return recordOf(tx, raw)
   } catch (e) {
     throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
