@@ -29,12 +29,10 @@ const run = spawnSync(
   { stdio: ['ignore', 'inherit', 'inherit'] },
 )
 if (run.status !== 0) process.exit(run.status ?? 1)
-for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) report(file)
 
 /** Source maps of dist files, loaded once. */
-var maps // filled on first use: report() runs before this module's body reaches here
+const maps = new Map()
 function mapOf(file) {
-  maps ??= new Map()
   if (!maps.has(file)) maps.set(file, existsSync(file + '.map') ? new SourceMap(JSON.parse(readFileSync(file + '.map', 'utf8'))) : null)
   return maps.get(file)
 }
@@ -111,3 +109,5 @@ console.log('\nself time by package')
 for (const [key, n] of [...byPkg].sort((a, b) => b[1] - a[1]).slice(0, 15))
   console.log(`${(n * dt).toFixed(1).padStart(7)}  ${((100 * n) / total).toFixed(1).padStart(6)}%  ${key}`)
 }
+
+for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) report(file)

@@ -123,12 +123,7 @@ function baseHeaders(config: ReplyConfig, close = false): Record<string, string>
 export function writeJson(res: ServerResponse, status: number, json: string, config: ReplyConfig): void {
   const body = `${json}\n`
   const length = String(Buffer.byteLength(body, 'utf8'))
-  res.writeHead(
-    status,
-    config.keepAlive
-      ? { ...CORS_HEADERS, 'Content-Type': 'application/json', 'Content-Length': length }
-      : { ...CORS_HEADERS, Connection: 'close', 'Content-Type': 'application/json', 'Content-Length': length },
-  )
+  res.writeHead(status, { ...baseHeaders(config), 'Content-Type': 'application/json', 'Content-Length': length })
   res.end(body, 'utf8')
 }
 

@@ -8,10 +8,10 @@
  * writes the coinbase back after a zero fee. Measured: 10 trie puts and 6 deletes for an empty block, most of them
  * no-ops. Skipping them leaves every state root identical (the trie is content-addressed) and only saves work.
  *
- * Reads come from the state caches (the engine reads an account or slot before it writes it), so the comparison is
- * cheap. Historical views and `eth_call` copies (`shallowCopy`) are the engine's own class: they never compute roots.
+ * The comparison reads the state caches (the engine reads an account or slot before it writes it), so it is cheap. Historical views and `eth_call` copies (`shallowCopy`) are the engine's own class: they never compute roots.
  */
 import { MerkleStateManager } from '@ethereumjs/statemanager'
+import { RLP } from '@ethereumjs/rlp'
 import { equalsBytes, unpadBytes, type Account, type Address } from '@ethereumjs/util'
 
 export class RskStateManager extends MerkleStateManager {
@@ -21,10 +21,10 @@ export class RskStateManager extends MerkleStateManager {
   }
 
   override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
-    // Malformed keys and values, and writes to a missing account, go to the engine for its own errors.
-    if (key.length === 32 && value.length <= 32 && (await this.getAccount(address)) !== undefined) {
-      if (equalsBytes(await this.getStorage(address, key), unpadBytes(value))) return
-    }
+    // Compared with the cached slot only (the engine caches a slot when it reads it, and caches RLP of the unpadded
+    // value): a miss is written as usual. Malformed values go to the engine for its own errors.
+    const cached = value.length <= 32 ? this._caches?.storage?.get(address, key) : undefined
+    if (cached !== undefined && equalsBytes(cached, RLP.encode(unpadBytes(value)))) return
     return super.putStorage(address, key, value)
   }
 }
