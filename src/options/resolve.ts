@@ -32,6 +32,9 @@ export function resolveOptions(options: ProviderOptions = {}): ResolvedOptions {
     filterTimeout: positiveInt(options.filterTimeout ?? DEFAULTS.filterTimeout, 'filterTimeout', 1),
     callGasCap: positiveBig(options.callGasCap ?? DEFAULTS.callGasCap, 'callGasCap'),
     remasc: options.remasc ?? DEFAULTS.remasc,
+    rpcTimeout: positiveInt(options.rpcTimeout ?? DEFAULTS.rpcTimeout, 'rpcTimeout', 0),
+    gasEstimationCap: positiveBig(options.gasEstimationCap ?? DEFAULTS.gasEstimationCap, 'gasEstimationCap'),
+    maxResponseSize: positiveInt(options.maxResponseSize ?? DEFAULTS.maxResponseSize, 'maxResponseSize', 0),
   }
 }
 

@@ -2,7 +2,7 @@
  * JSON-RPC dispatch: envelope checks → method lookup → parameter decoding → handler → one error normaliser.
  * Checks and texts follow RSKj's `JsonRpcCustomServer` on jsonrpc4j (reference §1.2).
  */
-import { invalidParams, invalidRequest, methodNotAvailable, methodNotFound, toRpcError, RpcError } from '../errors.js'
+import { invalidParams, invalidRequest, methodNotAvailable, methodNotFound, toRpcError, RequestLevelError, RpcError } from '../errors.js'
 import type { RskNode } from '../node/node.js'
 import { METHODS, UNSUPPORTED } from './methods.js'
 import type { MethodSpec } from './method.js'
@@ -36,11 +36,15 @@ function decodeParams(spec: MethodSpec, params: unknown): unknown[] {
   return out
 }
 
-/** Runs one call through the node's queue; throws RpcError. */
+/**
+ * Runs one call through the node's queue, under the request deadline (`rpcTimeout`, src/node/exec/guard.ts), which
+ * starts when the call leaves the queue; throws RpcError.
+ */
 export async function invoke(node: RskNode, name: string, params: unknown): Promise<unknown> {
   const spec = lookup(name)
   const args = decodeParams(spec, params)
-  return node.queue.run(() => spec.handler({ node, method: name }, ...args))
+  const ctx = { node, method: name }
+  return node.queue.run(() => node.chain.guard.within(node.options.rpcTimeout, () => spec.handler(ctx, ...args)))
 }
 
 const isId = (v: unknown): v is JsonRpcId => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))
@@ -65,7 +69,10 @@ async function handleOne(node: RskNode, req: unknown): Promise<JsonRpcResponse |
     if (notification) return undefined
     return { jsonrpc, id, result: result === undefined ? null : result }
   } catch (e) {
-    return notification ? undefined : failure(jsonrpc, id, toRpcError(e))
+    const error = toRpcError(e)
+    // A timeout or an oversized reply is answered for the whole request body (see handlePayload).
+    if (error instanceof RequestLevelError) throw error
+    return notification ? undefined : failure(jsonrpc, id, error)
   }
 }
 
@@ -74,6 +81,16 @@ async function handleOne(node: RskNode, req: unknown): Promise<JsonRpcResponse |
  * over `maxBatch` is refused whole with RSKj's text and no `jsonrpc`/`id`.
  */
 export async function handlePayload(node: RskNode, payload: unknown): Promise<JsonRpcReply> {
+  try {
+    return await handleBody(node, payload)
+  } catch (e) {
+    // RSKj's timeout and response-size errors stop the whole body: a bare error, no jsonrpc/id (reference §1.2).
+    if (e instanceof RequestLevelError) return { error: e.toJSON() }
+    throw e
+  }
+}
+
+async function handleBody(node: RskNode, payload: unknown): Promise<JsonRpcReply> {
   if (Array.isArray(payload)) {
     if (payload.length === 0) return failure('2.0', null, invalidRequest())
     const max = node.options.maxBatchSize

@@ -36,6 +36,9 @@ const FLAGS = {
   'logs-max-results': { type: 'string' },
   'filter-timeout': { type: 'string' },
   'call-gas-cap': { type: 'string' },
+  'rpc-timeout': { type: 'string' },
+  'gas-estimation-cap': { type: 'string' },
+  'max-response-size': { type: 'string' },
   'max-body-bytes': { type: 'string' },
   'no-keep-alive': { type: 'boolean' },
   hosted: { type: 'boolean' },
@@ -64,7 +67,7 @@ Chain:
       --balance <rbtc>         balance of each default account in RBTC (default 1000000000000)
   -l, --block-gas-limit <gas>  block gas limit (default 10000000)
   -g, --min-gas-price <wei>    minimum gas price of every block (default 0)
-      --genesis-timestamp <s>  genesis timestamp in seconds (default: now)
+      --genesis-timestamp <s>  genesis timestamp in seconds (default 0, as RSKj regtest)
 Mining:
   -b, --block-time <s>         mine a block every <s> seconds (default 0 = automine)
       --no-mining              no automine: transactions wait for evm_mine
@@ -74,6 +77,9 @@ Limits:
       --logs-max-results <n>   eth_getLogs result cap, 0 = off (default 10000)
       --filter-timeout <ms>    idle time before a polling filter is removed (default 300000)
       --call-gas-cap <gas>     gas of an eth_call that names none (default 10000000)
+      --rpc-timeout <ms>       longest a request may run, 0 = off (default 5000)
+      --gas-estimation-cap <gas>  most gas eth_estimateGas simulates with (default 6800000)
+      --max-response-size <n>  largest reply in bytes, 0 = off (default 10485760)
 Other:
       --hosted                 behave as the hosted service: no keys held, eth_accounts is []
       --no-remasc              mine blocks without the REMASC system transaction (fees go to the coinbase)
@@ -174,6 +180,9 @@ export function parseCli(argv: readonly string[]): CliCommand {
   if (v['min-gas-price'] !== undefined) options.minimumGasPrice = bigQuantity('min-gas-price', v['min-gas-price'])
   if (v['genesis-timestamp'] !== undefined) options.genesisTimestamp = bigQuantity('genesis-timestamp', v['genesis-timestamp'])
   if (v['call-gas-cap'] !== undefined) options.callGasCap = bigQuantity('call-gas-cap', v['call-gas-cap'])
+  if (v['rpc-timeout'] !== undefined) options.rpcTimeout = integer('rpc-timeout', v['rpc-timeout'], 0)
+  if (v['gas-estimation-cap'] !== undefined) options.gasEstimationCap = bigQuantity('gas-estimation-cap', v['gas-estimation-cap'])
+  if (v['max-response-size'] !== undefined) options.maxResponseSize = integer('max-response-size', v['max-response-size'], 0)
   if (v['max-batch-size'] !== undefined) options.maxBatchSize = integer('max-batch-size', v['max-batch-size'], 1)
   if (v['logs-max-block-range'] !== undefined) options.logsMaxBlockRange = integer('logs-max-block-range', v['logs-max-block-range'], 0)
   if (v['logs-max-results'] !== undefined) options.logsMaxResults = integer('logs-max-results', v['logs-max-results'], 0)

@@ -119,7 +119,12 @@ export class Miner {
    * Runs pool transactions (all that fit, or only `only`) on top of the head inside an open state checkpoint and
    * builds the header without merged-mining fields. The caller commits (`commit`) or reverts the checkpoint.
    */
-  private async assemble(time: bigint, only?: Set<string>): Promise<Assembled> {
+  private assemble(time: bigint, only?: Set<string>): Promise<Assembled> {
+    // A block never depends on the clock: the request deadline (exec/guard.ts) does not apply while it is built.
+    return this.chain.guard.unbounded(() => this.runTransactions(time, only))
+  }
+
+  private async runTransactions(time: bigint, only?: Set<string>): Promise<Assembled> {
     const { chain, config } = this
     const parent = chain.head
     const number = parent.number + 1n

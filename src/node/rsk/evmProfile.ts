@@ -23,6 +23,7 @@ import { Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
 import { rskPrecompiles } from './bridge.js'
 import { minimumGasPriceOf } from '../chain/common.js'
 import { fastOpcodes, wordToBytes } from './fastOpcodes.js'
+import type { ExecutionGuard } from '../exec/guard.js'
 
 type CustomOpcode = NonNullable<EVMOpts['customOpcodes']>[number]
 type AddOpcode = Extract<CustomOpcode, { logicFunction: unknown }>
@@ -184,7 +185,13 @@ export function rskOpcodes(common: Common): CustomOpcode[] {
   ]
 }
 
-/** EVM options every EVM of the node is created with: the RSK opcodes and the RSK precompiles. */
-export function rskEvmOptions(common: Common): Pick<EVMOpts, 'customOpcodes' | 'customPrecompiles'> {
-  return { customOpcodes: rskOpcodes(common), customPrecompiles: rskPrecompiles() }
+/**
+ * EVM options every EVM of the node is created with: the RSK opcodes and the RSK precompiles. With a `guard`,
+ * JUMPDEST also checks the node's execution deadline (src/node/exec/guard.ts); its gas (1) and effect (none) are
+ * the engine's.
+ */
+export function rskEvmOptions(common: Common, guard?: ExecutionGuard): Pick<EVMOpts, 'customOpcodes' | 'customPrecompiles'> {
+  const opcodes = rskOpcodes(common)
+  if (guard !== undefined) opcodes.push({ opcode: 0x5b, opcodeName: 'JUMPDEST', baseFee: 1, logicFunction: guard.tick })
+  return { customOpcodes: opcodes, customPrecompiles: rskPrecompiles() }
 }

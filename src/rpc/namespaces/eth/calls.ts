@@ -45,9 +45,15 @@ export const ethCallMethods: MethodTable = {
     return data(outcome.returnValue)
   }),
 
-  /** Upper bound: the gas given, else the pending block's gas limit (spec "Transaction call object"). */
+  /**
+   * Upper bound: without a gas limit, the pending block's gas limit (spec "Transaction call object"); with one, that
+   * limit capped at `gasEstimationCap` (RSKj `rpc.gasEstimationCap`, reference §5.2), so no estimate simulates more.
+   */
   eth_estimateGas: method([callObject, optional(blockId)], async ({ node }, call, sel) => {
     const block = execBlock(node, sel ?? LATEST)
-    return quantity(await estimateGas(node.chain, block, toRequest(call), node.options.blockGasLimit))
+    const cap = node.options.gasEstimationCap
+    const req = toRequest(call)
+    if (req.gas !== undefined && req.gas > cap) req.gas = cap
+    return quantity(await estimateGas(node.chain, block, req, node.options.blockGasLimit))
   }),
 }
