@@ -8,7 +8,7 @@ import type { ProviderOptions, ResolvedOptions } from '../options/index.js'
 import { resolveOptions } from '../options/resolve.js'
 import { RskNode } from '../node/node.js'
 import { privateKeyToAddress } from '../node/crypto.js'
-import { handlePayload, invoke } from '../rpc/dispatch.js'
+import { handlePayload, invoke, type MethodVeto } from '../rpc/dispatch.js'
 import type { JsonRpcReply, RequestArguments } from '../rpc/types.js'
 
 export interface ProviderEvents {
@@ -72,10 +72,11 @@ export class Provider extends EventEmitter<ProviderEvents> {
 
   /**
    * Answers a parsed JSON-RPC body (one request or a batch) with the response envelope(s), as the HTTP server
-   * does. Never throws.
+   * does. Never throws. `veto` lets a transport refuse some methods for this body (the server refuses wallet
+   * methods to untrusted browser origins this way, src/server/access.ts).
    */
-  handleJsonRpc(payload: unknown): Promise<JsonRpcReply> {
-    return handlePayload(this.node, payload).catch((e) => ({ jsonrpc: '2.0', id: null, error: toRpcError(e).toJSON() }))
+  handleJsonRpc(payload: unknown, veto?: MethodVeto): Promise<JsonRpcReply> {
+    return handlePayload(this.node, payload, veto).catch((e) => ({ jsonrpc: '2.0', id: null, error: toRpcError(e).toJSON() }))
   }
 
   /**

@@ -53,8 +53,11 @@ function failure(jsonrpc: string, id: JsonRpcId | undefined, e: RpcError): JsonR
   return id === undefined ? { jsonrpc, error: e.toJSON() } : { jsonrpc, id, error: e.toJSON() }
 }
 
+/** A transport's veto of some methods for one request body (e.g. wallet methods to an untrusted browser origin). */
+export type MethodVeto = (method: string) => RpcError | undefined
+
 /** Answers one request object; undefined for a notification (no `id`, or `id: null`). */
-async function handleOne(node: RskNode, req: unknown): Promise<JsonRpcResponse | undefined> {
+async function handleOne(node: RskNode, req: unknown, veto?: MethodVeto): Promise<JsonRpcResponse | undefined> {
   if (typeof req !== 'object' || req === null || Array.isArray(req)) return failure('2.0', null, invalidRequest())
   const r = req as Record<string, unknown>
   const hasId = Object.hasOwn(r, 'id')
@@ -63,8 +66,12 @@ async function handleOne(node: RskNode, req: unknown): Promise<JsonRpcResponse |
   const jsonrpc = '2.0'
   const id = hasId ? (r.id as JsonRpcId) : undefined
   const notification = id === undefined || id === null
+  // Without a method and an id there is nothing to answer to but the shape: -32600 (JSON-RPC 2.0 §5), never silence.
+  if (typeof r.method !== 'string' && !hasId) return failure(jsonrpc, null, invalidRequest())
   try {
     if (typeof r.method !== 'string') throw methodNotFound()
+    const refused = veto?.(r.method)
+    if (refused !== undefined) throw refused
     const result = await invoke(node, r.method, r.params)
     if (notification) return undefined
     return { jsonrpc, id, result: result === undefined ? null : result }
@@ -80,9 +87,9 @@ async function handleOne(node: RskNode, req: unknown): Promise<JsonRpcResponse |
  * Answers a parsed JSON body: one request or a batch (answered in order; notifications leave no entry). A batch
  * over `maxBatch` is refused whole with RSKj's text and no `jsonrpc`/`id`.
  */
-export async function handlePayload(node: RskNode, payload: unknown): Promise<JsonRpcReply> {
+export async function handlePayload(node: RskNode, payload: unknown, veto?: MethodVeto): Promise<JsonRpcReply> {
   try {
-    return await handleBody(node, payload)
+    return await handleBody(node, payload, veto)
   } catch (e) {
     // RSKj's timeout and response-size errors stop the whole body: a bare error, no jsonrpc/id (reference §1.2).
     if (e instanceof RequestLevelError) return { error: e.toJSON() }
@@ -90,7 +97,7 @@ export async function handlePayload(node: RskNode, payload: unknown): Promise<Js
   }
 }
 
-async function handleBody(node: RskNode, payload: unknown): Promise<JsonRpcReply> {
+async function handleBody(node: RskNode, payload: unknown, veto?: MethodVeto): Promise<JsonRpcReply> {
   if (Array.isArray(payload)) {
     if (payload.length === 0) return failure('2.0', null, invalidRequest())
     const max = node.options.maxBatchSize
@@ -99,11 +106,11 @@ async function handleBody(node: RskNode, payload: unknown): Promise<JsonRpcReply
     }
     const out: JsonRpcResponse[] = []
     for (const req of payload) {
-      const res = await handleOne(node, req)
+      const res = await handleOne(node, req, veto)
       if (res !== undefined) out.push(res)
     }
     return out.length === 0 ? undefined : out
   }
   if (typeof payload !== 'object' || payload === null) return failure('2.0', null, invalidRequest())
-  return handleOne(node, payload)
+  return handleOne(node, payload, veto)
 }

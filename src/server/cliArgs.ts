@@ -41,6 +41,10 @@ const FLAGS = {
   'max-response-size': { type: 'string' },
   'max-body-bytes': { type: 'string' },
   'no-keep-alive': { type: 'boolean' },
+  'allow-host': { type: 'string', multiple: true },
+  'allow-origin': { type: 'string', multiple: true },
+  'max-connections': { type: 'string' },
+  'idle-timeout': { type: 'string' },
   hosted: { type: 'boolean' },
   'no-remasc': { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
@@ -59,6 +63,12 @@ Server:
   -k, --api-key <key>          accept only POST /<key>; repeatable (default: any path)
       --max-body-bytes <n>     largest request body (default 5242880)
       --no-keep-alive          send "Connection: close" after every reply, as RSKj does
+      --allow-host <name>      also accept this name in the Host header ("*" = any); repeatable
+                               (default: IP addresses, localhost and the bound host only)
+      --allow-origin <origin>  let pages of this origin call wallet methods ("*" = any); repeatable
+                               (default: localhost pages and non-browser clients only)
+      --max-connections <n>    most open connections (default 1000)
+      --idle-timeout <ms>      close a connection idle this long (default 10000)
 Chain:
   -n, --network <name>         regtest | mainnet | testnet | devnet (default regtest, chain id 33)
   -a, --accounts <n>           number of default "cow" accounts (default 10)
@@ -189,6 +199,10 @@ export function parseCli(argv: readonly string[]): CliCommand {
   if (v['filter-timeout'] !== undefined) options.filterTimeout = integer('filter-timeout', v['filter-timeout'], 1)
   if (v['max-body-bytes'] !== undefined) options.maxBodyBytes = integer('max-body-bytes', v['max-body-bytes'], 1)
   if (v['no-keep-alive'] === true) options.keepAlive = false
+  if (v['allow-host'] !== undefined) options.allowedHosts = v['allow-host'].includes('*') ? '*' : v['allow-host']
+  if (v['allow-origin'] !== undefined) options.allowedOrigins = v['allow-origin'].includes('*') ? '*' : v['allow-origin']
+  if (v['max-connections'] !== undefined) options.maxConnections = integer('max-connections', v['max-connections'], 1)
+  if (v['idle-timeout'] !== undefined) options.idleTimeout = integer('idle-timeout', v['idle-timeout'], 1)
   if (v.hosted === true) options.hosted = true
   if (v['no-remasc'] === true) options.remasc = false
 

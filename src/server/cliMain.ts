@@ -64,10 +64,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
 
   const apiKeys = command.options.apiKeys
   if (command.quiet) {
-    io.stdout.write(`${listeningLines(server.url, apiKeys).join('\n')}\n`)
+    io.stdout.write(`${listeningLines(server.baseUrl, apiKeys).join('\n')}\n`)
   } else {
     const { initialAccounts, options } = server.provider
-    io.stdout.write(formatBanner({ version, url: server.url, accounts: initialAccounts, options, ...(apiKeys ? { apiKeys } : {}) }))
+    io.stdout.write(formatBanner({ version, url: server.baseUrl, accounts: initialAccounts, options, ...(apiKeys ? { apiKeys } : {}) }))
   }
   return { kind: 'serving', server }
 }
