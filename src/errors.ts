@@ -1,5 +1,6 @@
 import { ExecutionTimeout } from './node/exec/guard.js'
 import { ResponseTooLarge } from './node/exec/tracers/sizeBudget.js'
+import { TooManyFilters } from './node/filters/filters.js'
 
 /**
  * The one error class of rsksim and the factories for every JSON-RPC error it answers.
@@ -100,5 +101,6 @@ export function toRpcError(e: unknown): RpcError {
   if (e instanceof RpcError) return e
   if (e instanceof ExecutionTimeout) return timeoutError(e)
   if (e instanceof ResponseTooLarge) return responseTooLarge(e.limit, e)
+  if (e instanceof TooManyFilters) return new RpcError(ErrorCode.Generic, e.message, { cause: e })
   return internalError(e)
 }

@@ -2,6 +2,9 @@
  * Block time. RSKj `MinerClock`: the next block's timestamp is max(now + offset, parent + 1); `evm_increaseTime`
  * adds to the offset, which is cleared once a block has been built with it (reference §3.3).
  */
+/** Largest block timestamp: RSKj keeps timestamps in a Java long (`BlockHeader.timestamp`). */
+export const MAX_TIMESTAMP = 2n ** 63n - 1n
+
 export class Clock {
   /** Seconds added by `evm_increaseTime` and not yet used by a block. */
   offset = 0n
