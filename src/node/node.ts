@@ -14,7 +14,9 @@ import type { BlockRecord, TxRecord } from './chain/types.js'
 import { TxPool } from './pool/pool.js'
 import { admissionError } from './pool/admission.js'
 import { Clock } from './miner/clock.js'
-import { Miner, type Dropped, type MergedMiningFields, type Template } from './miner/miner.js'
+import { Miner, type Dropped, type MergedMiningFields, type MinerConfig, type Template } from './miner/miner.js'
+import { Impersonation } from './wallet/impersonation.js'
+import { setMinimumGasPrice } from './chain/common.js'
 import { Work } from './miner/work.js'
 import { Accounts, MINER_KEY } from './accounts.js'
 import { privateKeyToAddress } from './crypto.js'
@@ -46,22 +48,50 @@ export class RskNode {
   readonly miner: Miner
   /** Templates served to merged miners and their reported hash rates. */
   readonly work: Work
-  /** The miner's coinbase (RSKj regtest: 0xec4ddeb4380ad69b3e509baad9f158cdf4e4681d). */
-  readonly coinbase: Uint8Array
+  /** Senders accepted without a key (anvil_impersonateAccount and its aliases). */
+  readonly impersonation = new Impersonation()
+  /** Whether console.log output of contracts is reported (`anvil_setLoggingEnabled`). */
+  consoleLogging = true
+  /** What blocks are built with; the dev-chain setters change it (coinbase, gas limit, minimum gas price). */
+  private readonly minerConfig: MinerConfig
   private intervalTimer?: NodeJS.Timeout
 
   private constructor(
     readonly options: ResolvedOptions,
     readonly chain: Chain,
   ) {
-    this.coinbase = privateKeyToAddress(MINER_KEY)
-    this.miner = new Miner(chain, this.pool, this.clock, {
-      coinbase: this.coinbase,
+    this.minerConfig = {
+      // RSKj regtest: 0xec4ddeb4380ad69b3e509baad9f158cdf4e4681d.
+      coinbase: privateKeyToAddress(MINER_KEY),
       blockGasLimit: options.blockGasLimit,
       minimumGasPrice: options.minimumGasPrice,
       ...(options.remasc ? { remasc: REMASC_CONFIGS[options.network.name] } : {}),
-    })
+    }
+    this.miner = new Miner(chain, this.pool, this.clock, this.minerConfig)
     this.work = new Work(this.miner, chain.store)
+  }
+
+  /** The miner's coinbase. */
+  get coinbase(): Uint8Array {
+    return this.minerConfig.coinbase
+  }
+
+  /** `anvil_setCoinbase`: the coinbase of the blocks mined from now on. */
+  setCoinbase(address: Uint8Array): void {
+    this.minerConfig.coinbase = address
+  }
+
+  /** `anvil_setMinGasPrice`: the `minimumGasPrice` of the blocks mined from now on (and what BASEFEE answers). */
+  setMinimumGasPrice(price: bigint): void {
+    this.minerConfig.minimumGasPrice = price
+    this.options.minimumGasPrice = price
+    setMinimumGasPrice(this.chain.common, price)
+  }
+
+  /** `evm_setBlockGasLimit`: the gas limit of the blocks mined from now on, and the pool's per-transaction bound. */
+  setBlockGasLimit(gasLimit: bigint): void {
+    this.minerConfig.blockGasLimit = gasLimit
+    this.options.blockGasLimit = gasLimit
   }
 
   /** Builds the genesis block and the key store, and starts interval mining when configured. */

@@ -73,6 +73,12 @@ export interface ProviderOptions {
   /** Gas given to `eth_call` when the call names none (RSKj `rpc.callGasCap`). Default 10,000,000. */
   callGasCap?: bigint
   /**
+   * What `web3_clientVersion` answers instead of `RskJ/<RSKj version>/<os>/Node<n>/RSKSIM-<version>`. Hardhat's
+   * network helpers accept only nodes whose version starts with `HardhatNetwork`, `anvil` or `zksync`: the Hardhat
+   * integration sets e.g. `HardhatNetwork/2.22.0/rsksim`. Never changed by default: RSK tools detect RSKj by `RskJ/`.
+   */
+  clientVersion?: string
+  /**
    * Longest a request may run, in ms (RSKj `rpc.timeout`, reference §1.1); 0 = no limit. A request past it is
    * stopped (EVM execution, tracing and replays check the deadline) and answered -32011 `Execution has got
    * timeout out.` — bare, without `jsonrpc`/`id`, as RSKj answers it. Block building is never stopped. Default 5,000.
@@ -117,6 +123,7 @@ export interface ResolvedOptions {
   filterTimeout: number
   callGasCap: bigint
   remasc: boolean
+  clientVersion?: string
   rpcTimeout: number
   gasEstimationCap: bigint
   maxResponseSize: number

@@ -4,14 +4,17 @@
  */
 import { invalidParams, invalidRequest, methodNotAvailable, methodNotFound, toRpcError, RequestLevelError, RpcError } from '../errors.js'
 import type { RskNode } from '../node/node.js'
-import { METHODS, UNSUPPORTED } from './methods.js'
+import { EXTENSIONS, METHODS, UNSUPPORTED } from './methods.js'
 import type { MethodSpec } from './method.js'
 import type { JsonRpcId, JsonRpcReply, JsonRpcResponse } from './types.js'
 
-/** Looks a method up by wire name; unknown and unsupported names throw -32601 with RSKj's texts. */
-export function lookup(name: string): MethodSpec {
+/**
+ * Looks a method up by wire name; unknown and unsupported names throw -32601 with RSKj's texts. In hosted mode an
+ * extension is an unknown name.
+ */
+export function lookup(name: string, hosted = false): MethodSpec {
   const spec = Object.hasOwn(METHODS, name) ? METHODS[name] : undefined
-  if (spec !== undefined) return spec
+  if (spec !== undefined && !(hosted && EXTENSIONS.has(name))) return spec
   if (UNSUPPORTED[name] === 'not available') throw methodNotAvailable(name)
   throw methodNotFound()
 }
@@ -41,7 +44,7 @@ function decodeParams(spec: MethodSpec, params: unknown): unknown[] {
  * starts when the call leaves the queue; throws RpcError.
  */
 export async function invoke(node: RskNode, name: string, params: unknown): Promise<unknown> {
-  const spec = lookup(name)
+  const spec = lookup(name, node.options.hosted)
   const args = decodeParams(spec, params)
   const ctx = { node, method: name }
   return node.queue.run(() => node.chain.guard.within(node.options.rpcTimeout, () => spec.handler(ctx, ...args)))

@@ -37,6 +37,7 @@ const FLAGS = {
   'filter-timeout': { type: 'string' },
   'call-gas-cap': { type: 'string' },
   'rpc-timeout': { type: 'string' },
+  'client-version': { type: 'string' },
   'gas-estimation-cap': { type: 'string' },
   'max-response-size': { type: 'string' },
   'max-body-bytes': { type: 'string' },
@@ -91,7 +92,9 @@ Limits:
       --gas-estimation-cap <gas>  most gas eth_estimateGas simulates with (default 6800000)
       --max-response-size <n>  largest reply in bytes, 0 = off (default 10485760)
 Other:
-      --hosted                 behave as the hosted service: no keys held, eth_accounts is []
+      --hosted                 behave as the hosted service: no keys held, eth_accounts is [],
+                               every extension (anvil_*, hardhat_*, signing, …) answers -32601
+      --client-version <text>  what web3_clientVersion answers (default RskJ/9.0.3/<os>/Node<n>/RSKSIM-<v>)
       --no-remasc              mine blocks without the REMASC system transaction (fees go to the coinbase)
   -q, --quiet                  print only the "Listening on" line
       --help                   show this help
@@ -190,6 +193,10 @@ export function parseCli(argv: readonly string[]): CliCommand {
   if (v['min-gas-price'] !== undefined) options.minimumGasPrice = bigQuantity('min-gas-price', v['min-gas-price'])
   if (v['genesis-timestamp'] !== undefined) options.genesisTimestamp = bigQuantity('genesis-timestamp', v['genesis-timestamp'])
   if (v['call-gas-cap'] !== undefined) options.callGasCap = bigQuantity('call-gas-cap', v['call-gas-cap'])
+  if (v['client-version'] !== undefined) {
+    if (v['client-version'] === '') throw new CliUsageError('--client-version: must not be empty')
+    options.clientVersion = v['client-version']
+  }
   if (v['rpc-timeout'] !== undefined) options.rpcTimeout = integer('rpc-timeout', v['rpc-timeout'], 0)
   if (v['gas-estimation-cap'] !== undefined) options.gasEstimationCap = bigQuantity('gas-estimation-cap', v['gas-estimation-cap'])
   if (v['max-response-size'] !== undefined) options.maxResponseSize = integer('max-response-size', v['max-response-size'], 0)

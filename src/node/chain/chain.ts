@@ -42,7 +42,7 @@ export class Chain {
 
   private constructor(
     readonly common: Common,
-    readonly state: MerkleStateManager,
+    readonly state: RskStateManager,
     readonly vm: VM,
     readonly store: BlockStore,
     /** The trie node store, for dropping the nodes of reverted blocks (see trackedDb.ts). */

@@ -20,10 +20,20 @@ export class Clock {
     return this.offset
   }
 
-  /** Timestamp for a block on top of a parent with `parentTimestamp`; consumes the offset. */
+  /** Timestamp of the next block only (`evm_setNextBlockTimestamp`); undefined when not set. */
+  pinned: bigint | undefined
+  /** Seconds between consecutive blocks (`anvil_setBlockTimestampInterval`); undefined = wall clock. */
+  interval: bigint | undefined
+
+  /**
+   * Timestamp for a block on top of a parent with `parentTimestamp`: the requested one, else the pinned one, else
+   * parent + interval when an interval is set, else now + offset; never at or before the parent's. Consumes the
+   * offset and the pinned time.
+   */
   next(parentTimestamp: bigint, requested?: bigint): bigint {
-    const wanted = requested ?? Clock.now() + this.offset
+    const wanted = requested ?? this.pinned ?? (this.interval !== undefined ? parentTimestamp + this.interval : Clock.now() + this.offset)
     this.offset = 0n
+    this.pinned = undefined
     return wanted > parentTimestamp ? wanted : parentTimestamp + 1n
   }
 }

@@ -152,7 +152,6 @@ export function rskOpcodes(common: Common): CustomOpcode[] {
     return entry
   }
   const fee = (op: number) => Number(engine(op).opcodeInfo.fee)
-  const minimumGasPrice = minimumGasPriceOf(common)
   const wrapped = (op: number, gasFunction: GasFunction): AddOpcode => ({
     opcode: op,
     opcodeName: engine(op).opcodeInfo.name,
@@ -168,7 +167,8 @@ export function rskOpcodes(common: Common): CustomOpcode[] {
       opcode: 0x48,
       opcodeName: 'BASEFEE',
       baseFee: 2,
-      logicFunction: (runState: RunState) => runState.stack.push(minimumGasPrice),
+      // Read at each use: anvil_setMinGasPrice changes it for the blocks that follow.
+      logicFunction: (runState: RunState) => runState.stack.push(minimumGasPriceOf(common)),
     },
     wrapped(0x55, sstoreGas),
     ...[0xf1, 0xf2, 0xf4, 0xfa].map((op) => wrapped(op, callGas(engine(op).gasHandler as GasFunction, op))),

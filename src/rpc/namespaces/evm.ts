@@ -45,7 +45,7 @@ const mineRequest: Codec<MineRequest> = (v) => {
 }
 
 export const evmMethods: MethodTable = {
-  evm_snapshot: noParams(({ node }) => quantity(node.snapshots.take(node))),
+  evm_snapshot: noParams(async ({ node }) => quantity(await node.snapshots.take(node))),
   evm_revert: method([snapshotId], ({ node }, id) => node.snapshots.revert(node, id)),
   evm_reset: noParams(async ({ node }) => {
     await node.snapshots.reset(node)
