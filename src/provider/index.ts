@@ -18,6 +18,17 @@ export interface ProviderEvents {
   disconnect: [RpcError]
   /** A block was mined (rsksim extension): its number and hash. */
   block: [{ number: string; hash: string }]
+  /**
+   * A contract called console.log (Hardhat's console.sol, forge-std's console): the formatted text, and the hash of
+   * the mined transaction (null for eth_call). Not emitted in hosted mode.
+   */
+  console: [ConsoleLogEvent]
+}
+
+/** Payload of the provider's `console` event. */
+export interface ConsoleLogEvent {
+  message: string
+  transactionHash: string | null
 }
 
 type Callback = (error: Error | null, response?: unknown) => void
@@ -49,6 +60,7 @@ export class Provider extends EventEmitter<ProviderEvents> {
       balance: a.balance,
     }))
     node.events.on('block', (b) => this.emit('block', { number: '0x' + b.number.toString(16), hash: b.hashHex }))
+    if (!options.hosted) node.events.on('console', (line) => this.emit('console', line))
   }
 
   /**

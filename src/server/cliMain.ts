@@ -68,6 +68,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
   } else {
     const { initialAccounts, options } = server.provider
     io.stdout.write(formatBanner({ version, url: server.baseUrl, accounts: initialAccounts, options, ...(apiKeys ? { apiKeys } : {}) }))
+    // console.log of contracts, as Hardhat's and Anvil's nodes print it (--quiet silences it).
+    server.provider.on('console', ({ message, transactionHash }) => {
+      io.stdout.write(`console.log${transactionHash === null ? ' (eth_call)' : ` (${transactionHash})`}: ${message}
+`)
+    })
   }
   return { kind: 'serving', server }
 }

@@ -56,6 +56,8 @@ export interface MinerConfig {
   coinbase: Uint8Array
   blockGasLimit: bigint
   minimumGasPrice: bigint
+  /** Called after each transaction ran while a block is assembled (the node collects console.log output). */
+  afterTransaction?: (t: TxRecord) => void
   /** REMASC constants of the network, or undefined when blocks carry no REMASC transaction (option `remasc: false`). */
   remasc?: RemascConfig
 }
@@ -143,6 +145,7 @@ export class Miner {
         let result
         try {
           result = await runTx(chain.vm, { tx: t.tx, block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true })
+          config.afterTransaction?.(t)
         } catch (e) {
           // Nonce gaps (an earlier nonce did not fit) stay in the pool; anything else cannot ever run.
           const reason = e instanceof Error ? e.message : String(e)

@@ -41,6 +41,7 @@ export const ethCallMethods: MethodTable = {
     const cap = node.options.callGasCap
     const gas = call.gas === undefined || call.gas > cap ? cap : call.gas
     const outcome = await execute(node.chain, block, toRequest(call), gas, overrides)
+    node.reportCallConsole(true)
     if (outcome.error === 'revert') throw revertError(outcome.returnValue)
     return data(outcome.returnValue)
   }),
@@ -54,6 +55,10 @@ export const ethCallMethods: MethodTable = {
     const cap = node.options.gasEstimationCap
     const req = toRequest(call)
     if (req.gas !== undefined && req.gas > cap) req.gas = cap
-    return quantity(await estimateGas(node.chain, block, req, node.options.blockGasLimit))
+    try {
+      return quantity(await estimateGas(node.chain, block, req, node.options.blockGasLimit))
+    } finally {
+      node.reportCallConsole(false)
+    }
   }),
 }
