@@ -132,6 +132,6 @@ export async function loadState(chain: Chain, clock: Clock, dump: StateDump): Pr
     }
   })
   const time = quantityField(dump.block.timestamp, 'block.timestamp')
-  const behind = time - (Clock.now() + clock.offset)
-  if (behind > 0n) clock.increase(behind)
+  const behind = time - clock.time()
+  if (behind > 0n) clock.drift += behind
 }

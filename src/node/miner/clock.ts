@@ -8,10 +8,20 @@ export const MAX_TIMESTAMP = 2n ** 63n - 1n
 export class Clock {
   /** Seconds added by `evm_increaseTime` and not yet used by a block. */
   offset = 0n
+  /**
+   * Seconds the node's clock runs ahead of (or behind) the wall clock for good: set by `evm_setNextBlockTimestamp`
+   * (time goes on from the pinned block, as in Hardhat and Anvil) and Ganache's `evm_setTime`.
+   */
+  drift = 0n
 
   /** Current wall-clock time in whole seconds. */
   static now(): bigint {
     return BigInt(Math.floor(Date.now() / 1000))
+  }
+
+  /** The node's current time: the wall clock plus the drift. */
+  time(): bigint {
+    return Clock.now() + this.drift
   }
 
   /** Adds `seconds` (ignored when ≤ 0, as RSKj) and returns the accumulated offset. */
@@ -31,7 +41,8 @@ export class Clock {
    * offset and the pinned time.
    */
   next(parentTimestamp: bigint, requested?: bigint): bigint {
-    const wanted = requested ?? this.pinned ?? (this.interval !== undefined ? parentTimestamp + this.interval : Clock.now() + this.offset)
+    const wanted = requested ?? this.pinned ?? (this.interval !== undefined ? parentTimestamp + this.interval : this.time() + this.offset)
+    if (requested === undefined && this.pinned !== undefined) this.drift = this.pinned - Clock.now()
     this.offset = 0n
     this.pinned = undefined
     return wanted > parentTimestamp ? wanted : parentTimestamp + 1n

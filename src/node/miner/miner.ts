@@ -147,9 +147,10 @@ export class Miner {
           result = await runTx(chain.vm, { tx: t.tx, block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true })
           config.afterTransaction?.(t)
         } catch (e) {
-          // Nonce gaps (an earlier nonce did not fit) stay in the pool; anything else cannot ever run.
-          const reason = e instanceof Error ? e.message : String(e)
-          if (!/nonce/i.test(reason)) dropped.push({ tx: t, reason })
+          // Nonce gaps (an earlier nonce did not fit) stay in the pool; anything else cannot ever run. The engine
+          // appends its own context "(vm hf=… -> block … -> tx … nonce=…)", so only the message's start is matched.
+          const reason = (e instanceof Error ? e.message : String(e)).replace(/ \(vm hf=[\s\S]*\)$/, '')
+          if (!reason.startsWith("the tx doesn't have the correct nonce")) dropped.push({ tx: t, reason })
           continue
         }
         gasUsed += result.totalGasSpent

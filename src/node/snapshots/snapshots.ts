@@ -19,6 +19,7 @@ interface Snapshot {
   nodes: number
   pool: TxRecord[]
   clockOffset: bigint
+  clockDrift: bigint
 }
 
 export class Snapshots {
@@ -27,7 +28,7 @@ export class Snapshots {
   /** Records the node's state; returns the 1-based id. */
   async take(node: RskNode): Promise<number> {
     const root = await node.chain.state.getStateRoot()
-    this.list.push({ number: node.chain.store.headNumber, root, nodes: node.chain.nodes.mark(), pool: node.pool.save(), clockOffset: node.clock.offset })
+    this.list.push({ number: node.chain.store.headNumber, root, nodes: node.chain.nodes.mark(), pool: node.pool.save(), clockOffset: node.clock.offset, clockDrift: node.clock.drift })
     return this.list.length
   }
 
@@ -38,6 +39,7 @@ export class Snapshots {
     this.list.length = id
     await rewind(node, snap.number, snap.root, snap.nodes, snap.pool)
     node.clock.offset = snap.clockOffset
+    node.clock.drift = snap.clockDrift
     return true
   }
 
@@ -46,6 +48,7 @@ export class Snapshots {
     this.list = []
     await rewind(node, 0n, node.chain.store.byNumber(0n)!.header.stateRoot, node.chain.genesisNodes, [])
     node.clock.offset = 0n
+    node.clock.drift = 0n
   }
 }
 

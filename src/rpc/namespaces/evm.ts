@@ -6,7 +6,7 @@ import { invalidParams } from '../../errors.js'
 import { optional, show, type Codec } from '../codecs/primitives.js'
 import { method, noParams, type MethodTable } from '../method.js'
 import { quantity } from '../format/hex.js'
-import { Clock, MAX_TIMESTAMP } from '../../node/miner/clock.js'
+import { MAX_TIMESTAMP } from '../../node/miner/clock.js'
 
 /**
  * Seconds as RSKj's `evm_increaseTime` takes them: `0x` hex or a decimal string; a JSON number is read as decimal.
@@ -58,7 +58,7 @@ export const evmMethods: MethodTable = {
   }),
   evm_increaseTime: method([seconds], ({ node }, s) => {
     // The next block's time (now + offset) must stay a timestamp RSKj can hold (a long).
-    if (Clock.now() + node.clock.offset + s > MAX_TIMESTAMP) throw invalidParams('invalid number of seconds: the block time would pass 2^63 - 1')
+    if (node.clock.time() + node.clock.offset + s > MAX_TIMESTAMP) throw invalidParams('invalid number of seconds: the block time would pass 2^63 - 1')
     return quantity(node.clock.increase(s))
   }),
   evm_startMining: noParams(async ({ node }) => {

@@ -95,8 +95,8 @@ export const devMiningMethods: MethodTable = {
   ...aliases(['anvil_setNextBlockTimestamp'], setNextBlockTimestamp),
   /** Ganache: sets the clock to `timestamp` (seconds); answers the offset from the wall clock in seconds. */
   evm_setTime: method([timestamp], ({ node }, ts) => {
-    node.clock.offset = ts - Clock.now()
-    return Number(node.clock.offset)
+    node.clock.drift = ts - Clock.now()
+    return Number(node.clock.drift)
   }),
   anvil_setBlockTimestampInterval: method([duration], (ctx, s) => {
     ctx.node.clock.interval = s

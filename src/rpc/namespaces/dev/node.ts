@@ -32,7 +32,7 @@ const instanceId = (ctx: HandlerContext): string => {
 }
 
 export const devNodeMethods: MethodTable = {
-  ...aliases(['anvil_reset', 'hardhat_reset'], method([optional(resetOptions)], async (ctx) => {
+  ...aliases(['anvil_reset', 'hardhat_reset', 'ganache_reset'], method([optional(resetOptions)], async (ctx) => {
     await ctx.node.snapshots.reset(ctx.node)
     ctx.node.impersonation.clear()
     ctx.node.clock.pinned = undefined
