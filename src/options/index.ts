@@ -56,7 +56,7 @@ export interface ProviderOptions {
   blockGasLimit?: bigint
   /** `minimumGasPrice` of every block, in wei. Transactions priced lower are refused. Default 0. */
   minimumGasPrice?: bigint
-  /** Genesis timestamp in seconds. Default: the current time. */
+  /** Genesis timestamp in seconds. Default 0, as RSKj's regtest genesis (`genesis/rsk-dev.json`: `"timestamp": "0x00"`). */
   genesisTimestamp?: bigint
   /** Mining mode. Default: automine. */
   mining?: MiningOptions

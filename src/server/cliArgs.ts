@@ -64,7 +64,7 @@ Chain:
       --balance <rbtc>         balance of each default account in RBTC (default 1000000000000)
   -l, --block-gas-limit <gas>  block gas limit (default 10000000)
   -g, --min-gas-price <wei>    minimum gas price of every block (default 0)
-      --genesis-timestamp <s>  genesis timestamp in seconds (default: now)
+      --genesis-timestamp <s>  genesis timestamp in seconds (default: 0, as RSKj regtest)
 Mining:
   -b, --block-time <s>         mine a block every <s> seconds (default 0 = automine)
       --no-mining              no automine: transactions wait for evm_mine
