@@ -9,9 +9,8 @@
  * debug_traceTransaction.
  */
 import { describe, expect, it } from 'vitest'
-import { Wallet, Transaction } from 'ethers'
 import type { Provider } from '../src/index.js'
-import { COW, COW_KEY, fresh, rejects, send } from './helpers.js'
+import { COW, fresh, rejects, send, sendSigned } from './helpers.js'
 
 const word = (n: number) => n.toString(16).padStart(64, '0')
 const hex = (n: number) => n.toString(16).padStart(2, '0')
@@ -47,19 +46,6 @@ async function deployRuntime(p: Provider, runtime: string): Promise<string> {
   return r.contractAddress
 }
 
-/** Signs and sends `tx` from cow; answers the hash (computed by ethers) and the error, if any. */
-async function sendSigned(p: Provider, tx: { to?: string; data: string; gasLimit: number }): Promise<{ hash: string; error?: any }> {
-  const nonce = Number(await p.request({ method: 'eth_getTransactionCount', params: [COW, 'pending'] }))
-  const raw = await new Wallet(COW_KEY).signTransaction({ type: 0, chainId: 33, nonce, gasPrice: 0, value: 0, ...tx })
-  const hash = Transaction.from(raw).hash!
-  try {
-    expect(await p.request({ method: 'eth_sendRawTransaction', params: [raw] })).toBe(hash)
-    return { hash }
-  } catch (error) {
-    return { hash, error }
-  }
-}
-
 const callCount = (structLogs: { op: string }[], op: string) => structLogs.filter((l) => l.op === op).length
 
 describe('call depth 400 (RSKIP150)', () => {
@@ -78,7 +64,7 @@ describe('call depth 400 (RSKIP150)', () => {
           await rejects(p.request({ method: 'eth_call', params: [call, 'latest'] }), -32015, 'VM Exception while processing transaction: transaction reverted')
           await rejects(p.request({ method: 'eth_estimateGas', params: [call] }), -32015)
         }
-        const sent = await sendSigned(p, { to, data: call.data, gasLimit: 2_000_000 })
+        const sent = await sendSigned(p, { to, data: call.data, gas: '0x1e8480' })
         if (ok) expect(sent.error).toBeUndefined()
         else expect(sent.error?.code).toBe(-32015)
         const receipt = (await p.request({ method: 'eth_getTransactionReceipt', params: [sent.hash] })) as any
@@ -99,7 +85,7 @@ describe('call depth 400 (RSKIP150)', () => {
       const call = { from: COW, gas: '0x1312d00', data: recursiveCreate(levels + 1) }
       if (ok) expect(await p.request({ method: 'eth_call', params: [call, 'latest'] })).toBe('0x')
       else await rejects(p.request({ method: 'eth_call', params: [call, 'latest'] }), -32015)
-      const sent = await sendSigned(p, { data: call.data, gasLimit: 20_000_000 })
+      const sent = await sendSigned(p, { data: call.data, gas: '0x1312d00' })
       expect(sent.error?.code).toBe(ok ? undefined : -32015)
       const trace = (await p.request({ method: 'debug_traceTransaction', params: [sent.hash] })) as any
       expect(trace.reverted).toBe(!ok)

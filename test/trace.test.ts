@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { Interface, getCreate2Address, keccak256 } from 'ethers'
 import type { Provider } from '../src/index.js'
-import { COW, COW1, deploy, fresh, rejects, send, useHttpServer } from './helpers.js'
+import { COW, COW1, deploy, fresh, rejects, send, sendFailing as sendFailingAs, useHttpServer } from './helpers.js'
 import { Caller, Child, Reverter, Target } from './fixtures/index.js'
 
 const ci = new Interface(Caller.abi as never)
@@ -21,12 +21,8 @@ let deployHash: string
 
 const trace = (hash: string) => p.request({ method: 'trace_transaction', params: [hash] }) as Promise<any[]>
 const call = async (data: string, extra: Record<string, unknown> = {}) => trace((await send(p, { to: caller, data, ...extra })).transactionHash)
-/** Sends a transaction that fails (automine answers -32015 but mines it) and returns its hash. */
-async function sendFailing(tx: Record<string, unknown>): Promise<string> {
-  await p.request({ method: 'eth_sendTransaction', params: [{ from: COW, ...tx }] }).catch(() => undefined)
-  const block = (await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as any
-  return block.transactions[0]
-}
+/** Sends a transaction that fails: asserts the -32015 automine answers and returns the hash ethers computed. */
+const sendFailing = (tx: Record<string, unknown>) => sendFailingAs(p, tx)
 
 beforeAll(async () => {
   p = await fresh()
