@@ -151,7 +151,13 @@ describe('mining modes', () => {
     const p = await fresh({ mining: { interval: 20 } })
     const hash = await rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, value: '0x1' }])
     expect(await rq(p, 'eth_getTransactionReceipt', [hash])).toBeNull()
-    for (let i = 0; i < 200 && (await rq(p, 'eth_getTransactionReceipt', [hash])) === null; i++) await new Promise((r) => setTimeout(r, 10))
+    // Waits on the provider's `block` events (no fixed delay): each wait is registered before the receipt is read,
+    // so the block that includes the transaction cannot slip between the read and the wait.
+    for (;;) {
+      const next = new Promise((resolve) => p.once('block', resolve))
+      if ((await rq(p, 'eth_getTransactionReceipt', [hash])) !== null) break
+      await next
+    }
     expect((await rq(p, 'eth_getTransactionReceipt', [hash])).status).toBe('0x1')
     await p.disconnect()
   })
