@@ -48,7 +48,7 @@ const PREMERGED = new WeakSet<ParamsDict>([paramsTx, paramsBlock, paramsVM, para
 
 /** The Common of an RSK network: RSK prices and EIPs, and the minimum gas price BASEFEE pushes (RSKIP412). */
 class RskCommon extends Common {
-  /** The `minimumGasPrice` of every block of this node (a node option; blocks never change it here). */
+  /** The `minimumGasPrice` of the blocks being built (a node option; `anvil_setMinGasPrice` changes it). */
   minimumGasPrice = 0n
 
   /** `_activatedEIPsCache` the lookup table below was built from (Common replaces the array when it changes). */
@@ -99,6 +99,11 @@ class RskCommon extends Common {
 }
 
 /** The block minimum gas price a Common was created with (0 for a Common not made by `createRskCommon`). */
+/** Sets the `minimumGasPrice` of the blocks built from now on (BASEFEE reads it). */
+export function setMinimumGasPrice(common: Common, price: bigint): void {
+  if (common instanceof RskCommon) common.minimumGasPrice = price
+}
+
 export function minimumGasPriceOf(common: Common): bigint {
   return common instanceof RskCommon ? common.minimumGasPrice : 0n
 }
