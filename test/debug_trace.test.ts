@@ -162,12 +162,15 @@ describe('block variants', () => {
     await p.request({ method: 'evm_mine', params: [] })
     await p.request({ method: 'evm_startMining', params: [] })
     const block = (await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as any
-    // The third transaction is REMASC's (reference §2.2); it is not traced (docs/modules/evm-profile.md).
+    // The third transaction is REMASC's (reference §2.2); RSKj traces it too (RskTracer/CallTracer.traceBlock),
+    // in its own shapes (test/remasc_trace.test.ts).
     expect(block.transactions.slice(0, 2)).toEqual([h1, h2])
     expect(block.transactions).toHaveLength(3)
+    const remasc = block.transactions[2]
 
     const structs = (await p.request({ method: 'debug_traceBlockByNumber', params: [block.number] })) as any[]
-    expect(structs.map((s) => s.contractAddress)).toEqual([target.slice(2), caller.slice(2)])
+    expect(structs.map((s) => s.contractAddress)).toEqual([target.slice(2), caller.slice(2), undefined])
+    expect(structs[2]).toEqual(await debugTx(remasc))
     expect(structs[1]).toEqual(await debugTx(h2 as string))
     expect(await p.request({ method: 'debug_traceBlockByHash', params: [block.hash] })).toEqual(structs)
 
@@ -175,6 +178,7 @@ describe('block variants', () => {
     expect(calls.map((c) => [c.txHash, Object.keys(c)])).toEqual([
       [h1, ['txHash', 'result']],
       [h2, ['txHash', 'result']],
+      [remasc, ['txHash', 'result']],
     ])
     expect(calls[0].result.logs[0].index).toBe(0)
     expect(calls[1].result.logs[0].index).toBe(1)
