@@ -97,3 +97,36 @@ describe('trace_get (TraceModuleImpl.traceGet, TraceGetRequest)', () => {
     await rejects(rq(p, 'trace_get', [h]), -32602)
   })
 })
+
+describe('decimal block numbers, as each RSKj path reads them', () => {
+  it('Web3InformationRetriever.getBlock and getBlockByNumberOrStr want 0x hex; BlockRefParam and estimateGas take decimals', async () => {
+    const p = await fresh()
+    await rq(p, 'evm_mine')
+    // getBlock: HexUtils.stringHexToBigInteger → -32602 `invalid blocknumber <n>`; a JSON number is read as its text.
+    for (const [m, params] of [
+      ['eth_getBlockByNumber', ['1', false]],
+      ['eth_getBlockByNumber', [1, false]],
+      ['eth_getBlockTransactionCountByNumber', ['1']],
+      ['eth_getTransactionByBlockNumberAndIndex', ['1', '0x0']],
+      ['eth_getUncleCountByBlockNumber', ['1']],
+      ['eth_getUncleByBlockNumberAndIndex', ['1', '0x0']],
+      ['debug_traceBlockByNumber', ['1']],
+      ['chain_getRawBlockHeaderByNumber', ['1']],
+      ['trace_block', ['1']],
+      // getBlockByNumberOrStr → jsonHexToLong: a NumberFormatException in RSKj (-32603); -32602 here.
+      ['eth_getLogs', [{ fromBlock: '1', toBlock: '0x1' }]],
+      ['eth_newFilter', [{ fromBlock: '0x0', toBlock: '1' }]],
+    ] as const) {
+      await rejects(rq(p, m, [...params]), -32602, 'invalid blocknumber 1')
+    }
+    // BlockRefParam (eth_call, state readers) and ExecutionBlockRetriever (eth_estimateGas) take decimal strings.
+    const block1 = await rq(p, 'eth_getBlockByNumber', ['0x1', false])
+    expect(await rq(p, 'eth_getBalance', [COW, '1'])).toBe(await rq(p, 'eth_getBalance', [COW, '0x1']))
+    expect(await rq(p, 'eth_call', [{ to: COW1 }, '1'])).toBe('0x')
+    expect(await rq(p, 'eth_estimateGas', [{ from: COW, to: COW1 }, '1'])).toBe('0x5208')
+    expect((await rq(p, 'eth_getBlocksByNumber', ['1']))[0].hash).toBe(block1.hash)
+    // BlockRefParam.Deserializer: neither a string nor an object → `Invalid input`.
+    await rejects(rq(p, 'eth_getBalance', [COW, 1]), -32602, 'Invalid input')
+    await rejects(rq(p, 'eth_call', [{ to: COW1 }, true]), -32602, 'Invalid input')
+  })
+})

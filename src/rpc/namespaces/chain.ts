@@ -5,7 +5,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { blockHash, txHash } from '../codecs/primitives.js'
-import { blockId } from '../codecs/block.js'
+import { hexBlockId } from '../codecs/block.js'
 import { method, noParams, type MethodTable } from '../method.js'
 import { data } from '../format/hex.js'
 import { blockById } from '../resolve.js'
@@ -24,7 +24,7 @@ export const chainMethods: MethodTable = {
    * Id read as `Web3InformationRetriever.getBlock` does: a tag, a hex number, or a 64-hex-digit hash. `pending`
    * answers the head's header: rsksim builds no pending block between requests.
    */
-  chain_getRawBlockHeaderByNumber: method([blockId], ({ node, method: name }, sel) => {
+  chain_getRawBlockHeaderByNumber: method([hexBlockId], ({ node, method: name }, sel) => {
     const block = blockById(node, sel, name, false)
     return block === undefined ? null : data(encodeRskHeader(block.header))
   }),

@@ -5,7 +5,7 @@
 import { bytesToHex } from '@ethereumjs/util'
 import { ErrorCode, invalidParams, RpcError } from '../../errors.js'
 import { blockHash, optional, txHash, type Codec } from '../codecs/primitives.js'
-import { blockId } from '../codecs/block.js'
+import { hexBlockId } from '../codecs/block.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../method.js'
 import { blockById } from '../resolve.js'
 import { formatCallTracer, formatStructTrace, type DisabledField } from '../format/trace.js'
@@ -107,7 +107,7 @@ export const debugMethods: MethodTable = {
   debug_traceBlockByHash: method([blockHash, optional(traceOptions)], (ctx, hash, opts) =>
     traceBlock(ctx, ctx.node.chain.store.getByHash(bytesToHex(hash)), opts),
   ),
-  debug_traceBlockByNumber: method([blockId, optional(traceOptions)], (ctx, sel, opts) =>
+  debug_traceBlockByNumber: method([hexBlockId, optional(traceOptions)], (ctx, sel, opts) =>
     traceBlock(ctx, blockById(ctx.node, sel, ctx.method, false), opts),
   ),
 }
