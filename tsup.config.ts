@@ -1,4 +1,13 @@
+import { readFileSync } from 'node:fs'
 import { defineConfig } from 'tsup'
+
+/** Versions of the engine packages bundled into dist, written into the bundle (src/node/enginePatches/switch.ts). */
+const engineVersions = Object.fromEntries(
+  ['@ethereumjs/evm', '@ethereumjs/statemanager', '@ethereumjs/common'].map((name) => [
+    name,
+    (JSON.parse(readFileSync(`node_modules/${name}/package.json`, 'utf8')) as { version: string }).version,
+  ]),
+)
 
 export default defineConfig({
   entry: { index: 'src/index.ts', cli: 'src/cli.ts' },
@@ -15,6 +24,7 @@ export default defineConfig({
   // because dist/index.d.ts names their types. Native and WebAssembly loaders (secp256k1, tiny-secp256k1) stay
   // external: they find their binaries next to their own files. Licences of what is bundled: THIRD-PARTY-NOTICES.md.
   // src/node/enginePatches relies on it: the engine internals it patches are bundled as the engine's own modules.
+  define: { __RSKSIM_ENGINE_VERSIONS__: JSON.stringify(engineVersions) },
   noExternal: [/^@ethereumjs\//, /^@noble\//, 'eventemitter3', 'hash-wasm'],
   // Bundled CommonJS (debug, lru-cache) calls require() for Node built-ins; an ES module has none of its own.
   banner: { js: "import { createRequire as __rsksimCreateRequire } from 'node:module'; const require = __rsksimCreateRequire(import.meta.url);" },

@@ -12,11 +12,11 @@ import { Token } from './fixtures/index.js'
 describe('hosted mode', () => {
   it('answers every extension exactly as an unknown method', async () => {
     const p = await fresh({ hosted: true })
-    const unknown = await p.request({ method: 'no_suchMethod' }).catch((e) => e)
+    const unknown = (await p.request({ method: 'no_suchMethod' }).catch((e: unknown) => e)) as { code: number; message: string }
     expect(EXTENSIONS.size).toBeGreaterThan(60)
     for (const name of EXTENSIONS) {
       expect(Object.hasOwn(METHODS, name)).toBe(true)
-      const e = await p.request({ method: name, params: [] }).catch((x) => x)
+      const e = (await p.request({ method: name, params: [] }).catch((x: unknown) => x)) as { code: number; message: string }
       expect({ name, code: e.code, message: e.message }).toEqual({ name, code: unknown.code, message: unknown.message })
     }
   })

@@ -9,6 +9,7 @@ import { resolveOptions } from '../options/resolve.js'
 import { RskNode } from '../node/node.js'
 import { privateKeyToAddress } from '../node/crypto.js'
 import { handlePayload, invoke, type MethodVeto } from '../rpc/dispatch.js'
+import { checkStateDump, dumpState, loadState, type StateDump } from '../node/dev/stateDump.js'
 import type { JsonRpcReply, RequestArguments } from '../rpc/types.js'
 
 export interface ProviderEvents {
@@ -123,6 +124,36 @@ export class Provider extends EventEmitter<ProviderEvents> {
   /** Legacy: answers a request or batch through a Node-style callback with the response envelope(s). */
   sendAsync(payload: unknown, callback: Callback): void {
     void this.handleJsonRpc(payload).then((reply) => callback(null, reply))
+  }
+
+  /**
+   * The state file of this node (accounts, code, storage, head number and time; format in docs/extensions.md), as
+   * `anvil_dumpState` gives it but as a plain object. Works in hosted mode too: it is the embedding program's call.
+   *
+   * @example
+   * ```ts
+   * const state = await provider.dumpState()
+   * writeFileSync('fixture.json', JSON.stringify(state))
+   * ```
+   */
+  dumpState(): Promise<StateDump> {
+    return this.node.queue.run(() => dumpState(this.node.chain))
+  }
+
+  /**
+   * Loads a state file (the object `dumpState` gave, or its parsed JSON) into this node. Rejects with a clear error,
+   * changing nothing, when the file is of another chain id, another format or version, or malformed.
+   *
+   * @example
+   * ```ts
+   * await provider.loadState(JSON.parse(readFileSync('fixture.json', 'utf8')))
+   * ```
+   */
+  loadState(file: unknown): Promise<void> {
+    return this.node.queue.run(async () => {
+      const checked = checkStateDump(file, this.node.chain.common.chainId())
+      await loadState(this.node.chain, this.node.clock, checked)
+    })
   }
 
   /** Stops interval mining and timers, and emits `disconnect`. */

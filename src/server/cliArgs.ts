@@ -38,6 +38,10 @@ const FLAGS = {
   'call-gas-cap': { type: 'string' },
   'rpc-timeout': { type: 'string' },
   'client-version': { type: 'string' },
+  state: { type: 'string' },
+  'load-state': { type: 'string' },
+  'dump-state': { type: 'string' },
+  'state-interval': { type: 'string' },
   'gas-estimation-cap': { type: 'string' },
   'max-response-size': { type: 'string' },
   'max-body-bytes': { type: 'string' },
@@ -91,6 +95,11 @@ Limits:
       --rpc-timeout <ms>       longest a request may run, 0 = off (default 5000)
       --gas-estimation-cap <gas>  most gas eth_estimateGas simulates with (default 6800000)
       --max-response-size <n>  largest reply in bytes, 0 = off (default 10485760)
+State files (JSON, as provider.dumpState() writes them):
+      --state <file>           load <file> at start if it exists, write it on exit
+      --load-state <file>      load <file> at start
+      --dump-state <file>      write the state to <file> on exit
+      --state-interval <s>     also write it every <s> seconds
 Other:
       --hosted                 behave as the hosted service: no keys held, eth_accounts is [],
                                every extension (anvil_*, hardhat_*, signing, …) answers -32601
@@ -138,6 +147,23 @@ function genesisAccount(text: string): GenesisAccount {
   const account: GenesisAccount = { secretKey: `0x${key.toLowerCase()}` }
   if (balance !== undefined && balance !== '') account.balance = bigQuantity('account', balance)
   return account
+}
+
+function stateFiles(path?: string, load?: string, dump?: string, interval?: string): ServerOptions['state'] {
+  if (path === undefined && load === undefined && dump === undefined && interval === undefined) return undefined
+  for (const [flag, v] of [['state', path], ['load-state', load], ['dump-state', dump]] as const) {
+    if (v === '') throw new CliUsageError(`--${flag}: expected a file name`)
+  }
+  if (path !== undefined && (load !== undefined || dump !== undefined)) throw new CliUsageError('--state cannot be combined with --load-state or --dump-state')
+  const out: NonNullable<ServerOptions['state']> = {}
+  if (path !== undefined) out.path = path
+  if (load !== undefined) out.load = load
+  if (dump !== undefined) out.dump = dump
+  if (interval !== undefined) {
+    if (path === undefined && dump === undefined) throw new CliUsageError('--state-interval needs --state or --dump-state')
+    out.interval = integer('state-interval', interval, 1)
+  }
+  return out
 }
 
 function parseFlags(argv: readonly string[]) {
@@ -193,6 +219,8 @@ export function parseCli(argv: readonly string[]): CliCommand {
   if (v['min-gas-price'] !== undefined) options.minimumGasPrice = bigQuantity('min-gas-price', v['min-gas-price'])
   if (v['genesis-timestamp'] !== undefined) options.genesisTimestamp = bigQuantity('genesis-timestamp', v['genesis-timestamp'])
   if (v['call-gas-cap'] !== undefined) options.callGasCap = bigQuantity('call-gas-cap', v['call-gas-cap'])
+  const state = stateFiles(v.state, v['load-state'], v['dump-state'], v['state-interval'])
+  if (state !== undefined) options.state = state
   if (v['client-version'] !== undefined) {
     if (v['client-version'] === '') throw new CliUsageError('--client-version: must not be empty')
     options.clientVersion = v['client-version']

@@ -8,6 +8,7 @@ import type { ProviderOptions } from '../options/index.js'
 import { createProvider, type Provider } from '../provider/index.js'
 import { createRequestListener } from './handler.js'
 import { DEFAULT_MAX_BODY_BYTES } from './http.js'
+import { dumpTarget, loadAtStart, writeStateFile, type StateFileOptions } from './stateFile.js'
 
 /** Default port: RSKj `rpc.providers.web.http.port` (reference §1.1). */
 export const DEFAULT_PORT = 4444
@@ -57,6 +58,11 @@ export interface ServerOptions extends ProviderOptions {
    * connection has sent its request headers. Default 10,000.
    */
   idleTimeout?: number
+  /**
+   * State files (Anvil's `--state`, `--load-state`, `--dump-state`, `--state-interval`): load at start, write on
+   * `close()` and every `interval` seconds. See src/server/stateFile.ts.
+   */
+  state?: StateFileOptions
 }
 
 /** Default most open connections (well under the usual file-descriptor limits). */
@@ -166,6 +172,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
     allowedOrigins = [],
     maxConnections = DEFAULT_MAX_CONNECTIONS,
     idleTimeout = DEFAULT_IDLE_TIMEOUT,
+    state = {},
     ...providerOptions
   } = options
   checkPort(port)
@@ -177,8 +184,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
   if (!Number.isInteger(maxConnections) || maxConnections < 1) throw new RangeError(`rsksim: invalid maxConnections ${maxConnections}`)
   if (!Number.isInteger(idleTimeout) || idleTimeout < 1) throw new RangeError(`rsksim: invalid idleTimeout ${idleTimeout}`)
 
+  if (state.interval !== undefined && (!(state.interval > 0) || dumpTarget(state) === undefined)) {
+    throw new RangeError('rsksim: state.interval needs a positive number of seconds and a file to write (state.path or state.dump)')
+  }
+
   const provider = given ?? (await createProvider(providerOptions))
   const owned = given === undefined
+  try {
+    await loadAtStart(provider, state)
+  } catch (e) {
+    if (owned) await provider.disconnect()
+    throw e
+  }
   const listener = createRequestListener(provider, {
     apiKeys: apiKeys === undefined ? null : new Set(apiKeys),
     maxBodyBytes,
@@ -200,12 +217,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
 
   const address = server.address()
   const boundPort = typeof address === 'object' && address !== null ? address.port : port
+  const target = dumpTarget(state)
+  const saver =
+    state.interval !== undefined && target !== undefined
+      ? setInterval(() => void writeStateFile(provider, target).catch(() => undefined), state.interval * 1000)
+      : undefined
+  saver?.unref()
   let closing: Promise<void> | undefined
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
+      if (saver !== undefined) clearInterval(saver)
       server.close(() => resolve())
       server.closeAllConnections()
     }).then(async () => {
+      if (target !== undefined) await writeStateFile(provider, target)
       if (owned) await provider.disconnect()
     })
     return closing

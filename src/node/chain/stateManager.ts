@@ -14,6 +14,7 @@ import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { RLP } from '@ethereumjs/rlp'
 import { equalsBytes, unpadBytes, type Account, type Address } from '@ethereumjs/util'
 import { flatHex } from './flatHex.js'
+import { cachedSlot } from '../enginePatches/index.js'
 
 export class RskStateManager extends MerkleStateManager {
   /**
@@ -43,7 +44,7 @@ export class RskStateManager extends MerkleStateManager {
   override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
     // Compared with the cached slot only (the engine caches a slot when it reads it, and caches RLP of the unpadded
     // value): a miss is written as usual. Malformed values go to the engine for its own errors.
-    const cached = value.length <= 32 ? this._caches?.storage?.get(address, key) : undefined
+    const cached = value.length <= 32 ? cachedSlot(this, address, key) : undefined
     if (cached !== undefined && equalsBytes(cached, RLP.encode(unpadBytes(value)))) return
     this.remember(address, key)
     return super.putStorage(address, key, value)

@@ -11,7 +11,10 @@
  * (`logUint`, `logInt`, `logString`, `logBool`, `logAddress`, `logBytes`, `logBytes1` … `logBytes32`).
  */
 import { format } from 'node:util'
-import { decodeAbiParameters, getAddress, type AbiParameter } from 'viem'
+import * as AbiParameters from 'ox/AbiParameters'
+import * as OxAddress from 'ox/Address'
+
+type AbiParameter = AbiParameters.Parameter
 import type { EVM, Message } from '@ethereumjs/evm'
 import { bytesToHex } from '@ethereumjs/util'
 import { keccak256 } from '../crypto.js'
@@ -59,11 +62,11 @@ export function decodeConsoleCall(calldata: Uint8Array): string | undefined {
   if (params === undefined) return undefined
   let values: readonly unknown[]
   try {
-    values = decodeAbiParameters(params, bytesToHex(calldata.subarray(4)))
+    values = AbiParameters.decode(params, bytesToHex(calldata.subarray(4)))
   } catch {
     return undefined
   }
-  const shown = values.map((v, i) => (params[i]!.type === 'address' ? getAddress(v as string) : typeof v === 'bigint' ? v.toString() : v))
+  const shown = values.map((v, i) => (params[i]!.type === 'address' ? OxAddress.checksum(v as `0x${string}`) : typeof v === 'bigint' ? v.toString() : v))
   // A first string argument is a format string (`console.log("x = %s", x)`), as Hardhat and forge print it.
   return typeof shown[0] === 'string' ? format(...(shown as [string, ...unknown[]])) : shown.map(String).join(' ')
 }

@@ -4,14 +4,14 @@
  *
  * - `personal_sign(data, address)`: EIP-191 personal message, the same signature as `eth_sign(address, data)`.
  * - `eth_signTypedData_v4(address, typedData)` and `eth_signTypedData` (same order, as MetaMask and Hardhat): EIP-712.
- *   The digest comes from viem's `hashTypedData` (bundled into dist): a maintained, tested encoder, rather than one
- *   written here.
+ *   The digest comes from `ox`'s `TypedData.getSignPayload` (wevm's library under viem, bundled into dist): a
+ *   maintained, tested encoder, rather than one written here.
  * - `eth_signTransaction(tx)`: the raw signed legacy transaction eth_sendTransaction would send, not sent.
  *
  * Impersonated addresses have no key: the node refuses them with a -32602 that says so.
  */
 import { bytesToHex, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
-import { hashTypedData, type TypedDataDefinition } from 'viem'
+import * as TypedData from 'ox/TypedData'
 import { invalidParams } from '../../errors.js'
 import { address, data as dataCodec, type Codec } from '../codecs/primitives.js'
 import { txObject } from '../codecs/transaction.js'
@@ -21,7 +21,7 @@ import { signMessage, signRsv } from '../../node/accounts.js'
 import { signWithKey, walletKey } from './eth/transactions.js'
 
 /** Typed data as a JSON string (MetaMask, ethers) or an object (viem sends a string too). */
-const typedData: Codec<TypedDataDefinition> = (v) => {
+const typedData: Codec<TypedData.Definition> = (v) => {
   let o: unknown = v
   if (typeof v === 'string') {
     try {
@@ -35,16 +35,16 @@ const typedData: Codec<TypedDataDefinition> = (v) => {
   if (typeof t.types !== 'object' || t.types === null || typeof t.primaryType !== 'string' || typeof t.message !== 'object' || t.message === null) {
     throw invalidParams('Invalid typed data: expected { types, primaryType, domain, message }')
   }
-  return o as TypedDataDefinition
+  return o as TypedData.Definition
 }
 
 const signTypedData = method([address, typedData], (ctx, from, typed) => {
   const key = walletKey(ctx, from, `Could not find account for address: ${bytesToHex(from)}`)
   let digest: PrefixedHexString
   try {
-    // Remove the domain type viem derives from `domain` itself (EIP712Domain may be listed in `types`, as MetaMask sends it).
+    // ox derives the domain type from `domain` itself; MetaMask-style requests also list it in `types`.
     const { EIP712Domain: _domain, ...types } = typed.types as Record<string, unknown>
-    digest = hashTypedData({ ...typed, types } as TypedDataDefinition)
+    digest = TypedData.getSignPayload({ ...typed, types } as TypedData.Definition)
   } catch (e) {
     throw invalidParams(`Invalid typed data: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`)
   }
