@@ -12,6 +12,14 @@ const REMASC = '0x0000000000000000000000000000000001000008'
 const ZERO = '0x0000000000000000000000000000000000000000'
 const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const balance = async (p: Provider, a: string) => BigInt(await rq(p, 'eth_getBalance', [a, 'latest']))
+/** BridgeRegTestConstants genesis federation; RSK keys = BTC keys on regtest; in payment order (sorted by key). */
+const FEDERATORS = [
+  '0362634ab57dae9cb373a5d536e66a8c4f67468bbcfb063809bab643072d78a124',
+  '03c5946b3fbae03a654237da863c9ed534e0878657175b132b8ca630f245df04db',
+  '02cd53fc53a07f211641a677d250f6de99caf620e8e77071e811a28b3bcddf0be1',
+]
+  .sort()
+  .map((k) => computeAddress('0x' + k).toLowerCase())
 const utf8Word = (s: string) => zeroPadValue('0x' + Buffer.from(s).toString('hex'), 32)
 
 /** RSKj's unsigned encoding: [nonce, 0x00, 0x00, REMASC, 0x80 × 5] with a one-byte zero gas price and gas limit. */
@@ -127,14 +135,7 @@ describe('fees go to REMASC and reach the miner after maturity', () => {
     const toMiner = 3_326_400_000_000n
     expect(labs + federation + toMiner).toBe(synthetic) // the hand-worked split adds up
     const labsAddress = '0xdabadabadabadabadabadabadabadabadaba0001'
-    // BridgeRegTestConstants genesis federation; RSK keys = BTC keys on regtest; sorted by key.
-    const federators = [
-      '0362634ab57dae9cb373a5d536e66a8c4f67468bbcfb063809bab643072d78a124',
-      '03c5946b3fbae03a654237da863c9ed534e0878657175b132b8ca630f245df04db',
-      '02cd53fc53a07f211641a677d250f6de99caf620e8e77071e811a28b3bcddf0be1',
-    ]
-      .sort()
-      .map((k) => computeAddress('0x' + k).toLowerCase())
+    const federators = FEDERATORS
     expect(await balance(p, MINER)).toBe(minerBefore + toMiner)
     expect(await balance(p, labsAddress)).toBe(labs)
     for (const f of federators) expect(await balance(p, f)).toBe(11_200_000_000n)
@@ -181,13 +182,7 @@ describe('the federation share that does not split evenly', () => {
     const r = await send(p, { to: COW1, value: '0x1', gasPrice: toBeHex(1_000_000_002n) })
     expect(r.status).toBe('0x1')
     for (let i = 2; i <= 15; i++) await rq(p, 'evm_mine')
-    const federators = [
-      '0362634ab57dae9cb373a5d536e66a8c4f67468bbcfb063809bab643072d78a124',
-      '03c5946b3fbae03a654237da863c9ed534e0878657175b132b8ca630f245df04db',
-      '02cd53fc53a07f211641a677d250f6de99caf620e8e77071e811a28b3bcddf0be1',
-    ]
-      .sort()
-      .map((k) => computeAddress('0x' + k).toLowerCase())
+    const federators = FEDERATORS
     expect(await Promise.all(federators.map((f) => balance(p, f)))).toEqual([11_200_000_022n, 11_200_000_022n, 11_200_000_023n])
     expect(await balance(p, '0xdabadabadabadabadabadabadabadabadaba0001')).toBe(840_000_001_680n)
     expect(await balance(p, MINER)).toBe(3_326_400_006_653n)

@@ -31,6 +31,21 @@ const remascTop = (block: any, position: number, hash: string, subtraces: number
   result: { gasUsed: '0x0', output: '0x' },
 })
 
+/**
+ * A node whose block 15 pays block 1's fee (gas price 10^9): regtest maturity 10 and synthetic span 5
+ * (remasc.json). Answers block 15, its REMASC transaction's hash and the payments its logs record.
+ */
+async function payingRemasc(): Promise<{ q: Provider; block: any; hash: string; payments: { to: string; value: bigint }[] }> {
+  const q = await fresh()
+  await send(q, { to: COW1, value: '0x1', gasPrice: toBeHex(10n ** 9n) })
+  for (let i = 2; i <= 15; i++) await rq(q, 'evm_mine')
+  const block = await rq(q, 'eth_getBlockByNumber', ['0xf', false])
+  const logs = await rq(q, 'eth_getLogs', [{ fromBlock: '0xf', toBlock: '0xf', address: REMASC }])
+  expect(logs).toHaveLength(5) // RSK Labs, three federators, the miner
+  const payments = logs.map((l: any) => ({ to: l.topics[1].slice(2), value: BigInt(decodeRlp(l.data)[1] as string) }))
+  return { q, block, hash: block.transactions[0], payments }
+}
+
 describe('REMASC in trace_block, trace_transaction, trace_get and trace_filter', () => {
   let p: Provider
   beforeAll(async () => {
@@ -60,15 +75,8 @@ describe('REMASC in trace_block, trace_transaction, trace_get and trace_filter',
   })
 
   it('a paying REMASC transaction has one CALL subtrace per payment, in log order', async () => {
-    const q = await fresh()
-    await send(q, { to: COW1, value: '0x1', gasPrice: toBeHex(10n ** 9n) })
-    // Regtest maturity 10 and synthetic span 5 (remasc.json): block 1's fees are first paid in block 15.
-    for (let i = 2; i <= 15; i++) await rq(q, 'evm_mine')
-    const block = await rq(q, 'eth_getBlockByNumber', ['0xf', false])
-    const hash = block.transactions[0]
-    const logs = await rq(q, 'eth_getLogs', [{ fromBlock: '0xf', toBlock: '0xf', address: REMASC }])
-    expect(logs).toHaveLength(5) // RSK Labs, three federators, the miner
-    const payments = logs.map((l: any) => ({ to: '0x' + l.topics[1].slice(26), value: BigInt(decodeRlp(l.data)[1] as string) }))
+    const { q, block, hash, payments: logged } = await payingRemasc()
+    const payments = logged.map((pay) => ({ to: '0x' + pay.to.slice(24), value: pay.value }))
     const expected = [
       remascTop(block, 0, hash, 5),
       ...payments.map((pay: { to: string; value: bigint }, k: number) => ({
@@ -89,13 +97,7 @@ describe('REMASC in trace_block, trace_transaction, trace_get and trace_filter',
   })
 
   it('debug_traceTransaction of a paying REMASC transaction: rskTracer and callTracer shapes', async () => {
-    const q = await fresh()
-    await send(q, { to: COW1, value: '0x1', gasPrice: toBeHex(10n ** 9n) })
-    for (let i = 2; i <= 15; i++) await rq(q, 'evm_mine')
-    const block = await rq(q, 'eth_getBlockByNumber', ['0xf', false])
-    const hash = block.transactions[0]
-    const logs = await rq(q, 'eth_getLogs', [{ fromBlock: '0xf', toBlock: '0xf', address: REMASC }])
-    const payments = logs.map((l: any) => ({ to: l.topics[1].slice(2), value: BigInt(decodeRlp(l.data)[1] as string) }))
+    const { q, hash, payments } = await payingRemasc()
     const word = (v: bigint) => v.toString(16).padStart(64, '0')
     const remascWord = word(BigInt(REMASC))
     // rskTracer: the SummarizedProgramTrace fields as Jackson prints them (DataWord = 64 hex digits, byte[] =
