@@ -1,6 +1,8 @@
 import { ExecutionTimeout } from './node/exec/guard.js'
 import { ResponseTooLarge } from './node/exec/tracers/sizeBudget.js'
 import { TooManyFilters } from './node/filters/filters.js'
+import { EstimateFailed, ExecutionReverted, TransactionRejected } from './node/errors.js'
+import { revertError } from './rpc/revert.js'
 
 /**
  * The one error class of rsksim and the factories for every JSON-RPC error it answers.
@@ -94,13 +96,17 @@ export const responseTooLarge = (limit: number, cause?: unknown): RpcError =>
   new RequestLevelError(ErrorCode.Timeout, `Response size limit of ${limit} bytes exceeded`, { cause })
 
 /**
- * Wraps anything thrown into an RpcError: RpcErrors pass through, the node's deadline and size errors become
- * RSKj's -32011, the rest become -32603 with the cause kept.
+ * The one table from failures to JSON-RPC errors: RpcErrors pass through; the node's domain errors (src/node/errors.ts,
+ * the deadline, the size budget, the filter limit) become RSKj's codes and texts; anything else becomes -32603 with
+ * the cause kept.
  */
 export function toRpcError(e: unknown): RpcError {
   if (e instanceof RpcError) return e
   if (e instanceof ExecutionTimeout) return timeoutError(e)
   if (e instanceof ResponseTooLarge) return responseTooLarge(e.limit, e)
   if (e instanceof TooManyFilters) return new RpcError(ErrorCode.Generic, e.message, { cause: e })
+  if (e instanceof TransactionRejected) return txRejected(e.message)
+  if (e instanceof EstimateFailed) return new RpcError(ErrorCode.Generic, e.message, { cause: e })
+  if (e instanceof ExecutionReverted) return revertError(e.data)
   return internalError(e)
 }

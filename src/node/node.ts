@@ -6,7 +6,7 @@
 import { EventEmitter } from 'eventemitter3'
 import { Address, bytesToHex } from '@ethereumjs/util'
 import type { ResolvedOptions } from '../options/index.js'
-import { txRejected } from '../errors.js'
+import { TransactionRejected } from './errors.js'
 import { Chain } from './chain/chain.js'
 import { createRskCommon } from './chain/common.js'
 import { createGenesis } from './chain/genesis.js'
@@ -143,7 +143,7 @@ export class RskNode {
       blockGasLimit: this.options.blockGasLimit,
       minimumGasPrice: head.header.minimumGasPrice,
     })
-    if (reason !== null) throw txRejected(reason)
+    if (reason !== null) throw new TransactionRejected(reason)
     const { where, promoted } = this.pool.add(t, account?.nonce ?? 0n)
     if (where === 'pending') this.events.emit('pendingTransaction', t)
     for (const p of promoted) this.events.emit('pendingTransaction', p)
@@ -151,7 +151,7 @@ export class RskNode {
     const { block, dropped } = await this.mine()
     // An admitted transaction the engine still refused is reported, never silently lost.
     const refused = dropped.find((d) => d.tx === t)
-    if (refused !== undefined) throw txRejected(refused.reason)
+    if (refused !== undefined) throw new TransactionRejected(refused.reason)
     return block.transactions.includes(t) ? block : undefined
   }
 

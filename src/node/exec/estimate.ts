@@ -6,11 +6,10 @@
  * searches upward until the transaction succeeds, so that a transaction sent with the estimate always succeeds
  * (docs/compatibility.md).
  */
-import { RpcError, ErrorCode } from '../../errors.js'
+import { EstimateFailed, ExecutionReverted } from '../errors.js'
 import type { Chain } from '../chain/chain.js'
 import type { BlockRecord } from '../chain/types.js'
 import { execute, type CallRequest, type CallOutcome } from './call.js'
-import { revertError } from './revert.js'
 
 /** Most binary-search steps after the first probe. */
 const MAX_STEPS = 20
@@ -21,7 +20,7 @@ export async function estimateGas(chain: Chain, block: BlockRecord, req: CallReq
   const balance = await chain.balanceAt(from, block)
   const price = req.gasPrice ?? 0n
   if (balance < (req.value ?? 0n) + (req.gas !== undefined ? price * req.gas : 0n)) {
-    throw new RpcError(ErrorCode.Generic, 'insufficient funds for transfer')
+    throw new EstimateFailed('insufficient funds for transfer')
   }
   const first = await execute(chain, block, req, limit)
   fail(first, limit)
@@ -45,7 +44,7 @@ const succeeded = (o: CallOutcome): boolean => o.error === undefined
 
 function fail(o: CallOutcome, limit: bigint): void {
   if (o.error === undefined) return
-  if (o.error === 'revert') throw revertError(o.returnValue)
-  if (o.error === 'out of gas') throw new RpcError(ErrorCode.Generic, `gas required exceeds allowance (${limit})`)
-  throw new RpcError(ErrorCode.Generic, o.error)
+  if (o.error === 'revert') throw new ExecutionReverted(o.returnValue)
+  if (o.error === 'out of gas') throw new EstimateFailed(`gas required exceeds allowance (${limit})`)
+  throw new EstimateFailed(o.error)
 }

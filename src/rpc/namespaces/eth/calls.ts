@@ -8,7 +8,7 @@ import { data, quantity } from '../../format/hex.js'
 import { stateBlock } from '../../resolve.js'
 import { execute, type CallRequest } from '../../../node/exec/call.js'
 import { estimateGas } from '../../../node/exec/estimate.js'
-import { revertError } from '../../../node/exec/revert.js'
+import { revertError } from '../../revert.js'
 import type { RskNode } from '../../../node/node.js'
 import type { BlockRecord } from '../../../node/chain/types.js'
 

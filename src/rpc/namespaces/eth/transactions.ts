@@ -9,12 +9,13 @@ import { data, ZERO_HASH } from '../../format/hex.js'
 import { formatTransaction } from '../../format/transaction.js'
 import { formatReceipt } from '../../format/receipt.js'
 import { blockById } from '../../resolve.js'
-import { decodeRawTransaction, impersonatedTransaction, signTransaction } from '../../../node/chain/txRecord.js'
+import { impersonatedTransaction, signTransaction } from '../../../node/chain/txRecord.js'
+import { decodeRawTransaction } from '../../codecs/rawTransaction.js'
 import type { LegacyTxData } from '@ethereumjs/tx'
 import type { TxRecord } from '../../../node/chain/types.js'
 import { signMessage } from '../../../node/accounts.js'
 import { privateKeyToAddress } from '../../../node/crypto.js'
-import { revertError } from '../../../node/exec/revert.js'
+import { revertError } from '../../revert.js'
 
 /** RSKj `GasCost.TRANSACTION_DEFAULT`: gas of an eth_sendTransaction that names none. */
 export const DEFAULT_TX_GAS = 90_000n

@@ -4,7 +4,7 @@
  * empty) gives `VM Exception while processing transaction: transaction reverted`. The raw bytes go in `data`.
  */
 import { bytesToHex } from '@ethereumjs/util'
-import { reverted, type RpcError } from '../../errors.js'
+import { reverted, type RpcError } from '../errors.js'
 
 const ERROR_SELECTOR = [0x08, 0xc3, 0x79, 0xa0]
 const PREFIX = 'VM Exception while processing transaction: '

@@ -1,0 +1,47 @@
+/**
+ * Raw signed transactions as RSKj accepts them (reference §5.4): a legacy RLP list of exactly 9 items, signed for
+ * chain id 0 or the node's, with a canonical (low) s. Decoded once; the record is built from the decoded fields.
+ */
+import type { Common } from '@ethereumjs/common'
+import { createLegacyTxFromBytesArray, type LegacyTx } from '@ethereumjs/tx'
+import { RLP } from '@ethereumjs/rlp'
+import { bytesToBigInt } from '@ethereumjs/util'
+import { invalidParams, RpcError, ErrorCode } from '../../errors.js'
+import { recordOf, TX_OPTIONS } from '../../node/chain/txRecord.js'
+import type { TxRecord } from '../../node/chain/types.js'
+
+const SECP256K1_N_DIV_2 = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n
+
+/** Decodes a raw signed transaction as RSKj accepts it: a legacy RLP list of 9 items, chain id 0 or the node's. */
+export function decodeRawTransaction(raw: Uint8Array, common: Common): TxRecord {
+  if (raw.length === 0) throw invalidParams('Invalid input: empty transaction')
+  if (raw[0]! < 0xc0) {
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid input: typed transactions (EIP-2718 type 0x${raw[0]!.toString(16).padStart(2, '0')}) are not supported; send a legacy (type 0) transaction`)
+  }
+  let fields: Uint8Array[]
+  try {
+    const decoded = RLP.decode(raw)
+    if (!Array.isArray(decoded) || decoded.length !== 9 || decoded.some((f) => !(f instanceof Uint8Array))) {
+      throw new Error('a legacy transaction is an RLP list of 9 byte strings')
+    }
+    fields = decoded as Uint8Array[]
+  } catch (e) {
+    throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  const v = bytesToBigInt(fields[6]!)
+  const s = bytesToBigInt(fields[8]!)
+  const chainId = common.chainId()
+  const derived = v === 27n || v === 28n ? 0n : (v - 35n) / 2n
+  if (fields[6]!.length > 1 || (derived !== 0n && derived !== chainId) || s > SECP256K1_N_DIV_2) {
+    throw invalidParams(`Invalid chainId: ${derived}`)
+  }
+  let tx: LegacyTx
+  try {
+    // From the fields decoded above: createLegacyTxFromRLP would decode the same bytes again.
+    tx = createLegacyTxFromBytesArray(fields, { common, ...TX_OPTIONS })
+    return recordOf(tx, raw)
+  } catch (e) {
+    throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
+  }
+}
+
