@@ -1,6 +1,6 @@
 /** eth_bridgeState and the Bridge precompile's read methods (reference §3.2, §7.6), in process and over HTTP. */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { BrowserProvider, Contract, Interface, JsonRpcProvider, getBytes, type ContractRunner } from 'ethers'
+import { BrowserProvider, Contract, Interface, getBytes, type ContractRunner } from 'ethers'
 import { createPublicClient, custom, parseAbi } from 'viem'
 import { COW, deploy, fresh, rejects, useHttpServer } from './helpers.js'
 import { Caller } from './fixtures/index.js'

@@ -8,7 +8,7 @@ import { BrowserProvider, Contract, JsonRpcProvider } from 'ethers'
 import { BaseError, createPublicClient, custom, decodeErrorResult, encodeFunctionData, http, type Abi, type Address } from 'viem'
 import { Web3 } from 'web3'
 import { startServer, type Provider, type RsksimServer } from '../src/index.js'
-import { deploy, fresh } from './helpers.js'
+import { deploy } from './helpers.js'
 import { Reverter } from './fixtures/index.js'
 
 const abi = Reverter.abi as Abi

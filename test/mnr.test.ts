@@ -2,7 +2,7 @@
  * Merged mining with a real Bitcoin block built by bitcoinjs-lib: its coinbase commits to hashForMergedMining, its
  * proof of work is solved against the RSK target, and it is submitted by each of the three mnr methods.
  */
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { Block, Transaction, crypto as btcCrypto } from 'bitcoinjs-lib'
 import { JsonRpcProvider } from 'ethers'
 import type { Provider } from '../src/index.js'

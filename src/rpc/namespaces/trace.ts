@@ -79,7 +79,7 @@ const traceFilter: Codec<TraceFilter> = (v) => {
       throw invalidParams(`Unrecognized field "${key}" (${FILTER_FIELDS.length} known properties: [${FILTER_FIELDS.map((f) => `"${f}"`).join(', ')}])`)
     }
   }
-  const block = (name: string, value: unknown, fallback: string): BlockArg => {
+  const block = (value: unknown, fallback: string): BlockArg => {
     if (value === undefined || value === null) return parseBlockId(fallback)
     if (typeof value !== 'string') throw invalidParams(`invalid blocknumber ${show(value)}`)
     return parseBlockId(value)
@@ -93,8 +93,8 @@ const traceFilter: Codec<TraceFilter> = (v) => {
   const fromAddress = addresses('fromAddress', o.fromAddress)
   const toAddress = addresses('toAddress', o.toAddress)
   return {
-    fromBlock: block('fromBlock', o.fromBlock, 'earliest'),
-    toBlock: block('toBlock', o.toBlock, 'latest'),
+    fromBlock: block(o.fromBlock, 'earliest'),
+    toBlock: block(o.toBlock, 'latest'),
     ...(fromAddress ? { fromAddress } : {}),
     ...(toAddress ? { toAddress } : {}),
     after,

@@ -6,7 +6,7 @@
  * The same tree feeds trace_* (Parity shape) and debug_* with `tracer: "callTracer"`.
  */
 import { EvmRecorder } from './recorder.js'
-import type { EVM, EVMResult, InterpreterStep, Log, Message } from '@ethereumjs/evm'
+import type { EVMResult, InterpreterStep, Log, Message } from '@ethereumjs/evm'
 import type { RunTxResult } from '@ethereumjs/vm'
 import { bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
 import { toVmFailure, type FaultContext } from './errors.js'

@@ -9,7 +9,7 @@
  * state trie keeps hashed slot keys only, so only slots the transaction touched can be named.
  */
 import { EvmRecorder } from './recorder.js'
-import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
+import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
 import type { RunTxResult } from '@ethereumjs/vm'
 import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util'
 import { rskOpName, toVmFailure, type FaultContext } from './errors.js'
