@@ -59,7 +59,7 @@ describe('engine patches', () => {
   })
 })
 
-describe('fast MLOAD/MSTORE/KECCAK256 (src/node/rsk/fastOpcodes.ts)', () => {
+describe('fast MLOAD/MSTORE/KECCAK256 (src/node/enginePatches/fastOpcodes.ts)', () => {
   it('convert words like the engine does', () => {
     const words = [0n, 1n, 255n, 256n, 2n ** 48n - 1n, 2n ** 48n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 64n - 1n, 2n ** 64n, 2n ** 128n + 7n, 2n ** 255n, 2n ** 256n - 1n]
     for (const w of words) {

@@ -21,9 +21,9 @@ import {
   serializeBitcoinTransaction,
   sha256Midstate,
   sha256Resume,
-} from '../src/node/rsk/bitcoin.js'
-import { coinbaseBytes, minerCoinbase } from '../src/node/rsk/coinbase.js'
-import { decodeRskHeader, hashForMergedMining } from '../src/node/rsk/header.js'
+} from '../src/node/rsk/mergedMining/bitcoin.js'
+import { coinbaseBytes, minerCoinbase } from '../src/node/rsk/mergedMining/coinbase.js'
+import { decodeRskHeader, hashForMergedMining } from '../src/node/rsk/header/header.js'
 import {
   buildMergedMiningFields,
   compressCoinbase,
@@ -34,7 +34,7 @@ import {
   fieldsFromPartialMerkle,
   validateMergedMining,
   type MergedMiningFields,
-} from '../src/node/rsk/mergedMining.js'
+} from '../src/node/rsk/mergedMining/mergedMining.js'
 
 const hex = (s: string): Uint8Array => hexToBytes(('0x' + s.replace(/^0x/, '')) as PrefixedHexString)
 const bytes = (n: number, f: (i: number) => number) => Uint8Array.from({ length: n }, (_, i) => f(i) & 0xff)

@@ -7,7 +7,7 @@ import { Block, Transaction, crypto as btcCrypto } from 'bitcoinjs-lib'
 import { JsonRpcProvider } from 'ethers'
 import type { Provider } from '../src/index.js'
 import { startServer } from '../src/index.js'
-import { validateMergedMining } from '../src/node/rsk/mergedMining.js'
+import { validateMergedMining } from '../src/node/rsk/mergedMining/mergedMining.js'
 import { COW, COW1, fresh, rejects } from './helpers.js'
 
 const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>

@@ -23,8 +23,8 @@ import {
   rskBlockHash,
   type HeaderRules,
   type RskHeader,
-} from '../src/node/rsk/header.js'
-import { buildMergedMiningFields } from '../src/node/rsk/mergedMining.js'
+} from '../src/node/rsk/header/header.js'
+import { buildMergedMiningFields } from '../src/node/rsk/mergedMining/mergedMining.js'
 
 const hex = (s: string): Uint8Array => hexToBytes(('0x' + s.replace(/^0x/, '')) as PrefixedHexString)
 /** Mainnet at these heights: Orchid (RSKIP92) and Wasabi (RSKIP110) active, Iris (UMM) and RSKIP351 not yet. */

@@ -25,7 +25,7 @@ import { privateKeyToAddress } from './crypto.js'
 import { SerialQueue } from './queue.js'
 import { Snapshots } from './snapshots/snapshots.js'
 import { PeerScoring } from './peers/scoring.js'
-import { REMASC_CONFIGS } from './rsk/remasc.js'
+import { REMASC_CONFIGS } from './rsk/remasc/remasc.js'
 
 export interface NodeEvents {
   /** A block was appended to the chain. */

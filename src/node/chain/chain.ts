@@ -13,7 +13,7 @@ import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { BlockStore } from './store.js'
 import { TrackedMapDB } from './trackedDb.js'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
-import { rskEvmOptions } from '../rsk/evmProfile.js'
+import { rskEvmOptions } from '../rsk/evm/evmProfile.js'
 import { ExecutionGuard } from '../exec/guard.js'
 import type { BlockRecord } from './types.js'
 // Engine corrections and fast paths (see src/node/enginePatches/index.ts).

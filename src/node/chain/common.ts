@@ -5,7 +5,7 @@
  * plus PUSH0 (RSKIP398), MCOPY (RSKIP445), TLOAD/TSTORE (RSKIP446), the EIP-3860 initcode limit and word cost
  * (RSKIP438) and EIP-3541 (RSKIP544). No access lists, no EIP-1559, no PREVRANDAO. Prices follow RSKj
  * `GasCost.java` (§7.5); the rules a parameter cannot express (SSTORE, CALL gas, BASEFEE) are custom opcodes in
- * src/node/rsk/evmProfile.ts. What still differs is in docs/modules/evm-profile.md.
+ * src/node/rsk/evm/evmProfile.ts. What still differs is in docs/modules/evm-profile.md.
  */
 import { Common, Hardfork, Mainnet, type ChainConfig, type ParamsDict } from '@ethereumjs/common'
 import { paramsTx } from '@ethereumjs/tx'

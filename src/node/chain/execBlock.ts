@@ -6,7 +6,7 @@
 import { createBlock, type Block } from '@ethereumjs/block'
 import { Address } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
-import type { RskHeader } from '../rsk/header.js'
+import type { RskHeader } from '../rsk/header/header.js'
 import type { BlockRecord } from './types.js'
 
 /** A fresh execution block for header values (used while a block is being built). */

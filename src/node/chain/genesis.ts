@@ -8,7 +8,7 @@ import type { Chain } from './chain.js'
 import type { BlockRecord } from './types.js'
 import { EMPTY_TRIE_ROOT } from './tries.js'
 import { flatHex } from './flatHex.js'
-import { encodeRskHeader, rskBlockHash, hashForMergedMining, type RskHeader } from '../rsk/header.js'
+import { encodeRskHeader, rskBlockHash, hashForMergedMining, type RskHeader } from '../rsk/header/header.js'
 import { EMPTY_UNCLES_HASH, BLOCK_DIFFICULTY } from '../miner/miner.js'
 
 /** Bridge native contract (reference §7.6). */

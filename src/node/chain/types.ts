@@ -1,6 +1,6 @@
 /** Domain records of the simulated chain: bytes and bigints only, never hex strings or JSON-RPC shapes. */
 import type { LegacyTx } from '@ethereumjs/tx'
-import type { RskHeader } from '../rsk/header.js'
+import type { RskHeader } from '../rsk/header/header.js'
 
 export interface LogRecord {
   address: Uint8Array
@@ -32,7 +32,7 @@ export interface TxRecord {
   fromHex: string
   /** Serialized (RLP) bytes, as received or as signed. */
   raw: Uint8Array
-  /** Set on the unsigned REMASC system transaction that ends every block (src/node/rsk/remasc.ts). */
+  /** Set on the unsigned REMASC system transaction that ends every block (src/node/rsk/remasc/remasc.ts). */
   system?: 'remasc'
 }
 

@@ -11,7 +11,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager'
 import type { Chain } from '../chain/chain.js'
 import { executionBlock } from '../chain/execBlock.js'
 import type { BlockRecord } from '../chain/types.js'
-import { rskEvmOptions } from '../rsk/evmProfile.js'
+import { rskEvmOptions } from '../rsk/evm/evmProfile.js'
 
 export interface CallRequest {
   from?: Uint8Array

@@ -1,7 +1,7 @@
 /**
  * `eth_estimateGas`. RSKj runs the transaction once and derives an estimate (reference §5.2). rsksim runs once at
  * the upper bound, then tries the peak gas that run held (gas used before refunds). Under RSK's call rules there is
- * no EIP-150 63/64 withholding (a callee gets the gas it asks for, capped to what is left: src/node/rsk/evmProfile.ts),
+ * no EIP-150 63/64 withholding (a callee gets the gas it asks for, capped to what is left: src/node/rsk/evm/evmProfile.ts),
  * so the peak usually suffices; where it does not (code that reads GAS and asks for, or branches on, an amount), it
  * searches upward until the transaction succeeds, so that a transaction sent with the estimate always succeeds
  * (docs/compatibility.md).

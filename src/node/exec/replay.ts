@@ -12,8 +12,8 @@ import { createVM, runTx, type RunTxResult } from '@ethereumjs/vm'
 import { Address } from '@ethereumjs/util'
 import type { Chain } from '../chain/chain.js'
 import type { BlockRecord, TxRecord } from '../chain/types.js'
-import { rskEvmOptions } from '../rsk/evmProfile.js'
-import { routeFee } from '../rsk/remasc.js'
+import { rskEvmOptions } from '../rsk/evm/evmProfile.js'
+import { routeFee } from '../rsk/remasc/remasc.js'
 
 /** Something that listens to the EVM while one transaction runs. */
 export interface TxListener {

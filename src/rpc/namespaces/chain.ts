@@ -9,7 +9,7 @@ import { hexBlockId } from '../codecs/block.js'
 import { method, noParams, type MethodTable } from '../method.js'
 import { data } from '../format/hex.js'
 import { blockById } from '../resolve.js'
-import { encodeRskHeaderFull } from '../../node/rsk/header.js'
+import { encodeRskHeaderFull } from '../../node/rsk/header/header.js'
 import { encodeRskReceipt } from '../../node/chain/tries.js'
 import { receiptNodes } from '../../node/chain/proofs.js'
 

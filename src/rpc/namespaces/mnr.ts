@@ -8,7 +8,7 @@ import { invalidParams, submitBlockError } from '../../errors.js'
 import { data as dataCodec, hash32, show, string, type Codec } from '../codecs/primitives.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../method.js'
 import { data, jsonHex, quantity } from '../format/hex.js'
-import { rskBlockHash } from '../../node/rsk/header.js'
+import { rskBlockHash } from '../../node/rsk/header/header.js'
 import {
   buildMergedMiningFields,
   difficultyToTarget,
@@ -17,7 +17,7 @@ import {
   fieldsFromPartialMerkle,
   validateMergedMining,
   type MergedMiningSubmission,
-} from '../../node/rsk/mergedMining.js'
+} from '../../node/rsk/mergedMining/mergedMining.js'
 import type { Template } from '../../node/miner/miner.js'
 
 /** RSKj's mnr arguments are hex without `0x` (its decoder refuses the prefix). */

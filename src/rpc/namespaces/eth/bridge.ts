@@ -1,6 +1,6 @@
 /** eth_bridgeState (reference §3.2; RSKj `EthModule.bridgeState`, `co/rsk/peg/BridgeState.stateToMap`). */
 import { noParams, type MethodTable } from '../../method.js'
-import { bridgeState } from '../../../node/rsk/bridge.js'
+import { bridgeState } from '../../../node/rsk/evm/bridge.js'
 
 export const ethBridgeMethods: MethodTable = {
   /**

@@ -8,9 +8,9 @@ import { RLP } from '@ethereumjs/rlp'
 import { createLegacyTx, type LegacyTx } from '@ethereumjs/tx'
 import { Address, bigIntToUnpaddedBytes, concatBytes, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
-import { keccak256 } from '../crypto.js'
-import { flatHex } from '../chain/flatHex.js'
-import type { TxRecord } from '../chain/types.js'
+import { keccak256 } from '../../crypto.js'
+import { flatHex } from '../../chain/flatHex.js'
+import type { TxRecord } from '../../chain/types.js'
 
 export const REMASC_ADDRESS_HEX = '0x0000000000000000000000000000000001000008'
 export const REMASC = new Address(hexToBytes(REMASC_ADDRESS_HEX))

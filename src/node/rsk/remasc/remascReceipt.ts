@@ -9,8 +9,8 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes, equalsBytes, setLengthLeft } from '@ethereumjs/util'
-import { addToBloom } from '../chain/bloom.js'
-import type { LogRecord, ReceiptRecord } from '../chain/types.js'
+import { addToBloom } from '../../chain/bloom.js'
+import type { LogRecord, ReceiptRecord } from '../../chain/types.js'
 import { REMASC } from './remascTx.js'
 
 /** `DataWord.fromString`: the UTF-8 bytes as a number in a 32-byte word. */

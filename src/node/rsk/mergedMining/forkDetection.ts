@@ -5,7 +5,7 @@
  * 32 blocks, and the height of the block being mined.
  */
 import { dsha256 } from './bitcoin.js'
-import type { BlockStore } from '../chain/store.js'
+import type { BlockStore } from '../../chain/store.js'
 
 const CPV_SIZE = 7
 const CPV_JUMP = 64

@@ -21,9 +21,9 @@ import { EVMError, getOpcodesForHF, type EVMOpts } from '@ethereumjs/evm'
 import type { Common } from '@ethereumjs/common'
 import { Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
 import { rskPrecompiles } from './bridge.js'
-import { minimumGasPriceOf } from '../chain/common.js'
-import { fastOpcodes, wordToBytes } from '../enginePatches/index.js'
-import type { ExecutionGuard } from '../exec/guard.js'
+import { minimumGasPriceOf } from '../../chain/common.js'
+import { fastOpcodes, wordToBytes } from '../../enginePatches/index.js'
+import type { ExecutionGuard } from '../../exec/guard.js'
 
 type CustomOpcode = NonNullable<EVMOpts['customOpcodes']>[number]
 type AddOpcode = Extract<CustomOpcode, { logicFunction: unknown }>

@@ -20,7 +20,7 @@ import { concatBytes } from '@ethereumjs/util'
 import { EVMError, type CustomPrecompile, type ExecResult, type PrecompileInput } from '@ethereumjs/evm'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { ripemd160 } from '@noble/hashes/legacy.js'
-import { keccak256 } from '../crypto.js'
+import { keccak256 } from '../../crypto.js'
 
 export const BRIDGE_ADDRESS_HEX = '0x0000000000000000000000000000000001000006'
 

@@ -15,8 +15,8 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToHex } from '@ethereumjs/util'
-import { keccak256 } from '../crypto.js'
-import { RSK_TAG, lastIndexOf } from './coinbase.js'
+import { keccak256 } from '../../crypto.js'
+import { RSK_TAG, lastIndexOf } from '../mergedMining/coinbase.js'
 import {
   edgesToBytes,
   gasLimitBytesFor,
