@@ -199,3 +199,17 @@ describe('remasc: false', () => {
     expect(await balance(p, REMASC)).toBe(0n)
   })
 })
+
+describe('REMASC transaction bytes', () => {
+  it('hash is keccak of RSKj getEncoded(): [nonce, 0x00, 0x00, REMASC, "", "", "", "", ""], written out by hand', async () => {
+    const p = await fresh()
+    await p.request({ method: 'evm_mine' })
+    await p.request({ method: 'evm_mine' })
+    for (const [number, nonceItem] of [[1, '80'], [2, '01']] as const) {
+      const block = (await p.request({ method: 'eth_getBlockByNumber', params: ['0x' + number.toString(16), false] })) as { transactions: string[] }
+      // 29-byte body: nonce item, 0x00, 0x00, 0x94 + 20-byte address, five empty strings (0x80).
+      const raw = '0xdd' + nonceItem + '0000' + '94' + '0000000000000000000000000000000001000008' + '8080808080'
+      expect(block.transactions.at(-1)).toBe(keccak256(raw))
+    }
+  })
+})

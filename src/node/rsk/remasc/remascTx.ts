@@ -6,7 +6,7 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { createLegacyTx, type LegacyTx } from '@ethereumjs/tx'
-import { Address, bigIntToUnpaddedBytes, concatBytes, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { Address, bigIntToUnpaddedBytes, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
 import { keccak256 } from '../../crypto.js'
 import { flatHex } from '../../chain/flatHex.js'
@@ -14,19 +14,19 @@ import type { TxRecord } from '../../chain/types.js'
 
 export const REMASC_ADDRESS_HEX = '0x0000000000000000000000000000000001000008'
 export const REMASC = new Address(hexToBytes(REMASC_ADDRESS_HEX))
+/** A one-byte 0 item: RLP encodes it as the byte itself (0x00), as RSKj writes the zero gas price and gas limit. */
+const ZERO_BYTE = Uint8Array.of(0)
 /** The unsigned transaction's sender: the zero address. */
 const NO_SENDER_HEX = flatHex(new Uint8Array(20))
 
 /**
  * RSKj's `getEncoded()` of the unsigned transaction, so its hash is the one RSKj gives:
- * [nonce, 0x00, 0x00, REMASC, 0x80, 0x80, 0x80, 0x80, 0x80] — the gas price and gas limit are the single byte 0
- * (`encodeCoinNonNullZero`, `encodeElement({0})`), not the empty string.
+ * [nonce, 0x00, 0x00, REMASC, "", "", "", "", ""] — the gas price and gas limit are the single byte 0
+ * (`encodeCoinNonNullZero`, `encodeElement({0})`), not the empty string; value, data, v, r and s are empty.
  */
 function remascRaw(nonce: bigint): Uint8Array {
-  const payload = [RLP.encode(bigIntToUnpaddedBytes(nonce)), Uint8Array.of(0), Uint8Array.of(0), RLP.encode(REMASC.bytes), Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x80)]
-  const body = concatBytes(...payload)
-  // A list prefix: the body is always shorter than 56 bytes (a nonce is at most 8 bytes).
-  return concatBytes(Uint8Array.of(0xc0 + body.length), body)
+  const empty = new Uint8Array(0)
+  return RLP.encode([bigIntToUnpaddedBytes(nonce), ZERO_BYTE, ZERO_BYTE, REMASC.bytes, empty, empty, empty, empty, empty])
 }
 
 /** A REMASC transaction record: number and hash stored, the rest rebuilt on each read (fresh copies). */
