@@ -22,25 +22,25 @@ export async function editState(chain: Chain, edit: (state: RskStateManager) => 
   await state.getStateRoot()
 }
 
-async function accountOf(state: RskStateManager, address: Address): Promise<Account> {
-  return (await state.getAccount(address)) ?? new Account()
-}
-
-export function setBalance(chain: Chain, address: Uint8Array, balance: bigint): Promise<void> {
+/** Changes one account (created empty when it does not exist) and writes it back. */
+function editAccount(chain: Chain, address: Uint8Array, change: (account: Account) => void): Promise<void> {
   return editState(chain, async (state) => {
     const addr = new Address(address)
-    const account = await accountOf(state, addr)
-    account.balance = balance
+    const account = (await state.getAccount(addr)) ?? new Account()
+    change(account)
     await state.putAccount(addr, account)
   })
 }
 
+export function setBalance(chain: Chain, address: Uint8Array, balance: bigint): Promise<void> {
+  return editAccount(chain, address, (account) => {
+    account.balance = balance
+  })
+}
+
 export function setNonce(chain: Chain, address: Uint8Array, nonce: bigint): Promise<void> {
-  return editState(chain, async (state) => {
-    const addr = new Address(address)
-    const account = await accountOf(state, addr)
+  return editAccount(chain, address, (account) => {
     account.nonce = nonce
-    await state.putAccount(addr, account)
   })
 }
 
