@@ -6,14 +6,13 @@
  * positioned at the parent's state root, inside a checkpoint that is always reverted, so not even trie nodes
  * reach the shared database.
  */
-import { createBlock } from '@ethereumjs/block'
 import { createEVM, type EVM } from '@ethereumjs/evm'
-import { createVM, runTx, type RunTxResult } from '@ethereumjs/vm'
-import { Address } from '@ethereumjs/util'
+import { createVM, type RunTxResult } from '@ethereumjs/vm'
 import type { Chain } from '../chain/chain.js'
 import type { BlockRecord, TxRecord } from '../chain/types.js'
 import { rskEvmOptions } from '../rsk/evm/evmProfile.js'
-import { routeFee } from '../rsk/remasc/remasc.js'
+import { runBlockTransaction } from '../chain/runBlockTx.js'
+import { executionBlockOf } from '../chain/execBlock.js'
 
 /** Something that listens to the EVM while one transaction runs. */
 export interface TxListener {
@@ -48,12 +47,9 @@ export async function replayBlock(
   const blockchain = chain.vm.blockchain
   const evm = await createEVM({ common: chain.common, stateManager: state, blockchain, ...rskEvmOptions(chain.common, chain.guard) })
   const vm = await createVM({ common: chain.common, stateManager: state, blockchain, evm })
-  // The execution block exactly as the miner built it (src/node/miner/miner.ts).
+  // The execution block exactly as the miner built it (src/node/miner/miner.ts), transactions run as it ran them.
   const h = block.header
-  const execBlock = createBlock(
-    { header: { number: h.number, timestamp: h.timestamp, gasLimit: h.gasLimit, coinbase: new Address(h.coinbase), difficulty: h.difficulty } },
-    { common: chain.common, skipConsensusFormatValidation: true },
-  )
+  const context = { vm, state, block: executionBlockOf(chain.common, h), coinbase: h.coinbase, remasc: block.transactions.at(-1)?.system === 'remasc' }
   const out: ReplayedTx[] = []
   let gasUsed = 0n
   let logOffset = 0
@@ -68,14 +64,12 @@ export async function replayBlock(
       listener?.attach(evm)
       let result: RunTxResult
       try {
-        result = await runTx(vm, { tx: t.tx, block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true })
+        result = await runBlockTransaction(context, t, gasUsed)
       } finally {
         listener?.detach(evm)
       }
       if (listener !== undefined) out.push({ index: i, tx: t, result, logOffset })
       gasUsed += result.totalGasSpent
-      // Fees go to REMASC as when the block was mined (src/node/miner/miner.ts), so later transactions see the same state.
-      if (block.transactions.at(-1)?.system === 'remasc') await routeFee(state, h.coinbase, result.totalGasSpent * t.tx.gasPrice)
       logOffset += block.receipts[i]?.logs.length ?? 0
     }
   } finally {

@@ -2,7 +2,6 @@
  * Block building: takes pending transactions in pool order, runs them on the live state, seals an RSK block
  * (header, merged-mining proof, hash) and appends it to the chain.
  */
-import { runTx } from '@ethereumjs/vm'
 import { RLP } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes, generateAddress, hexToBytes, type PrefixedHexString, equalsBytes } from '@ethereumjs/util'
 import type { Chain } from '../chain/chain.js'
@@ -16,7 +15,8 @@ import { regtestHeaderShape } from '../rsk/header/headerFields.js'
 import { keccak256 } from '../crypto.js'
 import { flatHex } from '../chain/flatHex.js'
 import { packBytes } from '../chain/packBytes.js'
-import { processMinersFees, remascTransaction, routeFee, type RemascConfig } from '../rsk/remasc/remasc.js'
+import { processMinersFees, remascTransaction, type RemascConfig } from '../rsk/remasc/remasc.js'
+import { runBlockTransaction } from '../chain/runBlockTx.js'
 import type { TxPool } from '../pool/pool.js'
 import type { Clock } from './clock.js'
 
@@ -131,6 +131,7 @@ export class Miner {
     const parent = chain.head
     const number = parent.number + 1n
     const execBlock = executionBlockOf(chain.common, { number, timestamp: time, gasLimit: config.blockGasLimit, coinbase: config.coinbase, difficulty: BLOCK_DIFFICULTY })
+    const context = { vm: chain.vm, state: chain.state, block: execBlock, coinbase: config.coinbase, remasc: config.remasc !== undefined }
     const included: TxRecord[] = []
     const receipts: ReceiptRecord[] = []
     const dropped: Dropped[] = []
@@ -144,7 +145,7 @@ export class Miner {
         if (gasUsed + t.tx.gasLimit > config.blockGasLimit) continue
         let result
         try {
-          result = await runTx(chain.vm, { tx: t.tx, block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true })
+          result = await runBlockTransaction(context, t, gasUsed)
           config.afterTransaction?.(t)
         } catch (e) {
           // Nonce gaps (an earlier nonce did not fit) stay in the pool; anything else cannot ever run. The engine
@@ -154,10 +155,7 @@ export class Miner {
           continue
         }
         gasUsed += result.totalGasSpent
-        const fee = result.totalGasSpent * t.tx.gasPrice
-        paidFees += fee
-        // RSKj TransactionExecutor.finalization: with REMASC on, fees go to REMASC, not to the coinbase.
-        if (config.remasc !== undefined) await routeFee(chain.state, config.coinbase, fee)
+        paidFees += result.totalGasSpent * t.tx.gasPrice
         const failed = result.execResult.exceptionError !== undefined
         const logs: LogRecord[] = (result.execResult.logs ?? []).map(([address, topics, data]) => ({ address, topics, data }))
         // A receipt without logs shares one empty bloom instead of keeping the engine's 256-byte array.
