@@ -1,11 +1,19 @@
 import { defineConfig } from 'tsup'
 
+/** The package's entry points: `rsksim`, `rsksim/testing`, `rsksim/hardhat` (package.json `exports`) and the bin. */
+const ENTRY = {
+  index: 'src/index.ts',
+  testing: 'src/testing/index.ts',
+  hardhat: 'src/integrations/hardhat/index.ts',
+  cli: 'src/cli.ts',
+}
+
 export default defineConfig({
-  entry: { index: 'src/index.ts', cli: 'src/cli.ts' },
+  entry: ENTRY,
   format: ['esm'],
   target: 'node20',
   platform: 'node',
-  dts: { entry: { index: 'src/index.ts' } },
+  dts: { entry: { index: ENTRY.index, testing: ENTRY.testing, hardhat: ENTRY.hardhat } },
   sourcemap: true,
   clean: true,
   splitting: true,
