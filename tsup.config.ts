@@ -19,8 +19,8 @@ export default defineConfig({
   splitting: true,
   // The engine (@ethereumjs, @noble and their small helpers) is bundled into dist: Node 20 spends about 250 ms
   // resolving and linking its few hundred ES modules one by one, and about 70 ms loading the same code as one file
-  // (startup to the first answer: ~300 ms -> ~120 ms, docs/performance.md). The packages stay in `dependencies`
-  // because dist/index.d.ts names their types. Native and WebAssembly loaders (secp256k1, tiny-secp256k1) stay
+  // (startup to the first answer: ~300 ms -> ~120 ms, docs/performance.md). They are devDependencies (the bundle
+  // carries them; issue 17). Native and WebAssembly loaders (secp256k1, tiny-secp256k1) stay
   // external: they find their binaries next to their own files. Licences of what is bundled: THIRD-PARTY-NOTICES.md.
   // src/node/enginePatches relies on it: the engine internals it patches are bundled as the engine's own modules.
   noExternal: [/^@ethereumjs\//, /^@noble\//, 'eventemitter3', 'hash-wasm'],
