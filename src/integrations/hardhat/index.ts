@@ -21,7 +21,7 @@
  *   plugins: [hardhatEthers, rsksim],
  *   networks: { rsksim: rsksimNetwork({ network: 'regtest' }) },
  * })
- * // test: const { ethers } = await network.connect('rsksim')
+ * // test: const { ethers } = await network.create('rsksim')
  * ```
  */
 import type { ProviderOptions } from '../../options/index.js'
