@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { defineConfig } from 'tsup'
 
 /** The package's entry points: `rsksim`, `rsksim/testing`, `rsksim/hardhat` (package.json `exports`) and the bin. */
@@ -7,6 +8,14 @@ const ENTRY = {
   hardhat: 'src/integrations/hardhat/index.ts',
   cli: 'src/cli.ts',
 }
+
+/** Versions of the engine packages bundled into dist, written into the bundle (src/node/enginePatches/switch.ts). */
+const engineVersions = Object.fromEntries(
+  ['@ethereumjs/evm', '@ethereumjs/statemanager', '@ethereumjs/common'].map((name) => [
+    name,
+    (JSON.parse(readFileSync(`node_modules/${name}/package.json`, 'utf8')) as { version: string }).version,
+  ]),
+)
 
 export default defineConfig({
   entry: ENTRY,
@@ -23,6 +32,7 @@ export default defineConfig({
   // carries them; issue 17). Native and WebAssembly loaders (secp256k1, tiny-secp256k1) stay
   // external: they find their binaries next to their own files. Licences of what is bundled: THIRD-PARTY-NOTICES.md.
   // src/node/enginePatches relies on it: the engine internals it patches are bundled as the engine's own modules.
+  define: { __RSKSIM_ENGINE_VERSIONS__: JSON.stringify(engineVersions) },
   noExternal: [/^@ethereumjs\//, /^@noble\//, 'eventemitter3', 'hash-wasm'],
   // Bundled CommonJS (debug, lru-cache) calls require() for Node built-ins; an ES module has none of its own.
   banner: { js: "import { createRequire as __rsksimCreateRequire } from 'node:module'; const require = __rsksimCreateRequire(import.meta.url);" },

@@ -10,7 +10,8 @@
 // evmVersion is "cancun" by default (the simulated chain supports PUSH0, MCOPY,
 // TLOAD/TSTORE, but not PREVRANDAO or blobs). Files listed in EVM_VERSION_OVERRIDES
 // are compiled with another target: Env.sol uses "london" so block.difficulty is
-// opcode 0x44 DIFFICULTY. Interfaces/abstract contracts (empty bytecode) are skipped.
+// opcode 0x44 DIFFICULTY. Interfaces/abstract contracts (empty bytecode) and libraries of internal functions
+// only (empty ABI, e.g. the console library of Console.sol) are skipped.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -62,6 +63,7 @@ for (const [evmVersion, group] of groups) {
     for (const [name, c] of Object.entries(contracts)) {
       const bytecode = c.evm?.bytecode?.object ?? ''
       if (bytecode.length === 0) continue // interface / abstract
+      if (c.abi.length === 0) continue // a library of internal functions: inlined into its users, never deployed
       if (artifacts[name]) throw new Error(`duplicate contract name ${name} (${file})`)
       artifacts[name] = {
         abi: c.abi,

@@ -1,3 +1,7 @@
+import { ExecutionTimeout } from './node/exec/guard.js'
+import { ResponseTooLarge } from './node/exec/tracers/sizeBudget.js'
+import { TooManyFilters } from './node/filters/filters.js'
+
 /**
  * The one error class of rsksim and the factories for every JSON-RPC error it answers.
  *
@@ -75,7 +79,28 @@ export const filterNotFound = (): RpcError => new RpcError(ErrorCode.Generic, 'f
 export const walletDisabled = (): RpcError => new RpcError(ErrorCode.WalletDisabled, 'The local wallet feature is disabled')
 export const submitBlockError = (message: string): RpcError => new RpcError(ErrorCode.SubmitBlock, message)
 
-/** Wraps anything thrown into an RpcError: RpcErrors pass through, the rest become -32603 with the cause kept. */
+/**
+ * An error RSKj raises around the whole request rather than inside a method (`JsonRpcTimeoutError`,
+ * `JsonRpcResponseLimitError`, reference §1.2): its reply is a bare `{ "error": … }` without `jsonrpc` and `id`,
+ * HTTP 200, and in a batch it replaces the whole reply.
+ */
+export class RequestLevelError extends RpcError {}
+
+/** RSKj `rpc.timeout` exceeded (reference §1.2). */
+export const timeoutError = (cause?: unknown): RpcError =>
+  new RequestLevelError(ErrorCode.Timeout, 'Execution has got timeout out.', { cause })
+/** RSKj `rpc.maxResponseSize` exceeded (reference §1.2). */
+export const responseTooLarge = (limit: number, cause?: unknown): RpcError =>
+  new RequestLevelError(ErrorCode.Timeout, `Response size limit of ${limit} bytes exceeded`, { cause })
+
+/**
+ * Wraps anything thrown into an RpcError: RpcErrors pass through, the node's deadline and size errors become
+ * RSKj's -32011, the rest become -32603 with the cause kept.
+ */
 export function toRpcError(e: unknown): RpcError {
-  return e instanceof RpcError ? e : internalError(e)
+  if (e instanceof RpcError) return e
+  if (e instanceof ExecutionTimeout) return timeoutError(e)
+  if (e instanceof ResponseTooLarge) return responseTooLarge(e.limit, e)
+  if (e instanceof TooManyFilters) return new RpcError(ErrorCode.Generic, e.message, { cause: e })
+  return internalError(e)
 }

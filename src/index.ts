@@ -9,7 +9,7 @@
  * await server.close()
  * ```
  */
-export { createProvider, Provider, type InitialAccount, type ProviderEvents } from './provider/index.js'
+export { createProvider, Provider, type ConsoleLogEvent, type InitialAccount, type ProviderEvents } from './provider/index.js'
 export { startServer, type ServerOptions, type RsksimServer } from './server/index.js'
 export { RpcError, ErrorCode } from './errors.js'
 export { NETWORKS, DEFAULTS, type ProviderOptions, type NetworkName, type GenesisAccount, type MiningOptions } from './options/index.js'

@@ -80,9 +80,9 @@ describe('runCli', () => {
     expect(out).not.toContain('(2) 0x')
     expect(out).toMatch(/Block Gas Limit\n=+\n6800000\n/)
     expect(out).toMatch(/Minimum Gas Price\n=+\n60000000 wei\n/)
-    expect(out).toContain(`Listening on ${server.url}/k1\nListening on ${server.url}/k2\n`)
-    expect(await chainId(`${server.url}/k2`)).toMatchObject({ result: '0x1f' })
-    expect(await chainId(`${server.url}/nope`)).toMatchObject({ error: { message: 'invalid or missing API key' } })
+    expect(out).toContain(`Listening on ${server.baseUrl}/k1\nListening on ${server.baseUrl}/k2\n`)
+    expect(await chainId(`${server.baseUrl}/k2`)).toMatchObject({ result: '0x1f' })
+    expect(await chainId(`${server.baseUrl}/nope`)).toMatchObject({ error: { message: 'invalid or missing API key' } })
   })
 
   it('replaces the default accounts with --account key,wei', async () => {

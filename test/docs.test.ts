@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from 'vitest'
 import { readFileSync, writeFileSync } from 'node:fs'
-import { METHODS, UNSUPPORTED } from '../src/rpc/methods.js'
+import { EXTENSIONS, METHODS, UNSUPPORTED } from '../src/rpc/methods.js'
 import { SPEC_STATUS } from '../src/rpc/support.js'
 import { VERSION } from '../src/version.js'
 
-const MODULE_ORDER = ['web3', 'net', 'eth', 'evm', 'txpool', 'debug', 'trace', 'mnr', 'personal', 'chain', 'rsk', 'sco', 'db', 'shh']
+const MODULE_ORDER = ['web3', 'net', 'eth', 'evm', 'txpool', 'debug', 'trace', 'mnr', 'personal', 'chain', 'rsk', 'sco', 'anvil', 'hardhat', 'ganache', 'miner', 'db', 'shh']
 
 function generate(): string {
   const names = [...new Set([...Object.keys(SPEC_STATUS), ...Object.keys(METHODS), ...Object.keys(UNSUPPORTED)])]
@@ -22,7 +22,8 @@ function generate(): string {
     else if (UNSUPPORTED[n] === 'not found') status = 'unsupported: -32601 `method not found`'
     else status = '**missing**'
     const alias = n.startsWith('rsk_') ? ` (alias of \`chain_${n.slice(4)}\`)` : ''
-    return `| \`${n}\` | ${mod(n)} | ${spec} | ${status}${alias} |`
+    const modes = !Object.hasOwn(METHODS, n) ? '—' : EXTENSIONS.has(n) ? 'default only (extension)' : 'default and hosted'
+    return `| \`${n}\` | ${mod(n)} | ${spec} | ${status}${alias} | ${modes} |`
   })
   return [
     '# Methods',
@@ -31,10 +32,13 @@ function generate(): string {
     'Generated from the method table (`src/rpc/methods.ts`) and the spec\'s support table (`src/rpc/support.ts`) by',
     '`npm run docs`; `test/docs.test.ts` fails when this file is out of date. Spec column: YES = supported,',
     'PARTIALLY = supported except `pending`, described = described without a status, - = unsupported, extra = not in the',
-    'spec. Behaviour details and differences from the reference node are in [compatibility.md](compatibility.md).',
+    'spec. Modes: extensions (the test author\'s toolkit: dev-chain methods under Anvil\'s, Hardhat\'s and Ganache\'s',
+    'names, and signing) are answered in the default mode only; with `hosted: true` they answer -32601 `method not',
+    'found` as an unknown name does. Behaviour details and differences from the reference node are in',
+    '[compatibility.md](compatibility.md); the extensions in [extensions.md](extensions.md).',
     '',
-    '| Method | Module | Spec | rsksim |',
-    '| --- | --- | --- | --- |',
+    '| Method | Module | Spec | rsksim | Modes |',
+    '| --- | --- | --- | --- | --- |',
     ...rows,
     '',
   ].join('\n')

@@ -6,8 +6,19 @@
 import { describe, expect, it } from 'vitest'
 import { Interface, solidityPackedKeccak256, toBeHex } from 'ethers'
 import { bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util'
-import { interpreterPatched, memoryPatched } from '../src/node/enginePatches/index.js'
-import { bytesToWord, wordToBytes } from '../src/node/rsk/fastOpcodes.js'
+import { readFileSync } from 'node:fs'
+import {
+  commonPatched,
+  engineMatchesPin,
+  ENGINE_VERSIONS,
+  interpreterPatched,
+  memoryPatched,
+  PINNED_ENGINE_VERSION,
+  runInterpreterPatched,
+  stateManagerPatched,
+  storageCachePatched,
+} from '../src/node/enginePatches/index.js'
+import { bytesToWord, wordToBytes } from '../src/node/enginePatches/fastOpcodes.js'
 import { Compute } from './fixtures/index.js'
 import { deploy, fresh, send } from './helpers.js'
 
@@ -21,9 +32,19 @@ const RUNTIME_B = '600456fe5b600760005260206000f300'
 const rpc = (p: Awaited<ReturnType<typeof fresh>>, method: string, params: unknown[] = []) => p.request({ method, params })
 
 describe('engine patches', () => {
-  it('are applied to the engine in use', () => {
-    expect(interpreterPatched).toBe(true)
-    expect(memoryPatched).toBe(true)
+  it('are applied exactly when the installed engine is the pinned release', () => {
+    // Against the installed engine, every patch is in; in a copy whose pin differs, every patch is out.
+    for (const flag of [interpreterPatched, memoryPatched, runInterpreterPatched, storageCachePatched, commonPatched, ...Object.values(stateManagerPatched)]) {
+      expect(flag).toBe(engineMatchesPin)
+    }
+    expect(engineMatchesPin).toBe(Object.values(ENGINE_VERSIONS).every((v) => v === PINNED_ENGINE_VERSION))
+  })
+
+  it('package.json pins the engine packages exactly (no range a new release could slip under)', () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as Record<string, Record<string, string> | undefined>
+    const engine = Object.entries({ ...pkg.dependencies, ...pkg.devDependencies }).filter(([n]) => n.startsWith('@ethereumjs/'))
+    expect(engine.length).toBeGreaterThan(5)
+    for (const [name, range] of engine) expect({ name, range }).toEqual({ name, range: expect.stringMatching(/^\d+\.\d+\.\d+$/) })
   })
 
   it('a contract redeployed at the same address after evm_revert runs with its own jump destinations', async () => {

@@ -24,7 +24,8 @@ describe('network identity', () => {
   })
 
   it('web3_clientVersion, eth_protocolVersion, net_*, eth_syncing, eth_mining, eth_hashrate', async () => {
-    expect(await p.request({ method: 'web3_clientVersion' })).toMatch(/^RskSim\/\d+\.\d+\.\d+\//)
+    // RSKj: RskJ/<version>/<os.name>/Java<n>/<modifier>-<hash> (reference §3.2); RSK tooling keys on the `RskJ/` prefix.
+    expect(await p.request({ method: 'web3_clientVersion' })).toMatch(/^RskJ\/9\.0\.3\/[^/]+\/Node\d+\/RSKSIM-\d+\.\d+\.\d+$/)
     expect(await p.request({ method: 'eth_protocolVersion' })).toBe('0x3e')
     expect(await p.request({ method: 'net_listening' })).toBe(true)
     expect(await p.request({ method: 'net_peerCount' })).toBe('0x0')

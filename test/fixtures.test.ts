@@ -24,6 +24,8 @@ const expected: Record<ContractName, string[]> = {
   Target: ['setValue(uint256)', 'value()'],
   Child: ['id()'],
   Compute: ['keccakLoop(uint256)', 'arithLoop(uint256)', 'storageLoop(uint256)'],
+  ConsoleUser: ['counter()', 'run(uint256)', 'peek(uint256)'],
+  DeadConsoleUser: ['counter()', 'run(uint256)', 'peek(uint256)'],
   Env: [
     'blockNumber()', 'timestamp()', 'coinbase()', 'gasLimit()', 'baseFee()', 'chainId()',
     'difficulty()', 'selfBalance()', 'gasLeft()', 'sender()', 'origin()', 'gasPrice()',

@@ -55,10 +55,14 @@ describe('startServer: transport rules (reference §1.1)', () => {
     expect(reply.status).toBe(200)
   })
 
-  it.each(['GET', 'PUT', 'DELETE'])('answers %s with 501 and an empty body', async (method) => {
+  it.each(['GET', 'PUT', 'DELETE'])('answers %s with 501 and an error that says to POST JSON', async (method) => {
     const reply = await send(server.url, { method })
     expect(reply.status).toBe(501)
-    expect(reply.text).toBe('')
+    expect(JSON.parse(reply.text)).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'rsksim serves JSON-RPC 2.0 over POST only: send POST with Content-Type: application/json' },
+    })
   })
 
   it('answers a CORS preflight with 204 and the allowed method and header', async () => {
@@ -75,7 +79,9 @@ describe('startServer: transport rules (reference §1.1)', () => {
 
   it('refuses a Content-Type other than application/json(-rpc) with 415', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] })
-    expect((await post(server.url, body, 'text/plain')).status).toBe(415)
+    const plain = await post(server.url, body, 'text/plain')
+    expect(plain.status).toBe(415)
+    expect(JSON.parse(plain.text).error.message).toMatch(/Content-Type: application\/json/)
     expect((await send(server.url, { method: 'POST', body: new Uint8Array(Buffer.from(body)) })).status).toBe(415)
     expect((await post(server.url, body, 'application/json; charset=UTF-8')).status).toBe(200)
     expect((await post(server.url, body, 'application/json-rpc')).status).toBe(200)
@@ -85,7 +91,7 @@ describe('startServer: transport rules (reference §1.1)', () => {
     const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: ['x'.repeat(5 * 1024 * 1024)] })
     const reply = await post(server.url, big)
     expect(reply.status).toBe(413)
-    expect(reply.text).toBe('')
+    expect(JSON.parse(reply.text).error).toEqual({ code: -32600, message: 'the request body is larger than 5242880 bytes (maxBodyBytes / --max-body-bytes)' })
   })
 
   it('answers malformed JSON with 400 and -32700, id null', async () => {
@@ -157,41 +163,41 @@ describe('startServer: API keys (spec "Authentication")', () => {
   let keyed: string
   beforeAll(async () => {
     server = await startServer({ port: 0, apiKeys: ['secret', 'other'] })
-    keyed = `${server.url}/secret`
+    keyed = `${server.baseUrl}/secret`
   })
   afterAll(() => server.close())
 
   it('serves POST /<key> for each configured key, the key being the last path segment', async () => {
     expect((await rpc(keyed, 'eth_chainId')).text).toBe('{"jsonrpc":"2.0","id":1,"result":"0x21"}\n')
-    expect((await rpc(`${server.url}/other`, 'eth_chainId')).status).toBe(200)
-    expect((await rpc(`${server.url}/v1/secret`, 'eth_chainId')).status).toBe(200)
-    expect((await rpc(`${server.url}/secret?x=1`, 'eth_chainId')).status).toBe(200)
+    expect((await rpc(`${server.baseUrl}/other`, 'eth_chainId')).status).toBe(200)
+    expect((await rpc(`${server.baseUrl}/v1/secret`, 'eth_chainId')).status).toBe(200)
+    expect((await rpc(`${server.baseUrl}/secret?x=1`, 'eth_chainId')).status).toBe(200)
   })
 
-  it('answers a missing key with 401 and a JSON-RPC error echoing the id', async () => {
-    const reply = await rpc(server.url, 'eth_chainId', [], 42)
+  it('answers a missing key with 401 and a JSON-RPC error, id null: the body is never read', async () => {
+    const reply = await rpc(server.baseUrl, 'eth_chainId', [], 42)
     expect(reply.status).toBe(401)
     expect(reply.headers.get('content-type')).toBe('application/json')
-    expect(reply.text).toBe('{"jsonrpc":"2.0","id":42,"error":{"code":-32600,"message":"invalid or missing API key"}}\n')
+    expect(reply.text).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid or missing API key"}}\n')
   })
 
-  it('answers a wrong key with 401 (id null when the body is not a single request)', async () => {
-    expect((await rpc(`${server.url}/secret/wrong`, 'eth_chainId', [], 'a')).text).toBe(
-      '{"jsonrpc":"2.0","id":"a","error":{"code":-32600,"message":"invalid or missing API key"}}\n',
-    )
-    const batch = await post(`${server.url}/wrong`, JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }]))
+  it('answers a wrong key with 401, id null, and closes the connection', async () => {
+    const wrong = await rpc(`${server.baseUrl}/secret/wrong`, 'eth_chainId', [], 'a')
+    expect(wrong.text).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid or missing API key"}}\n')
+    expect(wrong.headers.get('connection')).toBe('close')
+    const batch = await post(`${server.baseUrl}/wrong`, JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }]))
     expect(batch.status).toBe(401)
     expect(JSON.parse(batch.text)).toMatchObject({ id: null, error: { code: -32600 } })
-    const garbage = await post(`${server.url}/wrong`, '{nope')
+    const garbage = await post(`${server.baseUrl}/wrong`, '{nope')
     expect(garbage.status).toBe(401)
     expect(JSON.parse(garbage.text)).toMatchObject({ id: null })
   })
 
   it('runs nothing on a wrong or missing key', async () => {
     const before = await blockNumber(keyed)
-    expect((await rpc(`${server.url}/wrong`, 'evm_mine')).status).toBe(401)
-    expect((await rpc(server.url, 'evm_mine')).status).toBe(401)
-    expect((await post(`${server.url}/wrong`, JSON.stringify({ jsonrpc: '2.0', method: 'evm_mine', params: [] }))).status).toBe(401)
+    expect((await rpc(`${server.baseUrl}/wrong`, 'evm_mine')).status).toBe(401)
+    expect((await rpc(server.baseUrl, 'evm_mine')).status).toBe(401)
+    expect((await post(`${server.baseUrl}/wrong`, JSON.stringify({ jsonrpc: '2.0', method: 'evm_mine', params: [] }))).status).toBe(401)
     expect(await blockNumber(keyed)).toBe(before)
     expect((await rpc(keyed, 'evm_mine')).status).toBe(200)
     expect(await blockNumber(keyed)).toBe(before + 1n)
@@ -202,8 +208,8 @@ describe('startServer: options and lifecycle', () => {
   it('honours maxBodyBytes', async () => {
     const server = await startServer({ port: 0, maxBodyBytes: 64 })
     try {
-      expect((await rpc(server.url, 'eth_chainId')).status).toBe(200)
-      expect((await rpc(server.url, 'eth_chainId', ['x'.repeat(100)])).status).toBe(413)
+      expect((await rpc(server.baseUrl, 'eth_chainId')).status).toBe(200)
+      expect((await rpc(server.baseUrl, 'eth_chainId', ['x'.repeat(100)])).status).toBe(413)
     } finally {
       await server.close()
     }
@@ -212,7 +218,7 @@ describe('startServer: options and lifecycle', () => {
   it('sends Connection: close after each reply when keepAlive is false, as RSKj does', async () => {
     const server = await startServer({ port: 0, keepAlive: false })
     try {
-      const reply = await rpc(server.url, 'eth_chainId')
+      const reply = await rpc(server.baseUrl, 'eth_chainId')
       expect(reply.status).toBe(200)
       expect(reply.headers.get('connection')).toBe('close')
     } finally {
@@ -223,7 +229,7 @@ describe('startServer: options and lifecycle', () => {
   it('passes provider options through (network)', async () => {
     const server = await startServer({ port: 0, network: 'testnet' })
     try {
-      expect(JSON.parse((await rpc(server.url, 'eth_chainId')).text)).toMatchObject({ result: '0x1f' })
+      expect(JSON.parse((await rpc(server.baseUrl, 'eth_chainId')).text)).toMatchObject({ result: '0x1f' })
     } finally {
       await server.close()
     }
@@ -234,7 +240,7 @@ describe('startServer: options and lifecycle', () => {
     const disconnect = vi.spyOn(provider, 'disconnect')
     const server = await startServer({ port: 0, provider })
     expect(server.provider).toBe(provider)
-    await rpc(server.url, 'evm_mine')
+    await rpc(server.baseUrl, 'evm_mine')
     expect(await provider.request({ method: 'eth_blockNumber' })).toBe('0x1')
     await server.close()
     expect(disconnect).not.toHaveBeenCalled()
@@ -244,11 +250,11 @@ describe('startServer: options and lifecycle', () => {
   it('close() disconnects an owned provider, drops kept-alive sockets promptly and is idempotent', async () => {
     const server = await startServer({ port: 0 })
     const disconnect = vi.spyOn(server.provider, 'disconnect')
-    expect((await rpc(server.url, 'eth_chainId')).status).toBe(200) // leaves an idle kept-alive socket
+    expect((await rpc(server.baseUrl, 'eth_chainId')).status).toBe(200) // leaves an idle kept-alive socket
     const started = Date.now()
     await Promise.all([server.close(), server.close()])
     expect(Date.now() - started).toBeLessThan(1000)
     expect(disconnect).toHaveBeenCalledTimes(1)
-    await expect(rpc(server.url, 'eth_chainId')).rejects.toThrow()
+    await expect(rpc(server.baseUrl, 'eth_chainId')).rejects.toThrow()
   })
 })

@@ -130,7 +130,12 @@ export function personalMessageDigest(message: Uint8Array): Uint8Array {
 
 /** 65-byte `r ‖ s ‖ v` signature with v = 27 / 28, as RSKj's `ECKey` gives it. */
 export function signMessage(message: Uint8Array, privateKey: Uint8Array): Uint8Array {
-  const { r, s, recovery } = signDigest(personalMessageDigest(message), privateKey)
+  return signRsv(personalMessageDigest(message), privateKey)
+}
+
+/** The 65-byte `r ‖ s ‖ v` signature (v = 27/28) of a 32-byte digest, as eth_sign and EIP-712 signers give it. */
+export function signRsv(digest: Uint8Array, privateKey: Uint8Array): Uint8Array {
+  const { r, s, recovery } = signDigest(digest, privateKey)
   const out = new Uint8Array(65)
   out.set(r, 0)
   out.set(s, 32)

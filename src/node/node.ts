@@ -14,7 +14,11 @@ import type { BlockRecord, TxRecord } from './chain/types.js'
 import { TxPool } from './pool/pool.js'
 import { admissionError } from './pool/admission.js'
 import { Clock } from './miner/clock.js'
-import { Miner, type Dropped, type MergedMiningFields, type Template } from './miner/miner.js'
+import { Miner, type Dropped, type MergedMiningFields, type MinerConfig, type Template } from './miner/miner.js'
+import { Impersonation } from './wallet/impersonation.js'
+import { ConsoleCollector } from './exec/consoleLog.js'
+import type { EVM } from '@ethereumjs/evm'
+import { setMinimumGasPrice } from './chain/common.js'
 import { Work } from './miner/work.js'
 import { Accounts, MINER_KEY } from './accounts.js'
 import { privateKeyToAddress } from './crypto.js'
@@ -30,6 +34,8 @@ export interface NodeEvents {
   pendingTransaction: [TxRecord]
   /** Blocks were removed from the chain (evm_revert, evm_reset), oldest first. */
   blocksRemoved: [BlockRecord[]]
+  /** A contract called console.log (src/node/exec/consoleLog.ts): in a mined transaction, or in an eth_call (null). */
+  console: [{ message: string; transactionHash: string | null }]
 }
 
 export class RskNode {
@@ -46,22 +52,56 @@ export class RskNode {
   readonly miner: Miner
   /** Templates served to merged miners and their reported hash rates. */
   readonly work: Work
-  /** The miner's coinbase (RSKj regtest: 0xec4ddeb4380ad69b3e509baad9f158cdf4e4681d). */
-  readonly coinbase: Uint8Array
+  /** Senders accepted without a key (anvil_impersonateAccount and its aliases). */
+  readonly impersonation = new Impersonation()
+  /** console.log calls of contracts run by the live EVM (mined transactions and eth_call at the head). */
+  readonly console = new ConsoleCollector()
+  /** console.log lines of the block being mined, reported once it is appended. */
+  private minedConsole: { message: string; transactionHash: string | null }[] = []
+  /** What blocks are built with; the dev-chain setters change it (coinbase, gas limit, minimum gas price). */
+  private readonly minerConfig: MinerConfig
   private intervalTimer?: NodeJS.Timeout
 
   private constructor(
     readonly options: ResolvedOptions,
     readonly chain: Chain,
   ) {
-    this.coinbase = privateKeyToAddress(MINER_KEY)
-    this.miner = new Miner(chain, this.pool, this.clock, {
-      coinbase: this.coinbase,
+    this.console.attach(chain.vm.evm as EVM)
+    this.minerConfig = {
+      // RSKj regtest: 0xec4ddeb4380ad69b3e509baad9f158cdf4e4681d.
+      coinbase: privateKeyToAddress(MINER_KEY),
+      afterTransaction: (t) => {
+        for (const message of this.console.take()) this.minedConsole.push({ message, transactionHash: t.hashHex })
+      },
       blockGasLimit: options.blockGasLimit,
       minimumGasPrice: options.minimumGasPrice,
       ...(options.remasc ? { remasc: REMASC_CONFIGS[options.network.name] } : {}),
-    })
+    }
+    this.miner = new Miner(chain, this.pool, this.clock, this.minerConfig)
     this.work = new Work(this.miner, chain.store)
+  }
+
+  /** The miner's coinbase. */
+  get coinbase(): Uint8Array {
+    return this.minerConfig.coinbase
+  }
+
+  /** `anvil_setCoinbase`: the coinbase of the blocks mined from now on. */
+  setCoinbase(address: Uint8Array): void {
+    this.minerConfig.coinbase = address
+  }
+
+  /** `anvil_setMinGasPrice`: the `minimumGasPrice` of the blocks mined from now on (and what BASEFEE answers). */
+  setMinimumGasPrice(price: bigint): void {
+    this.minerConfig.minimumGasPrice = price
+    this.options.minimumGasPrice = price
+    setMinimumGasPrice(this.chain.common, price)
+  }
+
+  /** `evm_setBlockGasLimit`: the gas limit of the blocks mined from now on, and the pool's per-transaction bound. */
+  setBlockGasLimit(gasLimit: bigint): void {
+    this.minerConfig.blockGasLimit = gasLimit
+    this.options.blockGasLimit = gasLimit
   }
 
   /** Builds the genesis block and the key store, and starts interval mining when configured. */
@@ -75,6 +115,8 @@ export class RskNode {
       minimumGasPrice: options.minimumGasPrice,
       timestamp: options.genesisTimestamp,
     })
+    // The service prints nothing for console.log: hosted mode does not even collect it.
+    if (options.hosted) node.consoleLogging = false
     if (!options.hosted) {
       for (const a of options.accounts) node.accounts.add(a.secretKey)
       node.accounts.addCoinbase(MINER_KEY)
@@ -113,19 +155,44 @@ export class RskNode {
     return block.transactions.includes(t) ? block : undefined
   }
 
+  /** Whether console.log output of contracts is reported (`anvil_setLoggingEnabled`). */
+  get consoleLogging(): boolean {
+    return this.console.enabled
+  }
+
+  set consoleLogging(on: boolean) {
+    this.console.enabled = on
+  }
+
+  /** Reports console.log lines of an eth_call at the head (none for estimates: they run many times). */
+  reportCallConsole(report: boolean): void {
+    const lines = this.console.take()
+    if (report) for (const message of lines) this.events.emit('console', { message, transactionHash: null })
+  }
+
   /** Mines one block now (optionally at `timestamp`) with what the pool holds. */
   async mine(timestamp?: bigint): Promise<{ block: BlockRecord; dropped: Dropped[] }> {
+    this.minedConsole = []
     const mined = await this.miner.mine(timestamp)
     this.events.emit('block', mined.block)
+    this.flushMinedConsole()
     return mined
+  }
+
+  private flushMinedConsole(): void {
+    const lines = this.minedConsole
+    this.minedConsole = []
+    for (const line of lines) this.events.emit('console', line)
   }
 
   /** Mines a merged-mining template with the fields a miner submitted; undefined when it went stale. */
   async mineTemplate(t: Template, fields: MergedMiningFields): Promise<BlockRecord | undefined> {
+    this.minedConsole = []
     const block = await this.miner.mineTemplate(t, fields)
     if (block !== undefined) {
       this.work.forget(t)
       this.events.emit('block', block)
+      this.flushMinedConsole()
     }
     return block
   }

@@ -56,7 +56,7 @@ export interface ProviderOptions {
   blockGasLimit?: bigint
   /** `minimumGasPrice` of every block, in wei. Transactions priced lower are refused. Default 0. */
   minimumGasPrice?: bigint
-  /** Genesis timestamp in seconds. Default: the current time. */
+  /** Genesis timestamp in seconds. Default 0, as RSKj's regtest genesis (`genesis/rsk-dev.json`: `"timestamp": "0x00"`). */
   genesisTimestamp?: bigint
   /** Mining mode. Default: automine. */
   mining?: MiningOptions
@@ -72,6 +72,30 @@ export interface ProviderOptions {
   filterTimeout?: number
   /** Gas given to `eth_call` when the call names none (RSKj `rpc.callGasCap`). Default 10,000,000. */
   callGasCap?: bigint
+  /**
+   * What `web3_clientVersion` answers instead of `RskJ/<RSKj version>/<os>/Node<n>/RSKSIM-<version>`. Hardhat's
+   * network helpers accept only nodes whose version starts with `HardhatNetwork`, `anvil` or `zksync`: the Hardhat
+   * integration sets e.g. `HardhatNetwork/2.22.0/rsksim`. Never changed by default: RSK tools detect RSKj by `RskJ/`.
+   */
+  clientVersion?: string
+  /**
+   * Longest a request may run, in ms (RSKj `rpc.timeout`, reference §1.1); 0 = no limit. A request past it is
+   * stopped (EVM execution, tracing and replays check the deadline) and answered -32011 `Execution has got
+   * timeout out.` — bare, without `jsonrpc`/`id`, as RSKj answers it. Block building is never stopped. Default 5,000.
+   */
+  rpcTimeout?: number
+  /**
+   * Most gas `eth_estimateGas` simulates with when the call names a gas limit (RSKj `rpc.gasEstimationCap`,
+   * reference §5.2). Without one, the upper bound is the block gas limit (spec "Transaction call object").
+   * Default 6,800,000.
+   */
+  gasEstimationCap?: bigint
+  /**
+   * Largest reply in bytes of serialised JSON (RSKj `rpc.maxResponseSize`, reference §1.1); 0 = no limit. Tracers
+   * stop collecting as soon as their reply would pass it; a larger reply is answered -32011 `Response size limit
+   * of N bytes exceeded`. Default 10 MiB (10,485,760).
+   */
+  maxResponseSize?: number
   /**
    * End every mined block with the REMASC system transaction and send fees to the REMASC contract, which pays the
    * miner after maturity (10 blocks on regtest), as RSKj does. `false` omits the transaction and pays fees to the
@@ -99,6 +123,10 @@ export interface ResolvedOptions {
   filterTimeout: number
   callGasCap: bigint
   remasc: boolean
+  clientVersion?: string
+  rpcTimeout: number
+  gasEstimationCap: bigint
+  maxResponseSize: number
 }
 
 export const DEFAULTS = {
@@ -113,4 +141,7 @@ export const DEFAULTS = {
   filterTimeout: 5 * 60_000,
   callGasCap: 10_000_000n,
   remasc: true,
+  rpcTimeout: 5_000,
+  gasEstimationCap: 6_800_000n,
+  maxResponseSize: 10 * 1024 * 1024,
 }

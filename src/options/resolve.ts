@@ -32,6 +32,10 @@ export function resolveOptions(options: ProviderOptions = {}): ResolvedOptions {
     filterTimeout: positiveInt(options.filterTimeout ?? DEFAULTS.filterTimeout, 'filterTimeout', 1),
     callGasCap: positiveBig(options.callGasCap ?? DEFAULTS.callGasCap, 'callGasCap'),
     remasc: options.remasc ?? DEFAULTS.remasc,
+    ...(options.clientVersion !== undefined ? { clientVersion: nonEmpty(options.clientVersion, 'clientVersion') } : {}),
+    rpcTimeout: positiveInt(options.rpcTimeout ?? DEFAULTS.rpcTimeout, 'rpcTimeout', 0),
+    gasEstimationCap: positiveBig(options.gasEstimationCap ?? DEFAULTS.gasEstimationCap, 'gasEstimationCap'),
+    maxResponseSize: positiveInt(options.maxResponseSize ?? DEFAULTS.maxResponseSize, 'maxResponseSize', 0),
   }
 }
 
@@ -51,6 +55,11 @@ function parseBalance(v: bigint | string, i: number): bigint {
 
 function positiveInt(v: number, name: string, min: number): number {
   if (!Number.isInteger(v) || v < min) throw new TypeError(`rsksim: ${name} must be an integer ≥ ${min}`)
+  return v
+}
+
+function nonEmpty(v: string, name: string): string {
+  if (typeof v !== 'string' || v.length === 0 || v.length > 256) throw new TypeError(`rsksim: ${name} must be a string of 1 to 256 characters`)
   return v
 }
 

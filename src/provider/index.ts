@@ -8,7 +8,8 @@ import type { ProviderOptions, ResolvedOptions } from '../options/index.js'
 import { resolveOptions } from '../options/resolve.js'
 import { RskNode } from '../node/node.js'
 import { privateKeyToAddress } from '../node/crypto.js'
-import { handlePayload, invoke } from '../rpc/dispatch.js'
+import { handlePayload, invoke, type MethodVeto } from '../rpc/dispatch.js'
+import { checkStateDump, dumpState, loadState, type StateDump } from '../node/dev/stateDump.js'
 import type { JsonRpcReply, RequestArguments } from '../rpc/types.js'
 
 export interface ProviderEvents {
@@ -18,9 +19,23 @@ export interface ProviderEvents {
   disconnect: [RpcError]
   /** A block was mined (rsksim extension): its number and hash. */
   block: [{ number: string; hash: string }]
+  /**
+   * A contract called console.log (Hardhat's console.sol, forge-std's console): the formatted text, and the hash of
+   * the mined transaction (null for eth_call). Not emitted in hosted mode.
+   */
+  console: [ConsoleLogEvent]
+}
+
+/** Payload of the provider's `console` event. */
+export interface ConsoleLogEvent {
+  message: string
+  transactionHash: string | null
 }
 
 type Callback = (error: Error | null, response?: unknown) => void
+
+/** Longest run of in-process requests without a turn of the event loop, in ms. */
+const YIELD_AFTER_MS = 10
 
 /** A funded account created at genesis. */
 export interface InitialAccount {
@@ -46,6 +61,7 @@ export class Provider extends EventEmitter<ProviderEvents> {
       balance: a.balance,
     }))
     node.events.on('block', (b) => this.emit('block', { number: '0x' + b.number.toString(16), hash: b.hashHex }))
+    if (!options.hosted) node.events.on('console', (line) => this.emit('console', line))
   }
 
   /**
@@ -62,6 +78,7 @@ export class Provider extends EventEmitter<ProviderEvents> {
     if (typeof args !== 'object' || args === null || typeof args.method !== 'string') {
       throw invalidRequest('invalid request: expected { method: string, params?: unknown[] }')
     }
+    if (performance.now() - this.lastYield > YIELD_AFTER_MS) await this.yieldToEventLoop()
     try {
       const result = await invoke(this.node, args.method, args.params)
       return result === undefined ? null : result
@@ -71,11 +88,24 @@ export class Provider extends EventEmitter<ProviderEvents> {
   }
 
   /**
-   * Answers a parsed JSON-RPC body (one request or a batch) with the response envelope(s), as the HTTP server
-   * does. Never throws.
+   * In process, a request on in-memory state completes on microtasks alone, so a test awaiting requests in a
+   * tight loop would starve timers and I/O (interval mining, a server in the same process). Every
+   * `YIELD_AFTER_MS` of such a run, the next request first lets the event loop turn once.
    */
-  handleJsonRpc(payload: unknown): Promise<JsonRpcReply> {
-    return handlePayload(this.node, payload).catch((e) => ({ jsonrpc: '2.0', id: null, error: toRpcError(e).toJSON() }))
+  private lastYield = performance.now()
+
+  private async yieldToEventLoop(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve))
+    this.lastYield = performance.now()
+  }
+
+  /**
+   * Answers a parsed JSON-RPC body (one request or a batch) with the response envelope(s), as the HTTP server
+   * does. Never throws. `veto` lets a transport refuse some methods for this body (the server refuses wallet
+   * methods to untrusted browser origins this way, src/server/access.ts).
+   */
+  handleJsonRpc(payload: unknown, veto?: MethodVeto): Promise<JsonRpcReply> {
+    return handlePayload(this.node, payload, veto).catch((e) => ({ jsonrpc: '2.0', id: null, error: toRpcError(e).toJSON() }))
   }
 
   /**
@@ -94,6 +124,36 @@ export class Provider extends EventEmitter<ProviderEvents> {
   /** Legacy: answers a request or batch through a Node-style callback with the response envelope(s). */
   sendAsync(payload: unknown, callback: Callback): void {
     void this.handleJsonRpc(payload).then((reply) => callback(null, reply))
+  }
+
+  /**
+   * The state file of this node (accounts, code, storage, head number and time; format in docs/extensions.md), as
+   * `anvil_dumpState` gives it but as a plain object. Works in hosted mode too: it is the embedding program's call.
+   *
+   * @example
+   * ```ts
+   * const state = await provider.dumpState()
+   * writeFileSync('fixture.json', JSON.stringify(state))
+   * ```
+   */
+  dumpState(): Promise<StateDump> {
+    return this.node.queue.run(() => dumpState(this.node.chain))
+  }
+
+  /**
+   * Loads a state file (the object `dumpState` gave, or its parsed JSON) into this node. Rejects with a clear error,
+   * changing nothing, when the file is of another chain id, another format or version, or malformed.
+   *
+   * @example
+   * ```ts
+   * await provider.loadState(JSON.parse(readFileSync('fixture.json', 'utf8')))
+   * ```
+   */
+  loadState(file: unknown): Promise<void> {
+    return this.node.queue.run(async () => {
+      const checked = checkStateDump(file, this.node.chain.common.chainId())
+      await loadState(this.node.chain, this.node.clock, checked)
+    })
   }
 
   /** Stops interval mining and timers, and emits `disconnect`. */

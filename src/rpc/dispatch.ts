@@ -2,16 +2,19 @@
  * JSON-RPC dispatch: envelope checks → method lookup → parameter decoding → handler → one error normaliser.
  * Checks and texts follow RSKj's `JsonRpcCustomServer` on jsonrpc4j (reference §1.2).
  */
-import { invalidParams, invalidRequest, methodNotAvailable, methodNotFound, toRpcError, RpcError } from '../errors.js'
+import { invalidParams, invalidRequest, methodNotAvailable, methodNotFound, toRpcError, RequestLevelError, RpcError } from '../errors.js'
 import type { RskNode } from '../node/node.js'
-import { METHODS, UNSUPPORTED } from './methods.js'
+import { EXTENSIONS, METHODS, UNSUPPORTED } from './methods.js'
 import type { MethodSpec } from './method.js'
 import type { JsonRpcId, JsonRpcReply, JsonRpcResponse } from './types.js'
 
-/** Looks a method up by wire name; unknown and unsupported names throw -32601 with RSKj's texts. */
-export function lookup(name: string): MethodSpec {
+/**
+ * Looks a method up by wire name; unknown and unsupported names throw -32601 with RSKj's texts. In hosted mode an
+ * extension is an unknown name.
+ */
+export function lookup(name: string, hosted = false): MethodSpec {
   const spec = Object.hasOwn(METHODS, name) ? METHODS[name] : undefined
-  if (spec !== undefined) return spec
+  if (spec !== undefined && !(hosted && EXTENSIONS.has(name))) return spec
   if (UNSUPPORTED[name] === 'not available') throw methodNotAvailable(name)
   throw methodNotFound()
 }
@@ -36,11 +39,15 @@ function decodeParams(spec: MethodSpec, params: unknown): unknown[] {
   return out
 }
 
-/** Runs one call through the node's queue; throws RpcError. */
+/**
+ * Runs one call through the node's queue, under the request deadline (`rpcTimeout`, src/node/exec/guard.ts), which
+ * starts when the call leaves the queue; throws RpcError.
+ */
 export async function invoke(node: RskNode, name: string, params: unknown): Promise<unknown> {
-  const spec = lookup(name)
+  const spec = lookup(name, node.options.hosted)
   const args = decodeParams(spec, params)
-  return node.queue.run(() => spec.handler({ node, method: name }, ...args))
+  const ctx = { node, method: name }
+  return node.queue.run(() => node.chain.guard.within(node.options.rpcTimeout, () => spec.handler(ctx, ...args)))
 }
 
 const isId = (v: unknown): v is JsonRpcId => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))
@@ -49,8 +56,11 @@ function failure(jsonrpc: string, id: JsonRpcId | undefined, e: RpcError): JsonR
   return id === undefined ? { jsonrpc, error: e.toJSON() } : { jsonrpc, id, error: e.toJSON() }
 }
 
+/** A transport's veto of some methods for one request body (e.g. wallet methods to an untrusted browser origin). */
+export type MethodVeto = (method: string) => RpcError | undefined
+
 /** Answers one request object; undefined for a notification (no `id`, or `id: null`). */
-async function handleOne(node: RskNode, req: unknown): Promise<JsonRpcResponse | undefined> {
+async function handleOne(node: RskNode, req: unknown, veto?: MethodVeto): Promise<JsonRpcResponse | undefined> {
   if (typeof req !== 'object' || req === null || Array.isArray(req)) return failure('2.0', null, invalidRequest())
   const r = req as Record<string, unknown>
   const hasId = Object.hasOwn(r, 'id')
@@ -59,13 +69,20 @@ async function handleOne(node: RskNode, req: unknown): Promise<JsonRpcResponse |
   const jsonrpc = '2.0'
   const id = hasId ? (r.id as JsonRpcId) : undefined
   const notification = id === undefined || id === null
+  // Without a method and an id there is nothing to answer to but the shape: -32600 (JSON-RPC 2.0 §5), never silence.
+  if (typeof r.method !== 'string' && !hasId) return failure(jsonrpc, null, invalidRequest())
   try {
     if (typeof r.method !== 'string') throw methodNotFound()
+    const refused = veto?.(r.method)
+    if (refused !== undefined) throw refused
     const result = await invoke(node, r.method, r.params)
     if (notification) return undefined
     return { jsonrpc, id, result: result === undefined ? null : result }
   } catch (e) {
-    return notification ? undefined : failure(jsonrpc, id, toRpcError(e))
+    const error = toRpcError(e)
+    // A timeout or an oversized reply is answered for the whole request body (see handlePayload).
+    if (error instanceof RequestLevelError) throw error
+    return notification ? undefined : failure(jsonrpc, id, error)
   }
 }
 
@@ -73,7 +90,17 @@ async function handleOne(node: RskNode, req: unknown): Promise<JsonRpcResponse |
  * Answers a parsed JSON body: one request or a batch (answered in order; notifications leave no entry). A batch
  * over `maxBatch` is refused whole with RSKj's text and no `jsonrpc`/`id`.
  */
-export async function handlePayload(node: RskNode, payload: unknown): Promise<JsonRpcReply> {
+export async function handlePayload(node: RskNode, payload: unknown, veto?: MethodVeto): Promise<JsonRpcReply> {
+  try {
+    return await handleBody(node, payload, veto)
+  } catch (e) {
+    // RSKj's timeout and response-size errors stop the whole body: a bare error, no jsonrpc/id (reference §1.2).
+    if (e instanceof RequestLevelError) return { error: e.toJSON() }
+    throw e
+  }
+}
+
+async function handleBody(node: RskNode, payload: unknown, veto?: MethodVeto): Promise<JsonRpcReply> {
   if (Array.isArray(payload)) {
     if (payload.length === 0) return failure('2.0', null, invalidRequest())
     const max = node.options.maxBatchSize
@@ -82,11 +109,11 @@ export async function handlePayload(node: RskNode, payload: unknown): Promise<Js
     }
     const out: JsonRpcResponse[] = []
     for (const req of payload) {
-      const res = await handleOne(node, req)
+      const res = await handleOne(node, req, veto)
       if (res !== undefined) out.push(res)
     }
     return out.length === 0 ? undefined : out
   }
   if (typeof payload !== 'object' || payload === null) return failure('2.0', null, invalidRequest())
-  return handleOne(node, payload)
+  return handleOne(node, payload, veto)
 }

@@ -22,6 +22,19 @@ import { chainMethods } from './namespaces/chain.js'
 import { personalMethods } from './namespaces/personal.js'
 import { scoMethods } from './namespaces/sco.js'
 import { mnrMethods } from './namespaces/mnr.js'
+import { devStateMethods } from './namespaces/dev/state.js'
+import { devMiningMethods } from './namespaces/dev/mining.js'
+import { devAccountMethods } from './namespaces/dev/accounts.js'
+import { devNodeMethods } from './namespaces/dev/node.js'
+import { signingMethods } from './namespaces/signing.js'
+
+/**
+ * The test author's extensions: dev-chain methods under Anvil's, Hardhat's and Ganache's names, and signing. They
+ * are answered outside hosted mode only; with `hosted: true` each answers -32601 `method not found`, exactly as an
+ * unknown name (the service has none of them).
+ */
+const EXTENSION_TABLES: MethodTable[] = [devStateMethods, devMiningMethods, devAccountMethods, devNodeMethods, signingMethods]
+export const EXTENSIONS: ReadonlySet<string> = new Set(EXTENSION_TABLES.flatMap((t) => Object.keys(t)))
 
 export const METHODS: MethodTable = {
   ...web3Methods,
@@ -43,6 +56,7 @@ export const METHODS: MethodTable = {
   ...personalMethods,
   ...scoMethods,
   ...mnrMethods,
+  ...Object.assign({}, ...EXTENSION_TABLES),
 }
 
 /** Prefix aliases: `rsk_getRawBlockHeaderByHash` is `chain_getRawBlockHeaderByHash` (reference §3.6). */

@@ -36,8 +36,20 @@ const FLAGS = {
   'logs-max-results': { type: 'string' },
   'filter-timeout': { type: 'string' },
   'call-gas-cap': { type: 'string' },
+  'rpc-timeout': { type: 'string' },
+  'client-version': { type: 'string' },
+  state: { type: 'string' },
+  'load-state': { type: 'string' },
+  'dump-state': { type: 'string' },
+  'state-interval': { type: 'string' },
+  'gas-estimation-cap': { type: 'string' },
+  'max-response-size': { type: 'string' },
   'max-body-bytes': { type: 'string' },
   'no-keep-alive': { type: 'boolean' },
+  'allow-host': { type: 'string', multiple: true },
+  'allow-origin': { type: 'string', multiple: true },
+  'max-connections': { type: 'string' },
+  'idle-timeout': { type: 'string' },
   hosted: { type: 'boolean' },
   'no-remasc': { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
@@ -56,6 +68,12 @@ Server:
   -k, --api-key <key>          accept only POST /<key>; repeatable (default: any path)
       --max-body-bytes <n>     largest request body (default 5242880)
       --no-keep-alive          send "Connection: close" after every reply, as RSKj does
+      --allow-host <name>      also accept this name in the Host header ("*" = any); repeatable
+                               (default: IP addresses, localhost and the bound host only)
+      --allow-origin <origin>  let pages of this origin call wallet methods ("*" = any); repeatable
+                               (default: localhost pages and non-browser clients only)
+      --max-connections <n>    most open connections (default 1000)
+      --idle-timeout <ms>      close a connection idle this long (default 10000)
 Chain:
   -n, --network <name>         regtest | mainnet | testnet | devnet (default regtest, chain id 33)
   -a, --accounts <n>           number of default "cow" accounts (default 10)
@@ -64,7 +82,7 @@ Chain:
       --balance <rbtc>         balance of each default account in RBTC (default 1000000000000)
   -l, --block-gas-limit <gas>  block gas limit (default 10000000)
   -g, --min-gas-price <wei>    minimum gas price of every block (default 0)
-      --genesis-timestamp <s>  genesis timestamp in seconds (default: now)
+      --genesis-timestamp <s>  genesis timestamp in seconds (default 0, as RSKj regtest)
 Mining:
   -b, --block-time <s>         mine a block every <s> seconds (default 0 = automine)
       --no-mining              no automine: transactions wait for evm_mine
@@ -74,8 +92,18 @@ Limits:
       --logs-max-results <n>   eth_getLogs result cap, 0 = off (default 10000)
       --filter-timeout <ms>    idle time before a polling filter is removed (default 300000)
       --call-gas-cap <gas>     gas of an eth_call that names none (default 10000000)
+      --rpc-timeout <ms>       longest a request may run, 0 = off (default 5000)
+      --gas-estimation-cap <gas>  most gas eth_estimateGas simulates with (default 6800000)
+      --max-response-size <n>  largest reply in bytes, 0 = off (default 10485760)
+State files (JSON, as provider.dumpState() writes them):
+      --state <file>           load <file> at start if it exists, write it on exit
+      --load-state <file>      load <file> at start
+      --dump-state <file>      write the state to <file> on exit
+      --state-interval <s>     also write it every <s> seconds
 Other:
-      --hosted                 behave as the hosted service: no keys held, eth_accounts is []
+      --hosted                 behave as the hosted service: no keys held, eth_accounts is [],
+                               every extension (anvil_*, hardhat_*, signing, …) answers -32601
+      --client-version <text>  what web3_clientVersion answers (default RskJ/9.0.3/<os>/Node<n>/RSKSIM-<v>)
       --no-remasc              mine blocks without the REMASC system transaction (fees go to the coinbase)
   -q, --quiet                  print only the "Listening on" line
       --help                   show this help
@@ -119,6 +147,23 @@ function genesisAccount(text: string): GenesisAccount {
   const account: GenesisAccount = { secretKey: `0x${key.toLowerCase()}` }
   if (balance !== undefined && balance !== '') account.balance = bigQuantity('account', balance)
   return account
+}
+
+function stateFiles(path?: string, load?: string, dump?: string, interval?: string): ServerOptions['state'] {
+  if (path === undefined && load === undefined && dump === undefined && interval === undefined) return undefined
+  for (const [flag, v] of [['state', path], ['load-state', load], ['dump-state', dump]] as const) {
+    if (v === '') throw new CliUsageError(`--${flag}: expected a file name`)
+  }
+  if (path !== undefined && (load !== undefined || dump !== undefined)) throw new CliUsageError('--state cannot be combined with --load-state or --dump-state')
+  const out: NonNullable<ServerOptions['state']> = {}
+  if (path !== undefined) out.path = path
+  if (load !== undefined) out.load = load
+  if (dump !== undefined) out.dump = dump
+  if (interval !== undefined) {
+    if (path === undefined && dump === undefined) throw new CliUsageError('--state-interval needs --state or --dump-state')
+    out.interval = integer('state-interval', interval, 1)
+  }
+  return out
 }
 
 function parseFlags(argv: readonly string[]) {
@@ -174,12 +219,25 @@ export function parseCli(argv: readonly string[]): CliCommand {
   if (v['min-gas-price'] !== undefined) options.minimumGasPrice = bigQuantity('min-gas-price', v['min-gas-price'])
   if (v['genesis-timestamp'] !== undefined) options.genesisTimestamp = bigQuantity('genesis-timestamp', v['genesis-timestamp'])
   if (v['call-gas-cap'] !== undefined) options.callGasCap = bigQuantity('call-gas-cap', v['call-gas-cap'])
+  const state = stateFiles(v.state, v['load-state'], v['dump-state'], v['state-interval'])
+  if (state !== undefined) options.state = state
+  if (v['client-version'] !== undefined) {
+    if (v['client-version'] === '') throw new CliUsageError('--client-version: must not be empty')
+    options.clientVersion = v['client-version']
+  }
+  if (v['rpc-timeout'] !== undefined) options.rpcTimeout = integer('rpc-timeout', v['rpc-timeout'], 0)
+  if (v['gas-estimation-cap'] !== undefined) options.gasEstimationCap = bigQuantity('gas-estimation-cap', v['gas-estimation-cap'])
+  if (v['max-response-size'] !== undefined) options.maxResponseSize = integer('max-response-size', v['max-response-size'], 0)
   if (v['max-batch-size'] !== undefined) options.maxBatchSize = integer('max-batch-size', v['max-batch-size'], 1)
   if (v['logs-max-block-range'] !== undefined) options.logsMaxBlockRange = integer('logs-max-block-range', v['logs-max-block-range'], 0)
   if (v['logs-max-results'] !== undefined) options.logsMaxResults = integer('logs-max-results', v['logs-max-results'], 0)
   if (v['filter-timeout'] !== undefined) options.filterTimeout = integer('filter-timeout', v['filter-timeout'], 1)
   if (v['max-body-bytes'] !== undefined) options.maxBodyBytes = integer('max-body-bytes', v['max-body-bytes'], 1)
   if (v['no-keep-alive'] === true) options.keepAlive = false
+  if (v['allow-host'] !== undefined) options.allowedHosts = v['allow-host'].includes('*') ? '*' : v['allow-host']
+  if (v['allow-origin'] !== undefined) options.allowedOrigins = v['allow-origin'].includes('*') ? '*' : v['allow-origin']
+  if (v['max-connections'] !== undefined) options.maxConnections = integer('max-connections', v['max-connections'], 1)
+  if (v['idle-timeout'] !== undefined) options.idleTimeout = integer('idle-timeout', v['idle-timeout'], 1)
   if (v.hosted === true) options.hosted = true
   if (v['no-remasc'] === true) options.remasc = false
 

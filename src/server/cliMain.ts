@@ -64,10 +64,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
 
   const apiKeys = command.options.apiKeys
   if (command.quiet) {
-    io.stdout.write(`${listeningLines(server.url, apiKeys).join('\n')}\n`)
+    io.stdout.write(`${listeningLines(server.baseUrl, apiKeys).join('\n')}\n`)
   } else {
     const { initialAccounts, options } = server.provider
-    io.stdout.write(formatBanner({ version, url: server.url, accounts: initialAccounts, options, ...(apiKeys ? { apiKeys } : {}) }))
+    io.stdout.write(formatBanner({ version, url: server.baseUrl, accounts: initialAccounts, options, ...(apiKeys ? { apiKeys } : {}) }))
+    // console.log of contracts, as Hardhat's and Anvil's nodes print it (--quiet silences it).
+    server.provider.on('console', ({ message, transactionHash }) => {
+      io.stdout.write(`console.log${transactionHash === null ? ' (eth_call)' : ` (${transactionHash})`}: ${message}
+`)
+    })
   }
   return { kind: 'serving', server }
 }

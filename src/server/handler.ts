@@ -2,16 +2,19 @@
  * The node:http request listener of the rsksim server: `POST /<API_KEY>` with a JSON-RPC body (spec "Endpoints",
  * "Authentication"), with the status codes of RSKj's Netty pipeline (reference §1.1–1.2).
  *
- * Order of checks (each one answers and stops):
- * 1. `OPTIONS` → 204 CORS preflight; any other non-POST method → 501, empty body (`JsonRpcWeb3FilterHandler`).
- * 2. `Content-Type` not `application/json` / `application/json-rpc` → 415, empty body.
- * 3. Body over `maxBodyBytes` → 413, empty body (Netty `HttpObjectAggregator`).
- * 4. API keys configured and the last path segment is not one of them → 401 with a JSON-RPC error; nothing runs.
- * 5. Empty body → `{"error":{"code":-32099,"message":"Unexpected error"}}`, 200 (RSKj catch-all, reference §1.2).
- * 6. Malformed JSON → 400 `-32700 JSON parse error`, id null.
- * 7. Everything else goes to the provider's dispatcher; the status follows the reply (`statusOf`).
- * The transport checks (1–3) come before the key check because they need no body and mirror RSKj's filter
- * handlers, which run before any JSON-RPC handling; the key check needs the body only to echo the request id.
+ * Order of checks (each one answers and stops; nothing before step 6 reads the body):
+ * 1. `OPTIONS` → 204 CORS preflight.
+ * 2. `Host` not accepted (DNS rebinding, src/server/access.ts) → 400, as RSKj's host filter.
+ * 3. Any method but POST → 501 (`JsonRpcWeb3FilterHandler`); `Content-Type` not `application/json` /
+ *    `application/json-rpc` → 415. RSKj sends these without a body; rsksim adds a JSON-RPC error saying what to
+ *    send instead, so a user who opens the URL in a browser or forgets the header learns why.
+ * 4. API keys configured and the last path segment is not one of them → 401 with a JSON-RPC error, id null; the
+ *    body is discarded unread and the connection closed, so a client without a key costs no parsing.
+ * 5. Body over `maxBodyBytes` → 413 (Netty `HttpObjectAggregator`), with an explaining error.
+ * 6. Empty body → `{"error":{"code":-32099,"message":"Unexpected error"}}`, 200 (RSKj catch-all, reference §1.2).
+ * 7. Malformed JSON → 400 `-32700 JSON parse error`, id null.
+ * 8. Everything else goes to the provider's dispatcher (wallet methods vetoed for untrusted browser origins); the
+ *    status follows the reply (`statusOf`); a reply over `maxResponseBytes` is replaced by RSKj's bare -32011.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { JsonRpcId, JsonRpcReply } from '../rpc/types.js'
@@ -24,10 +27,13 @@ import {
   writePreflight,
   type ReplyConfig,
 } from './http.js'
+import { hostAllowed, walletRefusal, type AccessConfig } from './access.js'
+import type { MethodVeto } from '../rpc/dispatch.js'
+import { responseTooLarge } from '../errors.js'
 
 /** What the server needs from a provider: its JSON-RPC dispatcher (see `Provider.handleJsonRpc`). */
 export interface JsonRpcEndpoint {
-  handleJsonRpc(payload: unknown): Promise<JsonRpcReply>
+  handleJsonRpc(payload: unknown, veto?: MethodVeto): Promise<JsonRpcReply>
 }
 
 /** Settings of the request listener. */
@@ -36,6 +42,10 @@ export interface HandlerConfig extends ReplyConfig {
   apiKeys: ReadonlySet<string> | null
   /** Largest accepted request body in bytes. */
   maxBodyBytes: number
+  /** Largest reply in bytes (RSKj `rpc.maxResponseSize`); 0 = no limit. */
+  maxResponseBytes: number
+  /** Host and Origin rules (src/server/access.ts). */
+  access: AccessConfig
 }
 
 /**
@@ -72,50 +82,54 @@ export function apiKeyOf(url: string | undefined): string | undefined {
   }
 }
 
-/** The `id` of a single request object, when the body parses and has a string or number id; else null. */
-function requestIdOf(body: string): JsonRpcId {
-  try {
-    const payload: unknown = JSON.parse(body)
-    if (typeof payload === 'object' && payload !== null && !Array.isArray(payload) && 'id' in payload) {
-      const id = payload.id
-      if (typeof id === 'string' || typeof id === 'number') return id
-    }
-  } catch {
-    // unparseable: id null
-  }
-  return null
+/** A JSON-RPC error reply with id null, for refusals made before any request is read. */
+function refusalJson(code: number, message: string): string {
+  return JSON.stringify({ jsonrpc: '2.0', id: null as JsonRpcId, error: { code, message } })
 }
 
-function unauthorizedJson(id: JsonRpcId): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, error: { code: UNAUTHORIZED_CODE, message: UNAUTHORIZED_MESSAGE } })
-}
+const UNAUTHORIZED_JSON = refusalJson(UNAUTHORIZED_CODE, UNAUTHORIZED_MESSAGE)
+const NOT_POST_JSON = refusalJson(-32600, 'rsksim serves JSON-RPC 2.0 over POST only: send POST with Content-Type: application/json')
+const NOT_JSON_JSON = refusalJson(-32600, 'the request body must be sent with Content-Type: application/json (or application/json-rpc)')
+const BAD_HOST_JSON = refusalJson(
+  -32600,
+  'the Host header names a host this server does not serve (DNS rebinding protection): use localhost or an IP address, or allow the name with the allowedHosts option / --allow-host',
+)
+const tooLargeJson = (max: number): string => refusalJson(-32600, `the request body is larger than ${max} bytes (maxBodyBytes / --max-body-bytes)`)
 
-/** Serialises a reply; a value JSON cannot carry (a bug upstream) becomes the RSKj catch-all error. */
-function serialise(reply: Exclude<JsonRpcReply, undefined>): { status: number; json: string } {
+/**
+ * Serialises a reply; a value JSON cannot carry (a bug upstream) becomes the RSKj catch-all error, and a reply over
+ * `maxBytes` (0 = no limit) RSKj's bare -32011 `Response size limit of N bytes exceeded` (reference §1.2).
+ */
+function serialise(reply: Exclude<JsonRpcReply, undefined>, maxBytes: number): { status: number; json: string } {
+  let json: string
   try {
-    return { status: statusOf(reply), json: JSON.stringify(reply) }
+    json = JSON.stringify(reply)
   } catch {
     return { status: 200, json: UNEXPECTED_ERROR_JSON }
   }
+  // A string's length never exceeds its UTF-8 byte length, so only long replies are measured exactly.
+  if (maxBytes > 0 && json.length * 3 > maxBytes && Buffer.byteLength(json, 'utf8') > maxBytes) {
+    return { status: 200, json: JSON.stringify({ error: responseTooLarge(maxBytes).toJSON() }) }
+  }
+  return { status: statusOf(reply), json }
 }
 
 async function handle(endpoint: JsonRpcEndpoint, config: HandlerConfig, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method === 'OPTIONS') return writePreflight(res, config)
-  if (req.method !== 'POST') return writeEmpty(res, 501, config)
-  if (!isJsonContentType(req.headers['content-type'])) return writeEmpty(res, 415, config)
+  if (!hostAllowed(req.headers.host, config.access)) return refuse(req, res, 400, BAD_HOST_JSON, config)
+  if (req.method !== 'POST') return refuse(req, res, 501, NOT_POST_JSON, config)
+  if (!isJsonContentType(req.headers['content-type'])) return refuse(req, res, 415, NOT_JSON_JSON, config)
+  if (config.apiKeys !== null) {
+    const key = apiKeyOf(req.url)
+    if (key === undefined || !config.apiKeys.has(key)) return refuse(req, res, 401, UNAUTHORIZED_JSON, config)
+  }
 
   const read = await readBody(req, config.maxBodyBytes)
   if (!read.ok) {
-    if (read.reason === 'too-large') writeEmpty(res, 413, config, true)
+    if (read.reason === 'too-large') writeJson(res, 413, tooLargeJson(config.maxBodyBytes), config, true)
     return
   }
   const text = read.body.toString('utf8')
-
-  if (config.apiKeys !== null) {
-    const key = apiKeyOf(req.url)
-    if (key === undefined || !config.apiKeys.has(key)) return writeJson(res, 401, unauthorizedJson(requestIdOf(text)), config)
-  }
-
   if (text.trim() === '') return writeJson(res, 200, UNEXPECTED_ERROR_JSON, config)
 
   let payload: unknown
@@ -125,10 +139,21 @@ async function handle(endpoint: JsonRpcEndpoint, config: HandlerConfig, req: Inc
     return writeJson(res, 400, PARSE_ERROR_JSON, config)
   }
 
-  const reply = await endpoint.handleJsonRpc(payload)
+  const reply = await endpoint.handleJsonRpc(payload, walletRefusal(headerText(req.headers.origin), config.access))
   if (reply === undefined) return writeEmpty(res, 200, config)
-  const { status, json } = serialise(reply)
+  const { status, json } = serialise(reply, config.maxResponseBytes)
   writeJson(res, status, json, config)
+}
+
+const headerText = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v)
+
+/**
+ * Answers a request refused before its body was read. The body is discarded as it arrives (never buffered or
+ * parsed) and the connection closed after the reply, so the refused client cannot queue more work on it.
+ */
+function refuse(req: IncomingMessage, res: ServerResponse, status: number, json: string, config: HandlerConfig): void {
+  req.resume()
+  writeJson(res, status, json, config, true)
 }
 
 /**

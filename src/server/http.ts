@@ -120,10 +120,10 @@ function baseHeaders(config: ReplyConfig, close = false): Record<string, string>
  * writeJson(res, 200, '{"jsonrpc":"2.0","id":1,"result":"0x0"}', { keepAlive: true })
  * ```
  */
-export function writeJson(res: ServerResponse, status: number, json: string, config: ReplyConfig): void {
+export function writeJson(res: ServerResponse, status: number, json: string, config: ReplyConfig, close = false): void {
   const body = `${json}\n`
   const length = String(Buffer.byteLength(body, 'utf8'))
-  res.writeHead(status, { ...baseHeaders(config), 'Content-Type': 'application/json', 'Content-Length': length })
+  res.writeHead(status, { ...baseHeaders(config, close), 'Content-Type': 'application/json', 'Content-Length': length })
   res.end(body, 'utf8')
 }
 

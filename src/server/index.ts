@@ -2,11 +2,13 @@
  * The rsksim HTTP server: serves a `Provider` as the hosted service does, `POST {base_url}/<API_KEY>`
  * (spec "Endpoints", "Authentication"), with the HTTP behaviour of RSKj (reference §1.1–1.2).
  */
-import { createServer, type Server } from 'node:http'
+import { createServer, type RequestListener, type Server } from 'node:http'
+import type { Socket } from 'node:net'
 import type { ProviderOptions } from '../options/index.js'
 import { createProvider, type Provider } from '../provider/index.js'
 import { createRequestListener } from './handler.js'
 import { DEFAULT_MAX_BODY_BYTES } from './http.js'
+import { dumpTarget, loadAtStart, writeStateFile, type StateFileOptions } from './stateFile.js'
 
 /** Default port: RSKj `rpc.providers.web.http.port` (reference §1.1). */
 export const DEFAULT_PORT = 4444
@@ -38,11 +40,44 @@ export interface ServerOptions extends ProviderOptions {
    * from 8 concurrent `fetch` loops). Nothing a client can observe in the JSON changes. Set false to copy RSKj.
    */
   keepAlive?: boolean
+  /**
+   * Host names accepted in the `Host` header besides IP literals, `localhost`, `*.localhost` and `host`; `'*'`
+   * accepts any. Other names get HTTP 400: a guard against DNS rebinding (src/server/access.ts). Default none.
+   */
+  allowedHosts?: string[] | '*'
+  /**
+   * Browser origins (e.g. `https://my-dapp.example`) whose pages may call wallet methods (key export, signing,
+   * sending from the node's accounts); `'*'` allows every origin. Loopback origins and non-browser clients (no
+   * `Origin` header) always may. Other origins may call every other method. Default none.
+   */
+  allowedOrigins?: string[] | '*'
+  /** Most open connections; more are refused at once. Default 1,000. */
+  maxConnections?: number
+  /**
+   * Idle time after which a connection is closed, in ms: between requests (keep-alive), and until a new
+   * connection has sent its request headers. Default 10,000.
+   */
+  idleTimeout?: number
+  /**
+   * State files (Anvil's `--state`, `--load-state`, `--dump-state`, `--state-interval`): load at start, write on
+   * `close()` and every `interval` seconds. See src/server/stateFile.ts.
+   */
+  state?: StateFileOptions
 }
 
+/** Default most open connections (well under the usual file-descriptor limits). */
+export const DEFAULT_MAX_CONNECTIONS = 1_000
+/** Default idle time of a connection before the server closes it, in ms. */
+export const DEFAULT_IDLE_TIMEOUT = 10_000
+
 export interface RsksimServer {
-  /** Base URL, e.g. `http://127.0.0.1:4444` (append `/<API_KEY>` when keys are set). */
+  /**
+   * URL that serves requests: `http://127.0.0.1:4444`, or with API keys `http://127.0.0.1:4444/<first key>`, so
+   * `new JsonRpcProvider(server.url)` works either way.
+   */
   url: string
+  /** URL without an API key, e.g. `http://127.0.0.1:4444` (append `/<API_KEY>` when keys are set). */
+  baseUrl: string
   /** The bound port (the real one when `port: 0` was asked). */
   port: number
   /** The bound host. */
@@ -81,6 +116,29 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   })
 }
 
+/** Requests being answered per socket: an idle timeout never cuts a connection that waits for its reply. */
+const inFlight = new WeakMap<Socket, number>()
+
+function countInFlight(listener: RequestListener): RequestListener {
+  return (req, res) => {
+    const socket = req.socket
+    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1)
+    res.once('close', () => inFlight.set(socket, (inFlight.get(socket) ?? 1) - 1))
+    listener(req, res)
+  }
+}
+
+/**
+ * Closes connections that stay silent for `ms`: one that never sends a request (node:http's header timeout does
+ * not cover a connection that sent nothing at all) and one idle between requests.
+ */
+function closeIdleSockets(server: Server, ms: number): void {
+  server.timeout = ms
+  server.on('timeout', (socket: Socket) => {
+    if ((inFlight.get(socket) ?? 0) === 0) socket.destroy()
+  })
+}
+
 function checkPort(port: number): void {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`rsksim: invalid port ${port}`)
 }
@@ -110,6 +168,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
     provider: given,
     maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
     keepAlive = true,
+    allowedHosts = [],
+    allowedOrigins = [],
+    maxConnections = DEFAULT_MAX_CONNECTIONS,
+    idleTimeout = DEFAULT_IDLE_TIMEOUT,
+    state = {},
     ...providerOptions
   } = options
   checkPort(port)
@@ -118,14 +181,32 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
     throw new RangeError('rsksim: an API key must be a non-empty string without "/"')
   }
 
+  if (!Number.isInteger(maxConnections) || maxConnections < 1) throw new RangeError(`rsksim: invalid maxConnections ${maxConnections}`)
+  if (!Number.isInteger(idleTimeout) || idleTimeout < 1) throw new RangeError(`rsksim: invalid idleTimeout ${idleTimeout}`)
+
+  if (state.interval !== undefined && (!(state.interval > 0) || dumpTarget(state) === undefined)) {
+    throw new RangeError('rsksim: state.interval needs a positive number of seconds and a file to write (state.path or state.dump)')
+  }
+
   const provider = given ?? (await createProvider(providerOptions))
   const owned = given === undefined
+  try {
+    await loadAtStart(provider, state)
+  } catch (e) {
+    if (owned) await provider.disconnect()
+    throw e
+  }
   const listener = createRequestListener(provider, {
     apiKeys: apiKeys === undefined ? null : new Set(apiKeys),
     maxBodyBytes,
+    maxResponseBytes: provider.options.maxResponseSize,
     keepAlive,
+    access: { allowedHosts, allowedOrigins, boundHost: host },
   })
-  const server = createServer(listener)
+  const server = createServer(countInFlight(listener))
+  server.maxConnections = maxConnections
+  server.keepAliveTimeout = idleTimeout
+  closeIdleSockets(server, idleTimeout)
 
   try {
     await listen(server, port, host)
@@ -136,19 +217,30 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
 
   const address = server.address()
   const boundPort = typeof address === 'object' && address !== null ? address.port : port
+  const target = dumpTarget(state)
+  const saver =
+    state.interval !== undefined && target !== undefined
+      ? setInterval(() => void writeStateFile(provider, target).catch(() => undefined), state.interval * 1000)
+      : undefined
+  saver?.unref()
   let closing: Promise<void> | undefined
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
+      if (saver !== undefined) clearInterval(saver)
       server.close(() => resolve())
       server.closeAllConnections()
     }).then(async () => {
+      if (target !== undefined) await writeStateFile(provider, target)
       if (owned) await provider.disconnect()
     })
     return closing
   }
 
+  const baseUrl = `http://${urlHost(host)}:${boundPort}`
+  const firstKey = apiKeys?.[0]
   return {
-    url: `http://${urlHost(host)}:${boundPort}`,
+    url: firstKey === undefined ? baseUrl : `${baseUrl}/${encodeURIComponent(firstKey)}`,
+    baseUrl,
     port: boundPort,
     host,
     provider,

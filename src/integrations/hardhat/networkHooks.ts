@@ -33,7 +33,7 @@ type CloseNext = (context: unknown, connection: Connection) => Promise<void>
 
 /** Options for the rsksim provider of a Hardhat network (clientVersion: see shared.ts). */
 function providerOptions(options: RsksimNetworkOptions): ProviderOptions {
-  return { clientVersion: `${HARDHAT_CLIENT_VERSION_PREFIX}/${VERSION}`, ...options } as ProviderOptions
+  return { clientVersion: `${HARDHAT_CLIENT_VERSION_PREFIX}/${VERSION}`, ...options }
 }
 
 /** Fills `gas` of an `eth_sendTransaction` sent without it (Hardhat `AutomaticGasHandler`, gas: 'auto'). */

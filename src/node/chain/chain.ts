@@ -14,6 +14,7 @@ import { BlockStore } from './store.js'
 import { TrackedMapDB } from './trackedDb.js'
 import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { rskEvmOptions } from '../rsk/evmProfile.js'
+import { ExecutionGuard } from '../exec/guard.js'
 import type { BlockRecord } from './types.js'
 // Engine corrections and fast paths (see src/node/enginePatches/index.ts).
 import { createCaches } from '../enginePatches/index.js'
@@ -36,15 +37,20 @@ export class Chain {
   private historical?: { root: Uint8Array; state: MerkleStateManager }
   /** Node journal position right after genesis (set by createGenesis), for evm_reset. */
   genesisNodes = 0
+  /** The request deadline every EVM of this chain checks (see exec/guard.ts). */
+  readonly guard: ExecutionGuard
 
   private constructor(
     readonly common: Common,
-    readonly state: MerkleStateManager,
+    readonly state: RskStateManager,
     readonly vm: VM,
     readonly store: BlockStore,
     /** The trie node store, for dropping the nodes of reverted blocks (see trackedDb.ts). */
     readonly nodes: TrackedMapDB,
-  ) {}
+    guard: ExecutionGuard,
+  ) {
+    this.guard = guard
+  }
 
   static async create(common: Common): Promise<Chain> {
     // Account, storage and code caches: without them every read decodes trie nodes (a large share of a transfer).
@@ -53,8 +59,9 @@ export class Chain {
     const trie = new MerklePatriciaTrie({ useKeyHashing: true, common, db: nodes, valueEncoding: ValueEncoding.Bytes })
     const state = new RskStateManager({ common, trie, caches: createCaches() })
     const store = new BlockStore()
-    const vm = await createVM({ common, stateManager: state, blockchain: new StoreBlockHashes(store), evmOpts: rskEvmOptions(common) })
-    return new Chain(common, state, vm, store, nodes)
+    const guard = new ExecutionGuard()
+    const vm = await createVM({ common, stateManager: state, blockchain: new StoreBlockHashes(store), evmOpts: rskEvmOptions(common, guard) })
+    return new Chain(common, state, vm, store, nodes, guard)
   }
 
   get head(): BlockRecord {

@@ -14,6 +14,7 @@ import { paramsVM } from '@ethereumjs/vm'
 import { paramsEVM } from '@ethereumjs/evm'
 import { customCrypto } from '../crypto.js'
 import type { NetworkProfile } from '../../options/index.js'
+import { enginePatches, fastIsActivatedEIP, paramsAlreadyMerged } from '../enginePatches/index.js'
 
 /** Hardfork whose rules the engine runs. */
 export const ENGINE_HARDFORK = Hardfork.Istanbul
@@ -43,25 +44,12 @@ const PREMERGED = new WeakSet<ParamsDict>([paramsTx, paramsBlock, paramsVM, para
 
 /** The Common of an RSK network: RSK prices and EIPs, and the minimum gas price BASEFEE pushes (RSKIP412). */
 class RskCommon extends Common {
-  /** The `minimumGasPrice` of every block of this node (a node option; blocks never change it here). */
+  /** The `minimumGasPrice` of the blocks being built (a node option; `anvil_setMinGasPrice` changes it). */
   minimumGasPrice = 0n
 
-  /** `_activatedEIPsCache` the lookup table below was built from (Common replaces the array when it changes). */
-  private eipsSource: readonly number[] | undefined
-  private eipTable: Set<number> = RSK_EXTRA_EIPS
-
-  /**
-   * The interpreter asks this on every step (EIPs 6800 and 7864), and Common answers with `Array.includes`: about a
-   * sixth of a pure-arithmetic loop. The answer comes from a Set built from the same array (plus RSK's extra EIPs),
-   * rebuilt whenever Common assigns a new array (it never mutates one in place, see `setHardfork`/`setEIPs`).
-   */
+  /** RSK's EIPs beyond the engine's hardfork and EIP list, with a fast lookup when the engine patches allow it. */
   override isActivatedEIP(eip: number): boolean {
-    const source = this._activatedEIPsCache
-    if (source !== this.eipsSource) {
-      this.eipTable = new Set([...RSK_EXTRA_EIPS, ...source])
-      this.eipsSource = source
-    }
-    return this.eipTable.has(eip)
+    return fastIsActivatedEIP(this, eip, RSK_EXTRA_EIPS) ?? (RSK_EXTRA_EIPS.has(eip) || super.isActivatedEIP(eip))
   }
 
   override param(name: string): bigint {
@@ -75,25 +63,22 @@ class RskCommon extends Common {
    * dictionaries once up front, before any copy exists (copies share the parameters but not their cache).
    */
   override updateParams(params: ParamsDict): void {
-    if (!PREMERGED.has(params) && !this.holds(params)) super.updateParams(params)
+    if (PREMERGED.has(params) && enginePatches.active) return
+    if (!paramsAlreadyMerged(this, params)) super.updateParams(params)
   }
 
   /** Merges the engine's dictionaries once, before any copy of this Common exists. */
   mergeEngineParams(): void {
     for (const params of [paramsTx, paramsBlock, paramsVM, paramsEVM]) super.updateParams(params)
   }
-
-  private holds(params: ParamsDict): boolean {
-    for (const [eip, values] of Object.entries(params)) {
-      const have = this._params[eip]
-      if (have === undefined) return false
-      for (const [k, v] of Object.entries(values)) if (have[k] !== v) return false
-    }
-    return true
-  }
 }
 
-/** The block minimum gas price a Common was created with (0 for a Common not made by `createRskCommon`). */
+/** Sets the `minimumGasPrice` of the blocks built from now on (BASEFEE reads it). */
+export function setMinimumGasPrice(common: Common, price: bigint): void {
+  if (common instanceof RskCommon) common.minimumGasPrice = price
+}
+
+/** The `minimumGasPrice` of the blocks a Common builds (0 for a Common not made by `createRskCommon`). */
 export function minimumGasPriceOf(common: Common): bigint {
   return common instanceof RskCommon ? common.minimumGasPrice : 0n
 }

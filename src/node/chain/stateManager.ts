@@ -13,18 +13,40 @@
 import { MerkleStateManager } from '@ethereumjs/statemanager'
 import { RLP } from '@ethereumjs/rlp'
 import { equalsBytes, unpadBytes, type Account, type Address } from '@ethereumjs/util'
+import { flatHex } from './flatHex.js'
+import { cachedSlot } from '../enginePatches/index.js'
 
 export class RskStateManager extends MerkleStateManager {
+  /**
+   * Every address and storage slot ever written: the trie keeps only their hashes, and `anvil_dumpState` must name
+   * them (src/node/dev/stateDump.ts). Entries whose account or slot is gone again are skipped when dumping.
+   */
+  readonly written = new Map<string, Set<string>>()
+
+  private remember(address: Address, slot?: Uint8Array): void {
+    const key = flatHex(address.bytes)
+    let slots = this.written.get(key)
+    if (slots === undefined) this.written.set(key, (slots = new Set()))
+    if (slot !== undefined) slots.add(flatHex(slot))
+  }
+
   override async putAccount(address: Address, account: Account | undefined): Promise<void> {
     if (sameAccount(await this.getAccount(address), account)) return
+    this.remember(address)
     return super.putAccount(address, account)
+  }
+
+  override async putCode(address: Address, code: Uint8Array): Promise<void> {
+    this.remember(address)
+    return super.putCode(address, code)
   }
 
   override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
     // Compared with the cached slot only (the engine caches a slot when it reads it, and caches RLP of the unpadded
     // value): a miss is written as usual. Malformed values go to the engine for its own errors.
-    const cached = value.length <= 32 ? this._caches?.storage?.get(address, key) : undefined
+    const cached = value.length <= 32 ? cachedSlot(this, address, key) : undefined
     if (cached !== undefined && equalsBytes(cached, RLP.encode(unpadBytes(value)))) return
+    this.remember(address, key)
     return super.putStorage(address, key, value)
   }
 }

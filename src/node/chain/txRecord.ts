@@ -5,7 +5,7 @@
 import type { Common } from '@ethereumjs/common'
 import { createLegacyTx, createLegacyTxFromBytesArray, type LegacyTx, type LegacyTxData } from '@ethereumjs/tx'
 import { RLP } from '@ethereumjs/rlp'
-import { bytesToBigInt } from '@ethereumjs/util'
+import { Address, bytesToBigInt } from '@ethereumjs/util'
 import { invalidParams, RpcError, ErrorCode } from '../../errors.js'
 import { keccak256, signDigest } from '../crypto.js'
 import type { TxRecord } from './types.js'
@@ -56,6 +56,19 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common): TxRecord 
   } catch (e) {
     throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
   }
+}
+
+/**
+ * A transaction "from" an impersonated address, which the node holds no key for (Anvil's and Hardhat's
+ * impersonation). It carries a placeholder signature (v for the chain id, r = the sender's address, s = 1, so two
+ * senders never share a hash) and answers `from` as its sender; the engine never checks the signature itself.
+ */
+export function impersonatedTransaction(data: LegacyTxData, from: Uint8Array, common: Common): TxRecord {
+  const v = 35n + 2n * common.chainId()
+  const tx = createLegacyTx({ ...data, v, r: bytesToBigInt(from), s: 1n }, { common, ...TX_OPTIONS, freeze: false })
+  const sender = new Address(from)
+  Object.defineProperty(tx, 'getSenderAddress', { value: () => sender })
+  return recordOf(tx)
 }
 
 /** Signs a legacy EIP-155 transaction with `privateKey` (libsecp256k1, RFC 6979). */

@@ -1,27 +1,51 @@
 /**
- * The modules of @ethereumjs/evm's ESM build that the package does not export (its `exports` map names only the
- * index, and Node refuses deep imports past it): the interpreter and its memory. They are imported by file path.
- * The build bundles the engine (tsup.config.ts), and esbuild keys modules by resolved path, so these files are
- * bundled once, as the very modules the engine's index imports. Under Vitest, Node loads the engine from
- * node_modules and keys modules by file URL: again the same instances. `sameEngine` confirms it before anything is
- * patched; another copy of the engine (a second install, another bundler) answers false and is left alone.
+ * The engine classes the patches change but @ethereumjs/evm does not export: the interpreter and its memory.
  *
- * The path is relative to this file (src/node/enginePatches -> the repository's node_modules); the published
- * package never resolves it, its dist already holds the bundled engine.
+ * They are found at load from the engine itself, not by a file path into node_modules (which breaks when a package
+ * manager hoists differently, under Yarn Plug'n'Play, and is a second copy when the engine is bundled): a throwaway
+ * EVM runs one byte of code through a custom opcode (the engine's public `customOpcodes` option), and that opcode
+ * reads the classes off the run state it is handed (`runState.interpreter`, `runState.memory`, public fields of the
+ * engine's `RunState` type). So they are always the classes of the engine in use, bundled or not. If the probe fails
+ * (a changed engine), both are undefined and nothing is patched.
  */
-import { EVM } from '@ethereumjs/evm'
-import * as evmModule from '../../../node_modules/@ethereumjs/evm/dist/esm/evm.js'
-import * as interpreterModule from '../../../node_modules/@ethereumjs/evm/dist/esm/interpreter.js'
-import * as memoryModule from '../../../node_modules/@ethereumjs/evm/dist/esm/memory.js'
+import { createEVM } from '@ethereumjs/evm'
+import { enginePatches } from './switch.js'
 
-/** Whether the modules below are the ones the engine in use runs. */
-export const sameEngine: boolean = evmModule.EVM === EVM
+/** An opcode the engine leaves unassigned (0x0c), used only by the probe EVM. */
+const PROBE_OPCODE = 0x0c
 
-/** The engine's `Interpreter` class, when it is the one in use. */
-export const engineInterpreter = sameEngine ? interpreterModule.Interpreter : undefined
+interface Found {
+  interpreter?: Function
+  memory?: Function
+}
 
-/** The engine's `Memory` class, when it is the one in use. */
-export const engineMemory = sameEngine ? memoryModule.Memory : undefined
+async function probe(): Promise<Found> {
+  const found: Found = {}
+  try {
+    const evm = await createEVM({
+      customOpcodes: [
+        {
+          opcode: PROBE_OPCODE,
+          opcodeName: 'RSKSIM_PROBE',
+          baseFee: 0,
+          logicFunction: (runState) => {
+            found.interpreter = runState.interpreter.constructor
+            found.memory = runState.memory.constructor
+          },
+        },
+      ],
+    })
+    await evm.runCode({ code: Uint8Array.of(PROBE_OPCODE), gasLimit: 1_000n })
+  } catch {
+    return {}
+  }
+  return found
+}
 
-/** The engine's `defaultBlock` (the block of a message run without one), when it is the one in use. */
-export const engineDefaultBlock = sameEngine ? evmModule.defaultBlock : undefined
+const found: Found = enginePatches.installable ? await probe() : {}
+
+/** The engine's `Interpreter` class, when found. */
+export const engineInterpreter: Function | undefined = found.interpreter
+
+/** The engine's `Memory` class, when found. */
+export const engineMemory: Function | undefined = found.memory

@@ -24,6 +24,7 @@ import { EVMError } from '@ethereumjs/evm'
 import type { Common } from '@ethereumjs/common'
 import { EthereumJSErrorWithoutCode } from '@ethereumjs/util'
 import { engineInterpreter, engineMemory } from './engineModule.js'
+import { enginePatches } from './switch.js'
 
 interface OpcodeInfo {
   code: number
@@ -114,6 +115,7 @@ function patchJumpAnalysis(proto: Interpreter): void {
   // Per opcode table (the analysis stores the table's entries); a rebuilt table starts a new cache.
   const caches = new WeakMap<object, AnalysisCache>()
   proto._getValidJumpDestinations = function (this: Interpreter, code: Uint8Array): JumpAnalysis {
+    if (!enginePatches.active) return analyse.call(this, code)
     const table = this._evm._opcodeMap
     let cache = caches.get(table)
     if (cache === undefined) {
@@ -139,7 +141,7 @@ function patchJumpAnalysis(proto: Interpreter): void {
 // ---- 2. step loop without a per-step await ------------------------------------------------------------------------
 
 function fastPathApplies(it: Interpreter): boolean {
-  if (it.profilerOpts?.enabled === true) return false
+  if (!enginePatches.active || it.profilerOpts?.enabled === true) return false
   // (`chargeCodeAccesses` is set on most messages but only matters with EIP-6800/7864, both in SLOW_EIPS.)
   if (it._runState.env.accessWitness !== undefined) return false
   for (const eip of SLOW_EIPS) if (it.common.isActivatedEIP(eip)) return false
@@ -212,7 +214,9 @@ function patchRun(proto: Interpreter): void {
 const PAGE = 8192
 
 function patchMemory(proto: Memory): void {
+  const extend = proto.extend
   proto.extend = function (this: Memory, offset: number, size: number): void {
+    if (!enginePatches.active) return extend.call(this, offset, size)
     const capacity = this._store.length
     // The capacity is a whole number of pages (so of words): this is the engine's test on the word-rounded end.
     if (size === 0 || offset + size <= capacity) return
@@ -234,16 +238,32 @@ function isPrototypeWith<T>(value: unknown, methods: string[]): value is T {
 const interpreterProto: unknown = engineInterpreter?.prototype
 const memoryProto: unknown = engineMemory?.prototype
 
+/**
+ * The fields the patches read or write that no method check covers, looked for in the engine's own source text
+ * (property names survive bundling): the run state's `cachedPushes`, `shouldDoJumpAnalysis` and `validJumps`, the
+ * EVM's `_opcodeMap`, and Memory's `_store`. A release that renamed one leaves every patch of this file off.
+ */
+const interpreterSource = typeof engineInterpreter === 'function' ? engineInterpreter.toString() : ''
+const memorySource = typeof engineMemory === 'function' ? engineMemory.toString() : ''
+/** Whether the interpreter's and memory's fields used here (and by the fast opcodes) are where the patches expect them. */
+export const interpreterFieldsFound =
+  ['cachedPushes', 'shouldDoJumpAnalysis', 'validJumps', '_opcodeMap', 'programCounter'].every((f) => interpreterSource.includes(f)) &&
+  memorySource.includes('_store')
+
 /** Whether the interpreter patches are in effect (false when the engine's layout was not recognised). */
 export let interpreterPatched = false
-if (isPrototypeWith<Interpreter>(interpreterProto, ['run', 'runStep', '_getValidJumpDestinations', 'lookupOpInfo', 'useGas'])) {
+if (
+  enginePatches.installable &&
+  interpreterFieldsFound &&
+  isPrototypeWith<Interpreter>(interpreterProto, ['run', 'runStep', '_getValidJumpDestinations', 'lookupOpInfo', 'useGas'])
+) {
   patchJumpAnalysis(interpreterProto)
   patchRun(interpreterProto)
   interpreterPatched = true
 }
 /** Whether memory grows geometrically. */
 export let memoryPatched = false
-if (isPrototypeWith<Memory>(memoryProto, ['extend'])) {
+if (enginePatches.installable && interpreterFieldsFound && isPrototypeWith<Memory>(memoryProto, ['extend'])) {
   patchMemory(memoryProto)
   memoryPatched = true
 }

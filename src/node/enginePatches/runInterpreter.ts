@@ -15,7 +15,8 @@
  */
 import { EVM, EVMError, type ExecResult } from '@ethereumjs/evm'
 import { Account, BIGINT_0, createZeroAddress, type Address } from '@ethereumjs/util'
-import { engineDefaultBlock, engineInterpreter } from './engineModule.js'
+import { engineInterpreter } from './engineModule.js'
+import { enginePatches } from './switch.js'
 
 type Message = {
   to?: Address
@@ -78,8 +79,11 @@ function lazyRunState(out: Record<string, unknown>, build: () => object): void {
   })
 }
 
-function patch(proto: EvmInternals, Interpreter: InterpreterClass, defaultBlock: () => unknown): void {
+function patch(proto: EvmInternals, Interpreter: InterpreterClass): void {
+  const original = proto.runInterpreter
   proto.runInterpreter = async function (this: EvmInternals, message: Message, opts: InterpreterOpts = {}) {
+    // Without a block (never the case through runCall/runCode) the engine's own method supplies its default one.
+    if (!enginePatches.active || this._block === undefined) return original.call(this, message, opts)
     let contract = await this.stateManager.getAccount(message.to ?? createZeroAddress())
     if (!contract) contract = new Account()
     const env = {
@@ -93,7 +97,7 @@ function patch(proto: EvmInternals, Interpreter: InterpreterClass, defaultBlock:
       depth: message.depth ?? 0,
       gasPrice: this._tx!.gasPrice,
       origin: this._tx!.origin ?? message.caller ?? createZeroAddress(),
-      block: this._block ?? defaultBlock(),
+      block: this._block,
       contract,
       codeAddress: message.codeAddress,
       gasRefund: message.gasRefund,
@@ -138,9 +142,21 @@ const evmProto: unknown = EVM.prototype
 const isEvm = (p: unknown): p is EvmInternals =>
   typeof p === 'object' && p !== null && typeof (p as Record<string, unknown>).runInterpreter === 'function'
 
+/**
+ * What the copy above reproduces, looked for in the engine's own method (property names survive bundling): if the
+ * pinned release's method no longer builds the interpreter this way, the copy is stale and stays off.
+ */
+const COPIED = ['new Interpreter(', '_optsCached', 'performanceLogger', 'interpreter._result', 'accessWitness', 'blobVersionedHashes', 'INVALID_EOF_FORMAT', 'stateGasSpilled']
+const originalText = isEvm(evmProto) ? evmProto.runInterpreter.toString() : ''
+
 /** Whether `runInterpreter` builds `runState` lazily (false when the engine's layout was not recognised). */
 export let runInterpreterPatched = false
-if (isEvm(evmProto) && typeof engineInterpreter === 'function' && typeof engineDefaultBlock === 'function') {
-  patch(evmProto, engineInterpreter as unknown as InterpreterClass, engineDefaultBlock)
+if (
+  enginePatches.installable &&
+  isEvm(evmProto) &&
+  COPIED.every((token) => originalText.includes(token)) &&
+  typeof engineInterpreter === 'function'
+) {
+  patch(evmProto, engineInterpreter as unknown as InterpreterClass)
   runInterpreterPatched = true
 }

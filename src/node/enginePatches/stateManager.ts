@@ -20,6 +20,7 @@
  *    built exactly as `createAccountFromBytesArray` builds it, since callers modify the accounts they get.
  */
 import { MerkleStateManager } from '@ethereumjs/statemanager'
+import { enginePatches } from './switch.js'
 import { RLP } from '@ethereumjs/rlp'
 import {
   Account,
@@ -51,8 +52,19 @@ interface StateManagerInternals {
 
 const proto = MerkleStateManager.prototype as unknown as StateManagerInternals
 
-if (typeof proto._writeContractStorage === 'function' && typeof proto.putStorage === 'function') {
+/** The fields read here that no method check covers, looked for in the engine's own source text. */
+const source = MerkleStateManager.toString()
+const fieldsFound = ['_caches', '_writeContractStorage', 'accountRLP'].every((f) => source.includes(f))
+const install = enginePatches.installable && fieldsFound
+
+/** Whether each of the three state manager patches is in effect. */
+export const stateManagerPatched = { putStorage: false, getStorage: false, getAccount: false }
+
+if (install && typeof proto._writeContractStorage === 'function' && typeof proto.putStorage === 'function') {
+  const putStorage = proto.putStorage
+  stateManagerPatched.putStorage = true
   proto.putStorage = async function (this: StateManagerInternals, address, key, value) {
+    if (!enginePatches.active) return putStorage.call(this, address, key, value)
     // Same checks and messages as the engine's putStorage.
     if (key.length !== 32) throw EthereumJSErrorWithoutCode('Storage key must be 32 bytes long')
     if (value.length > 32) throw EthereumJSErrorWithoutCode('Storage value cannot be longer than 32 bytes')
@@ -65,9 +77,11 @@ if (typeof proto._writeContractStorage === 'function' && typeof proto.putStorage
   }
 }
 
-if (typeof proto.getStorage === 'function') {
+if (install && typeof proto.getStorage === 'function') {
   const getStorage = proto.getStorage
+  stateManagerPatched.getStorage = true
   proto.getStorage = async function (this: StateManagerInternals, address, key) {
+    if (!enginePatches.active) return getStorage.call(this, address, key)
     const cache = this._caches?.storage
     // Everything but "not cached, and the account's storage trie is empty" is the engine's own answer.
     if (key.length !== 32 || cache === undefined) return getStorage.call(this, address, key)
@@ -80,10 +94,12 @@ if (typeof proto.getStorage === 'function') {
   }
 }
 
-if (typeof proto.getAccount === 'function') {
+if (install && typeof proto.getAccount === 'function') {
   const getAccount = proto.getAccount
   const decoded = new WeakMap<Uint8Array, Account>()
+  stateManagerPatched.getAccount = true
   proto.getAccount = async function (this: StateManagerInternals, address) {
+    if (!enginePatches.active) return getAccount.call(this, address)
     const cache = this._caches?.account
     if (cache === undefined) return getAccount.call(this, address)
     const elem = cache.get(address)
@@ -97,4 +113,13 @@ if (typeof proto.getAccount === 'function') {
     }
     return new Account(known.nonce, known.balance, known.storageRoot, known.codeHash)
   }
+}
+
+/**
+ * The storage cache's entry for a slot (RLP of the unpadded value), for RskStateManager's no-op write check
+ * (src/node/chain/stateManager.ts); undefined when not cached, or when the patches are off.
+ */
+export function cachedSlot(stateManager: MerkleStateManager, address: Address, key: Uint8Array): Uint8Array | undefined {
+  if (!enginePatches.active || !fieldsFound) return undefined
+  return (stateManager as unknown as StateManagerInternals)._caches?.storage?.get(address, key)
 }

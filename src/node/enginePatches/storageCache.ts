@@ -16,6 +16,7 @@
  */
 import { Caches, CacheType, StorageCache } from '@ethereumjs/statemanager'
 import { EthereumJSErrorWithoutCode, type Address } from '@ethereumjs/util'
+import { enginePatches } from './switch.js'
 
 type SlotMap = Map<string, Uint8Array>
 
@@ -140,14 +141,14 @@ export class FastStorageCache extends StorageCache {
 /** Methods `FastStorageCache` replaces or relies on; if the engine's class lacks one, its own cache is kept. */
 const REQUIRED = ['_saveCachePreState', 'put', 'get', 'del', 'clearStorage', 'flush', 'revert', 'commit', 'checkpoint', 'size', 'clear', 'dump']
 
-/** Whether the live state gets `FastStorageCache`. */
-export const storageCachePatched: boolean = REQUIRED.every(
+/** Whether the live state gets `FastStorageCache` (when the patches are on at the time it is created). */
+export const storageCachePatched: boolean = enginePatches.installable && REQUIRED.every(
   (m) => typeof (StorageCache.prototype as unknown as Record<string, unknown>)[m] === 'function',
 )
 
 /** The engine's default caches, with `FastStorageCache` for storage when the engine's layout was recognised. */
 export function createCaches(): Caches {
   const caches = new Caches()
-  if (storageCachePatched && caches.storage !== undefined) caches.storage = new FastStorageCache(caches.settings.storage.size)
+  if (storageCachePatched && enginePatches.active && caches.storage !== undefined) caches.storage = new FastStorageCache(caches.settings.storage.size)
   return caches
 }

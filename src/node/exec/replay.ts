@@ -46,7 +46,7 @@ export async function replayBlock(
   const state = view.shallowCopy(false)
   await state.setStateRoot(parent.header.stateRoot)
   const blockchain = chain.vm.blockchain
-  const evm = await createEVM({ common: chain.common, stateManager: state, blockchain, ...rskEvmOptions(chain.common) })
+  const evm = await createEVM({ common: chain.common, stateManager: state, blockchain, ...rskEvmOptions(chain.common, chain.guard) })
   const vm = await createVM({ common: chain.common, stateManager: state, blockchain, evm })
   // The execution block exactly as the miner built it (src/node/miner/miner.ts).
   const h = block.header
@@ -63,6 +63,7 @@ export async function replayBlock(
       const t = block.transactions[i]!
       // The REMASC system transaction is not an engine transaction (unsigned); it moves no gas and is not traced.
       if (t.system !== undefined) continue
+      chain.guard.check()
       const listener = listenerFor(i)
       listener?.attach(evm)
       let result: RunTxResult

@@ -28,6 +28,20 @@ export type PollFilter =
   | { kind: 'pendingTransaction'; lastAccess: number; items: string[] }
   | { kind: 'log'; lastAccess: number; items: LogBlockEvent[]; range: LogRange }
 
+/**
+ * Most filters installed at once. RSKj sets no bound; every installed filter is visited on each block and
+ * pending transaction, and held for `filterTimeout`, so an unbounded number is a way to slow or exhaust the node.
+ */
+export const MAX_FILTERS = 1_000
+
+/** A new filter was asked for while `MAX_FILTERS` are installed (rpc/ answers -32000 with this text). */
+export class TooManyFilters extends Error {
+  override readonly name = 'TooManyFilters'
+  constructor() {
+    super(`too many filters installed (${MAX_FILTERS}): uninstall some with eth_uninstallFilter, or let them expire (no poll for filterTimeout)`)
+  }
+}
+
 /** The installed filters of one node, numbered `1, 2, …` (spec: ids are QUANTITY; RSKj 9.x uses UUIDs). */
 export class FilterManager {
   private nextId = 1n
@@ -92,6 +106,7 @@ export class FilterManager {
 
   private install(f: PollFilter): bigint {
     this.sweep()
+    if (this.installed.size >= MAX_FILTERS) throw new TooManyFilters()
     const id = this.nextId++
     this.installed.set(id, f)
     return id

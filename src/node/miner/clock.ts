@@ -2,13 +2,26 @@
  * Block time. RSKj `MinerClock`: the next block's timestamp is max(now + offset, parent + 1); `evm_increaseTime`
  * adds to the offset, which is cleared once a block has been built with it (reference §3.3).
  */
+/** Largest block timestamp: RSKj keeps timestamps in a Java long (`BlockHeader.timestamp`). */
+export const MAX_TIMESTAMP = 2n ** 63n - 1n
+
 export class Clock {
   /** Seconds added by `evm_increaseTime` and not yet used by a block. */
   offset = 0n
+  /**
+   * Seconds the node's clock runs ahead of (or behind) the wall clock for good: set by `evm_setNextBlockTimestamp`
+   * (time goes on from the pinned block, as in Hardhat and Anvil) and Ganache's `evm_setTime`.
+   */
+  drift = 0n
 
   /** Current wall-clock time in whole seconds. */
   static now(): bigint {
     return BigInt(Math.floor(Date.now() / 1000))
+  }
+
+  /** The node's current time: the wall clock plus the drift. */
+  time(): bigint {
+    return Clock.now() + this.drift
   }
 
   /** Adds `seconds` (ignored when ≤ 0, as RSKj) and returns the accumulated offset. */
@@ -17,10 +30,21 @@ export class Clock {
     return this.offset
   }
 
-  /** Timestamp for a block on top of a parent with `parentTimestamp`; consumes the offset. */
+  /** Timestamp of the next block only (`evm_setNextBlockTimestamp`); undefined when not set. */
+  pinned: bigint | undefined
+  /** Seconds between consecutive blocks (`anvil_setBlockTimestampInterval`); undefined = wall clock. */
+  interval: bigint | undefined
+
+  /**
+   * Timestamp for a block on top of a parent with `parentTimestamp`: the requested one, else the pinned one, else
+   * parent + interval when an interval is set, else now + offset; never at or before the parent's. Consumes the
+   * offset and the pinned time.
+   */
   next(parentTimestamp: bigint, requested?: bigint): bigint {
-    const wanted = requested ?? Clock.now() + this.offset
+    const wanted = requested ?? this.pinned ?? (this.interval !== undefined ? parentTimestamp + this.interval : this.time() + this.offset)
+    if (requested === undefined && this.pinned !== undefined) this.drift = this.pinned - Clock.now()
     this.offset = 0n
+    this.pinned = undefined
     return wanted > parentTimestamp ? wanted : parentTimestamp + 1n
   }
 }

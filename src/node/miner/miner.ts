@@ -56,6 +56,8 @@ export interface MinerConfig {
   coinbase: Uint8Array
   blockGasLimit: bigint
   minimumGasPrice: bigint
+  /** Called after each transaction ran while a block is assembled (the node collects console.log output). */
+  afterTransaction?: (t: TxRecord) => void
   /** REMASC constants of the network, or undefined when blocks carry no REMASC transaction (option `remasc: false`). */
   remasc?: RemascConfig
 }
@@ -119,7 +121,12 @@ export class Miner {
    * Runs pool transactions (all that fit, or only `only`) on top of the head inside an open state checkpoint and
    * builds the header without merged-mining fields. The caller commits (`commit`) or reverts the checkpoint.
    */
-  private async assemble(time: bigint, only?: Set<string>): Promise<Assembled> {
+  private assemble(time: bigint, only?: Set<string>): Promise<Assembled> {
+    // A block never depends on the clock: the request deadline (exec/guard.ts) does not apply while it is built.
+    return this.chain.guard.unbounded(() => this.runTransactions(time, only))
+  }
+
+  private async runTransactions(time: bigint, only?: Set<string>): Promise<Assembled> {
     const { chain, config } = this
     const parent = chain.head
     const number = parent.number + 1n
@@ -138,10 +145,12 @@ export class Miner {
         let result
         try {
           result = await runTx(chain.vm, { tx: t.tx, block: execBlock, blockGasUsed: gasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true })
+          config.afterTransaction?.(t)
         } catch (e) {
-          // Nonce gaps (an earlier nonce did not fit) stay in the pool; anything else cannot ever run.
-          const reason = e instanceof Error ? e.message : String(e)
-          if (!/nonce/i.test(reason)) dropped.push({ tx: t, reason })
+          // Nonce gaps (an earlier nonce did not fit) stay in the pool; anything else cannot ever run. The engine
+          // appends its own context "(vm hf=… -> block … -> tx … nonce=…)", so only the message's start is matched.
+          const reason = (e instanceof Error ? e.message : String(e)).replace(/ \(vm hf=[\s\S]*\)$/, '')
+          if (!reason.startsWith("the tx doesn't have the correct nonce")) dropped.push({ tx: t, reason })
           continue
         }
         gasUsed += result.totalGasSpent

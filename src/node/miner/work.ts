@@ -10,6 +10,9 @@ import type { BlockStore } from '../chain/store.js'
 /** RSKj keeps the last 20 templates. */
 const KEPT_TEMPLATES = 20
 
+/** Most miners whose reported hash rate is kept (eth_submitHashrate). */
+export const MAX_HASHRATE_CLIENTS = 1_000
+
 export class Work {
   private readonly templates = new Map<string, Template>()
   private current?: Template
@@ -48,9 +51,14 @@ export class Work {
     if (this.current === t) this.current = undefined
   }
 
-  /** `eth_submitHashrate`: the last rate each client reported. */
+  /**
+   * `eth_submitHashrate`: the last rate each client reported. At most `MAX_HASHRATE_CLIENTS` are kept; a new
+   * client beyond them replaces the one that reported least recently (geth keeps them with an expiry instead).
+   */
   reportHashrate(clientId: string, rate: bigint): void {
+    this.hashrates.delete(clientId)
     this.hashrates.set(clientId, rate)
+    if (this.hashrates.size > MAX_HASHRATE_CLIENTS) this.hashrates.delete(this.hashrates.keys().next().value!)
   }
 
   /** Sum of the reported rates (`eth_hashrate`, `eth_netHashrate`). */

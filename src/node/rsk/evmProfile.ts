@@ -22,7 +22,8 @@ import type { Common } from '@ethereumjs/common'
 import { Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
 import { rskPrecompiles } from './bridge.js'
 import { minimumGasPriceOf } from '../chain/common.js'
-import { fastOpcodes, wordToBytes } from './fastOpcodes.js'
+import { fastOpcodes, wordToBytes } from '../enginePatches/index.js'
+import type { ExecutionGuard } from '../exec/guard.js'
 
 type CustomOpcode = NonNullable<EVMOpts['customOpcodes']>[number]
 type AddOpcode = Extract<CustomOpcode, { logicFunction: unknown }>
@@ -151,7 +152,6 @@ export function rskOpcodes(common: Common): CustomOpcode[] {
     return entry
   }
   const fee = (op: number) => Number(engine(op).opcodeInfo.fee)
-  const minimumGasPrice = minimumGasPriceOf(common)
   const wrapped = (op: number, gasFunction: GasFunction): AddOpcode => ({
     opcode: op,
     opcodeName: engine(op).opcodeInfo.name,
@@ -167,7 +167,8 @@ export function rskOpcodes(common: Common): CustomOpcode[] {
       opcode: 0x48,
       opcodeName: 'BASEFEE',
       baseFee: 2,
-      logicFunction: (runState: RunState) => runState.stack.push(minimumGasPrice),
+      // Read at each use: anvil_setMinGasPrice changes it for the blocks that follow.
+      logicFunction: (runState: RunState) => runState.stack.push(minimumGasPriceOf(common)),
     },
     wrapped(0x55, sstoreGas),
     ...[0xf1, 0xf2, 0xf4, 0xfa].map((op) => wrapped(op, callGas(engine(op).gasHandler as GasFunction, op))),
@@ -184,7 +185,13 @@ export function rskOpcodes(common: Common): CustomOpcode[] {
   ]
 }
 
-/** EVM options every EVM of the node is created with: the RSK opcodes and the RSK precompiles. */
-export function rskEvmOptions(common: Common): Pick<EVMOpts, 'customOpcodes' | 'customPrecompiles'> {
-  return { customOpcodes: rskOpcodes(common), customPrecompiles: rskPrecompiles() }
+/**
+ * EVM options every EVM of the node is created with: the RSK opcodes and the RSK precompiles. With a `guard`,
+ * JUMPDEST also checks the node's execution deadline (src/node/exec/guard.ts); its gas (1) and effect (none) are
+ * the engine's.
+ */
+export function rskEvmOptions(common: Common, guard?: ExecutionGuard): Pick<EVMOpts, 'customOpcodes' | 'customPrecompiles'> {
+  const opcodes = rskOpcodes(common)
+  if (guard !== undefined) opcodes.push({ opcode: 0x5b, opcodeName: 'JUMPDEST', baseFee: 1, logicFunction: guard.tick })
+  return { customOpcodes: opcodes, customPrecompiles: rskPrecompiles() }
 }

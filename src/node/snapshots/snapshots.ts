@@ -1,28 +1,34 @@
 /**
- * evm_snapshot / evm_revert / evm_reset (reference §3.3). A snapshot records the head number, the pool's contents
- * and the clock offset; reverting truncates the chain, moves the live state back to that block's state root
- * (trie nodes are never pruned, so this is O(1)) and restores the pool and the clock. As in RSKj, reverting keeps
- * the snapshot and every earlier one, so an id can be reverted to again; later ids are dropped.
+ * evm_snapshot / evm_revert / evm_reset (reference §3.3). A snapshot records the head number, the live state root,
+ * the pool's contents and the clock offset; reverting truncates the chain, moves the live state back to the
+ * recorded root when it differs (trie nodes are never pruned, so this is O(1)) and restores the pool and the
+ * clock. The live root is recorded rather than the head block's because dev-chain edits (`anvil_setBalance`, …)
+ * change the state between blocks. As in RSKj, reverting keeps the snapshot and every earlier one, so an id can be
+ * reverted to again; later ids are dropped.
  */
-import { Address } from '@ethereumjs/util'
+import { Address, equalsBytes } from '@ethereumjs/util'
 import type { RskNode } from '../node.js'
 import type { TxRecord } from '../chain/types.js'
 import { toAddressBytes } from '../accounts.js'
 
 interface Snapshot {
   number: bigint
+  /** Live state root when the snapshot was taken. */
+  root: Uint8Array
   /** Trie-node journal position (chain.nodes.mark()). */
   nodes: number
   pool: TxRecord[]
   clockOffset: bigint
+  clockDrift: bigint
 }
 
 export class Snapshots {
   private list: Snapshot[] = []
 
   /** Records the node's state; returns the 1-based id. */
-  take(node: RskNode): number {
-    this.list.push({ number: node.chain.store.headNumber, nodes: node.chain.nodes.mark(), pool: node.pool.save(), clockOffset: node.clock.offset })
+  async take(node: RskNode): Promise<number> {
+    const root = await node.chain.state.getStateRoot()
+    this.list.push({ number: node.chain.store.headNumber, root, nodes: node.chain.nodes.mark(), pool: node.pool.save(), clockOffset: node.clock.offset, clockDrift: node.clock.drift })
     return this.list.length
   }
 
@@ -31,25 +37,27 @@ export class Snapshots {
     const snap = id >= 1 ? this.list[id - 1] : undefined
     if (snap === undefined) return false
     this.list.length = id
-    await rewind(node, snap.number, snap.nodes, snap.pool)
+    await rewind(node, snap.number, snap.root, snap.nodes, snap.pool)
     node.clock.offset = snap.clockOffset
+    node.clock.drift = snap.clockDrift
     return true
   }
 
   /** Back to genesis with an empty pool and no snapshots. */
   async reset(node: RskNode): Promise<void> {
     this.list = []
-    await rewind(node, 0n, node.chain.genesisNodes, [])
+    await rewind(node, 0n, node.chain.store.byNumber(0n)!.header.stateRoot, node.chain.genesisNodes, [])
     node.clock.offset = 0n
+    node.clock.drift = 0n
   }
 }
 
-async function rewind(node: RskNode, number: bigint, nodesMark: number, pool: TxRecord[]): Promise<void> {
+async function rewind(node: RskNode, number: bigint, root: Uint8Array, nodesMark: number, pool: TxRecord[]): Promise<void> {
   const { chain } = node
   const dropped = number < chain.store.headNumber ? chain.store.truncate(number) : []
-  if (dropped.length > 0) {
-    chain.forgetViews()
-    await chain.state.setStateRoot(chain.head.header.stateRoot)
+  if (dropped.length > 0) chain.forgetViews()
+  if (dropped.length > 0 || !equalsBytes(await chain.state.getStateRoot(), root)) {
+    await chain.state.setStateRoot(root)
     chain.nodes.rollback(nodesMark)
   }
   await node.pool.restore(pool, async (sender) => {

@@ -3,7 +3,7 @@
  * EIP-1898 map `{ blockHash, requireCanonical? }` / `{ blockNumber }`.
  */
 import { invalidParams } from '../../errors.js'
-import { hexToBytesLoose, type Codec } from './primitives.js'
+import { hexToBytesLoose, show, type Codec } from './primitives.js'
 
 export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized'
 
@@ -14,10 +14,11 @@ export type BlockSelector =
 
 export const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' }
 
-const show = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v) ?? String(v))
 
 /** A string selector: tag, `0x` hex number, decimal number, or a 64/66-character hex hash. */
 function parseString(v: string, caseInsensitiveTags: boolean): BlockSelector | undefined {
+  // Nothing longer than a hash is a selector; checked first so a huge decimal is never converted (BigInt is quadratic).
+  if (v.length > 66) return undefined
   const tag = caseInsensitiveTags ? v.toLowerCase() : v
   if (tag === 'latest' || tag === 'earliest' || tag === 'pending') return { kind: 'tag', tag }
   if (caseInsensitiveTags && (tag === 'safe' || tag === 'finalized')) return { kind: 'tag', tag }
@@ -54,7 +55,7 @@ export const blockRef: Codec<BlockSelector> = (v) => {
   if (typeof v === 'string') {
     const sel = parseString(v, false)
     if (sel !== undefined) return sel
-    throw invalidParams(`Invalid block identifier '${v}'`)
+    throw invalidParams(`Invalid block identifier '${show(v)}'`)
   }
   if (typeof v === 'object' && v !== null && !Array.isArray(v)) return parseMap(v as Record<string, unknown>)
   throw invalidParams(`Invalid block identifier '${show(v)}'`)

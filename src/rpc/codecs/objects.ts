@@ -110,6 +110,14 @@ export interface FilterObject {
   topics: (Uint8Array[] | null)[]
 }
 
+/**
+ * Most addresses, and most topics per position, in one filter. RSKj sets no bound; rsksim does, because an
+ * installed filter keeps its criteria for minutes and each address costs every block's log matching
+ * (documented in docs/compatibility.md).
+ */
+export const MAX_FILTER_ADDRESSES = 1_000
+export const MAX_FILTER_TOPICS = 1_000
+
 /** Filter options of eth_getLogs / eth_newFilter (spec "Filter options"). */
 export const filterObject = (v: unknown): FilterObject => {
   const o = asObject(v, 'filter')
@@ -121,10 +129,16 @@ export const filterObject = (v: unknown): FilterObject => {
   }
   if (o.fromBlock != null) out.fromBlock = blockId(o.fromBlock)
   if (o.toBlock != null) out.toBlock = blockId(o.toBlock)
+  if (Array.isArray(o.address) && o.address.length > MAX_FILTER_ADDRESSES) {
+    throw invalidParams(`Invalid address: at most ${MAX_FILTER_ADDRESSES} addresses in one filter.`)
+  }
   if (o.address != null) out.addresses = Array.isArray(o.address) ? o.address.map(address) : [address(o.address)]
   if (o.topics != null) {
     if (!Array.isArray(o.topics)) throw invalidParams('Invalid topics: expected an array.')
     if (o.topics.length > 4) throw invalidParams('Invalid topics: at most 4 positions.')
+    if (o.topics.some((t) => Array.isArray(t) && t.length > MAX_FILTER_TOPICS)) {
+      throw invalidParams(`Invalid topics: at most ${MAX_FILTER_TOPICS} topics per position.`)
+    }
     out.topics = o.topics.map((t) => (t === null ? null : Array.isArray(t) ? (t.length === 0 ? null : t.map(topic)) : [topic(t)]))
   }
   return out

@@ -28,7 +28,28 @@ export function hexToBytesLoose(hex: string): Uint8Array {
   return new Uint8Array(Buffer.from(even, 'hex'))
 }
 
-const show = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v) ?? String(v))
+/**
+ * JSON text of a parameter value, as Jackson gives a `String` parameter from a non-string scalar. A value too deep
+ * for `JSON.stringify` (it recurses) is a bad parameter, not an internal error.
+ */
+export function jsonText(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? String(v)
+  } catch {
+    throw invalidParams('Invalid argument: nested too deeply.')
+  }
+}
+
+/** A parameter as error texts quote it: at most 100 characters, whatever its size or depth. */
+export function show(v: unknown): string {
+  let text: string
+  try {
+    text = typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v))
+  } catch {
+    text = Array.isArray(v) ? '[…]' : '{…}'
+  }
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text
+}
 const strip0x = (s: string): string => (s.startsWith('0x') || s.startsWith('0X') ? s.slice(2) : s)
 
 /** 20-byte address (`HexAddressParam`): 40–42 characters, any case, no checksum check. */

@@ -73,7 +73,7 @@ async function traceTransaction({ node }: HandlerContext, hash: Uint8Array, opts
   }
   // RSKj `RskTracer.traceTransaction`: unknown → null.
   if (loc === undefined) return null
-  const [trace] = await traceStructLogs(node.chain, loc.block, loc.index)
+  const [trace] = await traceStructLogs(node.chain, loc.block, loc.index, { maxBytes: node.options.maxResponseSize, omitted: opts.disabled })
   return trace === undefined ? null : formatStructTrace(trace, opts.disabled)
 }
 
@@ -84,7 +84,7 @@ async function traceBlock({ node }: HandlerContext, block: BlockRecord | undefin
     const traces = await traceCalls(node.chain, block)
     return traces.map((t) => ({ txHash: t.txHashHex, result: formatCallTracer(t, opts) }))
   }
-  const traces = await traceStructLogs(node.chain, block)
+  const traces = await traceStructLogs(node.chain, block, undefined, { maxBytes: node.options.maxResponseSize, omitted: opts.disabled })
   return traces.map((t) => formatStructTrace(t, opts.disabled))
 }
 

@@ -3,22 +3,30 @@
  * (a number, a QUANTITY, or `{ timestamp, blocks }` as Ganache accepts).
  */
 import { invalidParams } from '../../errors.js'
-import { optional, type Codec } from '../codecs/primitives.js'
+import { optional, show, type Codec } from '../codecs/primitives.js'
 import { method, noParams, type MethodTable } from '../method.js'
 import { quantity } from '../format/hex.js'
+import { MAX_TIMESTAMP } from '../../node/miner/clock.js'
 
-/** Seconds as RSKj's `evm_increaseTime` takes them: `0x` hex or a decimal string; a JSON number is read as decimal. */
+/**
+ * Seconds as RSKj's `evm_increaseTime` takes them: `0x` hex or a decimal string; a JSON number is read as decimal.
+ * RSKj reads them into a Java long, so anything past 2^63 − 1 is refused here (-32602) before it reaches the clock.
+ */
 const seconds: Codec<bigint> = (v) => {
   if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v)
-  if (typeof v === 'string' && /^(0x[0-9a-fA-F]+|-?[0-9]+)$/.test(v)) return BigInt(v)
-  throw invalidParams(`invalid number of seconds ${JSON.stringify(v)}`)
+  // 19 decimal digits or 16 hex digits hold every long; the length test comes before any conversion.
+  if (typeof v === 'string' && v.length <= 20 && /^(0x[0-9a-fA-F]{1,16}|-?[0-9]{1,19})$/.test(v)) {
+    const n = BigInt(v)
+    if (n <= MAX_TIMESTAMP && n >= -MAX_TIMESTAMP) return n
+  }
+  throw invalidParams(`invalid number of seconds ${show(v)}: expected a whole number of at most 2^63 - 1`)
 }
 
 /** Snapshot id: `0x` hex (RSKj: non-hex → `invalid snapshot id <x>`). */
 const snapshotId: Codec<number> = (v) => {
   if (typeof v === 'string' && /^0x[0-9a-fA-F]+$/.test(v)) return Number(BigInt(v))
   if (typeof v === 'number' && Number.isSafeInteger(v)) return v
-  throw invalidParams(`invalid snapshot id ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+  throw invalidParams(`invalid snapshot id ${show(v)}`)
 }
 
 interface MineRequest {
@@ -37,17 +45,22 @@ const mineRequest: Codec<MineRequest> = (v) => {
 }
 
 export const evmMethods: MethodTable = {
-  evm_snapshot: noParams(({ node }) => quantity(node.snapshots.take(node))),
+  evm_snapshot: noParams(async ({ node }) => quantity(await node.snapshots.take(node))),
   evm_revert: method([snapshotId], ({ node }, id) => node.snapshots.revert(node, id)),
   evm_reset: noParams(async ({ node }) => {
     await node.snapshots.reset(node)
     return null
   }),
   evm_mine: method([optional(mineRequest)], async ({ node }, req) => {
+    if (req?.timestamp !== undefined && req.timestamp < 0n) throw invalidParams('invalid timestamp: must not be negative')
     for (let i = 0; i < (req?.blocks ?? 1); i++) await node.mine(i === 0 ? req?.timestamp : undefined)
     return null
   }),
-  evm_increaseTime: method([seconds], ({ node }, s) => quantity(node.clock.increase(s))),
+  evm_increaseTime: method([seconds], ({ node }, s) => {
+    // The next block's time (now + offset) must stay a timestamp RSKj can hold (a long).
+    if (node.clock.time() + node.clock.offset + s > MAX_TIMESTAMP) throw invalidParams('invalid number of seconds: the block time would pass 2^63 - 1')
+    return quantity(node.clock.increase(s))
+  }),
   evm_startMining: noParams(async ({ node }) => {
     node.miningEnabled = true
     if (node.automine && node.pool.pendingCount > 0) await node.mine()

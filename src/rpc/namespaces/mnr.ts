@@ -5,7 +5,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { invalidParams, submitBlockError } from '../../errors.js'
-import { data as dataCodec, hash32, string, type Codec } from '../codecs/primitives.js'
+import { data as dataCodec, hash32, show, string, type Codec } from '../codecs/primitives.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../method.js'
 import { data, jsonHex, quantity } from '../format/hex.js'
 import { rskBlockHash } from '../../node/rsk/header.js'
@@ -23,7 +23,7 @@ import type { Template } from '../../node/miner/miner.js'
 /** RSKj's mnr arguments are hex without `0x` (its decoder refuses the prefix). */
 const bareHex: Codec<Uint8Array> = (v) => {
   if (typeof v !== 'string' || v.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(v)) {
-    throw invalidParams(`Invalid hex argument ${JSON.stringify(v)}: expected an even number of hex digits without 0x`)
+    throw invalidParams(`Invalid hex argument ${show(v)}: expected an even number of hex digits without 0x`)
   }
   return Uint8Array.from(Buffer.from(v, 'hex'))
 }
@@ -74,6 +74,16 @@ async function currentWork({ node }: HandlerContext): Promise<{ template: Templa
   return node.work.get(pending)
 }
 
+/**
+ * The client id of eth_submitHashrate: the spec's "random 32-byte hex", so at most 66 characters; a longer string is
+ * refused before it is kept (a node that keeps whatever it is sent can be made to run out of memory).
+ */
+const clientId: Codec<string> = (v) => {
+  const id = string(v)
+  if (id.length > 66) throw invalidParams('Invalid client id: expected a 32-byte hex string of at most 66 characters')
+  return id
+}
+
 export const mnrMethods: MethodTable = {
   /** `MinerWork`: hash for merged mining, target, fees as a decimal string, notify, parent hash. */
   mnr_getWork: noParams(async (ctx) => {
@@ -118,7 +128,7 @@ export const mnrMethods: MethodTable = {
     return (await node.mineTemplate(t, fields)) !== undefined
   }),
 
-  eth_submitHashrate: method([hash32('hashrate'), string], ({ node }, rate, id) => {
+  eth_submitHashrate: method([hash32('hashrate'), clientId], ({ node }, rate, id) => {
     node.work.reportHashrate(id, BigInt(bytesToHex(rate)))
     return true
   }),

@@ -5,7 +5,7 @@
  * parameters are still decoded first, as jsonrpc4j does before invoking the module.
  */
 import { bytesToHex } from '@ethereumjs/util'
-import { address, string, type Codec } from '../codecs/primitives.js'
+import { address, jsonText, string, type Codec } from '../codecs/primitives.js'
 import { txObject } from '../codecs/transaction.js'
 import { internalError, invalidParams, walletDisabled } from '../../errors.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../method.js'
@@ -18,7 +18,7 @@ const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0
 /** `HexKeyParam`: hex digits (any case), `0x` optional; null → `Key cannot be null.` (importRawKey). */
 const hexKey: Codec<string> = (v) => {
   if (v === null) throw invalidParams('Key cannot be null.')
-  const text = typeof v === 'string' ? v : JSON.stringify(v)
+  const text = typeof v === 'string' ? v : jsonText(v)
   const body = text.startsWith('0x') ? text.slice(2) : text
   if (!/^[0-9a-fA-F]*$/.test(body)) throw invalidParams(`Invalid param ${text}: value must be a valid hex.`)
   return body
@@ -30,7 +30,7 @@ const hexKey: Codec<string> = (v) => {
  */
 const duration: Codec<bigint | undefined> = (v) => {
   if (v === null || v === '') return undefined
-  const text = typeof v === 'string' ? v : JSON.stringify(v)
+  const text = typeof v === 'string' ? v : jsonText(v)
   if (text.length > 66) throw invalidParams(`Invalid argument: ${text.trim()}`)
   if (!/^0x[0-9a-f]*$/.test(text)) throw invalidParams(`Invalid argument "${text}": param should be a hex value string.`)
   const ms = text.length === 2 ? undefined : BigInt(text)

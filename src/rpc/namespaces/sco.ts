@@ -2,13 +2,13 @@
  * sco_* peer scoring (reference §3.9; RSKj `org/ethereum/rpc/Web3Impl.java` sco_*, `co/rsk/scoring/*`). RSKj
  * disables the module by default; the spec lists it as supported, so it is on (design §1).
  */
-import type { Codec } from '../codecs/primitives.js'
+import { jsonText, type Codec } from '../codecs/primitives.js'
 import { invalidParams } from '../../errors.js'
 import { method, noParams, type MethodTable } from '../method.js'
 import { InvalidInetAddressError, parseAddress } from '../../node/peers/inet.js'
 
 /** Jackson reads a `String` parameter from any scalar (null stays null); the text is validated by the handler. */
-const text: Codec<string | null> = (v) => (v === null ? null : typeof v === 'string' ? v : JSON.stringify(v))
+const text: Codec<string | null> = (v) => (v === null ? null : typeof v === 'string' ? v : jsonText(v))
 
 /** `invalid banned address <s>` (-32602) for what `InetAddressUtils` refuses. */
 function banning(address: string | null, f: (s: string) => void): null {

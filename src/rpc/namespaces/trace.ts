@@ -4,7 +4,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { invalidParams } from '../../errors.js'
-import { address, hash32, txHash, type Codec } from '../codecs/primitives.js'
+import { address, hash32, show, txHash, type Codec } from '../codecs/primitives.js'
 import { method, type HandlerContext, type MethodTable } from '../method.js'
 import { formatParityTraces, type ParityTrace } from '../format/trace.js'
 import type { BlockRecord } from '../../node/chain/types.js'
@@ -21,12 +21,12 @@ function parseBlockId(v: string): BlockArg {
   const tag = v.toLowerCase()
   if (tag === 'earliest' || tag === 'latest' || tag === 'pending') return { kind: 'tag', tag }
   if (/^0x[0-9a-fA-F]+$/.test(v)) return { kind: 'number', number: BigInt(v) }
-  throw invalidParams(`invalid blocknumber ${v}`)
+  throw invalidParams(`invalid blocknumber ${show(v)}`)
 }
 
 /** trace_block's argument (RSKj `getByJsonArgument`): shorter than 20 characters = tag/number, else a block hash. */
 const blockArg: Codec<BlockArg> = (v) => {
-  if (typeof v !== 'string') throw invalidParams(`invalid blocknumber ${JSON.stringify(v) ?? String(v)}`)
+  if (typeof v !== 'string') throw invalidParams(`invalid blocknumber ${show(v)}`)
   if (v.length < 20) return parseBlockId(v)
   return { kind: 'hash', hash: bytesToHex(hash32('block hash')(v)) }
 }
@@ -61,7 +61,7 @@ function integer(name: string, v: unknown): number | undefined {
   if (v === undefined || v === null) return undefined
   if (typeof v === 'number' && Number.isInteger(v)) return v
   if (typeof v === 'string' && /^-?[0-9]{1,10}$/.test(v)) return Number(v)
-  throw invalidParams(`Invalid ${name} value: ${JSON.stringify(v)}. It must be an integer.`)
+  throw invalidParams(`Invalid ${name} value: ${show(v)}. It must be an integer.`)
 }
 
 function addresses(name: string, v: unknown): Set<string> | undefined {
@@ -81,7 +81,7 @@ const traceFilter: Codec<TraceFilter> = (v) => {
   }
   const block = (name: string, value: unknown, fallback: string): BlockArg => {
     if (value === undefined || value === null) return parseBlockId(fallback)
-    if (typeof value !== 'string') throw invalidParams(`invalid blocknumber ${JSON.stringify(value)}`)
+    if (typeof value !== 'string') throw invalidParams(`invalid blocknumber ${show(value)}`)
     return parseBlockId(value)
   }
   const count = integer('count', o.count) ?? MAX_TRACES_PER_REQUEST
@@ -115,6 +115,8 @@ async function filter({ node }: HandlerContext, f: TraceFilter): Promise<ParityT
   if (from === undefined || f.count === 0) return out
   let seen = 0
   for (let n = from.number; n <= to.number && seen < f.after + f.count; n++) {
+    // A long range is bounded by the request deadline (rpcTimeout), not only by the trace count.
+    node.chain.guard.check()
     const block = node.chain.store.byNumber(n)!
     const selected = (i: number): boolean => {
       const t = block.transactions[i]!

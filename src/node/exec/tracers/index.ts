@@ -8,7 +8,9 @@ import { replayBlock } from '../replay.js'
 import { CallRecorder } from './callTracer.js'
 import { StructRecorder } from './structTracer.js'
 import type { StructTrace, TxCallTrace } from './types.js'
+import { SizeBudget } from './sizeBudget.js'
 
+export { ResponseTooLarge } from './sizeBudget.js'
 export type { CallFrame, CallKind, IndexedLog, StructOp, StructTrace, TxCallTrace, VmFailure } from './types.js'
 
 /**
@@ -40,15 +42,30 @@ export async function traceCalls(chain: Chain, block: BlockRecord, only?: (index
   })
 }
 
-/** Struct-log traces (RSKj `rskTracer`) of transaction `index` of `block`, or of all its transactions. */
-export async function traceStructLogs(chain: Chain, block: BlockRecord, index?: number): Promise<StructTrace[]> {
+/** What a struct-log trace may cost: the reply's size limit in bytes (0 = none) and the parts it leaves out. */
+export interface StructTraceLimits {
+  maxBytes: number
+  omitted?: ReadonlySet<'memory' | 'stack' | 'storage'>
+}
+
+/**
+ * Struct-log traces (RSKj `rskTracer`) of transaction `index` of `block`, or of all its transactions. Throws
+ * `ResponseTooLarge` as soon as the traces would pass `limits.maxBytes` (one budget for the whole block).
+ */
+export async function traceStructLogs(
+  chain: Chain,
+  block: BlockRecord,
+  index?: number,
+  limits: StructTraceLimits = { maxBytes: 0 },
+): Promise<StructTrace[]> {
   const recorders = new Map<number, StructRecorder>()
+  const budget = new SizeBudget(limits.maxBytes)
   const replayed = await replayBlock(
     chain,
     block,
     (i) => {
       if (index !== undefined && i !== index) return undefined
-      const r = new StructRecorder(block.transactions[i]!.hashHex)
+      const r = new StructRecorder(block.transactions[i]!.hashHex, budget, limits.omitted)
       recorders.set(i, r)
       return r
     },

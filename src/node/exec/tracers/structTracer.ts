@@ -13,14 +13,22 @@ import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
 import type { RunTxResult } from '@ethereumjs/vm'
 import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util'
 import { rskOpName, toVmFailure, type FaultContext } from './errors.js'
+import { SizeBudget } from './sizeBudget.js'
 import type { StructOp, StructTrace } from './types.js'
 
 interface Frame {
   storage: Record<string, string>
+  /** Number of entries in `storage` (counted for the size budget without walking the map). */
+  slots: number
   /** Slot read or written by the previous opcode, with the value written (SSTORE) or undefined (SLOAD). */
   pending?: { key: string; written?: bigint }
   last?: Omit<FaultContext, 'txHash'>
 }
+
+/** `{"op":"SSTORE","depth":1,"pc":1234,"gas":1234567,"gasCost":20000,"memory":[],"stack":[],"storage":{}},` */
+const OP_FIXED_BYTES = 100
+/** A 32-byte word as a quoted hex string with its comma (a storage entry is two). */
+const WORD_BYTES = 67
 
 const word = (n: bigint): Uint8Array => setLengthLeft(bigIntToBytes(n), 32)
 const hexWord = (n: bigint): string => bytesToHex(word(n)).slice(2)
@@ -31,8 +39,25 @@ export class StructRecorder extends EvmRecorder {
   private topFrame?: Frame
   private contractAddress: Uint8Array = new Uint8Array(20)
 
-  constructor(private readonly txHash: string) {
+  /**
+   * `budget` counts the JSON size of the recorded ops (src/node/exec/tracers/sizeBudget.ts); `omitted` names the
+   * parts the reply leaves out (`disableMemory` and the like), which then cost nothing.
+   */
+  constructor(
+    private readonly txHash: string,
+    private readonly budget: SizeBudget = new SizeBudget(0),
+    private readonly omitted: ReadonlySet<'memory' | 'stack' | 'storage'> = new Set(),
+  ) {
     super()
+  }
+
+  /** JSON size of one op as formatStructTrace writes it: fixed fields, then 32-byte words as hex strings. */
+  private opSize(memoryWords: number, stackItems: number, slots: number): number {
+    let size = OP_FIXED_BYTES
+    if (!this.omitted.has('memory')) size += memoryWords * WORD_BYTES
+    if (!this.omitted.has('stack')) size += stackItems * WORD_BYTES
+    if (!this.omitted.has('storage')) size += slots * 2 * WORD_BYTES
+    return size
   }
 
   protected readonly onStep = (step: InterpreterStep): void => {
@@ -42,10 +67,14 @@ export class StructRecorder extends EvmRecorder {
       // SLOAD pushed the value it read; SSTORE wrote the value it popped (RSKj reads it back at the next op).
       const value = frame.pending.written ?? step.stack[step.stack.length - 1] ?? 0n
       frame.storage = { ...frame.storage }
+      const had = Object.hasOwn(frame.storage, frame.pending.key)
       if (value === 0n) delete frame.storage[frame.pending.key]
       else frame.storage[frame.pending.key] = hexWord(value)
+      frame.slots += (value === 0n ? 0 : 1) - (had ? 1 : 0)
       delete frame.pending
     }
+    // Before anything is kept: a trace whose reply would pass the limit stops here (RSKj `rpc.maxResponseSize`).
+    this.budget.spend(this.opSize(Math.ceil(step.memory.length / 32), step.stack.length, frame.slots))
     const memory: Uint8Array[] = []
     for (let i = 0; i < step.memory.length; i += 32) memory.push(step.memory.subarray(i, Math.min(i + 32, step.memory.length)))
     const top = step.stack[step.stack.length - 1]
@@ -67,7 +96,7 @@ export class StructRecorder extends EvmRecorder {
   }
 
   protected readonly onBeforeMessage = (message: Message): void => {
-    const frame: Frame = { storage: {} }
+    const frame: Frame = { storage: {}, slots: 0 }
     this.frames.push(frame)
     if (message.depth === 0) {
       this.topFrame = frame

@@ -41,13 +41,24 @@ export const ethCallMethods: MethodTable = {
     const cap = node.options.callGasCap
     const gas = call.gas === undefined || call.gas > cap ? cap : call.gas
     const outcome = await execute(node.chain, block, toRequest(call), gas, overrides)
+    node.reportCallConsole(true)
     if (outcome.error === 'revert') throw revertError(outcome.returnValue)
     return data(outcome.returnValue)
   }),
 
-  /** Upper bound: the gas given, else the pending block's gas limit (spec "Transaction call object"). */
+  /**
+   * Upper bound: without a gas limit, the pending block's gas limit (spec "Transaction call object"); with one, that
+   * limit capped at `gasEstimationCap` (RSKj `rpc.gasEstimationCap`, reference §5.2), so no estimate simulates more.
+   */
   eth_estimateGas: method([callObject, optional(blockId)], async ({ node }, call, sel) => {
     const block = execBlock(node, sel ?? LATEST)
-    return quantity(await estimateGas(node.chain, block, toRequest(call), node.options.blockGasLimit))
+    const cap = node.options.gasEstimationCap
+    const req = toRequest(call)
+    if (req.gas !== undefined && req.gas > cap) req.gas = cap
+    try {
+      return quantity(await estimateGas(node.chain, block, req, node.options.blockGasLimit))
+    } finally {
+      node.reportCallConsole(false)
+    }
   }),
 }

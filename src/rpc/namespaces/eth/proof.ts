@@ -5,7 +5,7 @@
  */
 import { setLengthLeft } from '@ethereumjs/util'
 import { invalidParams } from '../../../errors.js'
-import { address, hexToBytesLoose, optional, type Codec } from '../../codecs/primitives.js'
+import { address, hexToBytesLoose, optional, show, type Codec } from '../../codecs/primitives.js'
 import { blockRef, LATEST } from '../../codecs/block.js'
 import { method, type MethodTable } from '../../method.js'
 import { data, quantity } from '../../format/hex.js'
@@ -15,7 +15,6 @@ import { accountProof } from '../../../node/chain/proofs.js'
 /** Most storage keys in one request: a proof per key is built, so an unbounded list could stall the queue. */
 export const MAX_PROOF_KEYS = 1024
 
-const show = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v) ?? String(v))
 
 /** One storage key: `0x` hex of at most 32 bytes, left-padded (geth accepts short keys such as `0x0`). */
 const storageKey: Codec<Uint8Array> = (v) => {

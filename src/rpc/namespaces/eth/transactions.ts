@@ -9,7 +9,8 @@ import { data, ZERO_HASH } from '../../format/hex.js'
 import { formatTransaction } from '../../format/transaction.js'
 import { formatReceipt } from '../../format/receipt.js'
 import { blockById } from '../../resolve.js'
-import { decodeRawTransaction, signTransaction } from '../../../node/chain/txRecord.js'
+import { decodeRawTransaction, impersonatedTransaction, signTransaction } from '../../../node/chain/txRecord.js'
+import type { LegacyTxData } from '@ethereumjs/tx'
 import type { TxRecord } from '../../../node/chain/types.js'
 import { signMessage } from '../../../node/accounts.js'
 import { privateKeyToAddress } from '../../../node/crypto.js'
@@ -20,50 +21,78 @@ export const DEFAULT_TX_GAS = 90_000n
 
 /**
  * Submits and, under automine, mines. Like RSKj's instant autominer (`EthModuleTransactionInstant`), a mined
- * transaction that failed answers -32015 (with the revert data) although it stays mined.
+ * transaction that failed answers -32015 (with the revert data) although it stays mined. When the gas was the
+ * 90,000 default because the request named none, an out-of-gas failure says so: the default is the service's and
+ * stays, but "transaction reverted" would hide why a deployment failed.
  */
-async function submit({ node }: HandlerContext, t: TxRecord): Promise<string> {
+async function submit({ node }: HandlerContext, t: TxRecord, defaultedGas = false): Promise<string> {
   const block = await node.submit(t)
   if (block !== undefined) {
     const r = block.receipts[block.transactions.indexOf(t)]!
     if (r.status === 0) {
       if (r.error === 'revert') throw revertError(r.revertData ?? new Uint8Array())
+      if (defaultedGas && r.error === 'out of gas') {
+        throw new RpcError(
+          ErrorCode.Reverted,
+          `VM Exception while processing transaction: out of gas: no gas was given, so the service's default of ${DEFAULT_TX_GAS} was used; pass gas (eth_estimateGas tells how much)`,
+        )
+      }
       throw new RpcError(ErrorCode.Reverted, 'VM Exception while processing transaction: transaction reverted')
     }
   }
   return t.hashHex
 }
 
-function walletKey(ctx: HandlerContext, from: Uint8Array, notFound: string): Uint8Array {
+export function walletKey(ctx: HandlerContext, from: Uint8Array, notFound: string): Uint8Array {
   if (ctx.node.options.hosted) throw invalidParams('Local wallet is disabled in this node')
   const key = ctx.node.accounts.unlockedKey(bytesToHex(from))
-  if (key === undefined) throw invalidParams(notFound)
+  if (key === undefined) {
+    if (ctx.node.impersonation.has(bytesToHex(from))) {
+      throw invalidParams(`${bytesToHex(from)} is impersonated: the node holds no key for it, so it can send transactions but not sign`)
+    }
+    throw invalidParams(notFound)
+  }
   return key.privateKey
 }
 
 /**
- * Signs `tx` with `key` and submits it, with eth_sendTransaction's defaults (reference §5.3): gas 90,000,
- * gasPrice 0, value 0, nonce = the pool's pending nonce of the sender. Shared with personal_sendTransaction.
+ * The transaction eth_sendTransaction builds from `tx` for `from`, with its defaults (reference §5.3): gas 90,000,
+ * gasPrice 0, value 0, nonce = the pool's pending nonce of the sender.
  */
-export async function sendWithKey(ctx: HandlerContext, tx: TxObject, key: Uint8Array): Promise<string> {
+async function transactionData(ctx: HandlerContext, tx: TxObject, from: Uint8Array): Promise<LegacyTxData> {
   const { node } = ctx
-  const from = tx.from ?? privateKeyToAddress(key)
   const chainId = node.chain.common.chainId()
   if (tx.chainId !== undefined && tx.chainId !== chainId) throw invalidParams(`Invalid chainId: ${tx.chainId}`)
   const stateNonce = await node.chain.nonceAt(from, node.chain.head)
-  const record = signTransaction(
-    {
-      nonce: tx.nonce ?? node.pool.nextNonce(bytesToHex(from), stateNonce),
-      gasLimit: tx.gas ?? tx.gasLimit ?? DEFAULT_TX_GAS,
-      gasPrice: tx.gasPrice ?? 0n,
-      value: tx.value ?? 0n,
-      data: tx.data ?? new Uint8Array(),
-      ...(tx.to !== undefined ? { to: tx.to } : {}),
-    },
-    key,
-    node.chain.common,
-  )
-  return submit(ctx, record)
+  return {
+    nonce: tx.nonce ?? node.pool.nextNonce(bytesToHex(from), stateNonce),
+    gasLimit: tx.gas ?? tx.gasLimit ?? DEFAULT_TX_GAS,
+    gasPrice: tx.gasPrice ?? 0n,
+    value: tx.value ?? 0n,
+    data: tx.data ?? new Uint8Array(),
+    ...(tx.to !== undefined ? { to: tx.to } : {}),
+  }
+}
+
+const namesGas = (tx: TxObject): boolean => tx.gas !== undefined || tx.gasLimit !== undefined
+
+/** Signs `tx` with `key` and submits it. Shared with personal_sendTransaction. */
+export async function sendWithKey(ctx: HandlerContext, tx: TxObject, key: Uint8Array): Promise<string> {
+  const from = tx.from ?? privateKeyToAddress(key)
+  const record = signTransaction(await transactionData(ctx, tx, from), key, ctx.node.chain.common)
+  return submit(ctx, record, !namesGas(tx))
+}
+
+/** Submits `tx` from `from` without a signature: impersonation (Anvil's and Hardhat's), and eth_sendUnsignedTransaction. */
+export async function sendImpersonated(ctx: HandlerContext, tx: TxObject, from: Uint8Array): Promise<string> {
+  const record = impersonatedTransaction(await transactionData(ctx, tx, from), from, ctx.node.chain.common)
+  return submit(ctx, record, !namesGas(tx))
+}
+
+/** Signs `tx` with the node's key for its sender without sending it (eth_signTransaction). */
+export async function signWithKey(ctx: HandlerContext, tx: TxObject, key: Uint8Array): Promise<TxRecord> {
+  const from = tx.from ?? privateKeyToAddress(key)
+  return signTransaction(await transactionData(ctx, tx, from), key, ctx.node.chain.common)
 }
 
 export const ethTransactionMethods: MethodTable = {
@@ -96,7 +125,12 @@ export const ethTransactionMethods: MethodTable = {
 
   eth_sendTransaction: method([txObject], async (ctx, tx) => {
     if (tx.from === undefined) throw invalidParams('from is null')
-    const key = walletKey(ctx, tx.from, `Could not find account for address: ${bytesToHex(tx.from)}`)
+    const fromHex = bytesToHex(tx.from)
+    // An impersonated sender (outside hosted mode) sends without a key, unless the node holds one for it.
+    if (!ctx.node.options.hosted && ctx.node.accounts.unlockedKey(fromHex) === undefined && ctx.node.impersonation.has(fromHex)) {
+      return sendImpersonated(ctx, tx, tx.from)
+    }
+    const key = walletKey(ctx, tx.from, `Could not find account for address: ${fromHex}`)
     return sendWithKey(ctx, tx, key)
   }),
 

@@ -7,9 +7,15 @@
  * (`setLengthLeft(bigIntToBytes(word), 32)` is `new Uint8Array([...zeros, ...bytes])`): `setLength` alone was over
  * a quarter of a keccak loop. Its gas handlers are async functions, so every MLOAD/MSTORE/KECCAK256 also waited a
  * microtask for its memory charge; the ones here are synchronous (the engine accepts either).
+ *
+ * They reach into the interpreter (the run state's `cachedPushes` and `shouldDoJumpAnalysis`, memory's `_store`), so
+ * they live with the other engine patches: none is given to an EVM unless the patches are on when it is created and
+ * those fields were found in the engine's source (interpreter.ts `interpreterFieldsFound`).
  */
 import type { Common } from '@ethereumjs/common'
 import type { EVMOpts } from '@ethereumjs/evm'
+import { enginePatches } from './switch.js'
+import { interpreterFieldsFound } from './interpreter.js'
 
 type CustomOpcode = NonNullable<EVMOpts['customOpcodes']>[number]
 type AddOpcode = Extract<CustomOpcode, { logicFunction: unknown }>
@@ -90,12 +96,12 @@ function memoryCharge(memoryGas: bigint, quadDiv: bigint) {
 }
 
 /**
- * PUSH1-32, MLOAD, MSTORE and KECCAK256 for `common`; empty when the Common has no custom keccak (the engine's
- * own handlers then stay in place). Base fees are the engine's for the same Common.
+ * PUSH1-32, MLOAD, MSTORE and KECCAK256 for `common`; empty when the Common has no custom keccak or the engine
+ * patches are off (the engine's own handlers then stay in place). Base fees are the engine's for the same Common.
  */
 export function fastOpcodes(common: Common, baseFee: (op: number) => number): AddOpcode[] {
   const keccak = common.customCrypto.keccak256
-  if (keccak === undefined) return []
+  if (keccak === undefined || !enginePatches.active || !interpreterFieldsFound) return []
   const charge = memoryCharge(common.param('memoryGas'), common.param('quadCoefficientDivGas'))
   const wordGas = common.param('keccak256WordGas')
   // The engine's PUSH asks isActivatedEIP(6800) and (7864) on every push for Verkle code-chunk gas; without them

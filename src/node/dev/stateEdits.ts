@@ -1,0 +1,66 @@
+/**
+ * Direct edits of the live world state for the dev-chain methods (`anvil_setBalance`, `hardhat_setCode`,
+ * `evm_setAccountStorageAt`, …), as Anvil and Hardhat make them: between blocks, without a transaction. The edit
+ * is committed and the trie root recomputed at once, so `latest` reads see it, the next block is built on it and
+ * an `evm_snapshot` taken afterwards includes it (snapshots record the live root; src/node/snapshots).
+ */
+import { Account, Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
+import type { Chain } from '../chain/chain.js'
+import type { RskStateManager } from '../chain/stateManager.js'
+
+/** Runs `edit` on the live state in a checkpoint, commits it and brings the trie root up to date. */
+export async function editState(chain: Chain, edit: (state: RskStateManager) => Promise<void>): Promise<void> {
+  const state = chain.state
+  await state.checkpoint()
+  try {
+    await edit(state)
+  } catch (e) {
+    await state.revert()
+    throw e
+  }
+  await state.commit()
+  await state.getStateRoot()
+}
+
+async function accountOf(state: RskStateManager, address: Address): Promise<Account> {
+  return (await state.getAccount(address)) ?? new Account()
+}
+
+export function setBalance(chain: Chain, address: Uint8Array, balance: bigint): Promise<void> {
+  return editState(chain, async (state) => {
+    const addr = new Address(address)
+    const account = await accountOf(state, addr)
+    account.balance = balance
+    await state.putAccount(addr, account)
+  })
+}
+
+export function setNonce(chain: Chain, address: Uint8Array, nonce: bigint): Promise<void> {
+  return editState(chain, async (state) => {
+    const addr = new Address(address)
+    const account = await accountOf(state, addr)
+    account.nonce = nonce
+    await state.putAccount(addr, account)
+  })
+}
+
+export function setCode(chain: Chain, address: Uint8Array, code: Uint8Array): Promise<void> {
+  return editState(chain, async (state) => {
+    const addr = new Address(address)
+    // putCode needs the account to exist (the engine writes the code hash into it).
+    if ((await state.getAccount(addr)) === undefined) await state.putAccount(addr, new Account())
+    await state.putCode(addr, code)
+  })
+}
+
+/** Writes one storage slot (32-byte key and value); a zero value deletes the slot, as SSTORE does. */
+export function setStorageAt(chain: Chain, address: Uint8Array, slot: Uint8Array, value: Uint8Array): Promise<void> {
+  return editState(chain, async (state) => {
+    const addr = new Address(address)
+    if ((await state.getAccount(addr)) === undefined) await state.putAccount(addr, new Account())
+    await state.putStorage(addr, setLengthLeft(slot, 32), value)
+  })
+}
+
+/** A 32-byte word as the storage value the engine expects (leading zeros stripped by the engine itself). */
+export const word32 = (n: bigint): Uint8Array => setLengthLeft(bigIntToBytes(n), 32)

@@ -1,0 +1,140 @@
+/**
+ * Dev-chain mining, time and block settings under the peers' names (Anvil the model, Hardhat aliases, Ganache's
+ * `miner_*`/`evm_setTime`). Units follow each name's owner: `evm_setIntervalMining` takes milliseconds (Hardhat),
+ * `anvil_setIntervalMining` seconds (Anvil); `anvil_setBlockTimestampInterval` seconds, `hardhat_…` milliseconds
+ * (what viem's test client sends in hardhat mode). Extensions: answered -32601 in hosted mode.
+ */
+import { bytesToHex } from '@ethereumjs/util'
+import { invalidParams } from '../../../errors.js'
+import { address, boolean, optional, quantity, txHash, type Codec } from '../../codecs/primitives.js'
+import { method, noParams, type HandlerContext, type MethodTable } from '../../method.js'
+import { Clock, MAX_TIMESTAMP } from '../../../node/miner/clock.js'
+import { aliases, ok } from './names.js'
+
+/** Most blocks one request mines (as evm_mine's `blocks`): each block is really built, so the count is bounded. */
+export const MAX_MINED_BLOCKS = 10_000
+
+const count: Codec<bigint> = (v) => {
+  const n = quantity(v)
+  if (n > BigInt(MAX_MINED_BLOCKS)) throw invalidParams(`Invalid number of blocks: at most ${MAX_MINED_BLOCKS} per request.`)
+  return n
+}
+
+/** Seconds or milliseconds as a JSON number or a quantity, at most 2^63 − 1. */
+const duration: Codec<bigint> = (v) => {
+  const n = quantity(v)
+  if (n > MAX_TIMESTAMP) throw invalidParams('Invalid duration: at most 2^63 - 1.')
+  return n
+}
+
+const timestamp: Codec<bigint> = (v) => {
+  const n = quantity(v)
+  if (n > MAX_TIMESTAMP) throw invalidParams('Invalid timestamp: at most 2^63 - 1.')
+  return n
+}
+
+/** `hardhat_mine` / `anvil_mine [blocks = 1, interval = 1]`: blocks whose timestamps are `interval` seconds apart. */
+const mine = method([optional(count), optional(duration)], async (ctx, blocks = 1n, interval) => {
+  const { node } = ctx
+  for (let i = 0n; i < blocks; i++) {
+    const parent = node.chain.head.header.timestamp
+    await node.mine(i === 0n || interval === undefined ? undefined : parent + (interval === 0n ? 1n : interval))
+  }
+  return ok(ctx)
+})
+
+/** evm_setNextBlockTimestamp: Hardhat's check and text; the block after it follows the wall clock again. */
+const setNextBlockTimestamp = method([timestamp], (ctx, ts) => {
+  const parent = ctx.node.chain.head.header.timestamp
+  if (ts <= parent) {
+    throw invalidParams(`Timestamp ${ts} is lower than or equal to previous block's timestamp ${parent}`)
+  }
+  ctx.node.clock.pinned = ts
+  return ok(ctx)
+})
+
+function setAutomine(ctx: HandlerContext, enabled: boolean): true | null {
+  ctx.node.options.mining.auto = enabled
+  ctx.node.miningEnabled = true
+  return ok(ctx)
+}
+
+function setIntervalMining(ctx: HandlerContext, ms: bigint): true | null {
+  if (ms > 2n ** 31n - 1n) throw invalidParams('Invalid interval: at most 2147483647 ms.')
+  ctx.node.options.mining.interval = Number(ms)
+  ctx.node.setInterval(Number(ms))
+  return ok(ctx)
+}
+
+/** anvil_dropTransaction answers the hash it dropped or null; hardhat_dropTransaction true/false. */
+const dropTransaction = method([txHash], (ctx, hash) => {
+  const hex = bytesToHex(hash)
+  const t = ctx.node.pool.get(hex)
+  if (t !== undefined) ctx.node.pool.remove(t)
+  if (ctx.method.startsWith('anvil_')) return t === undefined ? null : hex
+  return t !== undefined
+})
+
+export const devMiningMethods: MethodTable = {
+  ...aliases(['anvil_mine', 'hardhat_mine'], mine),
+  ...aliases(['evm_setAutomine'], method([boolean], setAutomine)),
+  ...aliases(['anvil_setAutomine'], method([boolean], setAutomine)),
+  ...aliases(['anvil_getAutomine', 'hardhat_getAutomine'], noParams(({ node }) => node.automine)),
+  // Ganache: miner_start resumes mining (automine and interval), miner_stop pauses it; both answer true.
+  miner_start: method([optional(quantity)], ({ node }) => {
+    node.miningEnabled = true
+    return true
+  }),
+  miner_stop: noParams(({ node }) => {
+    node.miningEnabled = false
+    return true
+  }),
+  evm_setIntervalMining: method([duration], (ctx, ms) => setIntervalMining(ctx, ms)),
+  anvil_setIntervalMining: method([duration], (ctx, s) => setIntervalMining(ctx, s * 1000n)),
+  evm_setNextBlockTimestamp: setNextBlockTimestamp,
+  ...aliases(['anvil_setNextBlockTimestamp'], setNextBlockTimestamp),
+  /** Ganache: sets the clock to `timestamp` (seconds); answers the offset from the wall clock in seconds. */
+  evm_setTime: method([timestamp], ({ node }, ts) => {
+    node.clock.drift = ts - Clock.now()
+    return Number(node.clock.drift)
+  }),
+  anvil_setBlockTimestampInterval: method([duration], (ctx, s) => {
+    ctx.node.clock.interval = s
+    return ok(ctx)
+  }),
+  hardhat_setBlockTimestampInterval: method([duration], (ctx, ms) => {
+    ctx.node.clock.interval = ms / 1000n
+    return ok(ctx)
+  }),
+  ...aliases(['anvil_removeBlockTimestampInterval', 'hardhat_removeBlockTimestampInterval'], noParams((ctx) => {
+    const had = ctx.node.clock.interval !== undefined
+    ctx.node.clock.interval = undefined
+    return had
+  })),
+  ...aliases(['anvil_dropTransaction', 'hardhat_dropTransaction', 'ganache_dropTransaction'], dropTransaction),
+  anvil_dropAllTransactions: noParams(({ node }) => {
+    node.pool.clear()
+    return null
+  }),
+  ...aliases(['anvil_setCoinbase', 'hardhat_setCoinbase', 'ganache_setCoinbase'], method([address], (ctx, addr) => {
+    ctx.node.setCoinbase(addr)
+    return ok(ctx)
+  })),
+  ...aliases(['anvil_setMinGasPrice', 'hardhat_setMinGasPrice', 'ganache_setMinGasPrice'], method([quantity], (ctx, price) => {
+    ctx.node.setMinimumGasPrice(price)
+    return ok(ctx)
+  })),
+  evm_setBlockGasLimit: method([quantity], (ctx, gas) => {
+    if (gas === 0n) throw invalidParams('Invalid gas limit: must be greater than 0.')
+    ctx.node.setBlockGasLimit(gas)
+    return true
+  }),
+  /** RSK blocks have no base fee: the price floor is the block's minimumGasPrice. */
+  ...aliases(['anvil_setNextBlockBaseFeePerGas', 'hardhat_setNextBlockBaseFeePerGas', 'ganache_setNextBlockBaseFeePerGas'], method([quantity], () => {
+    throw invalidParams("RSK blocks have no base fee (no EIP-1559): set the blocks' minimum gas price with anvil_setMinGasPrice instead")
+  })),
+  ...aliases(['anvil_setLoggingEnabled', 'hardhat_setLoggingEnabled', 'ganache_setLoggingEnabled'], method([boolean], (ctx, on) => {
+    ctx.node.consoleLogging = on
+    return ok(ctx)
+  })),
+}

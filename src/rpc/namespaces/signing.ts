@@ -1,0 +1,65 @@
+/**
+ * Signing with the node's keys, as MetaMask, Hardhat and Anvil offer it and ethers' and viem's signers call it
+ * (the service and RSKj have none of these: extensions, answered -32601 in hosted mode):
+ *
+ * - `personal_sign(data, address)`: EIP-191 personal message, the same signature as `eth_sign(address, data)`.
+ * - `eth_signTypedData_v4(address, typedData)` and `eth_signTypedData` (same order, as MetaMask and Hardhat): EIP-712.
+ *   The digest comes from `ox`'s `TypedData.getSignPayload` (wevm's library under viem, bundled into dist): a
+ *   maintained, tested encoder, rather than one written here.
+ * - `eth_signTransaction(tx)`: the raw signed legacy transaction eth_sendTransaction would send, not sent.
+ *
+ * Impersonated addresses have no key: the node refuses them with a -32602 that says so.
+ */
+import { bytesToHex, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import * as TypedData from 'ox/TypedData'
+import { invalidParams } from '../../errors.js'
+import { address, data as dataCodec, type Codec } from '../codecs/primitives.js'
+import { txObject } from '../codecs/transaction.js'
+import { method, type MethodTable } from '../method.js'
+import { data } from '../format/hex.js'
+import { signMessage, signRsv } from '../../node/accounts.js'
+import { signWithKey, walletKey } from './eth/transactions.js'
+
+/** Typed data as a JSON string (MetaMask, ethers) or an object (viem sends a string too). */
+const typedData: Codec<TypedData.Definition> = (v) => {
+  let o: unknown = v
+  if (typeof v === 'string') {
+    try {
+      o = JSON.parse(v)
+    } catch {
+      throw invalidParams('Invalid typed data: not valid JSON')
+    }
+  }
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw invalidParams('Invalid typed data: expected an object')
+  const t = o as Record<string, unknown>
+  if (typeof t.types !== 'object' || t.types === null || typeof t.primaryType !== 'string' || typeof t.message !== 'object' || t.message === null) {
+    throw invalidParams('Invalid typed data: expected { types, primaryType, domain, message }')
+  }
+  return o as TypedData.Definition
+}
+
+const signTypedData = method([address, typedData], (ctx, from, typed) => {
+  const key = walletKey(ctx, from, `Could not find account for address: ${bytesToHex(from)}`)
+  let digest: PrefixedHexString
+  try {
+    // ox derives the domain type from `domain` itself; MetaMask-style requests also list it in `types`.
+    const { EIP712Domain: _domain, ...types } = typed.types as Record<string, unknown>
+    digest = TypedData.getSignPayload({ ...typed, types } as TypedData.Definition)
+  } catch (e) {
+    throw invalidParams(`Invalid typed data: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`)
+  }
+  return data(signRsv(hexToBytes(digest), key))
+})
+
+export const signingMethods: MethodTable = {
+  personal_sign: method([dataCodec, address], (ctx, message, from) =>
+    data(signMessage(message, walletKey(ctx, from, `Could not find account for address: ${bytesToHex(from)}`))),
+  ),
+  eth_signTypedData_v4: signTypedData,
+  eth_signTypedData: signTypedData,
+  eth_signTransaction: method([txObject], async (ctx, tx) => {
+    if (tx.from === undefined) throw invalidParams('from is null')
+    const key = walletKey(ctx, tx.from, `Could not find account for address: ${bytesToHex(tx.from)}`)
+    return data((await signWithKey(ctx, tx, key)).raw)
+  }),
+}

@@ -1,0 +1,232 @@
+/**
+ * The dev-chain methods through viem's test client in its three modes (ganache, hardhat, anvil), in process and over
+ * HTTP: every test action viem offers that a chain without forking can support. Expected values are what the action
+ * means (a balance set reads back, a mined block count, a timestamp), checked through viem's public client.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPublicClient, createTestClient, custom, http, parseEther, type Chain, type PublicClient, type TestClient } from 'viem'
+import { Storage } from './fixtures/index.js'
+import { COW, COW1, deploy, fresh } from './helpers.js'
+import { startServer, type Provider, type RsksimServer } from '../src/index.js'
+
+const regtest: Chain = {
+  id: 33,
+  name: 'RSK regtest (rsksim)',
+  nativeCurrency: { name: 'RBTC', symbol: 'RBTC', decimals: 18 },
+  rpcUrls: { default: { http: ['http://127.0.0.1:4444'] } },
+}
+
+const STRANGER = '0x00000000000000000000000000000000000beef1' as const
+/** An account without code (EIP-3607 refuses senders with code, impersonated or not). */
+const WHALE = '0x00000000000000000000000000000000000beef2' as const
+
+let server: RsksimServer
+beforeAll(async () => {
+  server = await startServer({ port: 0 })
+})
+afterAll(() => server.close())
+
+type Mode = 'ganache' | 'hardhat' | 'anvil'
+
+for (const mode of ['ganache', 'hardhat', 'anvil'] as const satisfies readonly Mode[]) {
+  describe(`viem test client, ${mode} mode`, () => {
+    let p: Provider
+    let test: TestClient<Mode>
+    let pub: PublicClient
+    beforeAll(async () => {
+      p = await fresh()
+      const transport = custom(p, { retryCount: 0 })
+      test = createTestClient({ mode, chain: regtest, transport }) as TestClient<Mode>
+      pub = createPublicClient({ chain: regtest, transport, cacheTime: 0 })
+    })
+
+    it('setBalance, setNonce, setCode, setStorageAt read back', async () => {
+      await test.setBalance({ address: STRANGER, value: parseEther('3') })
+      expect(await pub.getBalance({ address: STRANGER })).toBe(parseEther('3'))
+      if (mode !== 'ganache') {
+        await test.setNonce({ address: STRANGER, nonce: 5 })
+        expect(await pub.getTransactionCount({ address: STRANGER })).toBe(5)
+      }
+      await test.setCode({ address: STRANGER, bytecode: '0x6001600055' })
+      expect(await pub.getCode({ address: STRANGER })).toBe('0x6001600055')
+      if (mode !== 'ganache') {
+        await test.setStorageAt({ address: STRANGER, index: 2, value: '0x' + '42'.padStart(64, '0') as `0x${string}` })
+        expect(await pub.getStorageAt({ address: STRANGER, slot: '0x2' })).toBe('0x' + '42'.padStart(64, '0'))
+      }
+    })
+
+    it('mine, increaseTime, setNextBlockTimestamp', async () => {
+      const before = await pub.getBlockNumber()
+      await test.mine({ blocks: 3 })
+      expect(await pub.getBlockNumber()).toBe(before + 3n)
+      const head = await pub.getBlock()
+      await test.setNextBlockTimestamp({ timestamp: head.timestamp + 1000n })
+      await test.mine({ blocks: 1 })
+      expect((await pub.getBlock()).timestamp).toBe(head.timestamp + 1000n)
+      await test.increaseTime({ seconds: 3600 })
+      await test.mine({ blocks: 1 })
+      expect((await pub.getBlock()).timestamp).toBeGreaterThanOrEqual(head.timestamp + 1000n + 3600n)
+    })
+
+    it('snapshot and revert undo a setBalance and the blocks after it', async () => {
+      const id = await test.snapshot()
+      const n = await pub.getBlockNumber()
+      await test.setBalance({ address: STRANGER, value: 1n })
+      await test.mine({ blocks: 2 })
+      await test.revert({ id })
+      expect(await pub.getBlockNumber()).toBe(n)
+      expect(await pub.getBalance({ address: STRANGER })).toBe(parseEther('3'))
+    })
+
+    it('setAutomine / getAutomine, then mine what waited', async () => {
+      await test.setAutomine(false)
+      if (mode !== 'ganache') expect(await test.getAutomine()).toBe(false)
+      const before = await pub.getBlockNumber()
+      const hash = await p.request({ method: 'eth_sendTransaction', params: [{ from: COW, to: COW1, value: '0x1' }] })
+      expect(await pub.getBlockNumber()).toBe(before)
+      await test.mine({ blocks: 1 })
+      expect((await pub.getTransactionReceipt({ hash: hash as `0x${string}` })).status).toBe('success')
+      await test.setAutomine(true)
+      if (mode !== 'ganache') expect(await test.getAutomine()).toBe(true)
+    })
+
+    it('impersonateAccount lets eth_sendTransaction send from an address without a key; stop ends it', async () => {
+      if (mode === 'ganache') return // Ganache has no impersonation method of its own; viem sends ganache_impersonateAccount.
+      await test.setBalance({ address: WHALE, value: parseEther('1') })
+      await test.impersonateAccount({ address: WHALE })
+      const hash = (await p.request({ method: 'eth_sendTransaction', params: [{ from: WHALE, to: COW1, value: '0x10' }] })) as `0x${string}`
+      const receipt = await pub.getTransactionReceipt({ hash })
+      expect(receipt.from).toBe(WHALE)
+      expect(receipt.status).toBe('success')
+      expect(await pub.getBalance({ address: WHALE })).toBe(parseEther('1') - 16n)
+      // The node holds no key: signing refuses with a reason.
+      await expect(p.request({ method: 'personal_sign', params: ['0x00', WHALE] })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/is impersonated/) })
+      await test.stopImpersonatingAccount({ address: WHALE })
+      await expect(p.request({ method: 'eth_sendTransaction', params: [{ from: WHALE, to: COW1 }] })).rejects.toMatchObject({ code: -32602 })
+      // A sender with code is refused at once (EIP-3607), never left waiting in the pool.
+      await test.impersonateAccount({ address: STRANGER })
+      await expect(p.request({ method: 'eth_sendTransaction', params: [{ from: STRANGER, to: COW1 }] })).rejects.toMatchObject({
+        code: -32010,
+        message: 'invalid sender address, address is not EOA (EIP-3607)',
+      })
+    })
+
+    it('dropTransaction removes a pending transaction', async () => {
+      await test.setAutomine(false)
+      const hash = (await p.request({ method: 'eth_sendTransaction', params: [{ from: COW, to: COW1, value: '0x2' }] })) as `0x${string}`
+      await test.dropTransaction({ hash })
+      expect(await p.request({ method: 'eth_getTransactionByHash', params: [hash] })).toBeNull()
+      await test.setAutomine(true)
+    })
+
+    it('setCoinbase, setMinGasPrice, setBlockGasLimit shape the next block', async () => {
+      if (mode !== 'ganache') {
+        await test.setCoinbase({ address: STRANGER })
+        await test.setMinGasPrice({ gasPrice: 7n })
+      }
+      await test.setBlockGasLimit({ gasLimit: 8_000_000n })
+      await test.mine({ blocks: 1 })
+      const block = (await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as Record<string, string>
+      expect(BigInt(block.gasLimit!)).toBe(8_000_000n)
+      if (mode !== 'ganache') {
+        expect(block.miner).toBe(STRANGER)
+        expect(BigInt(block.minimumGasPrice!)).toBe(7n)
+      }
+    })
+
+    it('setIntervalMining mines by itself, and 0 stops it', async () => {
+      const before = await pub.getBlockNumber()
+      // viem converts seconds to ms in hardhat mode; evm_setIntervalMining takes ms, so 1 is 1 ms in the other modes.
+      await test.setIntervalMining({ interval: 1 })
+      await new Promise<void>((resolve) => {
+        const off = () => p.off('block', on)
+        const on = () => {
+          off()
+          resolve()
+        }
+        p.on('block', on)
+      })
+      await test.setIntervalMining({ interval: 0 })
+      expect(await pub.getBlockNumber()).toBeGreaterThan(before)
+    })
+
+    it('reset returns to genesis', async () => {
+      await test.reset()
+      expect(await pub.getBlockNumber()).toBe(0n)
+    })
+  })
+}
+
+describe('anvil-only actions', () => {
+  it('dumpState → loadState into a fresh provider gives the same balances, code, storage and nonces', async () => {
+    const a = await fresh()
+    const storage = await deploy(a, Storage)
+    const test = createTestClient({ mode: 'anvil', chain: regtest, transport: custom(a, { retryCount: 0 }) })
+    await test.setBalance({ address: STRANGER, value: 12345n })
+    await test.setNonce({ address: STRANGER, nonce: 9 })
+    await test.setStorageAt({ address: storage as `0x${string}`, index: 7, value: ('0x' + '99'.padStart(64, '0')) as `0x${string}` })
+    const state = await test.dumpState()
+    expect(state).toMatch(/^0x1f8b/) // gzip, as Anvil's dump
+
+    const b = await fresh()
+    const bt = createTestClient({ mode: 'anvil', chain: regtest, transport: custom(b, { retryCount: 0 }) })
+    await bt.loadState({ state })
+    const read = (p: Provider, method: string, params: unknown[]) => p.request({ method, params })
+    for (const [method, params] of [
+      ['eth_getBalance', [STRANGER, 'latest']],
+      ['eth_getTransactionCount', [STRANGER, 'latest']],
+      ['eth_getBalance', [COW, 'latest']],
+      ['eth_getTransactionCount', [COW, 'latest']],
+      ['eth_getCode', [storage, 'latest']],
+      ['eth_getStorageAt', [storage, '0x7', 'latest']],
+      ['eth_getStorageAt', [storage, '0x0', 'latest']],
+    ] as const) {
+      expect(await read(b, method, [...params])).toBe(await read(a, method, [...params]))
+    }
+    expect(await read(b, 'eth_getBalance', [STRANGER, 'latest'])).toBe('0x3039')
+  })
+
+  it('loadState refuses a file of another chain id and a hand-edited one', async () => {
+    const a = await fresh({ network: 'testnet' })
+    const dump = await a.request({ method: 'anvil_dumpState' })
+    const b = await fresh()
+    await expect(b.request({ method: 'anvil_loadState', params: [dump] })).rejects.toMatchObject({
+      code: -32602,
+      message: 'Invalid state: the state file was made on chain id 31, this node is chain id 33',
+    })
+    await expect(b.request({ method: 'anvil_loadState', params: [{ format: 'rsksim-state', version: 1, chainId: '0x21', block: { number: '0x0', timestamp: '0x0' }, accounts: { [COW]: { balance: 'lots', nonce: '0x0' } } }] })).rejects.toMatchObject({ code: -32602 })
+  })
+
+  it('nodeInfo and hardhat_metadata describe this node', async () => {
+    const p = await fresh()
+    const info = (await p.request({ method: 'anvil_nodeInfo' })) as Record<string, any>
+    expect(info).toMatchObject({ currentBlockNumber: '0x0', hardFork: 'vetiver900', environment: { chainId: 33, gasLimit: 10_000_000 } })
+    const meta = (await p.request({ method: 'hardhat_metadata' })) as Record<string, any>
+    expect(meta).toMatchObject({ chainId: 33, latestBlockNumber: 0, clientVersion: expect.stringMatching(/^RskJ\//) })
+    expect(meta.instanceId).toMatch(/^0x[0-9a-f]{64}$/)
+  })
+
+  it('eth_sendUnsignedTransaction sends from any address', async () => {
+    const p = await fresh()
+    const test = createTestClient({ mode: 'anvil', chain: regtest, transport: custom(p, { retryCount: 0 }) })
+    await test.setBalance({ address: STRANGER, value: 1000n })
+    const hash = await test.sendUnsignedTransaction({ from: STRANGER, to: COW1, value: 10n, gas: 21_000n })
+    const receipt = (await p.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as Record<string, string>
+    expect(receipt.from).toBe(STRANGER)
+    expect(await p.request({ method: 'eth_getBalance', params: [STRANGER, 'latest'] })).toBe('0x3de')
+  })
+})
+
+describe('over HTTP', () => {
+  it('hardhat mode works through viem http transport', async () => {
+    const test = createTestClient({ mode: 'hardhat', chain: regtest, transport: http(server.url, { retryCount: 0 }) })
+    const pub = createPublicClient({ chain: regtest, transport: http(server.url, { retryCount: 0 }), cacheTime: 0 })
+    await test.setBalance({ address: STRANGER, value: 77n })
+    expect(await pub.getBalance({ address: STRANGER })).toBe(77n)
+    const n = await pub.getBlockNumber()
+    await test.mine({ blocks: 5, interval: 12 })
+    expect(await pub.getBlockNumber()).toBe(n + 5n)
+    const [a, b] = await Promise.all([pub.getBlock({ blockNumber: n + 4n }), pub.getBlock({ blockNumber: n + 5n })])
+    expect(b.timestamp - a.timestamp).toBe(12n)
+  })
+})

@@ -1,0 +1,104 @@
+/**
+ * The engine patches change how the engine runs, never what it computes: the same scenario run with every patch on
+ * and with every patch off (setEnginePatches) must give byte-identical receipts (status, gas, logs), return data,
+ * block hashes and state roots, struct-log and call traces. The scenario runs the test-contract corpus (token
+ * transfers, loops, storage, nested calls, creates, events, reverts, console calls) and random bytecode.
+ */
+import { afterAll, describe, expect, it } from 'vitest'
+import { Interface } from 'ethers'
+import { engineMatchesPin, setEnginePatches, enginePatchesActive } from '../src/node/enginePatches/index.js'
+import { Caller, Compute, ConsoleUser, Events, Reverter, Storage, Target, Token } from './fixtures/index.js'
+import { COW, COW1, fresh } from './helpers.js'
+import { prng } from './fuzz/shapes.js'
+import type { Provider } from '../src/index.js'
+
+const iface = (a: { abi: readonly unknown[] }) => new Interface(a.abi as never)
+
+/** Opcodes random programs are drawn from: arithmetic, memory, storage, hashing, jumps, calls, logs. */
+const OPS = [0x01, 0x02, 0x03, 0x04, 0x06, 0x0a, 0x10, 0x14, 0x16, 0x19, 0x1b, 0x1c, 0x20, 0x30, 0x33, 0x34, 0x36, 0x3d, 0x43, 0x45, 0x47, 0x50, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5a, 0x5b, 0x5f, 0x80, 0x81, 0x90, 0x91, 0xa0, 0xa1, 0xf3, 0xfd]
+
+function randomProgram(r: () => number): string {
+  let code = ''
+  const length = 8 + Math.floor(r() * 40)
+  for (let i = 0; i < length; i++) {
+    if (r() < 0.35) {
+      const n = 1 + Math.floor(r() * 4)
+      code += (0x5f + n).toString(16) + Array.from({ length: n }, () => Math.floor(r() * 256).toString(16).padStart(2, '0')).join('')
+    } else code += OPS[Math.floor(r() * OPS.length)]!.toString(16).padStart(2, '0')
+  }
+  return '0x' + code
+}
+
+async function scenario(): Promise<unknown[]> {
+  // Blocks one second apart from genesis at 0: the same timestamps, so the same hashes, in both runs.
+  const p: Provider = await fresh()
+  await p.request({ method: 'anvil_setBlockTimestampInterval', params: [1] })
+  const out: unknown[] = []
+  const rq = (method: string, params: unknown[] = []) => p.request({ method, params }).catch((e: { code: number; message: string; data?: string }) => ({ error: e.code, message: e.message, data: e.data }))
+  const tx = async (to: string | undefined, data: string, gas = '0x7a1200') => {
+    const hash = await rq('eth_sendTransaction', [{ from: COW, ...(to ? { to } : {}), data, gas }])
+    const block = (await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { hash: string; stateRoot: string; transactions: string[] }
+    const receipt = await rq('eth_getTransactionReceipt', [block.transactions[0]])
+    out.push({ hash, block: block.hash, stateRoot: block.stateRoot, receipt })
+    return receipt as { contractAddress?: string; transactionHash: string }
+  }
+  const deploy = async (a: { bytecode: string }, args = '') => (await tx(undefined, a.bytecode + args)).contractAddress!
+
+  const token = await deploy(Token, (1n << 100n).toString(16).padStart(64, '0'))
+  for (let i = 0; i < 5; i++) await tx(token, iface(Token).encodeFunctionData('transfer', [COW1, 1000n + BigInt(i)]))
+  const compute = await deploy(Compute)
+  for (const f of ['keccakLoop', 'arithLoop', 'storageLoop']) {
+    const r = await tx(compute, iface(Compute).encodeFunctionData(f, [50]))
+    out.push(await rq('debug_traceTransaction', [r.transactionHash]))
+  }
+  const storage = await deploy(Storage)
+  await tx(storage, iface(Storage).encodeFunctionData('set', [3, 9]))
+  await tx(storage, iface(Storage).encodeFunctionData('clear', [3]))
+  const target = await deploy(Target)
+  const caller = await deploy(Caller)
+  const reverter = await deploy(Reverter)
+  for (const data of [
+    iface(Caller).encodeFunctionData('callTarget', [target, 5]),
+    iface(Caller).encodeFunctionData('delegate', [target, 6]),
+    iface(Caller).encodeFunctionData('create'),
+    iface(Caller).encodeFunctionData('create2', ['0x' + '01'.repeat(32)]),
+    iface(Caller).encodeFunctionData('tryRevert', [reverter]),
+  ]) {
+    const r = await tx(caller, data)
+    out.push(await rq('trace_transaction', [r.transactionHash]))
+    out.push(await rq('debug_traceTransaction', [r.transactionHash, { tracer: 'callTracer' }]))
+  }
+  const events = await deploy(Events)
+  await tx(events, iface(Events).encodeFunctionData('emitMany', [5]))
+  const consoleUser = await deploy(ConsoleUser)
+  await tx(consoleUser, iface(ConsoleUser).encodeFunctionData('run', [3]))
+  for (const f of ['revertWithReason', 'revertCustom', 'revertPanic', 'revertEmpty', 'assertFail']) {
+    out.push(await rq('eth_call', [{ to: reverter, data: iface(Reverter).encodeFunctionData(f) }, 'latest']))
+    await tx(reverter, iface(Reverter).encodeFunctionData(f))
+  }
+  out.push(await rq('eth_estimateGas', [{ from: COW, to: token, data: iface(Token).encodeFunctionData('transfer', [COW1, 1n]) }]))
+
+  const r = prng(424242)
+  for (let i = 0; i < 150; i++) {
+    const code = randomProgram(r)
+    out.push({ code, call: await rq('eth_call', [{ from: COW, data: code, gas: '0xf4240' }, 'latest']) })
+    if (i % 10 === 0) await tx(undefined, code, '0xf4240')
+  }
+  await p.disconnect()
+  return out
+}
+
+describe('engine patches on and off', () => {
+  afterAll(() => setEnginePatches(true))
+
+  it('give identical receipts, returns, hashes, state roots and traces', async () => {
+    setEnginePatches(true)
+    expect(enginePatchesActive()).toBe(engineMatchesPin)
+    const on = await scenario()
+    setEnginePatches(false)
+    expect(enginePatchesActive()).toBe(false)
+    const off = await scenario()
+    expect(on.length).toBeGreaterThan(150)
+    for (let i = 0; i < on.length; i++) expect(off[i], `item ${i}`).toEqual(on[i])
+  })
+})
