@@ -16,7 +16,7 @@ async function deployAnswer() {
 }
 
 describe('rsksim/hardhat', () => {
-  it('is chain 33 and deploys through hardhat-ethers (gas filled by the plugin)', async () => {
+  it('loadFixture deploys through hardhat-ethers on chain 33', async () => {
     const { chainId } = await ethers.provider.getNetwork()
     expect(chainId).to.equal(33n)
     const { address } = await loadFixture(deployAnswer)
