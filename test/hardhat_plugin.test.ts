@@ -25,6 +25,8 @@ describe('rsksim/hardhat network hooks', () => {
     const ask = (method: string, params: unknown[] = []) =>
       network.onRequest!({}, connection, { jsonrpc: '2.0', id: 7, method, params }, notCalled) as Promise<Record<string, any>>
     expect(await ask('eth_chainId')).toEqual({ jsonrpc: '2.0', id: 7, result: '0x1f' })
+    // hardhat-network-helpers run only where the version starts with hardhat, anvil or zksync (network-helpers.ts).
+    expect((await ask('web3_clientVersion')).result).toMatch(/^HardhatNetwork\/rsksim\/\d+\.\d+\.\d+/)
 
     const tx = { from: COW, data: Storage.bytecode }
     const estimate = (await ask('eth_estimateGas', [tx])).result as string
