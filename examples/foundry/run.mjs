@@ -1,7 +1,7 @@
 // Foundry against a running rsksim (started here in process; `npx rsksim` in another shell works the same):
 // forge script --broadcast deploys, forge test --fork-url reads it, cast calls and sends. `--legacy` everywhere a
-// transaction is sent: RSK has no EIP-1559 fee market, and forge/cast otherwise ask for eth_feeHistory /
-// eth_maxPriorityFeePerGas, which the service does not have (-32601 "method not found").
+// transaction is sent: RSK has no EIP-1559 fee market, and forge/cast otherwise ask for eth_feeHistory,
+// which the service does not have (-32601 "method not found").
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { readFileSync } from 'node:fs'
