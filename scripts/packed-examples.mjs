@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
-const EXAMPLES = ['node-test', 'vitest-fixture', 'hardhat3', 'foundry']
+const EXAMPLES = ['node-test', 'vitest-fixture', 'hardhat3', 'hardhat2', 'foundry']
 const work = mkdtempSync(join(tmpdir(), 'rsksim-packed-'))
 const npmInstall = ['install', '--no-audit', '--no-fund', '--loglevel=error']
 
