@@ -52,14 +52,17 @@ export function rsksimNetwork(options: RsksimNetworkOptions = {}): RsksimHardhat
   return { type: 'http', chainType: 'l1', url: IN_PROCESS_URL, gas: 'auto', rsksim: options }
 }
 
+/**
+ * A hook module as Hardhat 3 loads it: a default-exported factory of the category's handlers. `object` (not a
+ * narrower type) so that the plugin is assignable to Hardhat's `HardhatPlugin` in a user's type-checked config.
+ */
+export type HookModule = () => Promise<{ default: () => Promise<object> }>
+
 /** The members of Hardhat 3's `HardhatPlugin` this plugin fills (hardhat/types/plugins). */
 export interface RsksimHardhatPlugin {
   id: string
   npmPackage: string
-  hookHandlers: {
-    config: () => Promise<{ default: unknown }>
-    network: () => Promise<{ default: unknown }>
-  }
+  hookHandlers: { config: HookModule; network: HookModule }
 }
 
 const rsksimPlugin: RsksimHardhatPlugin = {
