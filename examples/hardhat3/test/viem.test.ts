@@ -9,7 +9,7 @@ describe('rsksim/hardhat with hardhat-viem', () => {
     const [wallet] = await viem.getWalletClients()
     const publicClient = await viem.getPublicClient()
     expect(await publicClient.getChainId()).to.equal(33)
-    // A contract returning 42, sent without gas as viem does: the plugin adds eth_estimateGas's answer.
+    // A contract returning 42, sent without a gas limit.
     const hash = await wallet!.sendTransaction({ data: '0x600a600c600039600a6000f3602a60005260206000f3' })
     const receipt = await publicClient.waitForTransactionReceipt({ hash })
     expect(receipt.status).to.equal('success')
