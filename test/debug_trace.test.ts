@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { Interface } from 'ethers'
 import { createPublicClient, custom, type EIP1193Provider } from 'viem'
 import type { Provider } from '../src/index.js'
-import { COW, COW1, deploy, fresh, rejects, send } from './helpers.js'
+import { COW, COW1, deploy, fresh, rejects, send, sendFailing } from './helpers.js'
 import { Caller, Reverter, Target } from './fixtures/index.js'
 
 const ci = new Interface(Caller.abi as never)
@@ -74,8 +74,7 @@ describe('debug_traceTransaction (rskTracer, the default)', () => {
   })
 
   it('a reverted transaction: reverted true, error "", result = the revert data without 0x', async () => {
-    await p.request({ method: 'eth_sendTransaction', params: [{ from: COW, to: reverter, gas: '0x30000', data: ri.encodeFunctionData('setAndRevert', [1]) }] }).catch(() => undefined)
-    const hash = ((await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as any).transactions[0]
+    const hash = await sendFailing(p, { to: reverter, gas: '0x30000', data: ri.encodeFunctionData('setAndRevert', [1]) })
     const t = await debugTx(hash)
     expect(t.reverted).toBe(true)
     expect(t.error).toBe('')
@@ -84,8 +83,7 @@ describe('debug_traceTransaction (rskTracer, the default)', () => {
   })
 
   it('out of gas: error is RSKj\'s "class <Java exception>: <message>"', async () => {
-    await p.request({ method: 'eth_sendTransaction', params: [{ from: COW, to: caller, gas: '0x5800', data: ci.encodeFunctionData('callTarget', [target, 1]) }] }).catch(() => undefined)
-    const hash = ((await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as any).transactions[0]
+    const hash = await sendFailing(p, { to: caller, gas: '0x5800', data: ci.encodeFunctionData('callTarget', [target, 1]) })
     const t = await debugTx(hash)
     expect(t.reverted).toBe(false)
     expect(t.error).toMatch(/^class org\.ethereum\.vm\.program\.Program\$OutOfGasException: Not enough gas for '\w+' operation/)
@@ -147,8 +145,7 @@ describe('debug_traceTransaction with callTracer', () => {
   })
 
   it('a top-level revert carries the reason', async () => {
-    await p.request({ method: 'eth_sendTransaction', params: [{ from: COW, to: reverter, gas: '0x30000', data: ri.encodeFunctionData('setAndRevert', [1]) }] }).catch(() => undefined)
-    const hash = ((await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as any).transactions[0]
+    const hash = await sendFailing(p, { to: reverter, gas: '0x30000', data: ri.encodeFunctionData('setAndRevert', [1]) })
     expect(await debugTx(hash, { tracer: 'callTracer' })).toMatchObject({ error: 'execution reverted', revertReason: 'reverted after set' })
   })
 
@@ -165,12 +162,15 @@ describe('block variants', () => {
     await p.request({ method: 'evm_mine', params: [] })
     await p.request({ method: 'evm_startMining', params: [] })
     const block = (await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as any
-    // The third transaction is REMASC's (reference §2.2); it is not traced (docs/modules/evm-profile.md).
+    // The third transaction is REMASC's (reference §2.2); RSKj traces it too (RskTracer/CallTracer.traceBlock),
+    // in its own shapes (test/remasc_trace.test.ts).
     expect(block.transactions.slice(0, 2)).toEqual([h1, h2])
     expect(block.transactions).toHaveLength(3)
+    const remasc = block.transactions[2]
 
     const structs = (await p.request({ method: 'debug_traceBlockByNumber', params: [block.number] })) as any[]
-    expect(structs.map((s) => s.contractAddress)).toEqual([target.slice(2), caller.slice(2)])
+    expect(structs.map((s) => s.contractAddress)).toEqual([target.slice(2), caller.slice(2), undefined])
+    expect(structs[2]).toEqual(await debugTx(remasc))
     expect(structs[1]).toEqual(await debugTx(h2 as string))
     expect(await p.request({ method: 'debug_traceBlockByHash', params: [block.hash] })).toEqual(structs)
 
@@ -178,6 +178,7 @@ describe('block variants', () => {
     expect(calls.map((c) => [c.txHash, Object.keys(c)])).toEqual([
       [h1, ['txHash', 'result']],
       [h2, ['txHash', 'result']],
+      [remasc, ['txHash', 'result']],
     ])
     expect(calls[0].result.logs[0].index).toBe(0)
     expect(calls[1].result.logs[0].index).toBe(1)

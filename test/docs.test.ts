@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from 'vitest'
 import { readFileSync, writeFileSync } from 'node:fs'
-import { EXTENSIONS, METHODS, UNSUPPORTED } from '../src/rpc/methods.js'
+import { EXTENSIONS, METHODS, RSKJ_REGTEST, UNSUPPORTED } from '../src/rpc/methods.js'
 import { SPEC_STATUS } from '../src/rpc/support.js'
 import { VERSION } from '../src/version.js'
 
-const MODULE_ORDER = ['web3', 'net', 'eth', 'evm', 'txpool', 'debug', 'trace', 'mnr', 'personal', 'chain', 'rsk', 'sco', 'anvil', 'hardhat', 'ganache', 'miner', 'db', 'shh']
+const MODULE_ORDER = ['web3', 'net', 'eth', 'evm', 'txpool', 'debug', 'trace', 'mnr', 'personal', 'chain', 'rsk', 'rpc', 'sco', 'anvil', 'hardhat', 'ganache', 'miner', 'db', 'ext', 'shh']
 
 function generate(): string {
   const names = [...new Set([...Object.keys(SPEC_STATUS), ...Object.keys(METHODS), ...Object.keys(UNSUPPORTED)])]
@@ -21,8 +21,8 @@ function generate(): string {
     else if (UNSUPPORTED[n] === 'not available') status = 'unsupported: -32601 `the method … does not exist/is not available`'
     else if (UNSUPPORTED[n] === 'not found') status = 'unsupported: -32601 `method not found`'
     else status = '**missing**'
-    const alias = n.startsWith('rsk_') ? ` (alias of \`chain_${n.slice(4)}\`)` : ''
-    const modes = !Object.hasOwn(METHODS, n) ? '—' : EXTENSIONS.has(n) ? 'default only (extension)' : 'default and hosted'
+    const alias = n.startsWith('rsk_') && Object.hasOwn(METHODS, n) ? ` (alias of \`chain_${n.slice(4)}\`)` : ''
+    const modes = !Object.hasOwn(METHODS, n) ? '—' : RSKJ_REGTEST.has(n) ? 'default only (RSKj regtest method)' : EXTENSIONS.has(n) ? 'default only (extension)' : 'default and hosted'
     return `| \`${n}\` | ${mod(n)} | ${spec} | ${status}${alias} | ${modes} |`
   })
   return [
@@ -34,7 +34,10 @@ function generate(): string {
     'PARTIALLY = supported except `pending`, described = described without a status, - = unsupported, extra = not in the',
     'spec. Modes: extensions (the test author\'s toolkit: dev-chain methods under Anvil\'s, Hardhat\'s and Ganache\'s',
     'names, and signing) are answered in the default mode only; with `hosted: true` they answer -32601 `method not',
-    'found` as an unknown name does. Behaviour details and differences from the reference node are in',
+    'found` as an unknown name does. So do the methods a default RSKj regtest node answers that the service does not',
+    'list (`eth_getBlocksByNumber`, `rpc_modules`, `trace_get`; src/rpc/namespaces/rskjRegtest.ts). RSKj regtest\'s',
+    'disabled methods (`rsk_shutdown`, `rsk_flush`, `rsk_getStorageBytesAt`, `ext_*`) answer as RSKj answers them.',
+    'Behaviour details and differences from the reference node are in',
     '[compatibility.md](compatibility.md); the extensions in [extensions.md](extensions.md).',
     '',
     '| Method | Module | Spec | rsksim | Modes |',

@@ -15,7 +15,6 @@ const word = (n: number): string => zeroPadValue(toBeHex(n), 32)
 const rpc = (p: Provider, method: string, params: unknown[] = []): Promise<any> => p.request({ method, params })
 const emitOne = (p: Provider, to: string, a: number) => send(p, { to, data: events.encodeFunctionData('emitOne', [a]) })
 const emitMany = (p: Provider, to: string, n: number) => send(p, { to, data: events.encodeFunctionData('emitMany', [n]) })
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 afterEach(() => {
   vi.useRealTimers()
@@ -211,9 +210,11 @@ describe('filter ids and errors', () => {
   })
 
   it('a filter not polled for filterTimeout ms is removed', async () => {
+    // The system clock is moved past the timeout, not waited for (the expiry reads Date.now()).
+    vi.useFakeTimers({ toFake: ['Date'] })
     const p = await fresh({ filterTimeout: 20 })
     const id = await rpc(p, 'eth_newBlockFilter')
-    await sleep(60)
+    vi.setSystemTime(Date.now() + 60)
     await rejects(rpc(p, 'eth_getFilterChanges', [id]), -32000, 'filter not found')
     expect(await rpc(p, 'eth_uninstallFilter', [id])).toBe(false)
   })

@@ -1,5 +1,5 @@
 /** evm_* (reference §3.3) and the mining modes (automine, interval, stopped). */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { Interface } from 'ethers'
 import type { Provider } from '../src/index.js'
 import { COW, COW1, deploy, fresh, rejects, send, useHttpServer } from './helpers.js'
@@ -73,15 +73,21 @@ describe('evm_snapshot / evm_revert', () => {
 
 describe('time', () => {
   it('evm_increaseTime accumulates, applies to the next block, and is then cleared (RSKj)', async () => {
-    const p = await fresh()
-    expect(await rq(p, 'evm_increaseTime', ['0xe10'])).toBe('0xe10')
-    expect(await rq(p, 'evm_increaseTime', [60])).toBe('0xe4c')
-    expect(await rq(p, 'evm_increaseTime', ['-5'])).toBe('0xe4c')
-    const now = BigInt(Math.floor(Date.now() / 1000))
-    await rq(p, 'evm_mine')
-    const ts = BigInt((await rq(p, 'eth_getBlockByNumber', ['latest', false])).timestamp)
-    expect(ts >= now + 3660n && ts <= now + 3665n).toBe(true)
-    expect(await rq(p, 'evm_increaseTime', ['0x0'])).toBe('0x0')
+    // The system clock is faked and held, so the block time is exact rather than within a window of real time.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      vi.setSystemTime(1_800_000_000_000)
+      const p = await fresh()
+      expect(await rq(p, 'evm_increaseTime', ['0xe10'])).toBe('0xe10')
+      expect(await rq(p, 'evm_increaseTime', [60])).toBe('0xe4c')
+      expect(await rq(p, 'evm_increaseTime', ['-5'])).toBe('0xe4c')
+      await rq(p, 'evm_mine')
+      const ts = BigInt((await rq(p, 'eth_getBlockByNumber', ['latest', false])).timestamp)
+      expect(ts).toBe(1_800_000_000n + 3660n)
+      expect(await rq(p, 'evm_increaseTime', ['0x0'])).toBe('0x0')
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('evm_mine takes a timestamp (Ganache style) and block timestamps always rise', async () => {
@@ -151,7 +157,13 @@ describe('mining modes', () => {
     const p = await fresh({ mining: { interval: 20 } })
     const hash = await rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, value: '0x1' }])
     expect(await rq(p, 'eth_getTransactionReceipt', [hash])).toBeNull()
-    for (let i = 0; i < 200 && (await rq(p, 'eth_getTransactionReceipt', [hash])) === null; i++) await new Promise((r) => setTimeout(r, 10))
+    // Waits on the provider's `block` events (no fixed delay): each wait is registered before the receipt is read,
+    // so the block that includes the transaction cannot slip between the read and the wait.
+    for (;;) {
+      const next = new Promise((resolve) => p.once('block', resolve))
+      if ((await rq(p, 'eth_getTransactionReceipt', [hash])) !== null) break
+      await next
+    }
     expect((await rq(p, 'eth_getTransactionReceipt', [hash])).status).toBe('0x1')
     await p.disconnect()
   })

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Provider } from '../src/index.js'
-import { COW, fresh, rejects, send } from './helpers.js'
+import { COW, fresh, rejects, send, sendSigned } from './helpers.js'
 
 const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 /** Initcode that returns `runtime`: PUSH2 len, DUP1, PUSH1 12, PUSH1 0, CODECOPY, PUSH1 0, RETURN (12 bytes). */
@@ -12,14 +12,15 @@ const initcodeFor = (runtime: string) => '0x61' + (runtime.length / 2).toString(
 /** Code that runs `ops` and returns the top of the stack as one word: MSTORE at 0, RETURN 32 bytes. */
 const returning = (ops: string) => '0x' + ops + '60005260206000f3'
 /** Runs `ops` as creation code in eth_call (the return value of creation code is what it returns). */
-/** Mines `tx` and returns its receipt status (send() rejects for failed transactions). */
+/**
+ * Mines `tx` and returns its receipt status. A failed transaction must also have answered -32015 (automine) and a
+ * successful one nothing; the receipt is read by the hash ethers computed.
+ */
 async function status(p: Provider, tx: Record<string, unknown>): Promise<string> {
-  try {
-    return (await send(p, tx)).status
-  } catch {
-    const block = await rq(p, 'eth_getBlockByNumber', ['latest', false])
-    return (await rq(p, 'eth_getTransactionReceipt', [block.transactions[0]])).status
-  }
+  const { hash, error } = await sendSigned(p, tx)
+  const receipt = await rq(p, 'eth_getTransactionReceipt', [hash])
+  expect(error?.code).toBe(receipt.status === '0x0' ? -32015 : undefined)
+  return receipt.status
 }
 const run = async (p: Provider, ops: string, extra: Record<string, unknown> = {}) => BigInt(await rq(p, 'eth_call', [{ from: COW, data: returning(ops), ...extra }, 'latest']))
 

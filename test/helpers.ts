@@ -1,6 +1,6 @@
 /** Shared helpers for tests: a fresh provider, the regtest cow accounts, and deploy/call shortcuts. */
 import { afterAll, beforeAll } from 'vitest'
-import { AbiCoder, Interface, JsonRpcProvider } from 'ethers'
+import { AbiCoder, Interface, JsonRpcProvider, Transaction, Wallet } from 'ethers'
 import { createProvider, startServer, type Provider, type ProviderOptions, type RsksimServer, type ServerOptions } from '../src/index.js'
 import type { Artifact } from './fixtures/index.js'
 
@@ -18,6 +18,40 @@ export async function fresh(options: ProviderOptions = {}): Promise<Provider> {
 export async function send(p: Provider, tx: Record<string, unknown>): Promise<Record<string, any>> {
   const hash = (await p.request({ method: 'eth_sendTransaction', params: [{ from: COW, gas: '0x4c4b40', ...tx }] })) as string
   return (await p.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as Record<string, any>
+}
+
+/**
+ * Signs `tx` (JSON-RPC fields: to, data, gas, gasPrice, value) as cow with ethers, for chain 33, and sends it raw.
+ * Answers the hash ethers computed (not one read back from the node) and the error the send answered, if any: under
+ * automine a failed transaction is mined yet answers -32015, so tests of failed transactions assert both.
+ */
+export async function sendSigned(p: Provider, tx: Record<string, unknown>): Promise<{ hash: string; error?: any }> {
+  const nonce = Number(await p.request({ method: 'eth_getTransactionCount', params: [COW, 'pending'] }))
+  const raw = await new Wallet(COW_KEY).signTransaction({
+    type: 0,
+    chainId: 33,
+    nonce,
+    gasLimit: BigInt((tx.gas as string | undefined) ?? '0x4c4b40'),
+    gasPrice: BigInt((tx.gasPrice as string | undefined) ?? '0x0'),
+    value: BigInt((tx.value as string | undefined) ?? '0x0'),
+    ...(tx.to !== undefined ? { to: tx.to as string } : {}),
+    data: (tx.data as string | undefined) ?? '0x',
+  })
+  const hash = Transaction.from(raw).hash!
+  try {
+    const answered = await p.request({ method: 'eth_sendRawTransaction', params: [raw] })
+    if (answered !== hash) throw new Error(`eth_sendRawTransaction answered ${String(answered)}, ethers computed ${hash}`)
+    return { hash }
+  } catch (error) {
+    return { hash, error }
+  }
+}
+
+/** Sends `tx` as cow (see sendSigned), expects the -32015 of a failed mined transaction, and answers its hash. */
+export async function sendFailing(p: Provider, tx: Record<string, unknown>): Promise<string> {
+  const { hash, error } = await sendSigned(p, tx)
+  if (error?.code !== -32015) throw new Error(`expected -32015, got ${error === undefined ? 'success' : `${error.code}: ${error.message}`}`)
+  return hash
 }
 
 /** Deploys an artifact (constructor args ABI-encoded) from cow and returns its address. */

@@ -12,6 +12,14 @@ const REMASC = '0x0000000000000000000000000000000001000008'
 const ZERO = '0x0000000000000000000000000000000000000000'
 const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const balance = async (p: Provider, a: string) => BigInt(await rq(p, 'eth_getBalance', [a, 'latest']))
+/** BridgeRegTestConstants genesis federation; RSK keys = BTC keys on regtest; in payment order (sorted by key). */
+const FEDERATORS = [
+  '0362634ab57dae9cb373a5d536e66a8c4f67468bbcfb063809bab643072d78a124',
+  '03c5946b3fbae03a654237da863c9ed534e0878657175b132b8ca630f245df04db',
+  '02cd53fc53a07f211641a677d250f6de99caf620e8e77071e811a28b3bcddf0be1',
+]
+  .sort()
+  .map((k) => computeAddress('0x' + k).toLowerCase())
 const utf8Word = (s: string) => zeroPadValue('0x' + Buffer.from(s).toString('hex'), 32)
 
 /** RSKj's unsigned encoding: [nonce, 0x00, 0x00, REMASC, 0x80 × 5] with a one-byte zero gas price and gas limit. */
@@ -116,24 +124,23 @@ describe('fees go to REMASC and reach the miner after maturity', () => {
   it('block 15 pays a fifth of the reward: 1/5 to RSK Labs, 1/100 of the rest to the federators, the rest to the miner', async () => {
     const minerBefore = await balance(p, MINER)
     await rq(p, 'evm_mine')
-    const synthetic = FEE / 5n // 4.2e12
-    const labs = synthetic / 5n
-    const federation = (synthetic - labs) / 100n
-    const toMiner = synthetic - labs - federation
+    // Remasc.processMinersFees with regtest remasc.json (maturity 10, syntheticSpan 5, rskLabsDivisor 5,
+    // federationDivisor 100), worked by hand: the reward is block 1's fee, 21,000 × 10^9 = 21,000,000,000,000;
+    // synthetic = reward / 5 = 4,200,000,000,000; RSK Labs 1/5 of it = 840,000,000,000; the federation 1/100 of
+    // the remaining 3,360,000,000,000 = 33,600,000,000, split in three = 11,200,000,000 each (no remainder); the
+    // miner the rest, 3,326,400,000,000; REMASC keeps 21,000,000,000,000 − 4,200,000,000,000.
+    const synthetic = 4_200_000_000_000n
+    const labs = 840_000_000_000n
+    const federation = 33_600_000_000n
+    const toMiner = 3_326_400_000_000n
+    expect(labs + federation + toMiner).toBe(synthetic) // the hand-worked split adds up
     const labsAddress = '0xdabadabadabadabadabadabadabadabadaba0001'
-    // BridgeRegTestConstants genesis federation; RSK keys = BTC keys on regtest; sorted by key.
-    const federators = [
-      '0362634ab57dae9cb373a5d536e66a8c4f67468bbcfb063809bab643072d78a124',
-      '03c5946b3fbae03a654237da863c9ed534e0878657175b132b8ca630f245df04db',
-      '02cd53fc53a07f211641a677d250f6de99caf620e8e77071e811a28b3bcddf0be1',
-    ]
-      .sort()
-      .map((k) => computeAddress('0x' + k).toLowerCase())
+    const federators = FEDERATORS
     expect(await balance(p, MINER)).toBe(minerBefore + toMiner)
     expect(await balance(p, labsAddress)).toBe(labs)
-    for (const f of federators) expect(await balance(p, f)).toBe(federation / 3n)
-    expect(await balance(p, REMASC)).toBe(FEE - synthetic)
-    expect(BigInt(await rq(p, 'eth_getStorageAt', [REMASC, utf8Word('rewardBalance'), 'latest']))).toBe(FEE - synthetic)
+    for (const f of federators) expect(await balance(p, f)).toBe(11_200_000_000n)
+    expect(await balance(p, REMASC)).toBe(16_800_000_000_000n)
+    expect(BigInt(await rq(p, 'eth_getStorageAt', [REMASC, utf8Word('rewardBalance'), 'latest']))).toBe(16_800_000_000_000n)
 
     // Each payment is logged by REMASC: topics [mining_fee_topic, payee], data RLP[processed block hash, amount].
     const block15 = await rq(p, 'eth_getBlockByNumber', ['0xf', false])
@@ -141,7 +148,7 @@ describe('fees go to REMASC and reach the miner after maturity', () => {
     const receipt = await rq(p, 'eth_getTransactionReceipt', [block15.transactions[0]])
     const expected = [
       [labsAddress, labs],
-      ...federators.map((f) => [f, federation / 3n] as const),
+      ...federators.map((f) => [f, 11_200_000_000n] as const),
       [MINER, toMiner],
     ] as const
     expect(receipt.logs.map((l: any) => [l.address, l.topics, l.data])).toEqual(
@@ -162,6 +169,24 @@ describe('fees go to REMASC and reach the miner after maturity', () => {
     expect(sum).toBe(FEE)
     const paid = logs.reduce((s: bigint, l: any) => s + BigInt(decodeRlp(l.data)[1] as string), 0n)
     expect(paid).toBe(FEE - (await balance(p, REMASC)))
+  })
+})
+
+describe('the federation share that does not split evenly', () => {
+  it('goes to the last federator (Remasc.payToFederation: restToLastFederator)', async () => {
+    const p = await fresh()
+    // Gas price 10^9 + 2: the fee is 21,000 × 1,000,000,002 = 21,000,000,042,000. Worked by hand from RSKj's rules
+    // (see above): synthetic = 4,200,000,008,400; RSK Labs 840,000,001,680; the federation 1/100 of
+    // 3,360,000,006,720 = 33,600,000,067 = 3 × 11,200,000,022 + 1, so the last federator gets 11,200,000,023; the
+    // miner 3,360,000,006,720 − 33,600,000,067 = 3,326,400,006,653; REMASC keeps 16,800,000,033,600.
+    const r = await send(p, { to: COW1, value: '0x1', gasPrice: toBeHex(1_000_000_002n) })
+    expect(r.status).toBe('0x1')
+    for (let i = 2; i <= 15; i++) await rq(p, 'evm_mine')
+    const federators = FEDERATORS
+    expect(await Promise.all(federators.map((f) => balance(p, f)))).toEqual([11_200_000_022n, 11_200_000_022n, 11_200_000_023n])
+    expect(await balance(p, '0xdabadabadabadabadabadabadabadabadaba0001')).toBe(840_000_001_680n)
+    expect(await balance(p, MINER)).toBe(3_326_400_006_653n)
+    expect(await balance(p, REMASC)).toBe(16_800_000_033_600n)
   })
 })
 

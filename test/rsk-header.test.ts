@@ -30,7 +30,10 @@ const hex = (s: string): Uint8Array => hexToBytes(('0x' + s.replace(/^0x/, '')) 
 /** Mainnet at these heights: Orchid (RSKIP92) and Wasabi (RSKIP110) active, Iris (UMM) and RSKIP351 not yet. */
 const MAINNET_2_3M: HeaderRules = { umm: false, version: 0, edges: false, baseEvent: false, rskip92: true }
 
-/** RSKj `BlockFactoryTest.genesisRaw()`: a whole block RLP [header, txs, uncles] of an older regtest genesis. */
+/**
+ * RSKj `BlockFactoryTest.genesisRaw()`: a whole block RLP [header, txs, uncles] of the RSK testnet genesis (hash
+ * `cabb7fbe…`, which `genesisRawHash()` asserts).
+ */
 const GENESIS_BLOCK =
   'f901dbf901d6a00000000000000000000000000000000000000000000000000000000000000000a01dcc4de8dec75d7aab85b567b6ccd4' +
   '1ad312451b948a7413f0a142fd40d49347943333333333333333333333333333333333333333a045bce5168430c42b3d568331753f900a' +

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { Interface, getCreate2Address, keccak256 } from 'ethers'
 import type { Provider } from '../src/index.js'
-import { COW, COW1, deploy, fresh, rejects, send, useHttpServer } from './helpers.js'
+import { COW, COW1, deploy, fresh, rejects, send, sendFailing as sendFailingAs, useHttpServer } from './helpers.js'
 import { Caller, Child, Reverter, Target } from './fixtures/index.js'
 
 const ci = new Interface(Caller.abi as never)
@@ -21,12 +21,8 @@ let deployHash: string
 
 const trace = (hash: string) => p.request({ method: 'trace_transaction', params: [hash] }) as Promise<any[]>
 const call = async (data: string, extra: Record<string, unknown> = {}) => trace((await send(p, { to: caller, data, ...extra })).transactionHash)
-/** Sends a transaction that fails (automine answers -32015 but mines it) and returns its hash. */
-async function sendFailing(tx: Record<string, unknown>): Promise<string> {
-  await p.request({ method: 'eth_sendTransaction', params: [{ from: COW, ...tx }] }).catch(() => undefined)
-  const block = (await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as any
-  return block.transactions[0]
-}
+/** Sends a transaction that fails: asserts the -32015 automine answers and returns the hash ethers computed. */
+const sendFailing = (tx: Record<string, unknown>) => sendFailingAs(p, tx)
 
 beforeAll(async () => {
   p = await fresh()
@@ -156,7 +152,13 @@ describe('trace_block', () => {
   it('by number, hex tag, latest and hash give the same traces; genesis [] ; unknown null', async () => {
     const r = await send(p, { to: caller, data: ci.encodeFunctionData('callTarget', [target, 3]) })
     const byHash = (await p.request({ method: 'trace_block', params: [r.blockHash] })) as any[]
-    expect(byHash).toEqual(await trace(r.transactionHash))
+    // Every transaction is traced, the block's closing REMASC transaction included (TraceModuleImpl.buildBlockTraces).
+    const remasc = ((await p.request({ method: 'eth_getBlockByHash', params: [r.blockHash, false] })) as any).transactions[1]
+    const own = byHash.filter((t) => t.transactionHash === r.transactionHash)
+    expect(own).toEqual(await trace(r.transactionHash))
+    const rest = byHash.slice(own.length)
+    expect(rest[0]).toMatchObject({ transactionHash: remasc, transactionPosition: 1, traceAddress: [], subtraces: rest.length - 1 })
+    expect(rest.every((t) => t.transactionHash === remasc)).toBe(true)
     expect(await p.request({ method: 'trace_block', params: [r.blockNumber] })).toEqual(byHash)
     expect(await p.request({ method: 'trace_block', params: ['latest'] })).toEqual(byHash)
     expect(await p.request({ method: 'trace_block', params: ['earliest'] })).toEqual([])
@@ -173,11 +175,15 @@ describe('trace_block', () => {
     await p.request({ method: 'evm_mine', params: [] })
     await p.request({ method: 'evm_startMining', params: [] })
     const traces = (await p.request({ method: 'trace_block', params: ['latest'] })) as any[]
-    expect(traces.map((t) => [t.transactionHash, t.transactionPosition, t.traceAddress])).toEqual([
+    const remasc = ((await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as any).transactions[2]
+    // REMASC's trace comes last, with one subtrace per fee payment it made (test/remasc_trace.test.ts).
+    expect(traces.map((t) => [t.transactionHash, t.transactionPosition, t.traceAddress]).slice(0, 4)).toEqual([
       [h1, 0, []],
       [h2, 1, []],
       [h2, 1, [0]],
+      [remasc, 2, []],
     ])
+    expect(traces.slice(4).every((t) => t.transactionHash === remasc && t.traceAddress.length === 1)).toBe(true)
   })
 })
 
@@ -227,7 +233,8 @@ describe('over HTTP with ethers JsonRpcProvider', () => {
     expect(traces.map((t: any) => t.type)).toEqual(['call', 'create'])
     expect(traces[1].action.from).toBe(c)
     expect(traces[0].blockNumber).toBe(receipt.blockNumber)
-    expect(await client.send('trace_block', [receipt.blockHash])).toEqual(traces)
+    // trace_block adds the block's REMASC transaction after it (TraceModuleImpl.buildBlockTraces).
+    expect((await client.send('trace_block', [receipt.blockHash])).filter((t: any) => t.transactionHash === tx.hash)).toEqual(traces)
     client.destroy()
   })
 })

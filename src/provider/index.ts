@@ -49,8 +49,14 @@ export class Provider extends EventEmitter<ProviderEvents> {
   /** The accounts funded at genesis, with their keys (as the CLI prints them). */
   readonly initialAccounts: readonly InitialAccount[]
 
-  /** Use `createProvider`; the constructor does no I/O. */
+  /**
+   * Use `createProvider`; the constructor does no I/O. The node is internal: it is not part of the published types,
+   * so the simulator's insides can change without changing the API.
+   *
+   * @internal
+   */
   constructor(
+    /** @internal */
     readonly node: RskNode,
     readonly options: ResolvedOptions,
   ) {
@@ -65,8 +71,8 @@ export class Provider extends EventEmitter<ProviderEvents> {
   }
 
   /**
-   * EIP-1193 request. Resolves with the result; rejects with an `RpcError` carrying `code`, `message` and,
-   * for reverts, `data`.
+   * EIP-1193 request. Resolves with the result (typed as `T` when the caller names it); rejects with an `RpcError`
+   * carrying `code`, `message` and, for reverts, `data`.
    *
    * @example
    * ```ts
@@ -74,17 +80,37 @@ export class Provider extends EventEmitter<ProviderEvents> {
    * const block = await provider.request({ method: 'eth_blockNumber' }) // '0x0'
    * ```
    */
-  async request(args: RequestArguments): Promise<unknown> {
+  async request<T = unknown>(args: RequestArguments): Promise<T> {
     if (typeof args !== 'object' || args === null || typeof args.method !== 'string') {
       throw invalidRequest('invalid request: expected { method: string, params?: unknown[] }')
     }
     if (performance.now() - this.lastYield > YIELD_AFTER_MS) await this.yieldToEventLoop()
     try {
       const result = await invoke(this.node, args.method, args.params)
-      return result === undefined ? null : result
+      // The JSON value of the method's answer; `T` is the caller's claim about it (as in viem's typed requests).
+      return (result === undefined ? null : result) as T
     } catch (e) {
       throw toRpcError(e)
     }
+  }
+
+  /**
+   * Subscribes to a provider event (`connect`, `disconnect`, `block`, `console`; see `ProviderEvents`). The second
+   * overload takes any event name, as EIP-1193 providers do (`accountsChanged`, `chainChanged` and `message` are
+   * never emitted here), so the provider is assignable to viem's `EIP1193Provider` and other EIP-1193 types.
+   */
+  override on<E extends keyof ProviderEvents>(event: E, listener: (...args: ProviderEvents[E]) => void, context?: unknown): this
+  override on(event: string, listener: (...args: never[]) => unknown, context?: unknown): this
+  override on(event: string, listener: (...args: never[]) => unknown, context?: unknown): this {
+    // eventemitter3 accepts any name and listener at run time; only its typings are narrower.
+    return super.on(event as keyof ProviderEvents, listener as () => void, context)
+  }
+
+  /** Removes a listener added with `on` (EIP-1193). */
+  override removeListener<E extends keyof ProviderEvents>(event: E, listener?: (...args: ProviderEvents[E]) => void, context?: unknown, once?: boolean): this
+  override removeListener(event: string, listener?: (...args: never[]) => unknown, context?: unknown, once?: boolean): this
+  override removeListener(event: string, listener?: (...args: never[]) => unknown, context?: unknown, once?: boolean): this {
+    return super.removeListener(event as keyof ProviderEvents, listener as (() => void) | undefined, context, once)
   }
 
   /**

@@ -27,14 +27,17 @@ import { devMiningMethods } from './namespaces/dev/mining.js'
 import { devAccountMethods } from './namespaces/dev/accounts.js'
 import { devNodeMethods } from './namespaces/dev/node.js'
 import { signingMethods } from './namespaces/signing.js'
+import { rskjRegtestMethods } from './namespaces/rskjRegtest.js'
 
 /**
  * The test author's extensions: dev-chain methods under Anvil's, Hardhat's and Ganache's names, and signing. They
  * are answered outside hosted mode only; with `hosted: true` each answers -32601 `method not found`, exactly as an
  * unknown name (the service has none of them).
  */
-const EXTENSION_TABLES: MethodTable[] = [devStateMethods, devMiningMethods, devAccountMethods, devNodeMethods, signingMethods]
+const EXTENSION_TABLES: MethodTable[] = [devStateMethods, devMiningMethods, devAccountMethods, devNodeMethods, signingMethods, rskjRegtestMethods]
 export const EXTENSIONS: ReadonlySet<string> = new Set(EXTENSION_TABLES.flatMap((t) => Object.keys(t)))
+/** Among the extensions, the methods a default RSKj regtest node answers and the service does not list (rskjRegtest.ts). */
+export const RSKJ_REGTEST: ReadonlySet<string> = new Set(Object.keys(rskjRegtestMethods))
 
 export const METHODS: MethodTable = {
   ...web3Methods,
@@ -87,4 +90,11 @@ export const UNSUPPORTED: Record<string, 'not available' | 'not found'> = {
   shh_uninstallFilter: 'not found',
   shh_getFilterChanges: 'not found',
   shh_getMessages: 'not found',
+  // Not in the spec: RSKj regtest has them but disabled (`reference.conf` rpc.modules.rsk.methods.disabled) or in no
+  // configured module (`ext`, public methods of `Web3RskImpl`), and answers them so (`JsonRpcMethodFilter`).
+  rsk_shutdown: 'not available',
+  rsk_flush: 'not available',
+  rsk_getStorageBytesAt: 'not available',
+  ext_dumpState: 'not available',
+  ext_dumpBlockchain: 'not available',
 }

@@ -33,5 +33,6 @@ export type JsonRpcReply = JsonRpcResponse | JsonRpcResponse[] | { error: JsonRp
 /** EIP-1193 request arguments. */
 export interface RequestArguments {
   readonly method: string
-  readonly params?: readonly unknown[] | object
+  /** Usually an array; anything else is answered -32602 by the method, as over HTTP. */
+  readonly params?: unknown
 }

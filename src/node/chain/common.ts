@@ -30,6 +30,11 @@ const RSK_PRICES = new Map<string, bigint>([
   ['balanceGas', 400n],
   ['extcodehashGas', 400n],
   ['mcopyGas', 3n],
+  // Not a price: the call depth limit. RSKj `Program.getMaxDepth()` answers 400 once RSKIP150 is active (every
+  // network profile here); the engine reads `stackLimit` for CALL, CALLCODE, DELEGATECALL, STATICCALL, CREATE and
+  // CREATE2 (a frame at depth 400 is refused, as RSKj's `getCallDeep() == getMaxDepth()`). The operand stack's own
+  // 1,024-item limit is a separate constant of the engine and stays.
+  ['stackLimit', 400n],
 ])
 
 /**

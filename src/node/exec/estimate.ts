@@ -1,8 +1,10 @@
 /**
- * `eth_estimateGas`. RSKj runs the transaction once and derives an estimate (reference §5.2); the engine here
- * keeps the 63/64 rule, so the gas a transaction needs can exceed what it uses. rsksim therefore runs once at the
- * upper bound, tries the peak gas it used, and searches upward until the transaction succeeds, so that a
- * transaction sent with the estimate always succeeds (docs/compatibility.md).
+ * `eth_estimateGas`. RSKj runs the transaction once and derives an estimate (reference §5.2). rsksim runs once at
+ * the upper bound, then tries the peak gas that run held (gas used before refunds). Under RSK's call rules there is
+ * no EIP-150 63/64 withholding (a callee gets the gas it asks for, capped to what is left: src/node/rsk/evmProfile.ts),
+ * so the peak usually suffices; where it does not (code that reads GAS and asks for, or branches on, an amount), it
+ * searches upward until the transaction succeeds, so that a transaction sent with the estimate always succeeds
+ * (docs/compatibility.md).
  */
 import { RpcError, ErrorCode } from '../../errors.js'
 import type { Chain } from '../chain/chain.js'
@@ -25,9 +27,9 @@ export async function estimateGas(chain: Chain, block: BlockRecord, req: CallReq
   fail(first, limit)
   let lo = first.gasPeak
   if (succeeded(await execute(chain, block, req, lo))) return lo
-  // What the peak lacks is the 1/64 each CALL/CREATE level withholds (EIP-150) plus stipends: a bound a little
-  // above the peak nearly always succeeds, and searching below it ends exact within MAX_STEPS, where a search up
-  // to a 10,000,000 bound would stop about 10 gas above the minimum.
+  // What the peak lacks is small (gas a contract checks for with GAS before it spends it): a bound a little above
+  // the peak nearly always succeeds, and searching below it ends exact within MAX_STEPS, where a search up to a
+  // 10,000,000 bound would stop about 10 gas above the minimum.
   let hi = limit
   const near = lo + lo / 16n + 10_000n
   if (near < hi && succeeded(await execute(chain, block, req, near))) hi = near

@@ -114,9 +114,8 @@ export function encodeRskHeaderWith(h: RskHeader, opts: HeaderEncoding = {}): Ui
 }
 
 /**
- * The encoding the block hash is taken over (RSKj `getEncodedForHash`). rsksim's `chain_getRawBlockHeaderBy*`
- * answer these bytes so that `keccak256(raw) == hash` holds (design §2; docs/modules/merged-mining.md lists the
- * difference: RSKj answers `getEncoded()`, see `encodeRskHeaderFull`, which differs for version 1/2 headers).
+ * The encoding the block hash is taken over (RSKj `getEncodedForHash`). `chain_getRawBlockHeaderBy*` answer
+ * `encodeRskHeaderFull` instead, as RSKj does; the two differ for version 1/2 headers.
  *
  * @example
  * keccak256(encodeRskHeader(header)) // == rskBlockHash(header)

@@ -58,7 +58,8 @@ export const blockRef: Codec<BlockSelector> = (v) => {
     throw invalidParams(`Invalid block identifier '${show(v)}'`)
   }
   if (typeof v === 'object' && v !== null && !Array.isArray(v)) return parseMap(v as Record<string, unknown>)
-  throw invalidParams(`Invalid block identifier '${show(v)}'`)
+  // `BlockRefParam.Deserializer`: a JSON value that is neither a string nor an object (a number, a boolean, an array).
+  throw invalidParams('Invalid input')
 }
 
 /**
@@ -72,4 +73,17 @@ export const blockId: Codec<BlockSelector> = (v) => {
     if (sel !== undefined) return sel
   }
   throw invalidParams(`invalid blocknumber ${show(v)}`)
+}
+
+/**
+ * `BlockIdentifierParam` where RSKj resolves it with `Web3InformationRetriever.getBlock` (the …ByNumber methods,
+ * debug_traceBlockByNumber, chain_getRawBlockHeaderByNumber) or `Web3Impl.getBlockByNumberOrStr` (filter bounds):
+ * a number must be `0x` hex (`HexUtils.stringHexToBigInteger`, `jsonHexToLong`). A decimal string, and a JSON
+ * number (Jackson reads it as its decimal text), is -32602 `invalid blocknumber <n>` in the first; in the second
+ * RSKj's NumberFormatException is an internal error (-32603), where rsksim keeps -32602 (docs/compatibility.md).
+ * A 64-digit string stays a block hash (`getBlock` reads it so). eth_estimateGas takes decimals (`blockId`).
+ */
+export const hexBlockId: Codec<BlockSelector> = (v) => {
+  if (typeof v === 'string' && v.length !== 64 && /^[0-9]+$/.test(v)) throw invalidParams(`invalid blocknumber ${show(v)}`)
+  return blockId(v)
 }

@@ -5,7 +5,7 @@
  */
 import { invalidParams, RpcError, ErrorCode } from '../../errors.js'
 import { address, data, quantity, topic } from './primitives.js'
-import { blockId, type BlockSelector } from './block.js'
+import { type BlockSelector, hexBlockId } from './block.js'
 import type { AccountOverride, StateOverrides } from '../../node/exec/call.js'
 import { bytesToHex } from '@ethereumjs/util'
 
@@ -127,8 +127,8 @@ export const filterObject = (v: unknown): FilterObject => {
     if (o.fromBlock != null || o.toBlock != null) throw invalidParams('Cannot specify both blockHash and fromBlock/toBlock')
     out.blockHash = topicLike(hashRaw, 'block hash')
   }
-  if (o.fromBlock != null) out.fromBlock = blockId(o.fromBlock)
-  if (o.toBlock != null) out.toBlock = blockId(o.toBlock)
+  if (o.fromBlock != null) out.fromBlock = hexBlockId(o.fromBlock)
+  if (o.toBlock != null) out.toBlock = hexBlockId(o.toBlock)
   if (Array.isArray(o.address) && o.address.length > MAX_FILTER_ADDRESSES) {
     throw invalidParams(`Invalid address: at most ${MAX_FILTER_ADDRESSES} addresses in one filter.`)
   }

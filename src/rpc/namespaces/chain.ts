@@ -5,28 +5,33 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { blockHash, txHash } from '../codecs/primitives.js'
-import { blockId } from '../codecs/block.js'
+import { hexBlockId } from '../codecs/block.js'
 import { method, noParams, type MethodTable } from '../method.js'
 import { data } from '../format/hex.js'
 import { blockById } from '../resolve.js'
-import { encodeRskHeader } from '../../node/rsk/header.js'
+import { encodeRskHeaderFull } from '../../node/rsk/header.js'
 import { encodeRskReceipt } from '../../node/chain/tries.js'
 import { receiptNodes } from '../../node/chain/proofs.js'
 
 export const chainMethods: MethodTable = {
-  /** RLP of the RSK header (`BlockHeader.getEncoded()`), so keccak256(result) is the block hash; null if unknown. */
+  /**
+   * RLP of the RSK header as RSKj answers it (`RskModuleImpl`: `BlockHeader.getEncoded()`, the uncompressed form:
+   * logs bloom in field 6, then version, edges and base event for version-1/2 headers; null if unknown). The block
+   * hash is keccak-256 of the compressed form instead, so keccak256(result) equals the hash for version-0 headers
+   * (genesis) only: decode the header and hash `getEncodedForHash()` (docs/modules/proofs-calls.md).
+   */
   chain_getRawBlockHeaderByHash: method([blockHash], ({ node }, hash) => {
     const block = node.chain.store.getByHash(bytesToHex(hash))
-    return block === undefined ? null : data(encodeRskHeader(block.header))
+    return block === undefined ? null : data(encodeRskHeaderFull(block.header))
   }),
 
   /**
    * Id read as `Web3InformationRetriever.getBlock` does: a tag, a hex number, or a 64-hex-digit hash. `pending`
    * answers the head's header: rsksim builds no pending block between requests.
    */
-  chain_getRawBlockHeaderByNumber: method([blockId], ({ node, method: name }, sel) => {
+  chain_getRawBlockHeaderByNumber: method([hexBlockId], ({ node, method: name }, sel) => {
     const block = blockById(node, sel, name, false)
-    return block === undefined ? null : data(encodeRskHeader(block.header))
+    return block === undefined ? null : data(encodeRskHeaderFull(block.header))
   }),
 
   /** RSK receipt RLP `[postTxState, cumulativeGas, bloom, logs, gasUsed, status]`; null if not mined. */

@@ -5,10 +5,11 @@
 import { bytesToHex } from '@ethereumjs/util'
 import { ErrorCode, invalidParams, RpcError } from '../../errors.js'
 import { blockHash, optional, txHash, type Codec } from '../codecs/primitives.js'
-import { blockId } from '../codecs/block.js'
+import { hexBlockId } from '../codecs/block.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../method.js'
 import { blockById } from '../resolve.js'
 import { formatCallTracer, formatStructTrace, type DisabledField } from '../format/trace.js'
+import { formatRemascRskTrace } from '../format/remascTrace.js'
 import type { BlockRecord } from '../../node/chain/types.js'
 import { traceCalls, traceStructLogs } from '../../node/exec/tracers/index.js'
 
@@ -73,6 +74,7 @@ async function traceTransaction({ node }: HandlerContext, hash: Uint8Array, opts
   }
   // RSKj `RskTracer.traceTransaction`: unknown → null.
   if (loc === undefined) return null
+  if (loc.block.transactions[loc.index]!.system === 'remasc') return remascRskTrace(node, loc.block)
   const [trace] = await traceStructLogs(node.chain, loc.block, loc.index, { maxBytes: node.options.maxResponseSize, omitted: opts.disabled })
   return trace === undefined ? null : formatStructTrace(trace, opts.disabled)
 }
@@ -85,7 +87,17 @@ async function traceBlock({ node }: HandlerContext, block: BlockRecord | undefin
     return traces.map((t) => ({ txHash: t.txHashHex, result: formatCallTracer(t, opts) }))
   }
   const traces = await traceStructLogs(node.chain, block, undefined, { maxBytes: node.options.maxResponseSize, omitted: opts.disabled })
-  return traces.map((t) => formatStructTrace(t, opts.disabled))
+  const out: unknown[] = traces.map((t) => formatStructTrace(t, opts.disabled))
+  // RSKj `RskTracer.traceBlock` lists every transaction's trace, the REMASC one (always last) included.
+  if (block.transactions.at(-1)?.system === 'remasc') out.push(await remascRskTrace(node, block))
+  return out
+}
+
+/** The REMASC transaction (the block's last) under rskTracer: RSKj's summarized trace (format/remascTrace.ts). */
+async function remascRskTrace(node: HandlerContext['node'], block: BlockRecord): Promise<unknown> {
+  const last = block.transactions.length - 1
+  const [trace] = await traceCalls(node.chain, block, (i) => i === last)
+  return formatRemascRskTrace(trace!)
 }
 
 export const debugMethods: MethodTable = {
@@ -95,7 +107,7 @@ export const debugMethods: MethodTable = {
   debug_traceBlockByHash: method([blockHash, optional(traceOptions)], (ctx, hash, opts) =>
     traceBlock(ctx, ctx.node.chain.store.getByHash(bytesToHex(hash)), opts),
   ),
-  debug_traceBlockByNumber: method([blockId, optional(traceOptions)], (ctx, sel, opts) =>
+  debug_traceBlockByNumber: method([hexBlockId, optional(traceOptions)], (ctx, sel, opts) =>
     traceBlock(ctx, blockById(ctx.node, sel, ctx.method, false), opts),
   ),
 }

@@ -40,7 +40,7 @@ function resolve(node: RskNode, arg: BlockArg): BlockRecord | undefined {
 }
 
 /** Traces of a block's transactions (all, or those `only` selects), flattened in block order. */
-async function blockTraces(node: RskNode, block: BlockRecord, only?: (i: number) => boolean): Promise<ParityTrace[]> {
+export async function blockTraces(node: RskNode, block: BlockRecord, only?: (i: number) => boolean): Promise<ParityTrace[]> {
   const traces = await traceCalls(node.chain, block, only)
   return traces.flatMap(formatParityTraces)
 }

@@ -7,6 +7,7 @@ import type { BlockRecord } from '../../chain/types.js'
 import { replayBlock } from '../replay.js'
 import { CallRecorder } from './callTracer.js'
 import { StructRecorder } from './structTracer.js'
+import { remascCallTrace } from './remascTrace.js'
 import type { StructTrace, TxCallTrace } from './types.js'
 import { SizeBudget } from './sizeBudget.js'
 
@@ -20,8 +21,11 @@ export type { CallFrame, CallKind, IndexedLog, StructOp, StructTrace, TxCallTrac
 export async function traceCalls(chain: Chain, block: BlockRecord, only?: (index: number) => boolean): Promise<TxCallTrace[]> {
   const recorders = new Map<number, CallRecorder>()
   const wanted = block.transactions.map((_, i) => only === undefined || only(i))
+  // The REMASC system transaction is not replayed: its trace comes from its receipt (remascTrace.ts).
+  const remasc = block.transactions.at(-1)?.system === 'remasc' && wanted.at(-1) === true ? block.transactions.length - 1 : -1
+  if (remasc >= 0) wanted[remasc] = false
   const last = wanted.lastIndexOf(true)
-  if (last < 0) return []
+  if (last < 0) return remasc >= 0 ? [remascCallTrace(block, remasc)] : []
   const replayed = await replayBlock(
     chain,
     block,
@@ -33,13 +37,15 @@ export async function traceCalls(chain: Chain, block: BlockRecord, only?: (index
     },
     last,
   )
-  return replayed.map(({ index, result, logOffset, tx }) => {
+  const traces = replayed.map(({ index, result, logOffset, tx }): TxCallTrace => {
     const top = recorders.get(index)!.finish(result, logOffset, tx.tx.gasLimit)
     // A failed top-level creation still names the address it would have used (RSKj uses the receipt's).
     const contractAddress = block.receipts[index]?.contractAddress
     if (top.type === 'create' && top.created === undefined && contractAddress) top.created = contractAddress
     return { txHashHex: tx.hashHex, blockHashHex: block.hashHex, blockNumber: block.number, index, top }
   })
+  if (remasc >= 0) traces.push(remascCallTrace(block, remasc))
+  return traces
 }
 
 /** What a struct-log trace may cost: the reply's size limit in bytes (0 = none) and the parts it leaves out. */

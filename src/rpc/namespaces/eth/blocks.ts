@@ -1,7 +1,7 @@
 /** Blocks, uncles and transaction counts (spec "Method reference: blocks and transactions"). */
 import { bytesToHex } from '@ethereumjs/util'
 import { blockHash, boolean, hexIndex, optional } from '../../codecs/primitives.js'
-import { blockId } from '../../codecs/block.js'
+import { hexBlockId } from '../../codecs/block.js'
 import { blockHashNotFound, blockNotFound } from '../../../errors.js'
 import { method, type MethodTable } from '../../method.js'
 import { quantity } from '../../format/hex.js'
@@ -14,7 +14,7 @@ export const ethBlockMethods: MethodTable = {
     return block === undefined ? null : formatBlock(block, full ?? false)
   }),
 
-  eth_getBlockByNumber: method([blockId, optional(boolean)], ({ node, method: name }, sel, full) => {
+  eth_getBlockByNumber: method([hexBlockId, optional(boolean)], ({ node, method: name }, sel, full) => {
     const block = blockById(node, sel, name, true)
     return block === undefined ? null : formatBlock(block, full ?? false)
   }),
@@ -24,7 +24,7 @@ export const ethBlockMethods: MethodTable = {
     return block === undefined ? null : quantity(block.transactions.length)
   }),
 
-  eth_getBlockTransactionCountByNumber: method([blockId], ({ node, method: name }, sel) => {
+  eth_getBlockTransactionCountByNumber: method([hexBlockId], ({ node, method: name }, sel) => {
     const block = blockById(node, sel, name, false)
     return block === undefined ? null : quantity(block.transactions.length)
   }),
@@ -36,7 +36,7 @@ export const ethBlockMethods: MethodTable = {
     return '0x0'
   }),
 
-  eth_getUncleCountByBlockNumber: method([blockId], ({ node, method: name }, sel) => {
+  eth_getUncleCountByBlockNumber: method([hexBlockId], ({ node, method: name }, sel) => {
     const block = blockById(node, sel, name, true)
     if (block === undefined) throw blockNotFound(sel.kind === 'number' ? '0x' + sel.number.toString(16) : 'unknown')
     return '0x0'
@@ -44,7 +44,7 @@ export const ethBlockMethods: MethodTable = {
 
   eth_getUncleByBlockHashAndIndex: method([blockHash, hexIndex], () => null),
 
-  eth_getUncleByBlockNumberAndIndex: method([blockId, hexIndex], ({ node, method: name }, sel) => {
+  eth_getUncleByBlockNumberAndIndex: method([hexBlockId, hexIndex], ({ node, method: name }, sel) => {
     blockById(node, sel, name, true)
     return null
   }),

@@ -1,0 +1,132 @@
+/**
+ * Methods a default RSKj regtest node answers that the service does not list, derived from RSKj's sources:
+ * `org/ethereum/rpc/Web3Impl.java` (`eth_getBlocksByNumber`, `rpc_modules`), `co/rsk/rpc/modules/trace/
+ * TraceModuleImpl.java` and `TraceGetRequest.java` (`trace_get`), `reference.conf` `rpc.modules` (enabled modules,
+ * versions, the rsk methods disabled by default) and `co/rsk/rpc/JsonRpcMethodFilter.java` (what a disabled method
+ * answers). Outside hosted mode only.
+ */
+import { describe, expect, it } from 'vitest'
+import type { Provider } from '../src/index.js'
+import { COW, COW1, fresh, rejects, send } from './helpers.js'
+
+const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
+
+describe('eth_getBlocksByNumber (Web3Impl, BlockInformationResult)', () => {
+  it('answers [{hash, totalDifficulty, inMainChain}] for hex or decimal, [] where no block is', async () => {
+    const p = await fresh()
+    await rq(p, 'evm_mine')
+    await rq(p, 'evm_mine')
+    const block = await rq(p, 'eth_getBlockByNumber', ['0x2', false])
+    const expected = [{ hash: block.hash, totalDifficulty: block.totalDifficulty, inMainChain: true }]
+    expect(await rq(p, 'eth_getBlocksByNumber', ['0x2'])).toEqual(expected)
+    // HexUtils.stringNumberAsBigInt: no 0x prefix = decimal BigInteger; Jackson gives a JSON integer as its text.
+    expect(await rq(p, 'eth_getBlocksByNumber', ['2'])).toEqual(expected)
+    expect(await rq(p, 'eth_getBlocksByNumber', [2])).toEqual(expected)
+    expect(Object.keys((await rq(p, 'eth_getBlocksByNumber', ['0x0']))[0])).toEqual(['hash', 'totalDifficulty', 'inMainChain'])
+    expect(await rq(p, 'eth_getBlocksByNumber', ['0x3'])).toEqual([])
+    expect(await rq(p, 'eth_getBlocksByNumber', ['-1'])).toEqual([])
+  })
+
+  it('anything else is -32602 invalid blocknumber <x>; exactly one parameter', async () => {
+    const p = await fresh()
+    await rejects(rq(p, 'eth_getBlocksByNumber', ['latest']), -32602, 'invalid blocknumber latest')
+    await rejects(rq(p, 'eth_getBlocksByNumber', ['0x']), -32602, 'invalid blocknumber 0x')
+    await rejects(rq(p, 'eth_getBlocksByNumber', ['0xzz']), -32602, 'invalid blocknumber 0xzz')
+    await rejects(rq(p, 'eth_getBlocksByNumber', []), -32602)
+    await rejects(rq(p, 'eth_getBlocksByNumber', ['0x1', true]), -32602)
+  })
+})
+
+describe('rpc_modules (Web3Impl.rpc_modules)', () => {
+  it('answers the enabled modules at version 1.0, keys in java.util.HashMap order', async () => {
+    const p = await fresh()
+    const modules = await rq(p, 'rpc_modules')
+    // reference.conf modules (eth, net, rpc, web3, evm, txpool, personal, rsk on; sco, debug, trace on here as the
+    // spec lists them) plus mnr. Order: HashMap buckets of String.hashCode for a 16-slot table; eth and web3
+    // share bucket 5 and keep their insertion order.
+    expect(Object.entries(modules)).toEqual(
+      ['mnr', 'txpool', 'trace', 'debug', 'rpc', 'eth', 'web3', 'personal', 'rsk', 'net', 'evm', 'sco'].map((m) => [m, '1.0']),
+    )
+  })
+})
+
+describe('methods RSKj regtest disables', () => {
+  it('rsk_shutdown, rsk_flush, rsk_getStorageBytesAt and ext_* answer -32601 "does not exist/is not available"', async () => {
+    for (const hosted of [false, true]) {
+      const p = await fresh({ hosted })
+      for (const m of ['rsk_shutdown', 'rsk_flush', 'rsk_getStorageBytesAt', 'ext_dumpState', 'ext_dumpBlockchain']) {
+        await rejects(rq(p, m), -32601, `the method ${m} does not exist/is not available`)
+      }
+    }
+  })
+
+  it('there is no rsk_getStorageAt in RSKj: method not found', async () => {
+    await rejects(rq(await fresh(), 'rsk_getStorageAt', [COW, '0x0', 'latest']), -32601, 'method not found')
+  })
+})
+
+describe('hosted mode keeps the service list', () => {
+  it('eth_getBlocksByNumber, rpc_modules and trace_get answer as an unknown method', async () => {
+    const p = await fresh({ hosted: true })
+    for (const [m, params] of [['eth_getBlocksByNumber', ['0x0']], ['rpc_modules', []], ['trace_get', ['0x' + '0'.repeat(64), ['0x0']]]] as const) {
+      await rejects(rq(p, m, [...params]), -32601, 'method not found')
+    }
+  })
+})
+
+describe('trace_get (TraceModuleImpl.traceGet, TraceGetRequest)', () => {
+  it('answers the trace at positions[0] of the whole block, whichever transaction names the block', async () => {
+    const p = await fresh({ mining: { auto: false } })
+    const a = await rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, value: '0x1' }])
+    const b = await rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, value: '0x2' }])
+    await rq(p, 'evm_mine')
+    const block = await rq(p, 'trace_block', ['0x1'])
+    expect(block.map((t: any) => t.transactionHash).slice(0, 2)).toEqual([a, b])
+    expect(await rq(p, 'trace_get', [a, ['0x1']])).toEqual(block[1])
+    expect(await rq(p, 'trace_get', [b, ['0x0']])).toEqual(block[0])
+    expect(await rq(p, 'trace_get', ['0x' + '1'.repeat(64), ['0x0']])).toBeNull()
+  })
+
+  it("refuses what TraceGetRequest refuses, with its texts; -32602 where RSKj's is an internal error", async () => {
+    const p = await fresh()
+    const { transactionHash: h } = await send(p, { to: COW1, value: '0x1' })
+    await rejects(rq(p, 'trace_get', [h, []]), -32602, "'positions' cannot be null or empty")
+    await rejects(rq(p, 'trace_get', [h, ['0x0', '0x1']]), -32602, "'positions' accepts only one index")
+    await rejects(rq(p, 'trace_get', [h, ['1']]), -32602)
+    await rejects(rq(p, 'trace_get', [h, ['0x9']]), -32602)
+    await rejects(rq(p, 'trace_get', [h]), -32602)
+  })
+})
+
+describe('decimal block numbers, as each RSKj path reads them', () => {
+  it('Web3InformationRetriever.getBlock and getBlockByNumberOrStr want 0x hex; BlockRefParam and estimateGas take decimals', async () => {
+    const p = await fresh()
+    await rq(p, 'evm_mine')
+    // getBlock: HexUtils.stringHexToBigInteger → -32602 `invalid blocknumber <n>`; a JSON number is read as its text.
+    for (const [m, params] of [
+      ['eth_getBlockByNumber', ['1', false]],
+      ['eth_getBlockByNumber', [1, false]],
+      ['eth_getBlockTransactionCountByNumber', ['1']],
+      ['eth_getTransactionByBlockNumberAndIndex', ['1', '0x0']],
+      ['eth_getUncleCountByBlockNumber', ['1']],
+      ['eth_getUncleByBlockNumberAndIndex', ['1', '0x0']],
+      ['debug_traceBlockByNumber', ['1']],
+      ['chain_getRawBlockHeaderByNumber', ['1']],
+      ['trace_block', ['1']],
+      // getBlockByNumberOrStr → jsonHexToLong: a NumberFormatException in RSKj (-32603); -32602 here.
+      ['eth_getLogs', [{ fromBlock: '1', toBlock: '0x1' }]],
+      ['eth_newFilter', [{ fromBlock: '0x0', toBlock: '1' }]],
+    ] as const) {
+      await rejects(rq(p, m, [...params]), -32602, 'invalid blocknumber 1')
+    }
+    // BlockRefParam (eth_call, state readers) and ExecutionBlockRetriever (eth_estimateGas) take decimal strings.
+    const block1 = await rq(p, 'eth_getBlockByNumber', ['0x1', false])
+    expect(await rq(p, 'eth_getBalance', [COW, '1'])).toBe(await rq(p, 'eth_getBalance', [COW, '0x1']))
+    expect(await rq(p, 'eth_call', [{ to: COW1 }, '1'])).toBe('0x')
+    expect(await rq(p, 'eth_estimateGas', [{ from: COW, to: COW1 }, '1'])).toBe('0x5208')
+    expect((await rq(p, 'eth_getBlocksByNumber', ['1']))[0].hash).toBe(block1.hash)
+    // BlockRefParam.Deserializer: neither a string nor an object → `Invalid input`.
+    await rejects(rq(p, 'eth_getBalance', [COW, 1]), -32602, 'Invalid input')
+    await rejects(rq(p, 'eth_call', [{ to: COW1 }, true]), -32602, 'Invalid input')
+  })
+})
