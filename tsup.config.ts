@@ -22,7 +22,9 @@ export default defineConfig({
   format: ['esm'],
   target: 'node20',
   platform: 'node',
-  dts: { entry: { index: ENTRY.index, testing: ENTRY.testing, hardhat: ENTRY.hardhat } },
+  // resolve: the declarations carry eventemitter3's types (Provider extends its EventEmitter), since the package is
+  // bundled and so not a dependency a user's type check could read them from.
+  dts: { entry: { index: ENTRY.index, testing: ENTRY.testing, hardhat: ENTRY.hardhat }, resolve: ['eventemitter3'] },
   sourcemap: true,
   clean: true,
   splitting: true,
