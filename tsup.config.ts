@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { defineConfig } from 'tsup'
 
+/** The package's entry points: `rsksim`, `rsksim/testing`, `rsksim/hardhat` (package.json `exports`) and the bin. */
+const ENTRY = {
+  index: 'src/index.ts',
+  testing: 'src/testing/index.ts',
+  hardhat: 'src/integrations/hardhat/index.ts',
+  cli: 'src/cli.ts',
+}
+
 /** Versions of the engine packages bundled into dist, written into the bundle (src/node/enginePatches/switch.ts). */
 const engineVersions = Object.fromEntries(
   ['@ethereumjs/evm', '@ethereumjs/statemanager', '@ethereumjs/common'].map((name) => [
@@ -10,18 +18,20 @@ const engineVersions = Object.fromEntries(
 )
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', cli: 'src/cli.ts' },
+  entry: ENTRY,
   format: ['esm'],
   target: 'node20',
   platform: 'node',
-  dts: { entry: { index: 'src/index.ts' } },
+  // resolve: the declarations carry eventemitter3's types (Provider extends its EventEmitter), since the package is
+  // bundled and so not a dependency a user's type check could read them from.
+  dts: { entry: { index: ENTRY.index, testing: ENTRY.testing, hardhat: ENTRY.hardhat }, resolve: ['eventemitter3'] },
   sourcemap: true,
   clean: true,
   splitting: true,
   // The engine (@ethereumjs, @noble and their small helpers) is bundled into dist: Node 20 spends about 250 ms
   // resolving and linking its few hundred ES modules one by one, and about 70 ms loading the same code as one file
-  // (startup to the first answer: ~300 ms -> ~120 ms, docs/performance.md). The packages stay in `dependencies`
-  // because dist/index.d.ts names their types. Native and WebAssembly loaders (secp256k1, tiny-secp256k1) stay
+  // (startup to the first answer: ~300 ms -> ~120 ms, docs/performance.md). They are devDependencies (the bundle
+  // carries them; issue 17). Native and WebAssembly loaders (secp256k1, tiny-secp256k1) stay
   // external: they find their binaries next to their own files. Licences of what is bundled: THIRD-PARTY-NOTICES.md.
   // src/node/enginePatches relies on it: the engine internals it patches are bundled as the engine's own modules.
   define: { __RSKSIM_ENGINE_VERSIONS__: JSON.stringify(engineVersions) },
