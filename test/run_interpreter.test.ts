@@ -5,11 +5,11 @@
 import { describe, expect, it } from 'vitest'
 import { createEVM } from '@ethereumjs/evm'
 import { Address, hexToBytes } from '@ethereumjs/util'
-import { runInterpreterPatched } from '../src/node/enginePatches/index.js'
+import { engineMatchesPin, runInterpreterPatched } from '../src/node/enginePatches/index.js'
 
 describe('runInterpreter patch', () => {
-  it('is applied to the engine in use', () => {
-    expect(runInterpreterPatched).toBe(true)
+  it('is applied exactly when the installed engine is the pinned release', () => {
+    expect(runInterpreterPatched).toBe(engineMatchesPin)
   })
 
   it('execResult.runState merges run state, result and environment', async () => {

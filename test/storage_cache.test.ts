@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { CacheType, StorageCache } from '@ethereumjs/statemanager'
 import { Address } from '@ethereumjs/util'
 import { FastStorageCache, storageCachePatched } from '../src/node/enginePatches/storageCache.js'
+import { engineMatchesPin } from '../src/node/enginePatches/switch.js'
 
 /** Deterministic PRNG (mulberry32). */
 function rng(seed: number): () => number {
@@ -19,8 +20,8 @@ function rng(seed: number): () => number {
 }
 
 describe('storage cache', () => {
-  it('is in effect', () => {
-    expect(storageCachePatched).toBe(true)
+  it('is in effect exactly when the installed engine is the pinned release', () => {
+    expect(storageCachePatched).toBe(engineMatchesPin)
   })
 
   it('matches the engine cache on random operation sequences', () => {
