@@ -14,7 +14,7 @@ import { paramsVM } from '@ethereumjs/vm'
 import { paramsEVM } from '@ethereumjs/evm'
 import { customCrypto } from '../crypto.js'
 import type { NetworkProfile } from '../../options/index.js'
-import { enginePatches, fastIsActivatedEIP, paramsAlreadyMerged } from '../enginePatches/index.js'
+import { activatedEipsArray, enginePatches, paramsAlreadyMerged } from '../enginePatches/index.js'
 
 /** Hardfork whose rules the engine runs. */
 export const ENGINE_HARDFORK = Hardfork.Istanbul
@@ -52,9 +52,19 @@ class RskCommon extends Common {
   /** The `minimumGasPrice` of the blocks being built (a node option; `anvil_setMinGasPrice` changes it). */
   minimumGasPrice = 0n
 
-  /** RSK's EIPs beyond the engine's hardfork and EIP list, with a fast lookup when the engine patches allow it. */
+  /** Common's array the lookup table below was built from (src/node/enginePatches/common.ts). */
+  private eipsSource: readonly number[] | undefined
+  private eipTable: Set<number> = RSK_EXTRA_EIPS
+
+  /** RSK's EIPs beyond the engine's hardfork and EIP list, with an O(1) lookup when the engine patches allow it. */
   override isActivatedEIP(eip: number): boolean {
-    return fastIsActivatedEIP(this, eip, RSK_EXTRA_EIPS) ?? (RSK_EXTRA_EIPS.has(eip) || super.isActivatedEIP(eip))
+    const source = activatedEipsArray(this)
+    if (source === undefined) return RSK_EXTRA_EIPS.has(eip) || super.isActivatedEIP(eip)
+    if (source !== this.eipsSource) {
+      this.eipTable = new Set([...RSK_EXTRA_EIPS, ...source])
+      this.eipsSource = source
+    }
+    return this.eipTable.has(eip)
   }
 
   override param(name: string): bigint {

@@ -18,22 +18,14 @@ const fieldsFound = enginePatches.installable && source.includes('_activatedEIPs
 /** Whether the two Common fast paths can run. */
 export const commonPatched = fieldsFound
 
-const tables = new WeakMap<Common, { source: readonly number[]; set: Set<number> }>()
-
 /**
- * `isActivatedEIP` from a Set built from Common's own array (plus `extra`), rebuilt whenever Common assigns a new
- * array (it never mutates one in place, see `setHardfork`/`setEIPs`). The interpreter asks this on every step (EIPs
- * 6800 and 7864), and Common answers with `Array.includes`: about a sixth of a pure-arithmetic loop.
+ * Common's own array of active EIPs, for RskCommon's O(1) `isActivatedEIP` (a Set rebuilt whenever Common assigns a
+ * new array: it never mutates one in place, see `setHardfork`/`setEIPs`). The interpreter asks `isActivatedEIP` on
+ * every step (EIPs 6800 and 7864), and Common answers with `Array.includes`: about a sixth of a pure-arithmetic
+ * loop. Undefined when the patches are off or the field is not there: RskCommon then asks Common itself.
  */
-export function fastIsActivatedEIP(common: Common, eip: number, extra: ReadonlySet<number>): boolean | undefined {
-  if (!fieldsFound || !enginePatches.active) return undefined
-  const array = (common as unknown as CommonInternals)._activatedEIPsCache
-  let table = tables.get(common)
-  if (table === undefined || table.source !== array) {
-    table = { source: array, set: new Set([...extra, ...array]) }
-    tables.set(common, table)
-  }
-  return table.set.has(eip)
+export function activatedEipsArray(common: Common): readonly number[] | undefined {
+  return fieldsFound && enginePatches.active ? (common as unknown as CommonInternals)._activatedEIPsCache : undefined
 }
 
 /** Whether every value of `params` is already in `common`'s parameters (so merging them would change nothing). */
