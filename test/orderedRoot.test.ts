@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { bytesToHex } from '@ethereumjs/util'
 import { mptOrderedTrieRoot, orderedTrieRoot } from '../src/node/chain/tries.js'
-
-/** Deterministic PRNG (mulberry32) so a failure can be reproduced. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { rng } from './rng.js'
 
 describe('ordered trie root without a trie', () => {
   it('equals @ethereumjs/mpt on 400 random lists (short values that embed, long ones that hash, up to 300 entries)', async () => {
