@@ -8,16 +8,7 @@ import { CacheType, StorageCache } from '@ethereumjs/statemanager'
 import { Address } from '@ethereumjs/util'
 import { FastStorageCache, storageCachePatched } from '../src/node/enginePatches/storageCache.js'
 import { engineMatchesPin } from '../src/node/enginePatches/switch.js'
-
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { rng } from './rng.js'
 
 describe('storage cache', () => {
   it('is in effect exactly when the installed engine is the pinned release', () => {

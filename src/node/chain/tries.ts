@@ -8,6 +8,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { MerklePatriciaTrie, createMerkleProof } from '@ethereumjs/mpt'
 import { MapDB, bigIntToUnpaddedBytes } from '@ethereumjs/util'
 import { keccak256 } from '../crypto.js'
+import { directOrderedRoot } from './orderedRoot.js'
 import type { ReceiptRecord } from './types.js'
 
 /** keccak256(RLP("")) — root of an empty trie. */
@@ -46,8 +47,13 @@ async function withTrieOf<T>(values: Uint8Array[], use: (trie: MerklePatriciaTri
   }
 }
 
-/** Root of the trie mapping RLP(index) to each value. */
+/** Root of the trie mapping RLP(index) to each value (computed without a trie: orderedRoot.ts). */
 export async function orderedTrieRoot(values: Uint8Array[]): Promise<Uint8Array> {
+  return directOrderedRoot(values, EMPTY_TRIE_ROOT)
+}
+
+/** The same root through `@ethereumjs/mpt`: the reference test/orderedRoot.test.ts compares with. */
+export async function mptOrderedTrieRoot(values: Uint8Array[]): Promise<Uint8Array> {
   if (values.length === 0) return EMPTY_TRIE_ROOT
   return withTrieOf(values, (trie) => trie.root())
 }

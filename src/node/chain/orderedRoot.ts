@@ -1,0 +1,71 @@
+/**
+ * Root of the trie mapping RLP(index) to each value, computed straight from the ordered list (issue 13): the
+ * nodes are built bottom-up from the keys in one recursive pass, with no node database and no intermediate
+ * roots. Same node rules as the Ethereum Merkle-Patricia trie (@ethereumjs/mpt, Yellow Paper appendix D): hex-prefix
+ * paths, nodes whose RLP is shorter than 32 bytes embedded in their parent, the root always hashed. Keys are not
+ * hashed (transaction and receipt tries). `@ethereumjs/mpt` stays where proofs are served (tries.ts), and
+ * test/orderedRoot.test.ts compares both on random lists.
+ */
+import { RLP, type Input } from '@ethereumjs/rlp'
+import { keccak256 } from '../crypto.js'
+
+interface Item {
+  nibbles: Uint8Array
+  value: Uint8Array
+}
+
+function toNibbles(key: Uint8Array): Uint8Array {
+  const out = new Uint8Array(key.length * 2)
+  for (let i = 0; i < key.length; i++) {
+    out[2 * i] = key[i]! >> 4
+    out[2 * i + 1] = key[i]! & 15
+  }
+  return out
+}
+
+/** Hex-prefix encoding of `nibbles` (Yellow Paper appendix C). */
+function hexPrefix(nibbles: Uint8Array, leaf: boolean): Uint8Array {
+  const odd = nibbles.length % 2
+  const out = new Uint8Array(1 + (nibbles.length >> 1))
+  out[0] = ((leaf ? 2 : 0) + odd) << 4
+  let n = 0
+  if (odd === 1) out[0] |= nibbles[n++]!
+  for (let i = 1; n < nibbles.length; i++, n += 2) out[i] = (nibbles[n]! << 4) | nibbles[n + 1]!
+  return out
+}
+
+/** A child reference: the node itself when its RLP is under 32 bytes, else its hash. */
+function ref(node: Input[]): Input {
+  const encoded = RLP.encode(node)
+  return encoded.length < 32 ? node : keccak256(encoded)
+}
+
+/** The node holding `items` (all sharing their first `depth` nibbles). */
+function build(items: Item[], depth: number): Input[] {
+  if (items.length === 1) return [hexPrefix(items[0]!.nibbles.subarray(depth), true), items[0]!.value]
+  // Longest prefix shared by all items beyond `depth`.
+  const first = items[0]!.nibbles
+  let end = first.length
+  for (const it of items) {
+    let i = depth
+    while (i < end && i < it.nibbles.length && it.nibbles[i] === first[i]) i++
+    end = i
+  }
+  if (end > depth) return [hexPrefix(first.subarray(depth, end), false), ref(build(items, end))]
+  const buckets: Item[][] = Array.from({ length: 16 }, () => [])
+  let value: Uint8Array = new Uint8Array()
+  for (const it of items) {
+    if (it.nibbles.length === depth) value = it.value
+    else buckets[it.nibbles[depth]!]!.push(it)
+  }
+  const node: Input[] = buckets.map((b) => (b.length === 0 ? new Uint8Array() : ref(build(b, depth + 1))))
+  node.push(value)
+  return node
+}
+
+/** keccak256 of the root node of the trie RLP(index) -> values[index]; `empty` for an empty list. */
+export function directOrderedRoot(values: Uint8Array[], empty: Uint8Array): Uint8Array {
+  if (values.length === 0) return empty
+  const items = values.map((value, i) => ({ nibbles: toNibbles(RLP.encode(i)), value }))
+  return keccak256(RLP.encode(build(items, 0)))
+}
