@@ -10,6 +10,7 @@ import { RskNode } from '../node/node.js'
 import { privateKeyToAddress } from '../node/crypto.js'
 import { handlePayload, invoke } from '../rpc/dispatch.js'
 import type { JsonRpcReply, RequestArguments } from '../rpc/types.js'
+import { Subscriptions } from '../rpc/subscribe/subscriptions.js'
 
 export interface ProviderEvents {
   /** EIP-1193 `connect`, emitted once the node is ready. */
@@ -18,6 +19,10 @@ export interface ProviderEvents {
   disconnect: [RpcError]
   /** A block was mined (rsksim extension): its number and hash. */
   block: [{ number: string; hash: string }]
+  /** EIP-1193 `message`: an `eth_subscribe` notification. */
+  message: [{ type: 'eth_subscription'; data: { subscription: string; result: unknown } }]
+  /** Legacy `data` event (web3.js, older ethers): the notification as its JSON-RPC envelope. */
+  data: [{ jsonrpc: '2.0'; method: 'eth_subscription'; params: { subscription: string; result: unknown } }]
 }
 
 type Callback = (error: Error | null, response?: unknown) => void
@@ -63,6 +68,10 @@ export class Provider extends EventEmitter<ProviderEvents> {
       throw invalidRequest('invalid request: expected { method: string, params?: unknown[] }')
     }
     try {
+      // Subscriptions belong to this provider (default mode only; RSKj serves them over WebSocket alone, so the
+      // hosted mode answers -32601 as the service's HTTP endpoint does).
+      if (!this.options.hosted && args.method === 'eth_subscribe') return this.subscriptions().subscribe(args.params)
+      if (!this.options.hosted && args.method === 'eth_unsubscribe') return this.subscriptions().unsubscribe(args.params)
       const result = await invoke(this.node, args.method, args.params)
       return result === undefined ? null : result
     } catch (e) {
@@ -96,8 +105,18 @@ export class Provider extends EventEmitter<ProviderEvents> {
     void this.handleJsonRpc(payload).then((reply) => callback(null, reply))
   }
 
-  /** Stops interval mining and timers, and emits `disconnect`. */
+  private subs: Subscriptions | undefined
+
+  private subscriptions(): Subscriptions {
+    return (this.subs ??= new Subscriptions(this.node, (subscription, result) => {
+      this.emit('message', { type: 'eth_subscription', data: { subscription, result } })
+      this.emit('data', { jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } })
+    }))
+  }
+
+  /** Stops interval mining and timers, drops subscriptions, and emits `disconnect`. */
   async disconnect(): Promise<void> {
+    this.subs?.close()
     await this.node.close()
     this.emit('disconnect', new RpcError(4900, 'rsksim provider disconnected'))
   }
