@@ -10,7 +10,7 @@ import { RskNode } from '../node/node.js'
 import { privateKeyToAddress } from '../node/crypto.js'
 import { handlePayload, invoke } from '../rpc/dispatch.js'
 import type { JsonRpcReply, RequestArguments } from '../rpc/types.js'
-import { Subscriptions } from '../rpc/subscribe/subscriptions.js'
+import { Subscriptions, type Sink } from '../rpc/subscribe/subscriptions.js'
 
 export interface ProviderEvents {
   /** EIP-1193 `connect`, emitted once the node is ready. */
@@ -83,8 +83,8 @@ export class Provider extends EventEmitter<ProviderEvents> {
    * Answers a parsed JSON-RPC body (one request or a batch) with the response envelope(s), as the HTTP server
    * does. Never throws.
    */
-  handleJsonRpc(payload: unknown): Promise<JsonRpcReply> {
-    return handlePayload(this.node, payload).catch((e) => ({ jsonrpc: '2.0', id: null, error: toRpcError(e).toJSON() }))
+  handleJsonRpc(payload: unknown, subscriptions?: Subscriptions): Promise<JsonRpcReply> {
+    return handlePayload(this.node, payload, subscriptions?.methods).catch((e) => ({ jsonrpc: '2.0', id: null, error: toRpcError(e).toJSON() }))
   }
 
   /**
@@ -106,6 +106,14 @@ export class Provider extends EventEmitter<ProviderEvents> {
   }
 
   private subs: Subscriptions | undefined
+
+  /**
+   * A set of subscriptions owned by a connection (the WebSocket server): notifications go to `sink`; pass it to
+   * `handleJsonRpc` so that eth_subscribe/eth_unsubscribe act on it. `close()` it when the connection ends.
+   */
+  openSubscriptions(sink: Sink): Subscriptions {
+    return new Subscriptions(this.node, sink)
+  }
 
   private subscriptions(): Subscriptions {
     return (this.subs ??= new Subscriptions(this.node, (subscription, result) => {

@@ -49,8 +49,14 @@ function failure(jsonrpc: string, id: JsonRpcId | undefined, e: RpcError): JsonR
   return id === undefined ? { jsonrpc, error: e.toJSON() } : { jsonrpc, id, error: e.toJSON() }
 }
 
+/**
+ * Methods served by the caller rather than the node's table (eth_subscribe/eth_unsubscribe belong to a connection
+ * or a provider, not to the node).
+ */
+export type LocalMethods = Readonly<Record<string, (params: unknown) => unknown>>
+
 /** Answers one request object; undefined for a notification (no `id`, or `id: null`). */
-async function handleOne(node: RskNode, req: unknown): Promise<JsonRpcResponse | undefined> {
+async function handleOne(node: RskNode, req: unknown, local?: LocalMethods): Promise<JsonRpcResponse | undefined> {
   if (typeof req !== 'object' || req === null || Array.isArray(req)) return failure('2.0', null, invalidRequest())
   const r = req as Record<string, unknown>
   const hasId = Object.hasOwn(r, 'id')
@@ -61,7 +67,8 @@ async function handleOne(node: RskNode, req: unknown): Promise<JsonRpcResponse |
   const notification = id === undefined || id === null
   try {
     if (typeof r.method !== 'string') throw methodNotFound()
-    const result = await invoke(node, r.method, r.params)
+    const own = local !== undefined && Object.hasOwn(local, r.method) ? local[r.method] : undefined
+    const result = own !== undefined ? own(r.params) : await invoke(node, r.method, r.params)
     if (notification) return undefined
     return { jsonrpc, id, result: result === undefined ? null : result }
   } catch (e) {
@@ -73,7 +80,7 @@ async function handleOne(node: RskNode, req: unknown): Promise<JsonRpcResponse |
  * Answers a parsed JSON body: one request or a batch (answered in order; notifications leave no entry). A batch
  * over `maxBatch` is refused whole with RSKj's text and no `jsonrpc`/`id`.
  */
-export async function handlePayload(node: RskNode, payload: unknown): Promise<JsonRpcReply> {
+export async function handlePayload(node: RskNode, payload: unknown, local?: LocalMethods): Promise<JsonRpcReply> {
   if (Array.isArray(payload)) {
     if (payload.length === 0) return failure('2.0', null, invalidRequest())
     const max = node.options.maxBatchSize
@@ -82,11 +89,11 @@ export async function handlePayload(node: RskNode, payload: unknown): Promise<Js
     }
     const out: JsonRpcResponse[] = []
     for (const req of payload) {
-      const res = await handleOne(node, req)
+      const res = await handleOne(node, req, local)
       if (res !== undefined) out.push(res)
     }
     return out.length === 0 ? undefined : out
   }
   if (typeof payload !== 'object' || payload === null) return failure('2.0', null, invalidRequest())
-  return handleOne(node, payload)
+  return handleOne(node, payload, local)
 }

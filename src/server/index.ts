@@ -7,6 +7,7 @@ import type { ProviderOptions } from '../options/index.js'
 import { createProvider, type Provider } from '../provider/index.js'
 import { createRequestListener } from './handler.js'
 import { DEFAULT_MAX_BODY_BYTES } from './http.js'
+import { attachWebSocket } from './ws.js'
 
 /** Default port: RSKj `rpc.providers.web.http.port` (reference §1.1). */
 export const DEFAULT_PORT = 4444
@@ -43,6 +44,8 @@ export interface ServerOptions extends ProviderOptions {
 export interface RsksimServer {
   /** Base URL, e.g. `http://127.0.0.1:4444` (append `/<API_KEY>` when keys are set). */
   url: string
+  /** WebSocket URL on the same port, e.g. `ws://127.0.0.1:4444` (append `/<API_KEY>` when keys are set). */
+  wsUrl: string
   /** The bound port (the real one when `port: 0` was asked). */
   port: number
   /** The bound host. */
@@ -126,6 +129,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
     keepAlive,
   })
   const server = createServer(listener)
+  const closeSockets = attachWebSocket(server, provider, apiKeys === undefined ? null : new Set(apiKeys))
 
   try {
     await listen(server, port, host)
@@ -139,6 +143,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
   let closing: Promise<void> | undefined
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
+      closeSockets()
       server.close(() => resolve())
       server.closeAllConnections()
     }).then(async () => {
@@ -149,6 +154,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
 
   return {
     url: `http://${urlHost(host)}:${boundPort}`,
+    wsUrl: `ws://${urlHost(host)}:${boundPort}`,
     port: boundPort,
     host,
     provider,

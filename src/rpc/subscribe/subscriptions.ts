@@ -82,6 +82,12 @@ export class Subscriptions {
     )
   }
 
+  /** eth_subscribe / eth_unsubscribe as methods answered for this owner (see dispatch `LocalMethods`). */
+  readonly methods: Readonly<Record<string, (params: unknown) => unknown>> = {
+    eth_subscribe: (params) => this.subscribe(params),
+    eth_unsubscribe: (params) => this.unsubscribe(params),
+  }
+
   get size(): number {
     return this.active.size
   }
