@@ -82,6 +82,8 @@ describe('eth_subscribe in process', () => {
     expect(got.get(id)).toBeUndefined()
     await rejects(rpc(p, 'eth_subscribe', ['newBlocks']), -32602)
     await rejects(rpc(p, 'eth_subscribe', []), -32602)
+    await rejects(p.request({ method: 'eth_subscribe', params: 'newHeads' as never }), -32602, 'eth_subscribe parameters are expected to be arrays')
+    await rejects(rpc(p, 'eth_subscribe', ['logs', {}, {}]), -32602, 'eth_subscribe can only have one object to configure subscription')
     await rejects(rpc(p, 'eth_subscribe', ['logs', 5]), -32602)
     await rejects(rpc(p, 'eth_unsubscribe', []), -32602)
   })

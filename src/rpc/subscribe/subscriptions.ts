@@ -44,7 +44,10 @@ type Kind =
 
 /** RSKj `EthSubscribeParamsDeserializer`: `[type]` or `['logs', {address?, topics?}]`. */
 function parseParams(params: unknown): Kind {
-  const list = Array.isArray(params) ? params : []
+  // Texts of RSKj's deserializer where it has one; an unknown type has none there (it fails on a null class).
+  if (!Array.isArray(params)) throw invalidParams('eth_subscribe parameters are expected to be arrays')
+  if (params.length > 2) throw invalidParams('eth_subscribe can only have one object to configure subscription')
+  const list: unknown[] = params
   const type = list[0]
   if (typeof type !== 'string') throw invalidParams('Invalid subscription type')
   if (type === 'newHeads' || type === 'newPendingTransactions' || type === 'syncing') return { type }
