@@ -8,7 +8,9 @@ import WebSocket from 'ws'
 import { Contract, Interface, WebSocketProvider, Wallet, id as keccakId } from 'ethers'
 import { createPublicClient, webSocket } from 'viem'
 import { Web3 } from 'web3'
-import { startServer, type RsksimServer } from '../src/index.js'
+import { createServer } from 'node:http'
+import { createProvider, startServer, type RsksimServer } from '../src/index.js'
+import { attachWebSocket } from '../src/server/ws.js'
 import { COW, COW_KEY, COW1, deploy } from './helpers.js'
 import { Events } from './fixtures/index.js'
 
@@ -113,7 +115,7 @@ describe('WebSocket endpoint', () => {
 
   it('viem webSocket: watchBlocks and watchPendingTransactions with poll: false', async () => {
     const s = await serve({ mining: { auto: false } })
-    const client = createPublicClient({ transport: webSocket(s.wsUrl) })
+    const client = createPublicClient({ transport: webSocket(s.wsUrl, { reconnect: false }) })
     const blocks: bigint[] = []
     const pending: string[] = []
     const un1 = client.watchBlocks({ poll: false, onBlock: (b) => blocks.push(b.number) })
@@ -195,5 +197,31 @@ describe('WebSocket endpoint', () => {
     expect((await other.call('eth_blockNumber')).result).toBe('0x32')
     other.ws.close()
     stuck.ws.terminate()
+  }, 120_000)
+
+  it('closes a client that leaves its send buffer over the bound, and frees its subscriptions', async () => {
+    // A small bound (the server's is 16 MB) so that a few hundred headers exceed it; the client never reads.
+    const provider = await createProvider()
+    const http = createServer()
+    const close = attachWebSocket(http, provider, null, 64 * 1024)
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', () => r()))
+    const port = (http.address() as { port: number }).port
+    // Each connection's subscriptions listen to the node's `block` event: the count shows when they are freed.
+    const listeners = (): number => provider.node.events.listenerCount('block')
+    const base = listeners()
+    const stuck = await open(`ws://127.0.0.1:${port}`)
+    await stuck.call('eth_subscribe', ['newHeads'])
+    expect(listeners()).toBe(base + 1)
+    ;(stuck.ws as unknown as { _socket: { pause(): void } })._socket.pause()
+    let mined = 0
+    while (listeners() > base && mined < 20_000) {
+      await provider.request({ method: 'evm_mine' })
+      mined++
+    }
+    expect(listeners()).toBe(base)
+    expect(await provider.request({ method: 'eth_blockNumber' })).toBe('0x' + mined.toString(16))
+    close()
+    await new Promise((r) => http.close(r))
+    await provider.disconnect()
   }, 120_000)
 })

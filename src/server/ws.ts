@@ -27,7 +27,12 @@ function refuse(socket: Duplex, status: string, body: string): void {
 const rpcError = (code: number, message: string): string => JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } })
 
 /** Serves `provider` over WebSocket on `server`'s upgrade requests; returns a function closing every socket. */
-export function attachWebSocket(server: Server, provider: Provider, apiKeys: ReadonlySet<string> | null): () => void {
+export function attachWebSocket(
+  server: Server,
+  provider: Provider,
+  apiKeys: ReadonlySet<string> | null,
+  maxBufferedBytes: number = WS_MAX_BUFFERED_BYTES,
+): () => void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_MESSAGE_BYTES })
   const alive = new WeakMap<WebSocket, boolean>()
 
@@ -48,7 +53,7 @@ export function attachWebSocket(server: Server, provider: Provider, apiKeys: Rea
     alive.set(ws, true)
     const send = (json: string): void => {
       if (ws.readyState !== ws.OPEN) return
-      if (ws.bufferedAmount > WS_MAX_BUFFERED_BYTES) {
+      if (ws.bufferedAmount > maxBufferedBytes) {
         subs.close()
         ws.close(1008, 'send buffer full: the client does not read')
         return
