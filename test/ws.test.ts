@@ -136,6 +136,34 @@ describe('WebSocket endpoint', () => {
     un2()
   }, 60_000)
 
+  it('viem webSocket: watchContractEvent sees every log once, in order', async () => {
+    const s = await serve()
+    const addr = (await deploy(s.provider, Events)) as `0x${string}`
+    const client = createPublicClient({ transport: webSocket(s.wsUrl, { reconnect: false }) })
+    const seen: Array<{ block: bigint; a: bigint }> = []
+    const un = client.watchContractEvent({
+      address: addr,
+      abi: Events.abi as never,
+      eventName: 'Value',
+      poll: false,
+      onLogs: (logs: any[]) => {
+        for (const l of logs) seen.push({ block: l.blockNumber, a: l.args.a })
+      },
+    })
+    // Emit until the subscription (set up asynchronously) reports, then once more; check order and uniqueness.
+    const emit = () => s.provider.request({ method: 'eth_sendTransaction', params: [{ from: COW, to: addr, gas: '0x7a120', data: events.encodeFunctionData('emitMany', [2]) }] })
+    while (seen.length === 0) {
+      await emit()
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    await emit()
+    const head = BigInt((await s.provider.request({ method: 'eth_blockNumber' })) as string)
+    while (seen.at(-1)?.block !== head || seen.length % 2 !== 0) await new Promise((r) => setTimeout(r, 20))
+    const first = seen[0]!.block
+    expect(seen).toEqual(Array.from({ length: seen.length }, (_, i) => ({ block: first + BigInt(i >> 1), a: BigInt(i & 1) })))
+    un()
+  }, 60_000)
+
   it('web3.js v4 subscribe(newBlockHeaders) and logs, with removed: true after evm_revert', async () => {
     const s = await serve()
     const addr = await deploy(s.provider, Events)
