@@ -11,6 +11,7 @@ import { privateKeyToAddress } from '../node/crypto.js'
 import { handlePayload, invoke, type MethodVeto } from '../rpc/dispatch.js'
 import { checkStateDump, dumpState, loadState, type StateDump } from '../node/dev/stateDump.js'
 import type { JsonRpcReply, RequestArguments } from '../rpc/types.js'
+import { Subscriptions, type Sink } from '../rpc/subscribe/subscriptions.js'
 
 export interface ProviderEvents {
   /** EIP-1193 `connect`, emitted once the node is ready. */
@@ -24,6 +25,10 @@ export interface ProviderEvents {
    * the mined transaction (null for eth_call). Not emitted in hosted mode.
    */
   console: [ConsoleLogEvent]
+  /** EIP-1193 `message`: an `eth_subscribe` notification. */
+  message: [{ type: 'eth_subscription'; data: { subscription: string; result: unknown } }]
+  /** Legacy `data` event (web3.js, older ethers): the notification as its JSON-RPC envelope. */
+  data: [{ jsonrpc: '2.0'; method: 'eth_subscription'; params: { subscription: string; result: unknown } }]
 }
 
 /** Payload of the provider's `console` event. */
@@ -86,6 +91,10 @@ export class Provider extends EventEmitter<ProviderEvents> {
     }
     if (performance.now() - this.lastYield > YIELD_AFTER_MS) await this.yieldToEventLoop()
     try {
+      // Subscriptions belong to this provider (default mode only; RSKj serves them over WebSocket alone, so the
+      // hosted mode answers -32601 as the service's HTTP endpoint does).
+      if (!this.options.hosted && args.method === 'eth_subscribe') return this.subscriptions().subscribe(args.params) as T
+      if (!this.options.hosted && args.method === 'eth_unsubscribe') return this.subscriptions().unsubscribe(args.params) as T
       const result = await invoke(this.node, args.method, args.params)
       // The JSON value of the method's answer; `T` is the caller's claim about it (as in viem's typed requests).
       return (result === undefined ? null : result) as T
@@ -95,9 +104,9 @@ export class Provider extends EventEmitter<ProviderEvents> {
   }
 
   /**
-   * Subscribes to a provider event (`connect`, `disconnect`, `block`, `console`; see `ProviderEvents`). The second
-   * overload takes any event name, as EIP-1193 providers do (`accountsChanged`, `chainChanged` and `message` are
-   * never emitted here), so the provider is assignable to viem's `EIP1193Provider` and other EIP-1193 types.
+   * Subscribes to a provider event (`connect`, `disconnect`, `block`, `console`, `message`, `data`; see
+   * `ProviderEvents`). The second overload takes any event name, as EIP-1193 providers do (`accountsChanged` and
+   * `chainChanged` are never emitted here), so the provider is assignable to viem's `EIP1193Provider`.
    */
   override on<E extends keyof ProviderEvents>(event: E, listener: (...args: ProviderEvents[E]) => void, context?: unknown): this
   override on(event: string, listener: (...args: never[]) => unknown, context?: unknown): this
@@ -127,11 +136,17 @@ export class Provider extends EventEmitter<ProviderEvents> {
 
   /**
    * Answers a parsed JSON-RPC body (one request or a batch) with the response envelope(s), as the HTTP server
-   * does. Never throws. `veto` lets a transport refuse some methods for this body (the server refuses wallet
-   * methods to untrusted browser origins this way, src/server/access.ts).
+   * does. Never throws. `transport` carries what the connection adds: `veto` refuses methods for this body (the
+   * server refuses wallet methods to untrusted browser origins, src/server/access.ts), `subscriptions` serves
+   * eth_subscribe/eth_unsubscribe for a connection (the WebSocket server).
    */
-  handleJsonRpc(payload: unknown, veto?: MethodVeto): Promise<JsonRpcReply> {
-    return handlePayload(this.node, payload, veto).catch((e) => ({ jsonrpc: '2.0', id: null, error: toRpcError(e).toJSON() }))
+  handleJsonRpc(payload: unknown, transport: { veto?: MethodVeto; subscriptions?: Subscriptions } = {}): Promise<JsonRpcReply> {
+    const local = transport.subscriptions?.methods
+    return handlePayload(this.node, payload, { ...(transport.veto ? { veto: transport.veto } : {}), ...(local ? { local } : {}) }).catch((e) => ({
+      jsonrpc: '2.0',
+      id: null,
+      error: toRpcError(e).toJSON(),
+    }))
   }
 
   /**
@@ -182,8 +197,26 @@ export class Provider extends EventEmitter<ProviderEvents> {
     })
   }
 
-  /** Stops interval mining and timers, and emits `disconnect`. */
+  private subs: Subscriptions | undefined
+
+  /**
+   * A set of subscriptions owned by a connection (the WebSocket server): notifications go to `sink`; pass it to
+   * `handleJsonRpc` so that eth_subscribe/eth_unsubscribe act on it. `close()` it when the connection ends.
+   */
+  openSubscriptions(sink: Sink): Subscriptions {
+    return new Subscriptions(this.node, sink)
+  }
+
+  private subscriptions(): Subscriptions {
+    return (this.subs ??= new Subscriptions(this.node, (subscription, result) => {
+      this.emit('message', { type: 'eth_subscription', data: { subscription, result } })
+      this.emit('data', { jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } })
+    }))
+  }
+
+  /** Stops interval mining and timers, drops subscriptions, and emits `disconnect`. */
   async disconnect(): Promise<void> {
+    this.subs?.close()
     await this.node.close()
     this.emit('disconnect', new RpcError(4900, 'rsksim provider disconnected'))
   }

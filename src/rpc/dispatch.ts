@@ -59,8 +59,20 @@ function failure(jsonrpc: string, id: JsonRpcId | undefined, e: RpcError): JsonR
 /** A transport's veto of some methods for one request body (e.g. wallet methods to an untrusted browser origin). */
 export type MethodVeto = (method: string) => RpcError | undefined
 
+/**
+ * Methods served by the caller rather than the node's table (eth_subscribe/eth_unsubscribe belong to a connection
+ * or a provider, not to the node).
+ */
+export type LocalMethods = Readonly<Record<string, (params: unknown) => unknown>>
+
+/** What the transport a body came through adds to its dispatch: methods it refuses, methods it serves itself. */
+export interface Transport {
+  veto?: MethodVeto
+  local?: LocalMethods
+}
+
 /** Answers one request object; undefined for a notification (no `id`, or `id: null`). */
-async function handleOne(node: RskNode, req: unknown, veto?: MethodVeto): Promise<JsonRpcResponse | undefined> {
+async function handleOne(node: RskNode, req: unknown, transport: Transport = {}): Promise<JsonRpcResponse | undefined> {
   if (typeof req !== 'object' || req === null || Array.isArray(req)) return failure('2.0', null, invalidRequest())
   const r = req as Record<string, unknown>
   const hasId = Object.hasOwn(r, 'id')
@@ -73,9 +85,11 @@ async function handleOne(node: RskNode, req: unknown, veto?: MethodVeto): Promis
   if (typeof r.method !== 'string' && !hasId) return failure(jsonrpc, null, invalidRequest())
   try {
     if (typeof r.method !== 'string') throw methodNotFound()
-    const refused = veto?.(r.method)
+    const refused = transport.veto?.(r.method)
     if (refused !== undefined) throw refused
-    const result = await invoke(node, r.method, r.params)
+    const local = transport.local
+    const own = local !== undefined && Object.hasOwn(local, r.method) ? local[r.method] : undefined
+    const result = own !== undefined ? own(r.params) : await invoke(node, r.method, r.params)
     if (notification) return undefined
     return { jsonrpc, id, result: result === undefined ? null : result }
   } catch (e) {
@@ -90,9 +104,9 @@ async function handleOne(node: RskNode, req: unknown, veto?: MethodVeto): Promis
  * Answers a parsed JSON body: one request or a batch (answered in order; notifications leave no entry). A batch
  * over `maxBatch` is refused whole with RSKj's text and no `jsonrpc`/`id`.
  */
-export async function handlePayload(node: RskNode, payload: unknown, veto?: MethodVeto): Promise<JsonRpcReply> {
+export async function handlePayload(node: RskNode, payload: unknown, transport: Transport = {}): Promise<JsonRpcReply> {
   try {
-    return await handleBody(node, payload, veto)
+    return await handleBody(node, payload, transport)
   } catch (e) {
     // RSKj's timeout and response-size errors stop the whole body: a bare error, no jsonrpc/id (reference §1.2).
     if (e instanceof RequestLevelError) return { error: e.toJSON() }
@@ -100,7 +114,7 @@ export async function handlePayload(node: RskNode, payload: unknown, veto?: Meth
   }
 }
 
-async function handleBody(node: RskNode, payload: unknown, veto?: MethodVeto): Promise<JsonRpcReply> {
+async function handleBody(node: RskNode, payload: unknown, transport: Transport): Promise<JsonRpcReply> {
   if (Array.isArray(payload)) {
     if (payload.length === 0) return failure('2.0', null, invalidRequest())
     const max = node.options.maxBatchSize
@@ -109,11 +123,11 @@ async function handleBody(node: RskNode, payload: unknown, veto?: MethodVeto): P
     }
     const out: JsonRpcResponse[] = []
     for (const req of payload) {
-      const res = await handleOne(node, req, veto)
+      const res = await handleOne(node, req, transport)
       if (res !== undefined) out.push(res)
     }
     return out.length === 0 ? undefined : out
   }
   if (typeof payload !== 'object' || payload === null) return failure('2.0', null, invalidRequest())
-  return handleOne(node, payload, veto)
+  return handleOne(node, payload, transport)
 }

@@ -74,5 +74,8 @@ export function formatBanner(input: BannerInput): string {
   lines.push(...section('Minimum Gas Price', [`${minimumGasPrice} wei`]))
   lines.push(...section('Mining', [miningText(mining)]))
   lines.push('', ...listeningLines(input.url, input.apiKeys))
+  // JSON-RPC over WebSocket on the same port (src/server/ws.ts); hosted mode refuses the upgrade.
+  const ws = input.url.replace(/^http/, 'ws')
+  if (!hosted) lines.push(`WebSocket on ${ws}${input.apiKeys !== undefined && input.apiKeys.length > 0 ? '/<API_KEY>' : ''}`)
   return `${lines.join('\n')}\n`
 }

@@ -33,7 +33,7 @@ import { responseTooLarge } from '../errors.js'
 
 /** What the server needs from a provider: its JSON-RPC dispatcher (see `Provider.handleJsonRpc`). */
 export interface JsonRpcEndpoint {
-  handleJsonRpc(payload: unknown, veto?: MethodVeto): Promise<JsonRpcReply>
+  handleJsonRpc(payload: unknown, transport?: { veto?: MethodVeto }): Promise<JsonRpcReply>
 }
 
 /** Settings of the request listener. */
@@ -139,7 +139,8 @@ async function handle(endpoint: JsonRpcEndpoint, config: HandlerConfig, req: Inc
     return writeJson(res, 400, PARSE_ERROR_JSON, config)
   }
 
-  const reply = await endpoint.handleJsonRpc(payload, walletRefusal(headerText(req.headers.origin), config.access))
+  const veto = walletRefusal(headerText(req.headers.origin), config.access)
+  const reply = await endpoint.handleJsonRpc(payload, veto === undefined ? {} : { veto })
   if (reply === undefined) return writeEmpty(res, 200, config)
   const { status, json } = serialise(reply, config.maxResponseBytes)
   writeJson(res, status, json, config)

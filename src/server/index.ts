@@ -9,6 +9,7 @@ import { createProvider, type Provider } from '../provider/index.js'
 import { createRequestListener } from './handler.js'
 import { DEFAULT_MAX_BODY_BYTES } from './http.js'
 import { dumpTarget, loadAtStart, writeStateFile, type StateFileOptions } from './stateFile.js'
+import { attachWebSocket } from './ws.js'
 
 /** Default port: RSKj `rpc.providers.web.http.port` (reference §1.1). */
 export const DEFAULT_PORT = 4444
@@ -78,6 +79,8 @@ export interface RsksimServer {
   url: string
   /** URL without an API key, e.g. `http://127.0.0.1:4444` (append `/<API_KEY>` when keys are set). */
   baseUrl: string
+  /** WebSocket URL on the same port, e.g. `ws://127.0.0.1:4444`; with API keys it includes the first key, as `url`. */
+  wsUrl: string
   /** The bound port (the real one when `port: 0` was asked). */
   port: number
   /** The bound host. */
@@ -207,6 +210,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
   server.maxConnections = maxConnections
   server.keepAliveTimeout = idleTimeout
   closeIdleSockets(server, idleTimeout)
+  const closeSockets = attachWebSocket(server, provider, apiKeys === undefined ? null : new Set(apiKeys), { allowedHosts, allowedOrigins, boundHost: host })
 
   try {
     await listen(server, port, host)
@@ -227,6 +231,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
       if (saver !== undefined) clearInterval(saver)
+      closeSockets()
       server.close(() => resolve())
       server.closeAllConnections()
     }).then(async () => {
@@ -241,6 +246,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
   return {
     url: firstKey === undefined ? baseUrl : `${baseUrl}/${encodeURIComponent(firstKey)}`,
     baseUrl,
+    wsUrl: firstKey === undefined ? `ws://${urlHost(host)}:${boundPort}` : `ws://${urlHost(host)}:${boundPort}/${encodeURIComponent(firstKey)}`,
     port: boundPort,
     host,
     provider,

@@ -1,0 +1,131 @@
+/**
+ * eth_subscribe / eth_unsubscribe for one owner (an in-process provider). RSKj serves them over WebSocket only
+ * (`co/rsk/rpc/modules/eth/subscribe/*`, `EthSubscriptionNotificationEmitter`); rsksim also serves them in process
+ * (default mode only) so that EIP-1193 clients get push notifications. Notification shapes follow RSKj:
+ * `BlockHeaderNotification` (newHeads), `LogsNotification` (logs, with `removed`), pending transaction hashes,
+ * and `syncing` answered as a synced node (no notification is ever sent).
+ */
+import { randomBytes } from 'node:crypto'
+import { bytesToHex } from '@ethereumjs/util'
+import type { RskNode } from '../../node/node.js'
+import type { BlockRecord, TxRecord } from '../../node/chain/types.js'
+import { filterObject, type FilterObject } from '../codecs/objects.js'
+import { formatBlock } from '../format/block.js'
+import { blockLogs } from '../format/log.js'
+import { bloomMatcher, rawLogMatcher } from '../namespaces/eth/logs.js'
+import { invalidParams } from '../../errors.js'
+
+/** Receives `{ subscription, result }` for each notification. */
+export type Sink = (subscription: string, result: unknown) => void
+
+/** Subscriptions one owner may hold at once: bounds the per-block fan-out an abusive client can cause. */
+export const MAX_SUBSCRIPTIONS = 1000
+
+/** The fields of RSKj's `BlockHeaderNotification`, in its order. */
+const HEADER_FIELDS = [
+  'difficulty', 'extraData', 'gasLimit', 'gasUsed', 'logsBloom', 'miner', 'number', 'parentHash', 'receiptsRoot',
+  'sha3Uncles', 'stateRoot', 'timestamp', 'transactionsRoot', 'hash',
+] as const
+
+export function headerNotification(block: BlockRecord): Record<string, unknown> {
+  const full = formatBlock(block, false)
+  const out: Record<string, unknown> = {}
+  for (const k of HEADER_FIELDS) out[k] = full[k]
+  // RSKj: HexUtils.toJsonHex(baseEvent), "0x" when empty (eth_getBlock* answers null there).
+  out.baseEvent = full.baseEvent ?? '0x'
+  return out
+}
+
+type Kind =
+  | { type: 'newHeads' }
+  | { type: 'newPendingTransactions' }
+  | { type: 'syncing' }
+  | { type: 'logs'; filter: FilterObject }
+
+/** RSKj `EthSubscribeParamsDeserializer`: `[type]` or `['logs', {address?, topics?}]`. */
+function parseParams(params: unknown): Kind {
+  // Texts of RSKj's deserializer where it has one; an unknown type has none there (it fails on a null class).
+  if (!Array.isArray(params)) throw invalidParams('eth_subscribe parameters are expected to be arrays')
+  if (params.length > 2) throw invalidParams('eth_subscribe can only have one object to configure subscription')
+  const list: unknown[] = params
+  const type = list[0]
+  if (typeof type !== 'string') throw invalidParams('Invalid subscription type')
+  if (type === 'newHeads' || type === 'newPendingTransactions' || type === 'syncing') return { type }
+  if (type === 'logs') {
+    const p = list[1] ?? {}
+    if (typeof p !== 'object' || p === null || Array.isArray(p)) throw invalidParams('Invalid logs subscription params')
+    return { type: 'logs', filter: filterObject(p) }
+  }
+  throw invalidParams(`Unknown subscription type '${type}'`)
+}
+
+export class Subscriptions {
+  private readonly active = new Map<string, Kind>()
+  private readonly off: Array<() => void> = []
+
+  /** @internal Use `provider.openSubscriptions(sink)`. */
+  constructor(
+    node: RskNode,
+    private readonly sink: Sink,
+  ) {
+    const onBlock = (b: BlockRecord): void => this.onBlock(b, false)
+    const onRemoved = (bs: BlockRecord[]): void => {
+      // Newest first: the reverse of the order in which they were announced.
+      for (let i = bs.length - 1; i >= 0; i--) this.onBlock(bs[i]!, true)
+    }
+    const onPending = (t: TxRecord): void => {
+      for (const [id, k] of this.active) if (k.type === 'newPendingTransactions') this.sink(id, t.hashHex)
+    }
+    node.events.on('block', onBlock)
+    node.events.on('blocksRemoved', onRemoved)
+    node.events.on('pendingTransaction', onPending)
+    this.off.push(
+      () => node.events.off('block', onBlock),
+      () => node.events.off('blocksRemoved', onRemoved),
+      () => node.events.off('pendingTransaction', onPending),
+    )
+  }
+
+  /** eth_subscribe / eth_unsubscribe as methods answered for this owner (see dispatch `LocalMethods`). */
+  readonly methods: Readonly<Record<string, (params: unknown) => unknown>> = {
+    eth_subscribe: (params) => this.subscribe(params),
+    eth_unsubscribe: (params) => this.unsubscribe(params),
+  }
+
+  get size(): number {
+    return this.active.size
+  }
+
+  subscribe(params: unknown): string {
+    const kind = parseParams(params)
+    if (this.active.size >= MAX_SUBSCRIPTIONS) throw invalidParams(`too many subscriptions (limit ${MAX_SUBSCRIPTIONS})`)
+    // RSKj `SubscriptionId`: 16 random bytes as DATA.
+    const id = bytesToHex(randomBytes(16))
+    this.active.set(id, kind)
+    return id
+  }
+
+  unsubscribe(params: unknown): boolean {
+    const id = Array.isArray(params) ? params[0] : undefined
+    if (typeof id !== 'string') throw invalidParams('Invalid subscription id')
+    return this.active.delete(id.toLowerCase())
+  }
+
+  /** Drops every subscription and stops listening to the node. */
+  close(): void {
+    this.active.clear()
+    for (const f of this.off.splice(0)) f()
+  }
+
+  private onBlock(block: BlockRecord, removed: boolean): void {
+    let header: Record<string, unknown> | undefined
+    for (const [id, k] of this.active) {
+      if (k.type === 'newHeads' && !removed) this.sink(id, (header ??= headerNotification(block)))
+      else if (k.type === 'logs') {
+        for (const log of blockLogs(block, rawLogMatcher(k.filter), bloomMatcher(k.filter))) {
+          this.sink(id, { ...log, removed })
+        }
+      }
+    }
+  }
+}

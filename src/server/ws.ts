@@ -1,0 +1,107 @@
+/**
+ * JSON-RPC over WebSocket on the HTTP server's port (as Ganache, Hardhat and Anvil do; RSKj serves it on its own
+ * port 4445, `co/rsk/rpc/netty/Web3WebSocketServer.java`). Same path rule as HTTP (`/<API_KEY>` when keys are
+ * set; a bad key is refused before the upgrade). Each connection owns its subscriptions, freed when it closes.
+ *
+ * Limits: a message may be at most 5 MB (RSKj aggregates frames up to 5 MB; larger closes with 1009); at most
+ * 1000 subscriptions per connection; a client that does not read is closed (1008) once 16 MB wait in its send
+ * buffer, so it never holds the node or others; a ping every 30 s, and a socket that missed the previous pong
+ * is dropped.
+ */
+import type { IncomingMessage, Server } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer, type WebSocket } from 'ws'
+import type { Provider } from '../provider/index.js'
+import { apiKeyOf, UNAUTHORIZED_CODE, UNAUTHORIZED_MESSAGE } from './handler.js'
+import { hostAllowed, walletRefusal, type AccessConfig } from './access.js'
+import type { MethodVeto } from '../rpc/dispatch.js'
+
+export const WS_MAX_MESSAGE_BYTES = 5 * 1024 * 1024
+export const WS_MAX_BUFFERED_BYTES = 16 * 1024 * 1024
+export const WS_PING_MS = 30_000
+
+function refuse(socket: Duplex, status: string, body: string): void {
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  )
+}
+
+const rpcError = (code: number, message: string): string => JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } })
+
+/** Serves `provider` over WebSocket on `server`'s upgrade requests; returns a function closing every socket. */
+export function attachWebSocket(
+  server: Server,
+  provider: Provider,
+  apiKeys: ReadonlySet<string> | null,
+  access: AccessConfig,
+  maxBufferedBytes: number = WS_MAX_BUFFERED_BYTES,
+): () => void {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_MESSAGE_BYTES })
+  const alive = new WeakMap<WebSocket, boolean>()
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy())
+    if (provider.options.hosted) {
+      // The service's documentation shows no WebSocket endpoint: hosted mode refuses it (docs/compatibility.md).
+      return refuse(socket, '400 Bad Request', rpcError(-32600, 'WebSocket is not served in hosted mode'))
+    }
+    // The HTTP server's browser rules apply to upgrades too (src/server/access.ts): Host against DNS rebinding, and
+    // wallet methods only for trusted origins.
+    if (!hostAllowed(req.headers.host, access)) return refuse(socket, '400 Bad Request', rpcError(-32600, 'the Host header names a host this server does not serve (DNS rebinding protection)'))
+    if (apiKeys !== null) {
+      const key = apiKeyOf(req.url)
+      if (key === undefined || !apiKeys.has(key)) return refuse(socket, '401 Unauthorized', rpcError(UNAUTHORIZED_CODE, UNAUTHORIZED_MESSAGE))
+    }
+    const veto = walletRefusal(req.headers.origin, access)
+    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, veto))
+  })
+
+  function serve(ws: WebSocket, veto: MethodVeto | undefined): void {
+    alive.set(ws, true)
+    const send = (json: string): void => {
+      if (ws.readyState !== ws.OPEN) return
+      if (ws.bufferedAmount > maxBufferedBytes) {
+        subs.close()
+        ws.close(1008, 'send buffer full: the client does not read')
+        return
+      }
+      ws.send(json)
+    }
+    const subs = provider.openSubscriptions((subscription, result) =>
+      send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } })),
+    )
+    ws.on('pong', () => alive.set(ws, true))
+    ws.on('error', () => ws.terminate())
+    ws.on('close', () => subs.close())
+    ws.on('message', (data, isBinary) => {
+      void (async () => {
+        let payload: unknown
+        try {
+          payload = JSON.parse(isBinary ? Buffer.from(data as Buffer).toString('utf8') : String(data))
+        } catch {
+          return send(rpcError(-32700, 'JSON parse error'))
+        }
+        const reply = await provider.handleJsonRpc(payload, { subscriptions: subs, ...(veto ? { veto } : {}) })
+        if (reply !== undefined) send(JSON.stringify(reply))
+      })()
+    })
+  }
+
+  const ping = setInterval(() => {
+    for (const ws of wss.clients) {
+      if (alive.get(ws) === false) {
+        ws.terminate()
+        continue
+      }
+      alive.set(ws, false)
+      ws.ping()
+    }
+  }, WS_PING_MS)
+  ping.unref()
+
+  return () => {
+    clearInterval(ping)
+    for (const ws of wss.clients) ws.terminate()
+    wss.close()
+  }
+}
