@@ -256,3 +256,29 @@ describe('WebSocket endpoint', () => {
     await provider.disconnect()
   }, 120_000)
 })
+
+describe('WebSocket and the HTTP idle timeout', () => {
+  it('keeps a quiet WebSocket open past the server idle timeout (which applies to HTTP connections only)', async () => {
+    const s = await startServer({ port: 0, idleTimeout: 100 })
+    try {
+      const ws = new WebSocket(s.wsUrl)
+      await new Promise<void>((resolve, reject) => {
+        ws.once('open', () => resolve())
+        ws.once('error', reject)
+      })
+      let closed = false
+      ws.once('close', () => (closed = true))
+      // Several idle periods pass with no traffic; the socket must still answer.
+      await new Promise((r) => setTimeout(r, 500))
+      expect(closed).toBe(false)
+      const reply = await new Promise<string>((resolve) => {
+        ws.once('message', (d) => resolve(d.toString()))
+        ws.send('{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}')
+      })
+      expect(JSON.parse(reply)).toEqual({ jsonrpc: '2.0', id: 1, result: '0x21' })
+      ws.close()
+    } finally {
+      await s.close()
+    }
+  })
+})
