@@ -56,11 +56,18 @@ describe('eth_subscribe in process', () => {
     const all = await rpc(p, 'eth_subscribe', ['logs'])
     const snap = await rpc(p, 'evm_snapshot')
     const r = await send(p, { to: addr, data: events.encodeFunctionData('emitMany', [3]) })
-    const expected = await rpc(p, 'eth_getLogs', [{ blockHash: r.blockHash, address: addr, topics: [VALUE] }])
+    // RSKj's LogsNotification carries the eth_getLogs fields, but numbers each log within its transaction
+    // (LogsNotificationEmitter.getLogsNotifications: `logIndex` of the receipt's log list), not within the block.
+    const blockLogs: any[] = await rpc(p, 'eth_getLogs', [{ blockHash: r.blockHash }])
+    const withinTx = (l: any) => {
+      const before = blockLogs.filter((x) => x.transactionIndex === l.transactionIndex && BigInt(x.logIndex) < BigInt(l.logIndex)).length
+      return { ...l, logIndex: '0x' + before.toString(16) }
+    }
+    const expected = (await rpc(p, 'eth_getLogs', [{ blockHash: r.blockHash, address: addr, topics: [VALUE] }])).map(withinTx)
     expect(expected).toHaveLength(3)
     expect(got.get(id)).toEqual(expected.map((l: any) => ({ ...l, removed: false })))
-    // The unfiltered subscription also sees REMASC's logs of the block.
-    expect(got.get(all)).toEqual((await rpc(p, 'eth_getLogs', [{ blockHash: r.blockHash }])).map((l: any) => ({ ...l, removed: false })))
+    // The unfiltered subscription sees every log of the block, REMASC's included.
+    expect(got.get(all)).toEqual(blockLogs.map(withinTx).map((l: any) => ({ ...l, removed: false })))
     expect(await rpc(p, 'evm_revert', [snap])).toBe(true)
     expect((got.get(id) as any[]).slice(3)).toEqual(expected.map((l: any) => ({ ...l, removed: true })))
   })

@@ -34,19 +34,25 @@ export function formatLog(block: BlockRecord, txIndex: number, logIndex: number,
 /**
  * Every log of `block` for which `keep` holds (all by default), block-wide `logIndex`. Receipts whose bloom fails
  * `mayHold` are skipped without reading their logs (the REMASC receipt rebuilds its logs on each read); their log
- * counts are only read when a later receipt has matches.
+ * counts are only read when a later receipt has matches. `indexWithinTransaction` numbers each log within its
+ * transaction instead, as RSKj's `logs` subscription does (`LogsNotificationEmitter.getLogsNotifications`).
  */
-export function blockLogs(block: BlockRecord, keep: (l: LogRecord) => boolean = () => true, mayHold: (bloom: Uint8Array) => boolean = () => true): LogJson[] {
+export function blockLogs(
+  block: BlockRecord,
+  keep: (l: LogRecord) => boolean = () => true,
+  mayHold: (bloom: Uint8Array) => boolean = () => true,
+  indexWithinTransaction = false,
+): LogJson[] {
   const out: LogJson[] = []
   let logIndex = 0
   let counted = 0
   block.receipts.forEach((r, txIndex) => {
     if (!mayHold(r.logsBloom)) return
     for (; counted < txIndex; counted++) logIndex += block.receipts[counted]!.logs.length
-    for (const l of r.logs) {
-      if (keep(l)) out.push(formatLog(block, txIndex, logIndex, l))
+    r.logs.forEach((l, within) => {
+      if (keep(l)) out.push(formatLog(block, txIndex, indexWithinTransaction ? within : logIndex, l))
       logIndex++
-    }
+    })
     counted = txIndex + 1
   })
   return out

@@ -122,7 +122,8 @@ export class Subscriptions {
     for (const [id, k] of this.active) {
       if (k.type === 'newHeads' && !removed) this.sink(id, (header ??= headerNotification(block)))
       else if (k.type === 'logs') {
-        for (const log of blockLogs(block, rawLogMatcher(k.filter), bloomMatcher(k.filter))) {
+        // RSKj's LogsNotification: the eth_getLogs fields in the same order, logIndex counted within the transaction.
+        for (const log of blockLogs(block, rawLogMatcher(k.filter), bloomMatcher(k.filter), true)) {
           this.sink(id, { ...log, removed })
         }
       }
