@@ -24,7 +24,7 @@ export function recordOf(tx: LegacyTx, raw: Uint8Array = tx.serialize()): TxReco
 
 /**
  * A transaction "from" an impersonated address, which the node holds no key for (Anvil's and Hardhat's
- * impersonation). It carries a placeholder signature (v for the chain id, r = the sender's address, s = 1, so two
+ * impersonation). It carries a stand-in signature (v for the chain id, r = the sender's address, s = 1, so two
  * senders never share a hash) and answers `from` as its sender; the engine never checks the signature itself.
  */
 export function impersonatedTransaction(data: LegacyTxData, from: Uint8Array, common: Common): TxRecord {
