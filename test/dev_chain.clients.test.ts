@@ -230,3 +230,16 @@ describe('over HTTP', () => {
     expect(b.timestamp - a.timestamp).toBe(12n)
   })
 })
+
+describe('anvil_loadState bounds', () => {
+  it('refuses a gzip that expands past 32 MiB with -32602, before parsing anything', async () => {
+    const { gzipSync } = await import('node:zlib')
+    const p = await fresh()
+    const bomb = '0x' + gzipSync(Buffer.alloc(40 * 1024 * 1024, 0x20)).toString('hex')
+    await expect(p.request({ method: 'anvil_loadState', params: [bomb] })).rejects.toMatchObject({
+      code: -32602,
+      message: 'Invalid state: more than 33554432 bytes once unzipped; load larger files with --load-state or provider.loadState',
+    })
+    expect(await p.request({ method: 'eth_chainId' })).toBe('0x21')
+  })
+})

@@ -130,3 +130,24 @@ describe('decimal block numbers, as each RSKj path reads them', () => {
     await rejects(rq(p, 'eth_call', [{ to: COW1 }, true]), -32602, 'Invalid input')
   })
 })
+
+describe('through a real client over HTTP', () => {
+  it('ethers JsonRpcProvider.send reaches eth_getBlocksByNumber, rpc_modules, trace_get, anvil_nodeInfo and hardhat_metadata', async () => {
+    const { JsonRpcProvider } = await import('ethers')
+    const { startServer } = await import('../src/index.js')
+    const server = await startServer({ port: 0 })
+    const rpc = new JsonRpcProvider(server.url, undefined, { staticNetwork: true })
+    try {
+      const r = await send(server.provider, { to: COW1, value: '0x1' })
+      const block = await rpc.send('eth_getBlockByNumber', ['0x1', false])
+      expect(await rpc.send('eth_getBlocksByNumber', ['0x1'])).toEqual([{ hash: block.hash, totalDifficulty: block.totalDifficulty, inMainChain: true }])
+      expect(await rpc.send('rpc_modules', [])).toMatchObject({ eth: '1.0', rpc: '1.0' })
+      expect(await rpc.send('trace_get', [r.transactionHash, ['0x0']])).toMatchObject({ transactionHash: r.transactionHash, action: { from: COW } })
+      expect(await rpc.send('anvil_nodeInfo', [])).toMatchObject({ currentBlockNumber: '0x1', currentBlockHash: block.hash })
+      expect(await rpc.send('hardhat_metadata', [])).toMatchObject({ chainId: 33, latestBlockNumber: 1, latestBlockHash: block.hash })
+    } finally {
+      rpc.destroy()
+      await server.close()
+    }
+  })
+})

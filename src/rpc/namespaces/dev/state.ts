@@ -66,8 +66,11 @@ async function dump({ node }: HandlerContext): Promise<string> {
   return bytesToHex(gzipSync(json))
 }
 
-/** Largest state accepted by anvil_loadState once unzipped (the request body is 5 MiB at most; JSON compresses well). */
-const MAX_STATE_BYTES = 256 * 1024 * 1024
+/**
+ * Largest state accepted by anvil_loadState once unzipped: a 5 MiB body of gzip could otherwise expand to hundreds
+ * of MiB of JSON to parse inside one request. Larger state files load through `provider.loadState` or `--load-state`.
+ */
+const MAX_STATE_BYTES = 32 * 1024 * 1024
 
 /** `anvil_loadState`: the hex of a gzipped state file (what anvil_dumpState returns), or the file's JSON object. */
 const stateFile: Codec<unknown> = (v) => {
@@ -76,7 +79,10 @@ const stateFile: Codec<unknown> = (v) => {
   let text: string
   try {
     text = gunzipSync(bytes, { maxOutputLength: MAX_STATE_BYTES }).toString('utf8')
-  } catch {
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw invalidParams(`Invalid state: more than ${MAX_STATE_BYTES} bytes once unzipped; load larger files with --load-state or provider.loadState`)
+    }
     text = Buffer.from(bytes).toString('utf8')
   }
   try {
