@@ -16,10 +16,12 @@ import * as OxAddress from 'ox/Address'
 
 type AbiParameter = AbiParameters.Parameter
 import type { EVM, Message } from '@ethereumjs/evm'
-import { bytesToHex } from '@ethereumjs/util'
+import { bytesToHex, equalsBytes, hexToBytes } from '@ethereumjs/util'
 import { keccak256 } from '../crypto.js'
 
 export const CONSOLE_ADDRESS = '0x000000000000000000636f6e736f6c652e6c6f67'
+/** Its bytes: every call frame is compared against them, so no hex string is made per message. */
+const CONSOLE_BYTES = hexToBytes(CONSOLE_ADDRESS)
 
 const BASE = ['uint256', 'int256', 'string', 'bool', 'address'] as const
 
@@ -80,7 +82,7 @@ export class ConsoleCollector {
   enabled = true
 
   private readonly onMessage = (message: Message): void => {
-    if (!this.enabled || message.to === undefined || message.to.toString() !== CONSOLE_ADDRESS) return
+    if (!this.enabled || message.to === undefined || !equalsBytes(message.to.bytes, CONSOLE_BYTES)) return
     const text = decodeConsoleCall(message.data)
     if (text !== undefined && this.lines.length < MAX_LINES) this.lines.push(text)
   }

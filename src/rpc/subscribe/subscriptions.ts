@@ -8,8 +8,8 @@
 import { randomBytes } from 'node:crypto'
 import { bytesToHex } from '@ethereumjs/util'
 import type { RskNode } from '../../node/node.js'
-import type { BlockRecord, TxRecord } from '../../node/chain/types.js'
-import { filterObject, type FilterObject } from '../codecs/objects.js'
+import type { BlockRecord, LogRecord, TxRecord } from '../../node/chain/types.js'
+import { filterObject } from '../codecs/objects.js'
 import { formatBlock } from '../format/block.js'
 import { blockLogs } from '../format/log.js'
 import { bloomMatcher, rawLogMatcher } from '../namespaces/eth/logs.js'
@@ -40,7 +40,7 @@ type Kind =
   | { type: 'newHeads' }
   | { type: 'newPendingTransactions' }
   | { type: 'syncing' }
-  | { type: 'logs'; filter: FilterObject }
+  | { type: 'logs'; keep: (l: LogRecord) => boolean; mayHold: (bloom: Uint8Array) => boolean }
 
 /** RSKj `EthSubscribeParamsDeserializer`: `[type]` or `['logs', {address?, topics?}]`. */
 function parseParams(params: unknown): Kind {
@@ -54,7 +54,9 @@ function parseParams(params: unknown): Kind {
   if (type === 'logs') {
     const p = list[1] ?? {}
     if (typeof p !== 'object' || p === null || Array.isArray(p)) throw invalidParams('Invalid logs subscription params')
-    return { type: 'logs', filter: filterObject(p) }
+    // The matchers (bloom bits included) are built once here, not on every block.
+    const filter = filterObject(p)
+    return { type: 'logs', keep: rawLogMatcher(filter), mayHold: bloomMatcher(filter) }
   }
   throw invalidParams(`Unknown subscription type '${type}'`)
 }
@@ -123,7 +125,7 @@ export class Subscriptions {
       if (k.type === 'newHeads' && !removed) this.sink(id, (header ??= headerNotification(block)))
       else if (k.type === 'logs') {
         // RSKj's LogsNotification: the eth_getLogs fields in the same order, logIndex counted within the transaction.
-        for (const log of blockLogs(block, rawLogMatcher(k.filter), bloomMatcher(k.filter), true)) {
+        for (const log of blockLogs(block, k.keep, k.mayHold, true)) {
           this.sink(id, { ...log, removed })
         }
       }
