@@ -1,0 +1,233 @@
+/**
+ * Merkle-Patricia trie nodes kept decoded in memory, and their Ethereum encoding (Yellow Paper appendix D, the
+ * encoding `@ethereumjs/mpt` produces byte for byte: test/nodeTrie.test.ts compares the two).
+ *
+ * Nodes are immutable: a write builds new nodes on the changed path (see nodeTrie.ts), so an old root stays a valid
+ * tree and its node's memoised reference never goes stale. A node's reference is what its parent embeds: the node's
+ * encoding when shorter than 32 bytes, else keccak256 of it (always 32 bytes, so the length tells which).
+ */
+import { RLP } from '@ethereumjs/rlp'
+import { keccak256 } from '../crypto.js'
+
+/** Key remainder below a node, one nibble (0-15) per byte. */
+export type Nibbles = Uint8Array
+
+export interface Leaf {
+  readonly t: 0
+  readonly path: Nibbles
+  readonly value: Uint8Array
+  ref?: Uint8Array
+}
+
+export interface Extension {
+  readonly t: 1
+  readonly path: Nibbles
+  readonly child: TrieNode
+  ref?: Uint8Array
+}
+
+export interface Branch {
+  readonly t: 2
+  readonly kids: ReadonlyArray<TrieNode | undefined>
+  /** Empty when no key ends here (always so in the hashed-key tries of the state). */
+  readonly value: Uint8Array
+  ref?: Uint8Array
+}
+
+/** A node known by hash only: it lives in a NodeSource (disk, later) until first touched. */
+export interface Stub {
+  readonly t: 3
+  readonly hash: Uint8Array
+  /** Set once loaded; the stub then stands for this node. */
+  node?: TrieNode
+  ref?: Uint8Array
+}
+
+export type TrieNode = Leaf | Extension | Branch | Stub
+
+const EMPTY = new Uint8Array(0)
+export const leaf = (path: Nibbles, value: Uint8Array): Leaf => ({ t: 0, path, value })
+export const extension = (path: Nibbles, child: TrieNode): Extension => ({ t: 1, path, child })
+export const branch = (kids: Array<TrieNode | undefined>, value: Uint8Array = EMPTY): Branch => ({ t: 2, kids, value })
+export const stub = (hash: Uint8Array): Stub => ({ t: 3, hash, ref: hash })
+
+/** Thrown by a synchronous walk that reaches a stub not loaded yet; the async wrapper loads it and retries. */
+export class MissingNode {
+  constructor(readonly stub: Stub) {}
+}
+
+/** The node a reference stands for (a loaded stub's node), or a MissingNode thrown. */
+export function resolved(n: TrieNode): Leaf | Extension | Branch {
+  if (n.t !== 3) return n
+  if (n.node === undefined) throw new MissingNode(n)
+  return resolved(n.node)
+}
+
+/** The 32 bytes of a key as 64 nibbles. */
+export function toNibbles(key: Uint8Array): Nibbles {
+  const out = new Uint8Array(key.length * 2)
+  for (let i = 0; i < key.length; i++) {
+    out[2 * i] = key[i]! >> 4
+    out[2 * i + 1] = key[i]! & 15
+  }
+  return out
+}
+
+/** Hex-prefix encoding of a path (Yellow Paper appendix C): flag nibble 2 for a leaf, +1 for an odd length. */
+function hexPrefix(path: Nibbles, isLeaf: boolean): Uint8Array {
+  const odd = path.length & 1
+  const out = new Uint8Array((path.length >> 1) + 1)
+  const flag = (isLeaf ? 2 : 0) + odd
+  let i = 0
+  if (odd === 1) out[0] = (flag << 4) | path[i++]!
+  else out[0] = flag << 4
+  for (let o = 1; i < path.length; i += 2, o++) out[o] = (path[i]! << 4) | path[i + 1]!
+  return out
+}
+
+function fromHexPrefix(b: Uint8Array): { path: Nibbles; isLeaf: boolean } {
+  const flag = b[0]! >> 4
+  const odd = flag & 1
+  const path = new Uint8Array((b.length - 1) * 2 + odd)
+  let o = 0
+  if (odd === 1) path[o++] = b[0]! & 15
+  for (let i = 1; i < b.length; i++) {
+    path[o++] = b[i]! >> 4
+    path[o++] = b[i]! & 15
+  }
+  return { path, isLeaf: flag >= 2 }
+}
+
+/** RLP header of a string or list of `length` payload bytes. */
+function header(length: number, short: number, long: number): Uint8Array {
+  if (length < 56) return Uint8Array.of(short + length)
+  const lenBytes: number[] = []
+  for (let l = length; l > 0; l = Math.floor(l / 256)) lenBytes.unshift(l & 255)
+  return Uint8Array.of(long + lenBytes.length, ...lenBytes)
+}
+
+/** RLP of a byte string. */
+function rlpBytes(b: Uint8Array): Uint8Array {
+  if (b.length === 1 && b[0]! < 0x80) return b
+  const h = header(b.length, 0x80, 0xb7)
+  const out = new Uint8Array(h.length + b.length)
+  out.set(h)
+  out.set(b, h.length)
+  return out
+}
+
+/** RLP list of already-encoded items. */
+function rlpList(items: Uint8Array[]): Uint8Array {
+  let length = 0
+  for (const i of items) length += i.length
+  const h = header(length, 0xc0, 0xf7)
+  const out = new Uint8Array(h.length + length)
+  out.set(h)
+  let o = h.length
+  for (const i of items) {
+    out.set(i, o)
+    o += i.length
+  }
+  return out
+}
+
+const RLP_EMPTY = Uint8Array.of(0x80)
+
+/** What a parent embeds for `n`: a hash as an RLP string, a short node as its raw encoding. */
+function embedded(n: TrieNode): Uint8Array {
+  const r = refOf(n)
+  return r.length === 32 ? rlpBytes(r) : r
+}
+
+/** The node's RLP encoding. */
+export function encodeNode(n: TrieNode): Uint8Array {
+  const node = resolved(n)
+  switch (node.t) {
+    case 0:
+      return rlpList([rlpBytes(hexPrefix(node.path, true)), rlpBytes(node.value)])
+    case 1:
+      return rlpList([rlpBytes(hexPrefix(node.path, false)), embedded(node.child)])
+    case 2: {
+      const items: Uint8Array[] = new Array(17)
+      for (let i = 0; i < 16; i++) {
+        const k = node.kids[i]
+        items[i] = k === undefined ? RLP_EMPTY : embedded(k)
+      }
+      items[16] = rlpBytes(node.value)
+      return rlpList(items)
+    }
+  }
+}
+
+/**
+ * Called with each node encoding of 32 bytes or more when its hash is first computed, so a persistent store can
+ * write the nodes a block created (nodeTrie.ts sets it; nothing else writes nodes).
+ */
+export type NodeSink = (hash: Uint8Array, encoded: Uint8Array) => void
+
+let sink: NodeSink | undefined
+
+/** Runs `f` with `s` receiving every node hashed meanwhile. */
+export function withSink<T>(s: NodeSink | undefined, f: () => T): T {
+  const before = sink
+  sink = s
+  try {
+    return f()
+  } finally {
+    sink = before
+  }
+}
+
+/** The node's reference (memoised): its encoding if under 32 bytes, else its keccak256. */
+export function refOf(n: TrieNode): Uint8Array {
+  if (n.ref !== undefined) return n.ref
+  const enc = encodeNode(n)
+  if (enc.length < 32) return (n.ref = enc)
+  const hash = keccak256(enc)
+  sink?.(hash, enc)
+  return (n.ref = hash)
+}
+
+/** The hash naming a tree whose root is `n` (a root is hashed even when its encoding is short). */
+export function rootHash(n: TrieNode): Uint8Array {
+  const r = refOf(n)
+  return r.length === 32 ? r : keccak256(r)
+}
+
+/**
+ * Decodes an encoded node. Children referenced by hash become stubs that `known` may already resolve (a node
+ * source hands back nodes it loaded before).
+ */
+export function decodeNode(encoded: Uint8Array, known?: (hash: Uint8Array) => TrieNode | undefined): TrieNode {
+  return fromItem(RLP.decode(encoded) as RlpItem, known)
+}
+
+type RlpItem = Uint8Array | RlpItem[]
+
+function child(item: RlpItem, known?: (hash: Uint8Array) => TrieNode | undefined): TrieNode | undefined {
+  if (Array.isArray(item)) return fromItem(item, known)
+  if (item.length === 0) return undefined
+  if (item.length !== 32) throw new Error('malformed trie node: a child reference is neither a hash nor a node')
+  return known?.(item) ?? stub(item)
+}
+
+function fromItem(item: RlpItem, known?: (hash: Uint8Array) => TrieNode | undefined): TrieNode {
+  if (!Array.isArray(item)) throw new Error('malformed trie node: not a list')
+  if (item.length === 17) {
+    const kids = item.slice(0, 16).map((k) => child(k, known))
+    const value = item[16]
+    if (Array.isArray(value)) throw new Error('malformed trie node: branch value is a list')
+    return branch(kids, value)
+  }
+  if (item.length !== 2) throw new Error(`malformed trie node: a list of ${item.length} items`)
+  const [key, rest] = item as [RlpItem, RlpItem]
+  if (Array.isArray(key)) throw new Error('malformed trie node: path is a list')
+  const { path, isLeaf } = fromHexPrefix(key)
+  if (isLeaf) {
+    if (Array.isArray(rest)) throw new Error('malformed trie node: leaf value is a list')
+    return leaf(path, rest)
+  }
+  const c = child(rest, known)
+  if (c === undefined) throw new Error('malformed trie node: extension without a child')
+  return extension(path, c)
+}
