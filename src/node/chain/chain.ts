@@ -1,23 +1,21 @@
 /**
  * The chain: engine configuration, world state and the block store, and reads of state "as of a block".
  *
- * The live state manager always holds the head's state. Older blocks are read through a shallow copy of it
- * moved to that block's state root: trie nodes are never pruned, so every mined root stays readable.
+ * The live state always holds the head's state. Older blocks are read through a copy of it moved to that block's
+ * state root: every root computed stays in the TrieStore (src/node/state), so every mined root stays readable.
  */
 import type { Common } from '@ethereumjs/common'
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
-import { RskStateManager } from './stateManager.js'
+import { LiveState } from '../state/liveState.js'
+import { TrieStore } from '../state/trieStore.js'
 import { createVM, type VM } from '@ethereumjs/vm'
-import { Address, ValueEncoding, equalsBytes } from '@ethereumjs/util'
+import { Address, equalsBytes } from '@ethereumjs/util'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
 import { BlockStore } from './store.js'
-import { TrackedMapDB } from './trackedDb.js'
-import { MerklePatriciaTrie } from '@ethereumjs/mpt'
 import { rskEvmOptions } from '../rsk/evm/evmProfile.js'
 import { ExecutionGuard } from '../exec/guard.js'
 import type { BlockRecord } from './types.js'
-// Engine corrections and fast paths (see src/node/enginePatches/index.ts).
-import { createCaches } from '../enginePatches/index.js'
+// Engine fast paths, installed before any EVM exists (see src/node/enginePatches/index.ts).
+import '../enginePatches/index.js'
 
 /** BLOCKHASH reads hashes from our store, so it returns RSK block hashes. */
 class StoreBlockHashes implements EVMMockBlockchainInterface {
@@ -34,34 +32,31 @@ class StoreBlockHashes implements EVMMockBlockchainInterface {
 }
 
 export class Chain {
-  private historical?: { root: Uint8Array; state: MerkleStateManager }
-  /** Node journal position right after genesis (set by createGenesis), for evm_reset. */
-  genesisNodes = 0
+  private historical?: { root: Uint8Array; state: LiveState }
+  /** TrieStore position right after genesis (set by createGenesis), for evm_reset. */
+  genesisTrees = 0
   /** The request deadline every EVM of this chain checks (see exec/guard.ts). */
   readonly guard: ExecutionGuard
 
   private constructor(
     readonly common: Common,
-    readonly state: RskStateManager,
+    readonly state: LiveState,
     readonly vm: VM,
     readonly store: BlockStore,
-    /** The trie node store, for dropping the nodes of reverted blocks (see trackedDb.ts). */
-    readonly nodes: TrackedMapDB,
+    /** Every state root and code the node computed, for historical reads and evm_revert (state/trieStore.ts). */
+    readonly trees: TrieStore,
     guard: ExecutionGuard,
   ) {
     this.guard = guard
   }
 
   static async create(common: Common): Promise<Chain> {
-    // Account, storage and code caches: without them every read decodes trie nodes (a large share of a transfer).
-    const nodes = new TrackedMapDB()
-    // Nodes are kept as bytes: the default string encoding doubles their memory and hex-converts every read.
-    const trie = new MerklePatriciaTrie({ useKeyHashing: true, common, db: nodes, valueEncoding: ValueEncoding.Bytes })
-    const state = new RskStateManager({ common, trie, caches: createCaches() })
+    const trees = new TrieStore()
+    const state = new LiveState(trees)
     const store = new BlockStore()
     const guard = new ExecutionGuard()
     const vm = await createVM({ common, stateManager: state, blockchain: new StoreBlockHashes(store), evmOpts: rskEvmOptions(common, guard) })
-    return new Chain(common, state, vm, store, nodes, guard)
+    return new Chain(common, state, vm, store, trees, guard)
   }
 
   get head(): BlockRecord {
@@ -69,11 +64,11 @@ export class Chain {
   }
 
   /** State manager positioned at `block`'s post-state. Do not write to it unless it is the live one. */
-  async stateAt(block: BlockRecord): Promise<MerkleStateManager> {
+  async stateAt(block: BlockRecord): Promise<LiveState> {
     if (block === this.store.head) return this.state
     const root = block.header.stateRoot
     if (this.historical === undefined || !equalsBytes(this.historical.root, root)) {
-      const copy = this.state.shallowCopy(false)
+      const copy = new LiveState(this.trees)
       await copy.setStateRoot(root)
       this.historical = { root, state: copy }
     }

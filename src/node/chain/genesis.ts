@@ -69,6 +69,6 @@ export async function createGenesis(chain: Chain, spec: GenesisSpec): Promise<Bl
     size: encodeRskHeader(header).length + 3,
   }
   chain.store.append(block)
-  chain.genesisNodes = chain.nodes.mark()
+  chain.genesisTrees = chain.trees.mark()
   return block
 }

@@ -6,8 +6,11 @@
  * Merkle-Patricia trie (docs/compatibility.md "Chain model"), so these proofs verify with standard tools
  * against the block's `stateRoot` / `receiptsRoot`.
  */
-import { getMerkleStateProof, type MerkleStateManager } from '@ethereumjs/statemanager'
-import { Address, hexToBytes, setLengthLeft, equalsBytes } from '@ethereumjs/util'
+import { RLP } from '@ethereumjs/rlp'
+import { KECCAK256_NULL, KECCAK256_RLP, bytesToBigInt, createAccountFromRLP, setLengthLeft } from '@ethereumjs/util'
+import { keccak256 } from '../crypto.js'
+import { trieGet, trieProof, withNodes } from '../state/nodeTrie.js'
+import { stubLoader } from '../state/nodeSource.js'
 import type { Chain } from './chain.js'
 import { encodeRskReceipt, orderedTrieProof } from './tries.js'
 import type { BlockRecord } from './types.js'
@@ -33,19 +36,8 @@ export interface AccountProofRecord {
 }
 
 /**
- * The state to prove from: the view `chain.stateAt(block)` gives, unless its trie root is not the block's state
- * root (the live state in the middle of building a block), in which case a copy moved to that root.
- */
-async function provingState(chain: Chain, block: BlockRecord): Promise<MerkleStateManager> {
-  const state = await chain.stateAt(block)
-  if (equalsBytes(await state.getStateRoot(), block.header.stateRoot)) return state
-  const copy = chain.state.shallowCopy(false)
-  await copy.setStateRoot(block.header.stateRoot)
-  return copy
-}
-
-/**
- * EIP-1186 proof of `address` and of each slot in `keys` (32 bytes each) at the post-state of `block`.
+ * EIP-1186 proof of `address` and of each slot in `keys` (32 bytes each) at the post-state of `block`: the nodes on
+ * each path, root first (embedded nodes included, as @ethereumjs/mpt and geth give them; test/nodeTrie.test.ts).
  * An absent account is proven absent (its proof ends where the path leaves the trie); its slots answer value 0
  * with an empty proof, as geth does, since there is no storage trie to walk.
  */
@@ -55,28 +47,40 @@ export async function accountProof(
   address: Uint8Array,
   keys: Uint8Array[],
 ): Promise<AccountProofRecord> {
-  const state = await provingState(chain, block)
-  const slots = keys.map((k) => setLengthLeft(k, 32))
-  // getMerkleStateProof is @ethereumjs's public EIP-1186 builder; its JSON-ish strings are turned into domain
-  // values here, and the RPC layer formats them (keys and values as QUANTITY, spec "Account proof object").
-  const p = await getMerkleStateProof(state, new Address(address), slots)
-  const byKey = new Map(p.storageProof.map((s) => [s.key.toLowerCase(), s]))
+  const trees = chain.trees
+  const tree = (hash: Uint8Array) => {
+    const t = trees.tree(hash)
+    if (t === null) throw new Error('state of this block is not available')
+    return t
+  }
+  const load = stubLoader(trees.source)
+  const stateTree = tree(block.header.stateRoot)
+  const key = keccak256(address)
+  const [rlp, accountNodes] = await withNodes(load, () => [trieGet(stateTree, key), trieProof(stateTree, key)] as const)
+  const account = rlp === undefined ? undefined : createAccountFromRLP(rlp)
+  const storageHash = account?.storageRoot ?? KECCAK256_RLP
+  const storageTree = account === undefined ? undefined : tree(storageHash)
+  const storageProof: StorageProofRecord[] = []
+  for (const k of keys) {
+    const slot = setLengthLeft(k, 32)
+    if (account === undefined) {
+      storageProof.push({ key: slot, value: 0n, proof: [] })
+      continue
+    }
+    const hashed = keccak256(slot)
+    const [stored, proof] = await withNodes(load, () => [trieGet(storageTree, hashed), trieProof(storageTree, hashed)] as const)
+    storageProof.push({ key: slot, value: stored === undefined ? 0n : bytesToBigInt(RLP.decode(stored) as Uint8Array), proof })
+  }
   return {
     address,
-    balance: BigInt(p.balance),
-    codeHash: hexToBytes(p.codeHash),
-    nonce: BigInt(p.nonce),
-    storageHash: hexToBytes(p.storageHash),
-    accountProof: p.accountProof.map((n) => hexToBytes(n)),
-    storageProof: slots.map((key) => {
-      const s = byKey.get(toHex(key))
-      if (s === undefined) return { key, value: 0n, proof: [] }
-      return { key, value: s.value === '0x' ? 0n : BigInt(s.value), proof: s.proof.map((n) => hexToBytes(n)) }
-    }),
+    balance: account?.balance ?? 0n,
+    codeHash: account?.codeHash ?? KECCAK256_NULL,
+    nonce: account?.nonce ?? 0n,
+    storageHash,
+    accountProof: accountNodes,
+    storageProof,
   }
 }
-
-const toHex = (b: Uint8Array): string => '0x' + Buffer.from(b).toString('hex')
 
 /**
  * Nodes of the block's receipts trie on the path to RLP(index), root first (RSKj

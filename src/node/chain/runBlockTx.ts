@@ -5,14 +5,14 @@
  * src/node/miner/miner.ts and src/node/exec/replay.ts so a replay can never run a transaction differently.
  */
 import type { Block } from '@ethereumjs/block'
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import type { StateManagerInterface } from '@ethereumjs/common'
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { routeFee } from '../rsk/remasc/remasc.js'
 import type { TxRecord } from './types.js'
 
 export interface BlockContext {
   vm: VM
-  state: MerkleStateManager
+  state: StateManagerInterface
   block: Block
   coinbase: Uint8Array
   /** Whether fees go to REMASC (blocks that end with the REMASC transaction). */

@@ -12,6 +12,7 @@
  * the clock so the next block is not older than `block.timestamp`, and refuses a file of another chain id. Block
  * history is not part of the file: loading does not recreate blocks (Anvil's dump does not either, by default).
  */
+import { Buffer } from 'node:buffer'
 import { Account, Address, bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft, type PrefixedHexString } from '@ethereumjs/util'
 import type { Chain } from '../chain/chain.js'
 import { Clock } from '../miner/clock.js'
@@ -45,11 +46,15 @@ const MAX_CODE_BYTES = 49_152
 
 const q = (n: bigint): string => '0x' + n.toString(16)
 
+/** LiveState.written keys are binary strings, one character per byte. */
+const binHex = (k: string): string => '0x' + Buffer.from(k, 'latin1').toString('hex')
+
 /** Every existing account of the live state, with its storage (slots whose value is zero are absent). */
 export async function dumpState(chain: Chain): Promise<StateDump> {
   const state = chain.state
   const accounts: Record<string, AccountDump> = {}
-  for (const [addressHex, slots] of [...state.written].sort(([a], [b]) => (a < b ? -1 : 1))) {
+  const written = [...state.written].map(([a, slots]) => [binHex(a), [...slots].map(binHex)] as const)
+  for (const [addressHex, slots] of written.sort(([a], [b]) => (a < b ? -1 : 1))) {
     const address = new Address(hexToBytes(addressHex as PrefixedHexString))
     const account = await state.getAccount(address)
     if (account === undefined) continue

@@ -6,10 +6,10 @@
  */
 import { Account, Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
 import type { Chain } from '../chain/chain.js'
-import type { RskStateManager } from '../chain/stateManager.js'
+import type { LiveState } from '../state/liveState.js'
 
 /** Runs `edit` on the live state in a checkpoint, commits it and brings the trie root up to date. */
-export async function editState(chain: Chain, edit: (state: RskStateManager) => Promise<void>): Promise<void> {
+export async function editState(chain: Chain, edit: (state: LiveState) => Promise<void>): Promise<void> {
   const state = chain.state
   await state.checkpoint()
   try {

@@ -1,16 +1,14 @@
 /**
- * Changes to @ethereumjs internals that no public option reaches: state manager fixes (stateManager.ts), interpreter
- * fast paths (interpreter.ts, runInterpreter.ts), a storage cache with cheaper keys for the live state
- * (storageCache.ts), Common fast paths (common.ts) and faster opcode handlers (fastOpcodes.ts). Everything that
+ * Changes to @ethereumjs internals that no public option reaches: interpreter fast paths (interpreter.ts,
+ * runInterpreter.ts), Common fast paths (common.ts) and faster opcode handlers (fastOpcodes.ts). (The world state is
+ * rsksim's own, src/node/state, behind the engine's public StateManagerInterface: it needs no patch.) Everything that
  * touches engine internals lives in this folder, says why, and is fenced by switch.ts: installed only when the
  * installed engine is the pinned release (else one warning, and the engine's own code runs), each field it touches
  * checked at load, and every patch switchable off at run time (`RSKSIM_ENGINE_PATCHES=off`, `setEnginePatches`).
  * Imported for its effects by src/node/chain/chain.ts, before any EVM exists.
  */
 export { enginePatches, enginePatchesActive, setEnginePatches, ENGINE_VERSIONS, PINNED_ENGINE_VERSION, engineMatchesPin } from './switch.js'
-export { cachedSlot, stateManagerPatched } from './stateManager.js'
 export { interpreterPatched, memoryPatched, interpreterFieldsFound } from './interpreter.js'
-export { createCaches, storageCachePatched } from './storageCache.js'
 export { runInterpreterPatched } from './runInterpreter.js'
 export { activatedEipsArray, commonPatched, paramsAlreadyMerged } from './common.js'
 export { fastOpcodes, wordToBytes, bytesToWord, writeWord } from './fastOpcodes.js'

@@ -7,7 +7,7 @@
  */
 import { createEVM, type EVM, type ExecResult } from '@ethereumjs/evm'
 import { Account, Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import type { StateManagerInterface } from '@ethereumjs/common'
 import type { Chain } from '../chain/chain.js'
 import { executionBlock } from '../chain/execBlock.js'
 import type { BlockRecord } from '../chain/types.js'
@@ -102,7 +102,7 @@ function outcome(r: ExecResult, intrinsic: bigint, createdAddress?: Uint8Array):
   }
 }
 
-async function applyOverrides(state: MerkleStateManager, overrides: StateOverrides): Promise<void> {
+async function applyOverrides(state: StateManagerInterface, overrides: StateOverrides): Promise<void> {
   for (const { address, override } of overrides.values()) {
     const addr = new Address(address)
     if (override.balance !== undefined || override.nonce !== undefined) {
@@ -125,7 +125,7 @@ async function applyOverrides(state: MerkleStateManager, overrides: StateOverrid
 const slotKey = (k: bigint): Uint8Array => setLengthLeft(bigIntToBytes(k), 32)
 
 /** The live EVM for the head; a separate EVM over a historical view for older blocks. */
-async function evmAt(chain: Chain, block: BlockRecord): Promise<{ evm: EVM; state: MerkleStateManager }> {
+async function evmAt(chain: Chain, block: BlockRecord): Promise<{ evm: EVM; state: StateManagerInterface }> {
   if (block === chain.head) return { evm: chain.vm.evm as EVM, state: chain.state }
   const state = await chain.stateAt(block)
   let evm = historicalEvms.get(state)
@@ -136,4 +136,4 @@ async function evmAt(chain: Chain, block: BlockRecord): Promise<{ evm: EVM; stat
   return { evm, state }
 }
 
-const historicalEvms = new WeakMap<MerkleStateManager, EVM>()
+const historicalEvms = new WeakMap<StateManagerInterface, EVM>()

@@ -9,6 +9,7 @@
 import { createEVM, type EVM } from '@ethereumjs/evm'
 import { createVM, type RunTxResult } from '@ethereumjs/vm'
 import type { Chain } from '../chain/chain.js'
+import { LiveState } from '../state/liveState.js'
 import type { BlockRecord, TxRecord } from '../chain/types.js'
 import { rskEvmOptions } from '../rsk/evm/evmProfile.js'
 import { runBlockTransaction } from '../chain/runBlockTx.js'
@@ -41,8 +42,7 @@ export async function replayBlock(
 ): Promise<ReplayedTx[]> {
   const parent = chain.store.byNumber(block.number - 1n)
   if (parent === undefined || block.transactions.length === 0) return []
-  const view = await chain.stateAt(parent)
-  const state = view.shallowCopy(false)
+  const state = new LiveState(chain.trees)
   await state.setStateRoot(parent.header.stateRoot)
   const blockchain = chain.vm.blockchain
   const evm = await createEVM({ common: chain.common, stateManager: state, blockchain, ...rskEvmOptions(chain.common, chain.guard) })

@@ -15,7 +15,7 @@ interface Snapshot {
   number: bigint
   /** Live state root when the snapshot was taken. */
   root: Uint8Array
-  /** Trie-node journal position (chain.nodes.mark()). */
+  /** TrieStore position (chain.trees.mark()). */
   nodes: number
   pool: TxRecord[]
   clockOffset: bigint
@@ -28,7 +28,7 @@ export class Snapshots {
   /** Records the node's state; returns the 1-based id. */
   async take(node: RskNode): Promise<number> {
     const root = await node.chain.state.getStateRoot()
-    this.list.push({ number: node.chain.store.headNumber, root, nodes: node.chain.nodes.mark(), pool: node.pool.save(), clockOffset: node.clock.offset, clockDrift: node.clock.drift })
+    this.list.push({ number: node.chain.store.headNumber, root, nodes: node.chain.trees.mark(), pool: node.pool.save(), clockOffset: node.clock.offset, clockDrift: node.clock.drift })
     return this.list.length
   }
 
@@ -46,7 +46,7 @@ export class Snapshots {
   /** Back to genesis with an empty pool and no snapshots. */
   async reset(node: RskNode): Promise<void> {
     this.list = []
-    await rewind(node, 0n, node.chain.store.byNumber(0n)!.header.stateRoot, node.chain.genesisNodes, [])
+    await rewind(node, 0n, node.chain.store.byNumber(0n)!.header.stateRoot, node.chain.genesisTrees, [])
     node.clock.offset = 0n
     node.clock.drift = 0n
   }
@@ -58,7 +58,7 @@ async function rewind(node: RskNode, number: bigint, root: Uint8Array, nodesMark
   if (dropped.length > 0) chain.forgetViews()
   if (dropped.length > 0 || !equalsBytes(await chain.state.getStateRoot(), root)) {
     await chain.state.setStateRoot(root)
-    chain.nodes.rollback(nodesMark)
+    chain.trees.rollback(nodesMark)
   }
   await node.pool.restore(pool, async (sender) => {
     const account = await chain.state.getAccount(new Address(toAddressBytes(sender)))

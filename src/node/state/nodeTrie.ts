@@ -9,7 +9,7 @@
  */
 import { branch, extension, leaf, resolved, toNibbles, encodeNode, MissingNode, type Nibbles, type TrieNode, type Stub } from './trieNode.js'
 
-const EMPTY = new Uint8Array(0)
+const EMPTY: Uint8Array = new Uint8Array(0)
 
 function commonPrefix(a: Nibbles, b: Nibbles, bStart: number): number {
   const max = Math.min(a.length, b.length - bStart)

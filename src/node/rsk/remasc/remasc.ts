@@ -16,7 +16,7 @@
  */
 import { Account, Address, bigIntToBytes, bytesToBigInt, hexToBytes } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
-import type { MerkleStateManager } from '@ethereumjs/statemanager'
+import type { StateManagerInterface } from '@ethereumjs/common'
 import { pointCompress } from 'tiny-secp256k1'
 import { keccak256 } from '../../crypto.js'
 import type { NetworkName } from '../../../options/index.js'
@@ -62,7 +62,7 @@ const KEYS = {
 const FEDERATORS: Address[] = FEDERATION_SORTED.map((key) => new Address(keccak256(pointCompress(key, false).subarray(1)).subarray(12)))
 
 /** Moves a transaction's fee, which the engine paid to `coinbase`, to REMASC. */
-export async function routeFee(state: MerkleStateManager, coinbase: Uint8Array, fee: bigint): Promise<void> {
+export async function routeFee(state: StateManagerInterface, coinbase: Uint8Array, fee: bigint): Promise<void> {
   if (fee === 0n) return
   const miner = new Address(coinbase)
   const account = (await state.getAccount(miner))!
@@ -71,7 +71,7 @@ export async function routeFee(state: MerkleStateManager, coinbase: Uint8Array, 
   await addBalance(state, REMASC, fee)
 }
 
-async function addBalance(state: MerkleStateManager, address: Address, amount: bigint): Promise<void> {
+async function addBalance(state: StateManagerInterface, address: Address, amount: bigint): Promise<void> {
   const existing = await state.getAccount(address)
   // Zero payments are the rule on a chain whose gas price is 0; they only create a missing account.
   if (existing !== undefined && amount === 0n) return
@@ -80,17 +80,17 @@ async function addBalance(state: MerkleStateManager, address: Address, amount: b
   await state.putAccount(address, account)
 }
 
-async function readWord(state: MerkleStateManager, key: Uint8Array): Promise<bigint> {
+async function readWord(state: StateManagerInterface, key: Uint8Array): Promise<bigint> {
   return (await state.getAccount(REMASC)) === undefined ? 0n : bytesToBigInt(await state.getStorage(REMASC, key))
 }
 
-async function writeWord(state: MerkleStateManager, key: Uint8Array, value: bigint): Promise<void> {
+async function writeWord(state: StateManagerInterface, key: Uint8Array, value: bigint): Promise<void> {
   if ((await state.getAccount(REMASC)) === undefined) await state.putAccount(REMASC, new Account())
   await state.putStorage(REMASC, key, value === 0n ? new Uint8Array() : bigIntToBytes(value))
 }
 
 export interface RemascContext {
-  state: MerkleStateManager
+  state: StateManagerInterface
   store: BlockStore
   config: RemascConfig
   /** Number of the block being built. */

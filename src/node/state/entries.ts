@@ -1,0 +1,100 @@
+/**
+ * The live state's per-account records and the undo log behind checkpoint/commit/revert (liveState.ts).
+ */
+import { Account, equalsBytes } from '@ethereumjs/util'
+import { keccak256 } from '../crypto.js'
+import { binKey } from './trieStore.js'
+
+/** A storage slot as read from the trie (`base`) and as it is now; values are unpadded (empty = zero). */
+export interface Slot {
+  readonly key: Uint8Array
+  /** keccak256(key): the slot's key in the storage trie. */
+  readonly hashed: Uint8Array
+  readonly current: Uint8Array
+  readonly base: Uint8Array
+  /** Written since the trie last took it. */
+  readonly dirty: boolean
+}
+
+export class Entry {
+  /** The account the trie holds (undefined: none). */
+  base: Account | undefined
+  /** The account now. Never handed out: readers get copies, since the engine modifies what it reads. */
+  current: Account | undefined
+  /** Slots touched, by binary key. Replaced (not emptied) when the storage is cleared, so undo can restore it. */
+  slots = new Map<string, Slot>()
+  private hashed?: Uint8Array
+
+  constructor(readonly address: Uint8Array) {}
+
+  /** keccak256(address): the account's key in the state trie. */
+  hashedKey(): Uint8Array {
+    return (this.hashed ??= keccak256(this.address))
+  }
+
+  clone(): Entry {
+    const c = new Entry(this.address)
+    c.base = this.base
+    c.current = this.current
+    c.slots = new Map(this.slots)
+    c.hashed = this.hashed
+    return c
+  }
+}
+
+export function copyAccount(a: Account): Account {
+  return new Account(a.nonce, a.balance, a.storageRoot, a.codeHash)
+}
+
+export function sameAccount(a: Account | undefined, b: Account | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b
+  return a.nonce === b.nonce && a.balance === b.balance && equalsBytes(a.storageRoot, b.storageRoot) && equalsBytes(a.codeHash, b.codeHash)
+}
+
+type Record =
+  | { t: 0; e: Entry; account: Account | undefined }
+  | { t: 1; map: Map<string, Slot>; k: string; prev: Slot }
+  | { t: 2; e: Entry; slots: Map<string, Slot> }
+
+/** What each change replaced, newest last; a checkpoint is a position in it. */
+export class Undo {
+  private readonly log: Record[] = []
+  private readonly marks: number[] = []
+
+  account(e: Entry): void {
+    this.log.push({ t: 0, e, account: e.current })
+  }
+
+  slot(e: Entry, prev: Slot): void {
+    this.log.push({ t: 1, map: e.slots, k: binKey(prev.key), prev })
+  }
+
+  slots(e: Entry): void {
+    this.log.push({ t: 2, e, slots: e.slots })
+  }
+
+  checkpoint(): void {
+    this.marks.push(this.log.length)
+  }
+
+  commit(): void {
+    this.marks.pop()
+    if (this.marks.length === 0) this.log.length = 0
+  }
+
+  revert(): void {
+    const mark = this.marks.pop() ?? 0
+    for (let i = this.log.length - 1; i >= mark; i--) {
+      const r = this.log[i]!
+      if (r.t === 0) r.e.current = r.account
+      else if (r.t === 1) r.map.set(r.k, r.prev)
+      else r.e.slots = r.slots
+    }
+    this.log.length = mark
+  }
+
+  clear(): void {
+    this.log.length = 0
+    this.marks.length = 0
+  }
+}

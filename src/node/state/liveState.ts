@@ -1,0 +1,319 @@
+/**
+ * The world state the engine executes against: `StateManagerInterface` (@ethereumjs/common's public interface)
+ * over the decoded-node trie (nodeTrie.ts) and the shared TrieStore. It replaces the engine's MerkleStateManager,
+ * whose tries keep encoded nodes in a database and re-decode, re-encode and re-hash the path of every write.
+ *
+ * - Reads and writes go to per-account entries (entries.ts): the value the trie holds (`base`) and the current one.
+ *   The entries of accounts read once stay as the head's read cache, so a hot account is never looked up twice.
+ * - `checkpoint`/`commit`/`revert` keep an undo log of entry changes (the engine checkpoints every call frame).
+ * - The trie is written only when a root is asked for (`getStateRoot`): changed slots into each storage trie, then
+ *   changed accounts into the account trie, skipping writes of the value already there. Nodes are copied on write,
+ *   so every root computed stays readable (historical blocks, `evm_revert` as a root swap; trieStore.ts).
+ * - A root computed inside a checkpoint (the miner asks for it before committing the block) is kept and adopted
+ *   when the outermost checkpoint commits unchanged, so a block's tries are built once.
+ */
+import { Account, Address, EthereumJSErrorWithoutCode, KECCAK256_NULL, KECCAK256_RLP, createAccountFromRLP, unpadBytes, equalsBytes } from '@ethereumjs/util'
+import { RLP } from '@ethereumjs/rlp'
+import { OriginalStorageCache } from '@ethereumjs/statemanager'
+import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
+import { keccak256 } from '../crypto.js'
+import { rootHash, type TrieNode } from './trieNode.js'
+import { trieDel, trieGet, triePut, withNodes, type StubLoader } from './nodeTrie.js'
+import { TrieStore, binKey } from './trieStore.js'
+import { stubLoader } from './nodeSource.js'
+import { Entry, Undo, copyAccount, sameAccount, type Slot } from './entries.js'
+
+const EMPTY = new Uint8Array(0)
+
+interface Computed {
+  version: number
+  root: TrieNode | undefined
+  hash: Uint8Array
+  /** Each written entry's account as stored in `root` (its storage root updated). */
+  accounts: Array<[Entry, Account | undefined]>
+}
+
+export class LiveState implements StateManagerInterface {
+  readonly originalStorageCache: OriginalStorageCache
+  /** Addresses and slots ever written (binary keys), for `anvil_dumpState` (the trie keeps only their hashes). */
+  readonly written = new Map<string, Set<string>>()
+
+  private root: TrieNode | undefined
+  private entries = new Map<string, Entry>()
+  /** Entries written since the trie last took their values. */
+  private readonly dirty = new Set<Entry>()
+  private readonly undo = new Undo()
+  private depth = 0
+  /** Bumped by every change, to know whether `computed` still describes the state. */
+  private version = 0
+  private computed?: Computed
+  private readonly load: StubLoader | undefined
+
+  constructor(
+    readonly store: TrieStore,
+    root?: TrieNode,
+  ) {
+    this.root = root
+    this.load = stubLoader(store.source)
+    this.originalStorageCache = new OriginalStorageCache(this.getStorage.bind(this))
+  }
+
+  // ---- accounts ----------------------------------------------------------------------------------------------
+
+  /** The entry of `address`, read from the trie on first touch. */
+  private async entry(address: Address): Promise<Entry> {
+    const k = binKey(address.bytes)
+    const known = this.entries.get(k)
+    if (known !== undefined) return known
+    const e = new Entry(address.bytes)
+    const rlp = await withNodes(this.load, () => trieGet(this.root, e.hashedKey()))
+    e.base = e.current = rlp === undefined ? undefined : createAccountFromRLP(rlp)
+    this.entries.set(k, e)
+    return e
+  }
+
+  async getAccount(address: Address): Promise<Account | undefined> {
+    const a = (await this.entry(address)).current
+    return a === undefined ? undefined : copyAccount(a)
+  }
+
+  async putAccount(address: Address, account: Account | undefined): Promise<void> {
+    const e = await this.entry(address)
+    if (account === undefined) return this.removeAccount(e)
+    this.remember(address.bytes)
+    this.setAccount(e, copyAccount(account))
+  }
+
+  async deleteAccount(address: Address): Promise<void> {
+    this.removeAccount(await this.entry(address))
+  }
+
+  /** A deleted account has no storage either (the engine's caches drop both together). */
+  private removeAccount(e: Entry): void {
+    this.setAccount(e, undefined)
+    this.setSlots(e, new Map())
+  }
+
+  async modifyAccountFields(address: Address, fields: AccountFields): Promise<void> {
+    const account = (await this.getAccount(address)) ?? new Account()
+    account.nonce = fields.nonce ?? account.nonce
+    account.balance = fields.balance ?? account.balance
+    account.storageRoot = fields.storageRoot ?? account.storageRoot
+    account.codeHash = fields.codeHash ?? account.codeHash
+    await this.putAccount(address, account)
+  }
+
+  private setAccount(e: Entry, account: Account | undefined): void {
+    if (this.depth > 0) this.undo.account(e)
+    e.current = account
+    this.touch(e)
+  }
+
+  private setSlots(e: Entry, slots: Map<string, Slot>): void {
+    if (this.depth > 0) this.undo.slots(e)
+    e.slots = slots
+    this.touch(e)
+  }
+
+  private touch(e: Entry): void {
+    this.dirty.add(e)
+    this.version++
+  }
+
+  private remember(address: Uint8Array, slot?: Uint8Array): void {
+    const k = binKey(address)
+    let slots = this.written.get(k)
+    if (slots === undefined) this.written.set(k, (slots = new Set()))
+    if (slot !== undefined) slots.add(binKey(slot))
+  }
+
+  // ---- code --------------------------------------------------------------------------------------------------
+
+  async putCode(address: Address, code: Uint8Array): Promise<void> {
+    const hash = keccak256(code)
+    this.store.addCode(hash, code)
+    this.remember(address.bytes)
+    await this.modifyAccountFields(address, { codeHash: hash })
+  }
+
+  async getCode(address: Address): Promise<Uint8Array> {
+    const a = (await this.entry(address)).current
+    if (a === undefined || equalsBytes(a.codeHash, KECCAK256_NULL)) return EMPTY
+    return (await this.store.code(a.codeHash)) ?? EMPTY
+  }
+
+  async getCodeSize(address: Address): Promise<number> {
+    return (await this.getCode(address)).length
+  }
+
+  // ---- storage -----------------------------------------------------------------------------------------------
+
+  /** Slot value without leading zeros (empty when unset), as the engine's state manager answers. */
+  async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    if (key.length !== 32) throw EthereumJSErrorWithoutCode('Storage key must be 32 bytes long')
+    const e = await this.entry(address)
+    return (await this.slot(e, key))?.current ?? EMPTY
+  }
+
+  /** The slot's entry, read from the account's storage trie on first touch; undefined for a missing account. */
+  private async slot(e: Entry, key: Uint8Array): Promise<Slot | undefined> {
+    const k = binKey(key)
+    const known = e.slots.get(k)
+    if (known !== undefined) return known
+    const account = e.current
+    if (account === undefined) return undefined
+    const hashed = keccak256(key)
+    const stored = await withNodes(this.load, () => trieGet(this.tree(account.storageRoot), hashed))
+    const value = stored === undefined ? EMPTY : (RLP.decode(stored) as Uint8Array)
+    const s: Slot = { key, hashed, current: value, base: value, dirty: false }
+    e.slots.set(k, s)
+    return s
+  }
+
+  async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    if (key.length !== 32) throw EthereumJSErrorWithoutCode('Storage key must be 32 bytes long')
+    if (value.length > 32) throw EthereumJSErrorWithoutCode('Storage value cannot be longer than 32 bytes')
+    const e = await this.entry(address)
+    const s = await this.slot(e, key)
+    if (s === undefined) throw EthereumJSErrorWithoutCode('putStorage() called on non-existing account')
+    const v = unpadBytes(value)
+    if (equalsBytes(v, s.current)) return
+    this.remember(address.bytes, key)
+    if (this.depth > 0) this.undo.slot(e, s)
+    e.slots.set(binKey(key), { ...s, current: v, dirty: true })
+    this.touch(e)
+  }
+
+  /** Empties the account's storage; creates the account when missing, as the engine's state manager does. */
+  async clearStorage(address: Address): Promise<void> {
+    const e = await this.entry(address)
+    const a = e.current ?? new Account()
+    this.setSlots(e, new Map())
+    this.setAccount(e, new Account(a.nonce, a.balance, KECCAK256_RLP, a.codeHash))
+  }
+
+  // ---- checkpoints -------------------------------------------------------------------------------------------
+
+  async checkpoint(): Promise<void> {
+    this.undo.checkpoint()
+    this.depth++
+  }
+
+  async commit(): Promise<void> {
+    this.undo.commit()
+    if (--this.depth === 0) this.settle()
+  }
+
+  async revert(): Promise<void> {
+    this.undo.revert()
+    this.version++
+    if (--this.depth === 0) this.settle()
+  }
+
+  /** Outside every checkpoint: the undo log is empty, and a root computed for the current state is taken. */
+  private settle(): void {
+    this.originalStorageCache.clear()
+    if (this.computed?.version === this.version) this.adopt(this.computed)
+  }
+
+  // ---- roots -------------------------------------------------------------------------------------------------
+
+  private tree(hash: Uint8Array): TrieNode | undefined {
+    const t = this.store.tree(hash)
+    if (t === null) throw EthereumJSErrorWithoutCode('State trie does not contain state root')
+    return t
+  }
+
+  async getStateRoot(): Promise<Uint8Array> {
+    const c = await this.compute()
+    if (this.depth === 0) this.adopt(c)
+    return c.hash
+  }
+
+  /** The root of the current state, written into copies of the tries (the entries are left as they are). */
+  private async compute(): Promise<Computed> {
+    if (this.computed?.version === this.version) return this.computed
+    const c = await withNodes(this.load, () => this.computeNow())
+    return (this.computed = c)
+  }
+
+  private computeNow(): Computed {
+    let root = this.root
+    const accounts: Computed['accounts'] = []
+    for (const e of this.dirty) {
+      let account = e.current
+      if (account !== undefined) {
+        let storage: TrieNode | undefined
+        let changed = false
+        for (const s of e.slots.values()) {
+          if (!s.dirty || equalsBytes(s.current, s.base)) continue
+          if (!changed) storage = this.tree(account.storageRoot)
+          changed = true
+          storage = s.current.length > 0 ? triePut(storage, s.hashed, RLP.encode(s.current)) : trieDel(storage, s.hashed)
+        }
+        if (changed) {
+          const hash = storage === undefined ? KECCAK256_RLP : rootHash(storage)
+          this.store.addRoot(hash, storage)
+          account = new Account(account.nonce, account.balance, hash, account.codeHash)
+        }
+      }
+      accounts.push([e, account])
+      if (sameAccount(account, e.base)) continue
+      root = account === undefined ? trieDel(root, e.hashedKey()) : triePut(root, e.hashedKey(), account.serialize())
+    }
+    const hash = root === undefined ? KECCAK256_RLP : rootHash(root)
+    this.store.addRoot(hash, root)
+    return { version: this.version, root, hash, accounts }
+  }
+
+  /** Makes a computed root the state's base (only outside checkpoints: the undo log must not outlive it). */
+  private adopt(c: Computed): void {
+    this.root = c.root
+    for (const [e, account] of c.accounts) {
+      e.base = e.current = account
+      for (const [k, s] of e.slots) if (s.dirty) e.slots.set(k, { ...s, base: s.current, dirty: false })
+    }
+    this.dirty.clear()
+  }
+
+  async setStateRoot(stateRoot: Uint8Array): Promise<void> {
+    if (!(await this.store.hasTree(stateRoot))) throw EthereumJSErrorWithoutCode('State trie does not contain state root')
+    this.root = this.tree(stateRoot)
+    this.entries = new Map()
+    this.dirty.clear()
+    this.undo.clear()
+    this.depth = 0
+    this.version++
+    this.computed = undefined
+  }
+
+  async hasStateRoot(root: Uint8Array): Promise<boolean> {
+    return this.store.hasTree(root)
+  }
+
+  /** The account trie's root node as of the last computed root (for proofs: src/node/chain/proofs.ts). */
+  async rootNode(): Promise<TrieNode | undefined> {
+    await this.getStateRoot()
+    return this.root
+  }
+
+  getAppliedKey(address: Uint8Array): Uint8Array {
+    return keccak256(address)
+  }
+
+  /** Forgets what was read (not what was written). */
+  clearCaches(): void {
+    for (const [k, e] of this.entries) if (!this.dirty.has(e)) this.entries.delete(k)
+  }
+
+  /** A state over the same store at the same root, with this one's unwritten changes. */
+  shallowCopy(): LiveState {
+    const copy = new LiveState(this.store, this.root)
+    for (const e of this.dirty) {
+      const c = e.clone()
+      copy.entries.set(binKey(e.address), c)
+      copy.dirty.add(c)
+    }
+    return copy
+  }
+}
