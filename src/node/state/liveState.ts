@@ -81,6 +81,9 @@ export class LiveState implements StateManagerInterface {
     const e = await this.entry(address)
     if (account === undefined) return this.removeAccount(e)
     this.remember(address.bytes)
+    // An account written with another storage root has that storage: the slots known for the old one are dropped.
+    // (The engine writes back the root it read, so this happens only when a caller sets one on purpose.)
+    if (e.current !== undefined && !equalsBytes(e.current.storageRoot, account.storageRoot)) this.setSlots(e, new Map())
     this.setAccount(e, copyAccount(account))
   }
 
@@ -157,11 +160,12 @@ export class LiveState implements StateManagerInterface {
 
   /** The slot's entry, read from the account's storage trie on first touch; undefined for a missing account. */
   private async slot(e: Entry, key: Uint8Array): Promise<Slot | undefined> {
+    // Checked first: slots read while the account existed may outlive it (a revert restores the map they are in).
+    const account = e.current
+    if (account === undefined) return undefined
     const k = binKey(key)
     const known = e.slots.get(k)
     if (known !== undefined) return known
-    const account = e.current
-    if (account === undefined) return undefined
     const hashed = keccak256(key)
     const stored = await withNodes(this.load, () => trieGet(this.tree(account.storageRoot), hashed))
     const value = stored === undefined ? EMPTY : (RLP.decode(stored) as Uint8Array)

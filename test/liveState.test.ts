@@ -1,0 +1,161 @@
+/**
+ * rsksim's world state (src/node/state/liveState.ts) against a plain model of accounts and slots and the engine's
+ * MerkleStateManager: after a random sequence of account, code and storage writes, deletes, cleared storage and
+ * nested checkpoints that commit or revert, reads equal the model's, and state roots (asked for inside and outside
+ * checkpoints) and EIP-1186 proofs equal those of the engine's state manager holding the model's contents.
+ */
+import { describe, expect, it } from 'vitest'
+import { MerkleStateManager, getMerkleStateProof } from '@ethereumjs/statemanager'
+import { Account, Address, bytesToHex, setLengthLeft } from '@ethereumjs/util'
+import { LiveState } from '../src/node/state/liveState.js'
+import { TrieStore } from '../src/node/state/trieStore.js'
+import { accountProof } from '../src/node/chain/proofs.js'
+import type { Chain } from '../src/node/chain/chain.js'
+import type { BlockRecord } from '../src/node/chain/types.js'
+
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+interface ModelAccount {
+  nonce: bigint
+  balance: bigint
+  code: Uint8Array
+  storage: Map<number, Uint8Array>
+}
+type Model = Map<number, ModelAccount>
+
+const copyModel = (m: Model): Model => new Map([...m].map(([k, a]) => [k, { ...a, storage: new Map(a.storage) }]))
+
+/**
+ * The engine's MerkleStateManager holding exactly the model's contents, written afresh: its root is the reference
+ * (a root is a function of the contents). A fresh one each time, because a long-lived MerkleStateManager keeps the
+ * storage trie of a deleted account in its `_storageTries` and writes a recreated account's slots into it (found by
+ * this test: putCode, putStorage, deleteAccount, putAccount, putStorage leaves the deleted slot in its root).
+ */
+async function reference(model: Model, addresses: Address[], slots: Uint8Array[]): Promise<MerkleStateManager> {
+  const ref = new MerkleStateManager()
+  for (const [i, a] of model) {
+    await ref.putAccount(addresses[i]!, new Account(a.nonce, a.balance))
+    if (a.code.length > 0) await ref.putCode(addresses[i]!, a.code)
+    for (const [slot, v] of a.storage) await ref.putStorage(addresses[i]!, slots[slot]!, v)
+  }
+  return ref
+}
+
+describe('LiveState against the engine\'s trie and a model of the state', () => {
+  it('random writes, deletes, cleared storage and nested checkpoints give the model\'s reads, roots and proofs', async () => {
+    const r = rng(21)
+    const n = (k: number) => Math.floor(r() * k)
+    const addresses = Array.from({ length: 8 }, (_, i) => new Address(setLengthLeft(Uint8Array.of(i + 1, 0xaa), 20)))
+    const slots = Array.from({ length: 6 }, (_, i) => setLengthLeft(Uint8Array.of(i * 7), 32))
+    const codes = [Uint8Array.of(0x60, 0x00), Uint8Array.of(0x5b, 0x00, 0x01, 0x02)]
+    const store = new TrieStore()
+    const ours = new LiveState(store)
+    let model: Model = new Map()
+    const saved: Model[] = []
+    let roots = 0
+    for (let step = 0; step < 4000; step++) {
+      const i = n(addresses.length)
+      const address = addresses[i]!
+      const op = r()
+      if (op < 0.18) {
+        // As the engine writes accounts: read, change, write back (the storage root it read stays).
+        const a = (await ours.getAccount(address)) ?? new Account()
+        a.nonce = BigInt(step % 3)
+        a.balance = BigInt(n(1000))
+        await ours.putAccount(address, a)
+        const m = model.get(i) ?? { nonce: 0n, balance: 0n, code: new Uint8Array(), storage: new Map() }
+        model.set(i, { ...m, nonce: a.nonce, balance: a.balance })
+      } else if (op < 0.45) {
+        const slot = n(slots.length)
+        const value = r() < 0.3 ? new Uint8Array(0) : Uint8Array.from({ length: 1 + n(32) }, () => 1 + n(255))
+        const m = model.get(i)
+        if (m === undefined) await expect(ours.putStorage(address, slots[slot]!, value)).rejects.toThrow('non-existing account')
+        else {
+          await ours.putStorage(address, slots[slot]!, value)
+          if (value.length === 0) m.storage.delete(slot)
+          else m.storage.set(slot, value)
+        }
+      } else if (op < 0.5) {
+        await ours.deleteAccount(address)
+        model.delete(i)
+      } else if (op < 0.53) {
+        await ours.clearStorage(address)
+        const m = model.get(i) ?? { nonce: 0n, balance: 0n, code: new Uint8Array(), storage: new Map() }
+        model.set(i, { ...m, storage: new Map() })
+      } else if (op < 0.56) {
+        const code = codes[n(2)]!
+        await ours.putCode(address, code)
+        const m = model.get(i) ?? { nonce: 0n, balance: 0n, code, storage: new Map() }
+        model.set(i, { ...m, code })
+      } else if (op < 0.68) {
+        const m = model.get(i)
+        const a = await ours.getAccount(address)
+        expect(a === undefined ? null : [a.nonce, a.balance]).toEqual(m === undefined ? null : [m.nonce, m.balance])
+        const slot = n(slots.length)
+        expect(bytesToHex(await ours.getStorage(address, slots[slot]!))).toBe(bytesToHex(m?.storage.get(slot) ?? new Uint8Array()))
+        expect(bytesToHex(await ours.getCode(address))).toBe(bytesToHex(m?.code ?? new Uint8Array()))
+      } else if (op < 0.78) {
+        await ours.checkpoint()
+        saved.push(copyModel(model))
+      } else if (op < 0.88 && saved.length > 0) {
+        const before = saved.pop()!
+        if (r() < 0.5) await ours.commit()
+        else {
+          await ours.revert()
+          model = before
+        }
+      } else if (op < 0.92) {
+        // Inside checkpoints too: the miner asks for the block's root before it commits (src/node/miner/miner.ts).
+        const ref = await reference(model, addresses, slots)
+        expect(bytesToHex(await ours.getStateRoot())).toBe(bytesToHex(await ref.getStateRoot()))
+        roots++
+      }
+    }
+    while (saved.pop() !== undefined) await ours.commit()
+    const ref = await reference(model, addresses, slots)
+    const stateRoot = await ours.getStateRoot()
+    expect(bytesToHex(stateRoot)).toBe(bytesToHex(await ref.getStateRoot()))
+    expect(roots).toBeGreaterThan(100)
+
+    // Proofs of the final state, walked by src/node/chain/proofs.ts, equal the engine's EIP-1186 builder's.
+    const chain = { trees: store } as unknown as Chain
+    const block = { header: { stateRoot } } as unknown as BlockRecord
+    let proved = 0
+    for (const address of addresses) {
+      const mine = await accountProof(chain, block, address.bytes, slots)
+      const theirs = await getMerkleStateProof(ref, address, slots)
+      expect(mine.accountProof.map(bytesToHex)).toEqual(theirs.accountProof)
+      expect(bytesToHex(mine.storageHash)).toBe(theirs.storageHash)
+      if (theirs.storageProof.length > 0) {
+        expect(mine.storageProof.map((s) => s.proof.map(bytesToHex))).toEqual(theirs.storageProof.map((s) => s.proof))
+        proved++
+      }
+    }
+    expect(proved).toBeGreaterThan(0)
+  })
+
+  it('an old root stays readable after later writes, and rollback forgets what came after a mark', async () => {
+    const store = new TrieStore()
+    const s = new LiveState(store)
+    const a = new Address(setLengthLeft(Uint8Array.of(1), 20))
+    await s.putAccount(a, new Account(0n, 5n))
+    const first = await s.getStateRoot()
+    const mark = store.mark()
+    await s.putAccount(a, new Account(0n, 9n))
+    const second = await s.getStateRoot()
+    const view = new LiveState(store)
+    await view.setStateRoot(first)
+    expect((await view.getAccount(a))?.balance).toBe(5n)
+    store.rollback(mark)
+    expect(await s.hasStateRoot(second)).toBe(false)
+    expect(await s.hasStateRoot(first)).toBe(true)
+    await expect(view.setStateRoot(second)).rejects.toThrow('State trie does not contain state root')
+  })
+})
