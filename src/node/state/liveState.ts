@@ -17,7 +17,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { OriginalStorageCache } from '@ethereumjs/statemanager'
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
 import { keccak256 } from '../crypto.js'
-import { rootHash, type TrieNode } from './trieNode.js'
+import { rootHash, withSink, type TrieNode } from './trieNode.js'
 import { trieDel, trieGet, triePut, withNodes, type StubLoader } from './nodeTrie.js'
 import { TrieStore, binKey } from './trieStore.js'
 import { stubLoader } from './nodeSource.js'
@@ -237,7 +237,7 @@ export class LiveState implements StateManagerInterface {
   /** The root of the current state, written into copies of the tries (the entries are left as they are). */
   private async compute(): Promise<Computed> {
     if (this.computed?.version === this.version) return this.computed
-    const c = await withNodes(this.load, () => this.computeNow())
+    const c = await withNodes(this.load, () => withSink(this.store.sink, () => this.computeNow()))
     return (this.computed = c)
   }
 
@@ -303,6 +303,11 @@ export class LiveState implements StateManagerInterface {
 
   getAppliedKey(address: Uint8Array): Uint8Array {
     return keccak256(address)
+  }
+
+  /** Whether writes are waiting for the next root (an eth_call's reverted writes count until then). */
+  get hasUnrootedWrites(): boolean {
+    return this.dirty.size > 0
   }
 
   /** Forgets what was read (not what was written). */

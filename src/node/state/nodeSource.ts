@@ -17,6 +17,10 @@ export function stubLoader(source: NodeSource | undefined): StubLoader | undefin
   if (source === undefined) return undefined
   return async (s: Stub) => {
     const encoded = await source.getNode(s.hash)
-    if (encoded !== undefined) s.node = decodeNode(encoded)
+    if (encoded === undefined) return
+    const node = decodeNode(encoded)
+    // Its hash is known: set, so that hashing never recomputes it (nor hands it to a sink to be written again).
+    if (node.t !== 3 && encoded.length >= 32) node.ref = s.hash
+    s.node = node
   }
 }

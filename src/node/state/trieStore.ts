@@ -9,7 +9,7 @@
  * first touch.
  */
 import { KECCAK256_RLP } from '@ethereumjs/util'
-import { stub, type TrieNode } from './trieNode.js'
+import { refOf, stub, type NodeSink, type TrieNode } from './trieNode.js'
 import type { NodeSource } from './nodeSource.js'
 
 /** One character per byte: a cheap, collision-free Map key for a hash. */
@@ -26,7 +26,39 @@ export class TrieStore {
   /** Keys in the order first added: 'r' + key for a root, 'c' + key for code. */
   private readonly added: string[] = []
 
+  /**
+   * Nodes and code not yet written to the source, when it keeps them (a disk database): src/node/persist drains
+   * them into the batch of the next block or state change.
+   */
+  private unwritten?: { nodes: Map<string, [Uint8Array, Uint8Array]>; codes: Map<string, [Uint8Array, Uint8Array]> }
+
   constructor(readonly source?: NodeSource) {}
+
+  /** Starts collecting what a persistent source must write (nodes hashed from now on, code added). */
+  collectWrites(): void {
+    this.unwritten = { nodes: new Map(), codes: new Map() }
+  }
+
+  /** Receives each node hashed while a root is computed (trieNode.ts `withSink`); undefined when not collecting. */
+  get sink(): NodeSink | undefined {
+    const u = this.unwritten
+    return u === undefined ? undefined : (hash, encoded) => void u.nodes.set(binKey(hash), [hash, encoded])
+  }
+
+  /** Whether there is anything to write. */
+  get hasWrites(): boolean {
+    return this.unwritten !== undefined && (this.unwritten.nodes.size > 0 || this.unwritten.codes.size > 0)
+  }
+
+  /** What to write since the last call: `[hash, encoded node]` and `[code hash, code]` pairs. */
+  takeWrites(): { nodes: Array<[Uint8Array, Uint8Array]>; codes: Array<[Uint8Array, Uint8Array]> } {
+    const u = this.unwritten
+    if (u === undefined) return { nodes: [], codes: [] }
+    const out = { nodes: [...u.nodes.values()], codes: [...u.codes.values()] }
+    u.nodes.clear()
+    u.codes.clear()
+    return out
+  }
 
   /** Remembers the tree whose root hash is `hash`. */
   addRoot(hash: Uint8Array, node: TrieNode | undefined): void {
@@ -35,6 +67,9 @@ export class TrieStore {
     if (this.roots.has(k)) return
     this.roots.set(k, node)
     this.added.push('r' + k)
+    // A root whose encoding is under 32 bytes is embedded, never hashed as a node: stored under its hash here.
+    const ref = node.t === 3 ? node.hash : refOf(node)
+    if (ref.length < 32) this.unwritten?.nodes.set(k, [hash, ref])
   }
 
   /**
@@ -66,6 +101,7 @@ export class TrieStore {
     if (known !== undefined) return known
     this.codes.set(k, code)
     this.added.push('c' + k)
+    this.unwritten?.codes.set(k, [hash, code])
     return code
   }
 
@@ -74,7 +110,9 @@ export class TrieStore {
     const known = this.codes.get(binKey(hash))
     if (known !== undefined || this.source === undefined) return known
     const loaded = await this.source.getCode(hash)
-    return loaded === undefined ? undefined : this.addCode(hash, loaded)
+    if (loaded === undefined) return undefined
+    this.codes.set(binKey(hash), loaded)
+    return loaded
   }
 
   /** A position to roll back to. */
