@@ -14,7 +14,7 @@
  */
 import { Account, Address, bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft, type PrefixedHexString } from '@ethereumjs/util'
 import type { Chain } from '../chain/chain.js'
-import { Clock } from '../miner/clock.js'
+import type { Clock } from '../miner/clock.js'
 import { editState } from './stateEdits.js'
 
 export const STATE_FORMAT = 'rsksim-state'
