@@ -11,7 +11,7 @@ const ENTRY = {
 
 /** Versions of the engine packages bundled into dist, written into the bundle (src/node/enginePatches/switch.ts). */
 const engineVersions = Object.fromEntries(
-  ['@ethereumjs/evm', '@ethereumjs/statemanager', '@ethereumjs/common'].map((name) => [
+  ['@ethereumjs/evm', '@ethereumjs/statemanager', '@ethereumjs/common', '@ethereumjs/tx'].map((name) => [
     name,
     (JSON.parse(readFileSync(`node_modules/${name}/package.json`, 'utf8')) as { version: string }).version,
   ]),
@@ -31,8 +31,8 @@ export default defineConfig({
   // The engine (@ethereumjs, @noble and their small helpers) is bundled into dist: Node 20 spends about 250 ms
   // resolving and linking its few hundred ES modules one by one, and about 70 ms loading the same code as one file
   // (startup to the first answer: ~300 ms -> ~120 ms, docs/performance.md). They are devDependencies (the bundle
-  // carries them; issue 17). Native and WebAssembly loaders (secp256k1, tiny-secp256k1) stay
-  // external: they find their binaries next to their own files. Licences of what is bundled: THIRD-PARTY-NOTICES.md.
+  // carries them; issue 17). The WebAssembly loader (tiny-secp256k1) stays external: it finds its binary next to
+  // its own files. Licences of what is bundled: THIRD-PARTY-NOTICES.md.
   // src/node/enginePatches relies on it: the engine internals it patches are bundled as the engine's own modules.
   define: { __RSKSIM_ENGINE_VERSIONS__: JSON.stringify(engineVersions) },
   noExternal: [/^@ethereumjs\//, /^@noble\//, 'eventemitter3', 'hash-wasm'],

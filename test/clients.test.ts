@@ -3,7 +3,7 @@
  * wait for the receipt, read a view, query logs, see a revert reason. The outcomes must be identical.
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { BrowserProvider, Contract, ContractFactory, JsonRpcProvider, parseEther } from 'ethers'
+import { BrowserProvider, type Contract, ContractFactory, JsonRpcProvider, parseEther } from 'ethers'
 import { createPublicClient, createWalletClient, custom, http, parseAbi, type EIP1193Provider } from 'viem'
 import { Web3 } from 'web3'
 import { createProvider, startServer, type RsksimServer } from '../src/index.js'

@@ -21,8 +21,8 @@ async function bundle(define: Record<string, string>): Promise<string> {
     write: false,
     logLevel: 'silent',
     define,
-    // As in tsup.config.ts: native and WebAssembly loaders stay external (they find binaries beside their files),
-    external: ['secp256k1', 'tiny-secp256k1'],
+    // As in tsup.config.ts: the WebAssembly loader stays external (it finds its binary beside its files),
+    external: ['tiny-secp256k1'],
     // and: the engine goes into the bundle, and bundled CommonJS needs a require of its own.
     banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
   })
@@ -44,18 +44,18 @@ function run(code: string): { stdout: string; stderr: string } {
   }
 }
 
-const versions = (v: string) => JSON.stringify({ '@ethereumjs/evm': v, '@ethereumjs/statemanager': v, '@ethereumjs/common': v })
+const versions = (v: string) => JSON.stringify({ '@ethereumjs/evm': v, '@ethereumjs/statemanager': v, '@ethereumjs/common': v, '@ethereumjs/tx': v })
 
 describe('engine patches in a bundle', () => {
   it('take effect when the bundled engine is the pinned release', async () => {
     const { stdout, stderr } = run(await bundle({ __RSKSIM_ENGINE_VERSIONS__: versions(PINNED_ENGINE_VERSION) }))
-    expect(JSON.parse(stdout)).toEqual({ active: true, interpreter: true, memory: true, runInterpreter: true, common: true, chainId: '0x21' })
+    expect(JSON.parse(stdout)).toEqual({ active: true, interpreter: true, memory: true, runInterpreter: true, common: true, senderCache: true, chainId: '0x21' })
     expect(stderr).not.toContain('RSKSIM_ENGINE_VERSION')
   })
 
   it('stay off, with one warning, when it is another release; rsksim still answers', async () => {
     const { stdout, stderr } = run(await bundle({ __RSKSIM_ENGINE_VERSIONS__: versions('10.2.0') }))
-    expect(JSON.parse(stdout)).toEqual({ active: false, interpreter: false, memory: false, runInterpreter: false, common: false, chainId: '0x21' })
+    expect(JSON.parse(stdout)).toEqual({ active: false, interpreter: false, memory: false, runInterpreter: false, common: false, senderCache: false, chainId: '0x21' })
     expect(stderr.match(/engine patches are off because the installed engine/g)).toHaveLength(1)
     expect(stderr).toContain('@ethereumjs/evm@10.2.0')
   })

@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest'
 import { BrowserProvider, Contract, JsonRpcProvider } from 'ethers'
-import { BaseError, createPublicClient, custom, decodeErrorResult, encodeFunctionData, http, type Abi, type Address } from 'viem'
+import { type BaseError, createPublicClient, custom, decodeErrorResult, encodeFunctionData, http, type Abi, type Address } from 'viem'
 import { Web3 } from 'web3'
 import { startServer, type Provider, type RsksimServer } from '../src/index.js'
 import { deploy } from './helpers.js'

@@ -4,7 +4,7 @@
  * `watchBlocks` (block polling), each in process and over HTTP.
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { BrowserProvider, Contract, ContractFactory, Interface, JsonRpcProvider, Network } from 'ethers'
+import { BrowserProvider, type Contract, ContractFactory, Interface, JsonRpcProvider, Network } from 'ethers'
 import { createPublicClient, custom, http, parseAbi, type Transport } from 'viem'
 import { createProvider, startServer, type Provider, type RsksimServer } from '../src/index.js'
 import { COW, COW1, deploy } from './helpers.js'

@@ -191,7 +191,7 @@ describe('WebSocket endpoint', () => {
     expect(logs.slice(2).map((l) => l.logIndex)).toEqual(logs.slice(0, 2).map((l) => l.logIndex)) // block by block, newest block first
     expect(logs.every((l) => BigInt(l.blockNumber) === mined)).toBe(true)
     expect(heads).toEqual([mined])
-    await web3.provider?.disconnect()
+    web3.provider?.disconnect()
   }, 60_000)
 
   it('200 sockets with a subscription each all get 100 newHeads', async () => {

@@ -1,13 +1,16 @@
 /**
  * Fast elliptic-curve and hash primitives handed to the engine through @ethereumjs/common's `customCrypto`.
  *
- * Sender recovery with @noble costs about 1-3 ms per transaction on a small machine. The `secp256k1` package ships
- * libsecp256k1 prebuilt for Linux x64, macOS arm64 and Windows x64, loaded at run time without an install script
- * (its script only rebuilds when no prebuild fits, so it is denied in package.json `allowScripts`): about 50 µs
- * per recovery here. Elsewhere `tiny-secp256k1` (libsecp256k1 compiled to WebAssembly, about 250 µs) is used.
+ * secp256k1 is libsecp256k1 compiled to WebAssembly (`tiny-secp256k1`: no install script, no native code). Measured
+ * here (CPU time per call, docs/performance.md "Sender recovery without the native binding"): recovery 222 µs,
+ * signing 101 µs, against 56 and 38 µs for the native `secp256k1` package used before and 1,369 and 423 µs for
+ * @noble/curves. The native package was dropped (issue 12): it pulls `elliptic` (advisory GHSA-848j-6mx2-7j84, no
+ * fixed release) and its install script runs under stock npm, and no maintained native binding was found that ships
+ * prebuilds without both. Its cost: about 8 % of a raw transfer (2,343 → 2,533 µs CPU per transaction with its
+ * receipt). Transactions the node signs itself no longer recover their sender (txRecord.ts `signTransaction`), so
+ * `eth_sendTransaction` costs what it did with the native binding (1,726 → 1,691 µs).
  */
 import * as secp from 'tiny-secp256k1'
-import { createRequire } from 'node:module'
 import { createKeccak } from 'hash-wasm'
 import type { CustomCrypto } from '@ethereumjs/common'
 
@@ -24,22 +27,6 @@ export function keccak256(data: Uint8Array): Uint8Array {
   return keccakHasher.digest('binary')
 }
 
-/** The prebuilt libsecp256k1 binding, when one fits this platform. */
-interface NativeSecp256k1 {
-  ecdsaRecover(signature: Uint8Array, recid: number, msg32: Uint8Array, compressed: boolean): Uint8Array
-  ecdsaSign(msg32: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recid: number }
-}
-
-function loadNative(): NativeSecp256k1 | undefined {
-  try {
-    return createRequire(import.meta.url)('secp256k1/bindings') as NativeSecp256k1
-  } catch {
-    return undefined
-  }
-}
-
-const native = loadNative()
-
 /**
  * Recovers the 64-byte uncompressed public key (without the 0x04 prefix) from a signature, as
  * `@ethereumjs/util`'s `ecrecover` does, using libsecp256k1.
@@ -51,30 +38,38 @@ export function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint
   if (r.length > 32 || s.length > 32) throw new Error('Invalid signature')
   sig.set(r, 32 - r.length)
   sig.set(s, 64 - s.length)
-  const pub = native !== undefined ? native.ecdsaRecover(sig, Number(recovery), msgHash, false) : secp.recover(msgHash, sig, Number(recovery) as 0 | 1, false)
+  const pub = secp.recover(msgHash, sig, Number(recovery) as 0 | 1, false)
   if (pub === null) throw new Error('Invalid signature')
   return pub.subarray(1)
 }
 
-/**
- * Signs a 32-byte digest; returns r, s and the recovery bit (low-s, RFC 6979 deterministic nonce). Both libraries
- * are libsecp256k1 with its default RFC 6979 nonce, so they give the same signature; the native one takes about
- * 45 µs here against 140 µs in WebAssembly (every `eth_sendTransaction` signs).
- */
+/** Signs a 32-byte digest; returns r, s and the recovery bit (low-s, libsecp256k1's default RFC 6979 nonce). */
 export function signDigest(digest: Uint8Array, privateKey: Uint8Array): { r: Uint8Array; s: Uint8Array; recovery: 0 | 1 } {
-  if (native !== undefined) {
-    const { signature, recid } = native.ecdsaSign(digest, privateKey)
-    return { r: signature.subarray(0, 32), s: signature.subarray(32, 64), recovery: recid as 0 | 1 }
-  }
   const { signature, recoveryId } = secp.signRecoverable(digest, privateKey)
   return { r: signature.subarray(0, 32), s: signature.subarray(32, 64), recovery: recoveryId as 0 | 1 }
 }
 
+/**
+ * Public keys of the keys the node holds, by key object: the accounts hand the same `privateKey` array to every
+ * signature, and deriving the point again costs about as much as signing.
+ */
+const publicKeys = new WeakMap<Uint8Array, Uint8Array>()
+
+/** The 64-byte uncompressed public key (without the 0x04 prefix) of a private key. Callers must not write to it. */
+export function publicKeyOf(privateKey: Uint8Array): Uint8Array {
+  let pub = publicKeys.get(privateKey)
+  if (pub === undefined) {
+    const point = secp.pointFromScalar(privateKey, false)
+    if (point === null) throw new Error('Invalid private key')
+    pub = point.subarray(1)
+    publicKeys.set(privateKey, pub)
+  }
+  return pub
+}
+
 /** Derives the 20-byte address of a private key. */
 export function privateKeyToAddress(privateKey: Uint8Array): Uint8Array {
-  const pub = secp.pointFromScalar(privateKey, false)
-  if (pub === null) throw new Error('Invalid private key')
-  return keccak256(pub.subarray(1)).subarray(12)
+  return keccak256(publicKeyOf(privateKey)).subarray(12)
 }
 
 /** Whether `privateKey` is a valid secp256k1 scalar. */

@@ -2,7 +2,7 @@
  * JSON-RPC dispatch: envelope checks → method lookup → parameter decoding → handler → one error normaliser.
  * Checks and texts follow RSKj's `JsonRpcCustomServer` on jsonrpc4j (reference §1.2).
  */
-import { invalidParams, invalidRequest, methodNotAvailable, methodNotFound, toRpcError, RequestLevelError, RpcError } from '../errors.js'
+import { invalidParams, invalidRequest, methodNotAvailable, methodNotFound, toRpcError, RequestLevelError, type RpcError } from '../errors.js'
 import type { RskNode } from '../node/node.js'
 import { EXTENSIONS, METHODS, UNSUPPORTED } from './methods.js'
 import type { MethodSpec } from './method.js'

@@ -5,7 +5,8 @@
 import type { Common } from '@ethereumjs/common'
 import { createLegacyTx, type LegacyTx, type LegacyTxData } from '@ethereumjs/tx'
 import { Address, bytesToBigInt } from '@ethereumjs/util'
-import { keccak256, signDigest } from '../crypto.js'
+import { keccak256, publicKeyOf, signDigest } from '../crypto.js'
+import { seedSender } from '../enginePatches/senderCache.js'
 import type { TxRecord } from './types.js'
 import { flatHex } from './flatHex.js'
 
@@ -35,11 +36,15 @@ export function impersonatedTransaction(data: LegacyTxData, from: Uint8Array, co
   return recordOf(tx)
 }
 
-/** Signs a legacy EIP-155 transaction with `privateKey` (libsecp256k1, RFC 6979). */
+/**
+ * Signs a legacy EIP-155 transaction with `privateKey` (libsecp256k1, RFC 6979). The sender is the key's own: it is
+ * handed to the transaction rather than recovered from the signature just made (enginePatches/senderCache.ts).
+ */
 export function signTransaction(data: LegacyTxData, privateKey: Uint8Array, common: Common): TxRecord {
   const unsigned = createLegacyTx(data, { common, ...TX_OPTIONS })
   const { r, s, recovery } = signDigest(unsigned.getHashedMessageToSign(), privateKey)
   const v = BigInt(recovery) + 35n + 2n * common.chainId()
   const signed = createLegacyTx({ ...data, v, r, s }, { common, ...TX_OPTIONS })
+  seedSender(signed, publicKeyOf(privateKey))
   return recordOf(signed)
 }

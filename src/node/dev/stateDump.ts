@@ -15,7 +15,7 @@
 import { Buffer } from 'node:buffer'
 import { Account, Address, bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft, type PrefixedHexString } from '@ethereumjs/util'
 import type { Chain } from '../chain/chain.js'
-import { Clock } from '../miner/clock.js'
+import type { Clock } from '../miner/clock.js'
 import { editState } from './stateEdits.js'
 
 export const STATE_FORMAT = 'rsksim-state'

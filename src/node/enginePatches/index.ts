@@ -1,7 +1,8 @@
 /**
  * Changes to @ethereumjs internals that no public option reaches: interpreter fast paths (interpreter.ts,
- * runInterpreter.ts), Common fast paths (common.ts) and faster opcode handlers (fastOpcodes.ts). (The world state is
- * rsksim's own, src/node/state, behind the engine's public StateManagerInterface: it needs no patch.) Everything that
+ * runInterpreter.ts), Common fast paths (common.ts), faster opcode handlers (fastOpcodes.ts) and the known sender of
+ * a transaction the node signed (senderCache.ts). (The world state is rsksim's own, src/node/state, behind the
+ * engine's public StateManagerInterface: it needs no patch.) Everything that
  * touches engine internals lives in this folder, says why, and is fenced by switch.ts: installed only when the
  * installed engine is the pinned release (else one warning, and the engine's own code runs), each field it touches
  * checked at load, and every patch switchable off at run time (`RSKSIM_ENGINE_PATCHES=off`, `setEnginePatches`).
@@ -12,3 +13,4 @@ export { interpreterPatched, memoryPatched, interpreterFieldsFound } from './int
 export { runInterpreterPatched } from './runInterpreter.js'
 export { activatedEipsArray, commonPatched, paramsAlreadyMerged } from './common.js'
 export { fastOpcodes, wordToBytes, bytesToWord, writeWord } from './fastOpcodes.js'
+export { seedSender, senderCachePatched } from './senderCache.js'

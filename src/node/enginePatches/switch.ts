@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path'
 export const PINNED_ENGINE_VERSION = '10.1.3'
 
 /** Engine packages whose internals the patches read or replace. */
-const PATCHED_PACKAGES = ['@ethereumjs/evm', '@ethereumjs/statemanager', '@ethereumjs/common'] as const
+const PATCHED_PACKAGES = ['@ethereumjs/evm', '@ethereumjs/statemanager', '@ethereumjs/common', '@ethereumjs/tx'] as const
 
 declare const __RSKSIM_ENGINE_VERSIONS__: Record<string, string> | undefined
 

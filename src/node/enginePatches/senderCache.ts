@@ -1,0 +1,42 @@
+/**
+ * The sender of a transaction the node signed itself (eth_sendTransaction, personal_sendTransaction,
+ * eth_signTransaction) is known before anyone asks: it is the key's own public key. @ethereumjs/tx 10.1.3 keeps the
+ * recovered key of a frozen transaction in `tx.cache.senderPubKey` and answers `getSenderPublicKey` (so
+ * `getSenderAddress`, which `runTx` calls) from it when present (capabilities/legacy.ts `getSenderPublicKey`).
+ * Writing the key there saves one recovery per signed transaction (figures: docs/performance.md, "Sender recovery").
+ *
+ * Safe because the key written is the one that made the signature: recovery would answer exactly it. Checked at
+ * load on a probe transaction (the cache is an object on a frozen transaction, and a key written there is the one
+ * `getSenderPublicKey` answers, without recovering); off, like every patch, when the engine is not the pinned
+ * release or the patches are switched off: the engine then recovers the sender as usual.
+ */
+import { createLegacyTx, type LegacyTx, type TransactionCache } from '@ethereumjs/tx'
+import { enginePatches } from './switch.js'
+
+function probe(): boolean {
+  if (!enginePatches.installable) return false
+  try {
+    // r = s = 1 recovers to no key at all: an answer equal to the marker can only come from the cache.
+    const tx = createLegacyTx({ gasLimit: 21000n, v: 27n, r: 1n, s: 1n })
+    const cache = (tx as { cache?: TransactionCache }).cache
+    if (!Object.isFrozen(tx) || typeof cache !== 'object' || cache === null || Object.isFrozen(cache)) return false
+    const marker = new Uint8Array(64).fill(7)
+    cache.senderPubKey = marker
+    return tx.getSenderPublicKey() === marker
+  } catch {
+    return false
+  }
+}
+
+/** Whether the sender cache can be seeded (the engine is the pinned release and its cache is where it was). */
+export const senderCachePatched: boolean = probe()
+
+/**
+ * Records `publicKey` (64 bytes, no 0x04 prefix) as the sender of `tx`, a frozen transaction just signed with the
+ * matching private key. Answers false, and leaves the engine to recover the sender, when the patch is off.
+ */
+export function seedSender(tx: LegacyTx, publicKey: Uint8Array): boolean {
+  if (!senderCachePatched || !enginePatches.active || tx.cache.senderPubKey !== undefined) return false
+  tx.cache.senderPubKey = publicKey
+  return true
+}

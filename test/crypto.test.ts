@@ -1,0 +1,88 @@
+/**
+ * The secp256k1 primitives of src/node/crypto.ts (libsecp256k1 as WebAssembly) against an independent
+ * implementation: ethers' SigningKey (@noble/curves), on random keys and digests. Signatures must be identical, not
+ * just valid: both sides use RFC 6979 nonces and low s, so any difference is a bug. And the sender the node hands a
+ * transaction it signed (enginePatches/senderCache.ts) is the one ethers recovers from the signed bytes.
+ */
+import { describe, expect, it } from 'vitest'
+import { computeAddress, getBytes, hexlify, randomBytes, Signature, SigningKey, Transaction } from 'ethers'
+import { Common, Mainnet } from '@ethereumjs/common'
+import { bytesToHex } from '@ethereumjs/util'
+import { ecrecover, isPrivateKey, privateKeyToAddress, publicKeyOf, signDigest } from '../src/node/crypto.js'
+import { signTransaction } from '../src/node/chain/txRecord.js'
+import { enginePatches, engineMatchesPin, senderCachePatched, setEnginePatches } from '../src/node/enginePatches/index.js'
+
+const CASES = 100
+
+function randomKey(): Uint8Array {
+  for (;;) {
+    const key = randomBytes(32)
+    if (isPrivateKey(key)) return key
+  }
+}
+
+describe('secp256k1 primitives', () => {
+  it('signDigest gives the signature ethers gives, and ecrecover the key ethers recovers', () => {
+    for (let i = 0; i < CASES; i++) {
+      const key = randomKey()
+      const digest = randomBytes(32)
+      const theirs = new SigningKey(key).sign(digest)
+      const ours = signDigest(digest, key)
+      expect({ r: hexlify(ours.r), s: hexlify(ours.s), recovery: ours.recovery }).toEqual({ r: theirs.r, s: theirs.s, recovery: theirs.yParity })
+
+      const expected = SigningKey.recoverPublicKey(digest, theirs).slice(4) // uncompressed, without 0x04
+      expect(bytesToHex(ecrecover(digest, BigInt(theirs.v), getBytes(theirs.r), getBytes(theirs.s)))).toBe(`0x${expected}`)
+      // EIP-155 v for chain 33 (RSK regtest): v = recovery + 35 + 2 * 33
+      const v155 = BigInt(theirs.yParity) + 35n + 66n
+      expect(bytesToHex(ecrecover(digest, v155, getBytes(theirs.r), getBytes(theirs.s), 33n))).toBe(`0x${expected}`)
+    }
+  })
+
+  it('derives the public key and address ethers derives', () => {
+    for (let i = 0; i < 20; i++) {
+      const key = randomKey()
+      expect(bytesToHex(publicKeyOf(key))).toBe(`0x${new SigningKey(key).publicKey.slice(4)}`)
+      expect(publicKeyOf(key)).toBe(publicKeyOf(key)) // kept per key object
+      expect(bytesToHex(privateKeyToAddress(key))).toBe(computeAddress(hexlify(key)).toLowerCase())
+    }
+  })
+
+  it('refuses a v that is no recovery bit and a signature that recovers no key', () => {
+    const digest = randomBytes(32)
+    const sig = Signature.from(new SigningKey(randomKey()).sign(digest))
+    expect(() => ecrecover(digest, 29n, getBytes(sig.r), getBytes(sig.s))).toThrow('Invalid signature v value')
+    expect(() => ecrecover(digest, 27n, new Uint8Array(32), getBytes(sig.s))).toThrow()
+    expect(() => ecrecover(digest, 27n, new Uint8Array(33).fill(1), getBytes(sig.s))).toThrow('Invalid signature')
+  })
+})
+
+describe('sender of a transaction the node signs', () => {
+  const common = new Common({ chain: Mainnet })
+  const data = { nonce: 3n, gasLimit: 21000n, gasPrice: 1n, value: 5n, to: '0x7986b3df570230288501eea3d890bd66948c9b79' } as const
+
+  it('is seeded from the key (no recovery) and is the sender ethers recovers from the signed bytes', () => {
+    expect(senderCachePatched).toBe(engineMatchesPin)
+    for (let i = 0; i < 10; i++) {
+      const key = randomKey()
+      const record = signTransaction(data, key, common)
+      const parsed = Transaction.from(bytesToHex(record.raw))
+      expect(bytesToHex(record.from)).toBe(parsed.from!.toLowerCase())
+      // Identity, not equality: the engine answers the very key handed to it, so it recovered nothing.
+      if (senderCachePatched) expect(record.tx.getSenderPublicKey()).toBe(publicKeyOf(key))
+    }
+  })
+
+  it('is recovered as usual, to the same address, with the engine patches off', () => {
+    const key = randomKey()
+    const was = enginePatches.active
+    setEnginePatches(false)
+    try {
+      const record = signTransaction(data, key, common)
+      expect(record.tx.getSenderPublicKey()).not.toBe(publicKeyOf(key))
+      expect(bytesToHex(record.tx.getSenderPublicKey())).toBe(bytesToHex(publicKeyOf(key)))
+      expect(bytesToHex(record.from)).toBe(computeAddress(hexlify(key)).toLowerCase())
+    } finally {
+      setEnginePatches(was)
+    }
+  })
+})
