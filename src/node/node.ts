@@ -44,8 +44,15 @@ export class RskNode {
   readonly queue = new SerialQueue()
   readonly pool = new TxPool()
   readonly clock = new Clock()
-  /** RSKj's per-account virtual-gas quotas (`TxQuotaChecker`), on the node's clock moving forward only. */
-  readonly txQuota = new TxQuotaChecker(forwardClock(() => Date.now() + Number(this.clock.drift + this.clock.skipped) * 1000))
+  /**
+   * RSKj's per-account virtual-gas quotas (`TxQuotaChecker`). RSKj refills them by the wall clock, on a regtest
+   * that mines a block a second (`miner.client.delayBetweenBlocks`); rsksim's clock for them is the node's time
+   * (wall clock, drift, every `evm_increaseTime`) or the head block's timestamp if later, moving forward only. So
+   * each automined block (at least 1 s after its parent) refills as a second of RSKj's regtest does.
+   */
+  readonly txQuota = new TxQuotaChecker(
+    forwardClock(() => Math.max(Date.now() + Number(this.clock.drift + this.clock.skipped) * 1000, this.headTimeMs())),
+  )
   readonly accounts = new Accounts()
   readonly snapshots = new Snapshots()
   /** Peers (none in a simulation) and the sco_* ban list. */
@@ -161,6 +168,11 @@ export class RskNode {
     const refused = dropped.find((d) => d.tx === t)
     if (refused !== undefined) throw new TransactionRejected(refused.reason)
     return block.transactions.includes(t) ? block : undefined
+  }
+
+  /** The head block's timestamp in ms (0 before the genesis exists, when the quota checker is built). */
+  private headTimeMs(): number {
+    return this.chain === undefined ? 0 : Number(this.chain.head.header.timestamp) * 1000
   }
 
   /** RSKj `TxQuotaChecker.acceptTx` with its `CurrentContext` (best block, pending state, repository, gas price tracker). */
