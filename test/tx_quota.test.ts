@@ -168,6 +168,30 @@ describe('debug_accountTransactionQuota and the quota at pool admission', () => 
     expect(await quota(p, COW)).toEqual({ timestamp: T + 10_000, availableVirtualGas: afterTx1 })
   })
 
+  it('when the last 50 blocks are 90 % full, a price under the average pays the low gas price factor', async () => {
+    // Blocks of 23,000 gas holding one 21,000-gas transfer are 91 % full (GasPriceTracker.java 138-149, 187-195).
+    const blockGas = 23_000
+    const p = await createProvider({ blockGasLimit: BigInt(blockGas), minimumGasPrice: 10n })
+    const perSecond = Math.round(blockGas * 0.9)
+    let sent = 0
+    const next = async (): Promise<{ size: number }> => {
+      vi.setSystemTime(T + (sent + 1) * 1_000_000) // 1000 s apart: every quota is refilled to its cap
+      const tx = await signed({ nonce: sent, gas: 21000, gasPrice: 10 })
+      await sendRaw(p, tx.raw)
+      sent++
+      return tx
+    }
+    for (let i = 0; i < 50; i++) await next()
+    const head: any = await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })
+    expect([head.number, head.gasUsed]).toEqual(['0x32', '0x5208'])
+    // Now the fee market works: TxVirtualGasCalculator.java 106-115 with rsksim's average price, the minimum × 1.1
+    // (11 wei): 1 + 3 × (11 − 10) / (11 − 10) = 4, between the nonce factor and the size factor (line 97).
+    const tx = await next()
+    const nonceFactor = 1 + 4 / (50 + 1)
+    const composite = 1 * 4 * nonceFactor * (1 + tx.size / 25000) * 1 * (1 + (4 * 21000) / blockGas)
+    expect(await quota(p, COW)).toEqual({ timestamp: T + 51_000_000, availableVirtualGas: perSecond * 2000 - 21000 * composite })
+  })
+
   it('parameters: one address string (RskAddress rules); otherwise -32602 with what is wrong', async () => {
     const p = await createProvider()
     await sendRaw(p, (await signed({ nonce: 0, gas: 21000 })).raw)

@@ -13,7 +13,8 @@ import { createGenesis } from './chain/genesis.js'
 import type { BlockRecord, TxRecord } from './chain/types.js'
 import { TxPool } from './pool/pool.js'
 import { admissionError } from './pool/admission.js'
-import { FEE_MARKET_BLOCK_WINDOW, FEE_MARKET_COMPLETENESS, forwardClock, TxQuotaChecker } from './pool/txQuota.js'
+import { forwardClock, TxQuotaChecker } from './pool/txQuota.js'
+import { quotaRequest } from './pool/quotaRequest.js'
 import { Clock } from './miner/clock.js'
 import { Miner, type Dropped, type MergedMiningFields, type MinerConfig, type Template } from './miner/miner.js'
 import { Impersonation } from './wallet/impersonation.js'
@@ -156,7 +157,7 @@ export class RskNode {
     if (reason !== null) throw new TransactionRejected(reason)
     // RSKj `TransactionPoolImpl.internalAddTransaction`: a transaction bound for the queued set skips the quota.
     const pendingNonce = this.pool.nextNonce(t.fromHex, account?.nonce ?? 0n)
-    if (this.options.accountTxRateLimit && t.tx.nonce <= pendingNonce && !(await this.quotaAllows(t, pendingNonce))) {
+    if (this.options.accountTxRateLimit && t.tx.nonce <= pendingNonce && !this.txQuota.acceptTx(await quotaRequest(this.chain, this.pool, t, pendingNonce))) {
       throw new TransactionRejected('account exceeds quota')
     }
     const { where, promoted } = this.pool.add(t, account?.nonce ?? 0n)
@@ -173,42 +174,6 @@ export class RskNode {
   /** The head block's timestamp in ms (0 before the genesis exists, when the quota checker is built). */
   private headTimeMs(): number {
     return this.chain === undefined ? 0 : Number(this.chain.head.header.timestamp) * 1000
-  }
-
-  /** RSKj `TxQuotaChecker.acceptTx` with its `CurrentContext` (best block, pending state, repository, gas price tracker). */
-  private async quotaAllows(t: TxRecord, pendingNonce: bigint): Promise<boolean> {
-    const head = this.chain.head
-    const to = t.tx.to?.bytes
-    const replaced = this.pool.find(t.fromHex, t.tx.nonce)
-    return this.txQuota.acceptTx({
-      sender: t.fromHex,
-      receiver: to === undefined ? '' : bytesToHex(to),
-      receiverIsContract: to !== undefined && (await this.chain.state.getCode(new Address(to))).length > 0,
-      gasLimit: t.tx.gasLimit,
-      nonce: t.tx.nonce,
-      gasPrice: t.tx.gasPrice,
-      size: t.raw.length,
-      ...(replaced !== undefined ? { replacedGasPrice: replaced.tx.gasPrice } : {}),
-      accountNonce: pendingNonce,
-      blockGasLimit: head.header.gasLimit,
-      blockMinGasPrice: head.header.minimumGasPrice,
-      ...(this.feeMarketWorking() ? { avgGasPrice: (head.header.minimumGasPrice * 11n) / 10n } : {}),
-    })
-  }
-
-  /**
-   * RSKj `GasPriceTracker.isFeeMarketWorking`: the last 50 blocks are on average at least 90 % full. Its average
-   * price is then the node's gas price (what eth_gasPrice answers: minimum × 1.1, docs/compatibility.md).
-   */
-  private feeMarketWorking(): boolean {
-    const head = this.chain.head.number
-    if (head < BigInt(FEE_MARKET_BLOCK_WINDOW - 1)) return false
-    let sum = 0
-    for (let n = head - BigInt(FEE_MARKET_BLOCK_WINDOW) + 1n; n <= head; n++) {
-      const h = this.chain.store.byNumber(n)!.header
-      sum += Number(h.gasUsed) / Number(h.gasLimit)
-    }
-    return sum / FEE_MARKET_BLOCK_WINDOW >= FEE_MARKET_COMPLETENESS
   }
 
   /** Whether console.log output of contracts is reported (`anvil_setLoggingEnabled`). */
