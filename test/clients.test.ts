@@ -7,7 +7,7 @@ import { BrowserProvider, type Contract, ContractFactory, JsonRpcProvider, parse
 import { createPublicClient, createWalletClient, custom, http, parseAbi, type EIP1193Provider } from 'viem'
 import { Web3 } from 'web3'
 import { createProvider, startServer, type RsksimServer } from '../src/index.js'
-import { COW, COW1 } from './helpers.js'
+import { COW, COW1, NO_QUOTA } from './helpers.js'
 import { Reverter, Token } from './fixtures/index.js'
 
 const SUPPLY = parseEther('1000')
@@ -28,7 +28,7 @@ afterAll(async () => {
 })
 
 async function httpUrl(): Promise<string> {
-  const server = await startServer({ port: 0 })
+  const server = await startServer({ port: 0, ...NO_QUOTA })
   servers.push(server)
   return server.url
 }
@@ -126,7 +126,7 @@ const expected: Omit<Outcome, 'revertReason'> = {
 
 describe('ethers v6', () => {
   it('BrowserProvider over the in-process provider', async () => {
-    const out = await withEthers(new BrowserProvider(await createProvider()))
+    const out = await withEthers(new BrowserProvider(await createProvider(NO_QUOTA)))
     expect(out).toEqual({ ...expected, revertReason: 'nope' })
   })
   it('JsonRpcProvider over HTTP', async () => {
@@ -137,7 +137,7 @@ describe('ethers v6', () => {
 
 describe('viem', () => {
   it('custom transport over the in-process provider', async () => {
-    const provider = await createProvider()
+    const provider = await createProvider(NO_QUOTA)
     const out = await withViem(custom(provider as unknown as EIP1193Provider, { retryCount: 0 }))
     expect(out).toMatchObject(expected)
     expect(out.revertReason).toMatch(/nope/)
@@ -151,7 +151,7 @@ describe('viem', () => {
 
 describe('web3.js v4', () => {
   it('Web3 over the in-process provider', async () => {
-    const out = await withWeb3(new Web3(await createProvider() as never))
+    const out = await withWeb3(new Web3(await createProvider(NO_QUOTA) as never))
     expect(out).toMatchObject(expected)
     expect(out.revertReason).toMatch(/revert nope/)
   })

@@ -61,7 +61,7 @@ describe('console.log', () => {
   it('is printed by the CLI with the transaction hash, and silenced by --quiet', async () => {
     let out = ''
     const io = { stdout: { write: (s: string) => ((out += s), true) }, stderr: { write: () => true } }
-    const result = await runCli(['--port', '0'], io as never)
+    const result = await runCli(['--port', '0', '--no-tx-rate-limit'], io as never)
     if (result.kind !== 'serving') throw new Error('the CLI did not start')
     try {
       const p = result.server.provider
@@ -74,7 +74,7 @@ describe('console.log', () => {
     }
     let quietOut = ''
     const quietIo = { stdout: { write: (s: string) => ((quietOut += s), true) }, stderr: { write: () => true } }
-    const quiet = await runCli(['--port', '0', '--quiet'], quietIo as never)
+    const quiet = await runCli(['--port', '0', '--quiet', '--no-tx-rate-limit'], quietIo as never)
     if (quiet.kind !== 'serving') throw new Error('the CLI did not start')
     try {
       const user = await deploy(quiet.server.provider, ConsoleUser)

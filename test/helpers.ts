@@ -10,8 +10,15 @@ export const COW_KEY = '0xc85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92
 export const COW1 = '0x7986b3df570230288501eea3d890bd66948c9b79'
 export const MINER = '0xec4ddeb4380ad69b3e509baad9f158cdf4e4681d'
 
+/**
+ * Tests of other features send many large transactions from one account faster than RSKj's per-account quota
+ * allows (it is on by default, as in RSKj): helpers turn it off unless a test sets it. test/tx_quota.test.ts
+ * covers the quota itself.
+ */
+export const NO_QUOTA = { accountTxRateLimit: false } as const
+
 export async function fresh(options: ProviderOptions = {}): Promise<Provider> {
-  return createProvider(options)
+  return createProvider({ ...NO_QUOTA, ...options })
 }
 
 /** Sends a transaction from `from` and returns its receipt. */
@@ -86,7 +93,7 @@ export async function rejects(promise: Promise<unknown>, code: number, message?:
 export function useHttpServer(options: ServerOptions = {}): { server: RsksimServer; rpc: JsonRpcProvider } {
   const http = {} as { server: RsksimServer; rpc: JsonRpcProvider }
   beforeAll(async () => {
-    http.server = await startServer({ port: 0, ...options })
+    http.server = await startServer({ port: 0, ...NO_QUOTA, ...options })
     http.rpc = new JsonRpcProvider(http.server.url, undefined, { staticNetwork: true })
   })
   afterAll(async () => {

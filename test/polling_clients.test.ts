@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { BrowserProvider, type Contract, ContractFactory, Interface, JsonRpcProvider, Network } from 'ethers'
 import { createPublicClient, custom, http, parseAbi, type Transport } from 'viem'
 import { createProvider, startServer, type Provider, type RsksimServer } from '../src/index.js'
-import { COW, COW1, deploy } from './helpers.js'
+import { COW, COW1, deploy, NO_QUOTA } from './helpers.js'
 import { Events } from './fixtures/index.js'
 
 const POLL = 25
@@ -23,11 +23,11 @@ interface Setup {
 }
 
 async function inProcess(): Promise<Setup> {
-  return { node: await createProvider() }
+  return { node: await createProvider(NO_QUOTA) }
 }
 
 async function overHttp(): Promise<Setup> {
-  const server = await startServer({ port: 0 })
+  const server = await startServer({ port: 0, ...NO_QUOTA })
   servers.push(server)
   return { node: server.provider, url: server.url }
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startServer, type Provider } from '../src/index.js'
 import { parseCli } from '../src/server/cliArgs.js'
-import { COW, COW1, deploy, send } from './helpers.js'
+import { COW, COW1, deploy, NO_QUOTA, send } from './helpers.js'
 import { Storage } from './fixtures/index.js'
 import { Interface } from 'ethers'
 
@@ -29,7 +29,7 @@ const readAll = (p: Provider, storage: string) => Promise.all(reads(storage).map
 describe('state files', () => {
   it('--state: written on close, loaded at the next start', async () => {
     const file = join(dir, 'chain.json')
-    const a = await startServer({ port: 0, state: { path: file } })
+    const a = await startServer({ port: 0, ...NO_QUOTA, state: { path: file } })
     const storage = await deploy(a.provider, Storage)
     await send(a.provider, { to: storage, data: si.encodeFunctionData('set', [5, 42]) })
     await send(a.provider, { to: COW1, value: '0x1234' })
@@ -38,7 +38,7 @@ describe('state files', () => {
     await a.close()
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'rsksim-state', version: 1, chainId: '0x21' })
 
-    const b = await startServer({ port: 0, state: { path: file } })
+    const b = await startServer({ port: 0, ...NO_QUOTA, state: { path: file } })
     try {
       expect(await readAll(b.provider, storage)).toEqual(before)
       const get = await b.provider.request({ method: 'eth_call', params: [{ to: storage, data: si.encodeFunctionData('get', [5]) }, 'latest'] })

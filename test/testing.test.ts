@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { JsonRpcProvider } from 'ethers'
 import { startRsksim, useRsksim } from '../src/testing/index.js'
-import { COW, COW1, send } from './helpers.js'
+import { COW, COW1, NO_QUOTA, send } from './helpers.js'
 
 describe('useRsksim', () => {
   const rsksim = useRsksim({ beforeAll, beforeEach, afterEach, afterAll }, { server: true })
@@ -40,7 +40,7 @@ describe('startRsksim', () => {
   })
 
   it('snapshot/revert nest, and revert without a snapshot says so', async () => {
-    const f = await startRsksim()
+    const f = await startRsksim(NO_QUOTA)
     try {
       await f.snapshot()
       await send(f.provider, { to: COW1, value: '0x1' })

@@ -11,7 +11,7 @@ import { Web3 } from 'web3'
 import { createServer } from 'node:http'
 import { createProvider, startServer, type RsksimServer } from '../src/index.js'
 import { attachWebSocket } from '../src/server/ws.js'
-import { COW, COW_KEY, COW1, deploy } from './helpers.js'
+import { COW, COW_KEY, COW1, deploy, NO_QUOTA } from './helpers.js'
 import { Events } from './fixtures/index.js'
 
 const servers: RsksimServer[] = []
@@ -19,7 +19,7 @@ afterEach(async () => {
   for (const s of servers.splice(0)) await s.close()
 })
 async function serve(opts: Parameters<typeof startServer>[0] = {}): Promise<RsksimServer> {
-  const s = await startServer({ port: 0, ...opts })
+  const s = await startServer({ port: 0, ...NO_QUOTA, ...opts })
   servers.push(s)
   return s
 }
@@ -232,7 +232,7 @@ describe('WebSocket endpoint', () => {
 
   it('closes a client that leaves its send buffer over the bound, and frees its subscriptions', async () => {
     // A small bound (the server's is 16 MB) so that a few hundred headers exceed it; the client never reads.
-    const provider = await createProvider()
+    const provider = await createProvider(NO_QUOTA)
     const http = createServer()
     const close = attachWebSocket(http, provider, null, { allowedHosts: [], allowedOrigins: [], boundHost: '127.0.0.1' }, 64 * 1024)
     await new Promise<void>((r) => http.listen(0, '127.0.0.1', () => r()))

@@ -13,6 +13,8 @@ import { createGenesis } from './chain/genesis.js'
 import type { BlockRecord, TxRecord } from './chain/types.js'
 import { TxPool } from './pool/pool.js'
 import { admissionError } from './pool/admission.js'
+import { forwardClock, TxQuotaChecker } from './pool/txQuota.js'
+import { quotaRequest } from './pool/quotaRequest.js'
 import { Clock } from './miner/clock.js'
 import { Miner, type Dropped, type MergedMiningFields, type MinerConfig, type Template } from './miner/miner.js'
 import { Impersonation } from './wallet/impersonation.js'
@@ -43,6 +45,15 @@ export class RskNode {
   readonly queue = new SerialQueue()
   readonly pool = new TxPool()
   readonly clock = new Clock()
+  /**
+   * RSKj's per-account virtual-gas quotas (`TxQuotaChecker`). RSKj refills them by the wall clock, on a regtest
+   * that mines a block a second (`miner.client.delayBetweenBlocks`); rsksim's clock for them is the node's time
+   * (wall clock, drift, every `evm_increaseTime`) or the head block's timestamp if later, moving forward only. So
+   * each automined block (at least 1 s after its parent) refills as a second of RSKj's regtest does.
+   */
+  readonly txQuota = new TxQuotaChecker(
+    forwardClock(() => Math.max(Date.now() + Number(this.clock.drift + this.clock.skipped) * 1000, this.headTimeMs())),
+  )
   readonly accounts = new Accounts()
   readonly snapshots = new Snapshots()
   /** Peers (none in a simulation) and the sco_* ban list. */
@@ -144,6 +155,11 @@ export class RskNode {
       minimumGasPrice: head.header.minimumGasPrice,
     })
     if (reason !== null) throw new TransactionRejected(reason)
+    // RSKj `TransactionPoolImpl.internalAddTransaction`: a transaction bound for the queued set skips the quota.
+    const pendingNonce = this.pool.nextNonce(t.fromHex, account?.nonce ?? 0n)
+    if (this.options.accountTxRateLimit && t.tx.nonce <= pendingNonce && !this.txQuota.acceptTx(await quotaRequest(this.chain, this.pool, t, pendingNonce))) {
+      throw new TransactionRejected('account exceeds quota')
+    }
     const { where, promoted } = this.pool.add(t, account?.nonce ?? 0n)
     if (where === 'pending') this.events.emit('pendingTransaction', t)
     for (const p of promoted) this.events.emit('pendingTransaction', p)
@@ -153,6 +169,11 @@ export class RskNode {
     const refused = dropped.find((d) => d.tx === t)
     if (refused !== undefined) throw new TransactionRejected(refused.reason)
     return block.transactions.includes(t) ? block : undefined
+  }
+
+  /** The head block's timestamp in ms (0 before the genesis exists, when the quota checker is built). */
+  private headTimeMs(): number {
+    return this.chain === undefined ? 0 : Number(this.chain.head.header.timestamp) * 1000
   }
 
   /** Whether console.log output of contracts is reported (`anvil_setLoggingEnabled`). */

@@ -107,6 +107,20 @@ export interface ProviderOptions {
    * ```
    */
   remasc?: boolean
+  /**
+   * RSKj's per-account transaction rate limit (`transaction.accountTxRateLimit.enabled`, on by default in RSKj and
+   * on regtest): each transaction entering the pending set costs its sender "virtual gas" (gas limit times factors
+   * for nonce, size, gas limit share, replacement), refilled at 90 % of the block gas limit per second of the
+   * node's clock, up to 2,000 seconds' worth. A sender short of it is refused with -32010 `account exceeds quota`;
+   * `evm_increaseTime` refills. `debug_accountTransactionQuota` shows the quota. `false` turns the limit off, as
+   * the RSKj setting does. Default true (docs/modules/tx-quota.md).
+   *
+   * @example
+   * ```ts
+   * const provider = await createProvider({ accountTxRateLimit: false }) // send as fast as the test wants
+   * ```
+   */
+  accountTxRateLimit?: boolean
 }
 
 export interface ResolvedOptions {
@@ -127,6 +141,7 @@ export interface ResolvedOptions {
   rpcTimeout: number
   gasEstimationCap: bigint
   maxResponseSize: number
+  accountTxRateLimit: boolean
 }
 
 export const DEFAULTS = {
@@ -144,4 +159,5 @@ export const DEFAULTS = {
   rpcTimeout: 5_000,
   gasEstimationCap: 6_800_000n,
   maxResponseSize: 10 * 1024 * 1024,
+  accountTxRateLimit: true,
 }

@@ -36,6 +36,7 @@ export function resolveOptions(options: ProviderOptions = {}): ResolvedOptions {
     rpcTimeout: positiveInt(options.rpcTimeout ?? DEFAULTS.rpcTimeout, 'rpcTimeout', 0),
     gasEstimationCap: positiveBig(options.gasEstimationCap ?? DEFAULTS.gasEstimationCap, 'gasEstimationCap'),
     maxResponseSize: positiveInt(options.maxResponseSize ?? DEFAULTS.maxResponseSize, 'maxResponseSize', 0),
+    accountTxRateLimit: options.accountTxRateLimit ?? DEFAULTS.accountTxRateLimit,
   }
 }
 

@@ -52,6 +52,7 @@ const FLAGS = {
   'idle-timeout': { type: 'string' },
   hosted: { type: 'boolean' },
   'no-remasc': { type: 'boolean' },
+  'no-tx-rate-limit': { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean' },
   version: { type: 'boolean' },
@@ -105,6 +106,7 @@ Other:
                                every extension (anvil_*, hardhat_*, signing, …) answers -32601
       --client-version <text>  what web3_clientVersion answers (default RskJ/9.0.3/<os>/Node<n>/RSKSIM-<v>)
       --no-remasc              mine blocks without the REMASC system transaction (fees go to the coinbase)
+      --no-tx-rate-limit       turn off RSKj's per-account transaction quota (account exceeds quota)
   -q, --quiet                  print only the "Listening on" line
       --help                   show this help
       --version                show the version
@@ -240,6 +242,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
   if (v['idle-timeout'] !== undefined) options.idleTimeout = integer('idle-timeout', v['idle-timeout'], 1)
   if (v.hosted === true) options.hosted = true
   if (v['no-remasc'] === true) options.remasc = false
+  if (v['no-tx-rate-limit'] === true) options.accountTxRateLimit = false
 
   const blockTime = v['block-time']
   if (blockTime !== undefined) {

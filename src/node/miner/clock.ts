@@ -13,6 +13,11 @@ export class Clock {
    * (time goes on from the pinned block, as in Hardhat and Anvil) and Ganache's `evm_setTime`.
    */
   drift = 0n
+  /**
+   * Every second `evm_increaseTime` ever added (the offset is consumed by the next block; this is not). The
+   * transaction quota clock (src/node/pool/txQuota.ts) counts it so that time travel refills quotas.
+   */
+  skipped = 0n
 
   /** Current wall-clock time in whole seconds. */
   static now(): bigint {
@@ -26,7 +31,10 @@ export class Clock {
 
   /** Adds `seconds` (ignored when ≤ 0, as RSKj) and returns the accumulated offset. */
   increase(seconds: bigint): bigint {
-    if (seconds > 0n) this.offset += seconds
+    if (seconds > 0n) {
+      this.offset += seconds
+      this.skipped += seconds
+    }
     return this.offset
   }
 

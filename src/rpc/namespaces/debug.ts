@@ -111,3 +111,35 @@ export const debugMethods: MethodTable = {
     traceBlock(ctx, blockById(ctx.node, sel, ctx.method, false), opts),
   ),
 }
+
+/**
+ * `new RskAddress(String)` as `DebugModuleImpl.accountTransactionQuota` builds it: a leading `0x` is removed, an
+ * odd number of digits is left-padded with one 0 (`HexUtils.stringHexToByteArray`, so 39 digits are accepted),
+ * and anything but 20 bytes is `InvalidRskAddressException`, which `RskErrorResolver` answers -32602 with the
+ * digit count of the text without `0x`. Jackson hands a JSON number over as its decimal text. Where RSKj ends in
+ * -32603 (non-hex digits: `Hex.decode`; null: a NullPointerException) rsksim answers -32602 saying what is wrong.
+ */
+const quotaAddress: Codec<string> = (v) => {
+  const text = typeof v === 'number' ? String(v) : v
+  if (typeof text !== 'string') throw invalidParams('invalid argument 0: the address must be a hex string')
+  const digits = text.startsWith('0x') ? text.slice(2) : text
+  if (!/^[0-9a-fA-F]*$/.test(digits)) throw invalidParams(`invalid argument 0: ${JSON.stringify(text)} is not a hex address`)
+  if (Math.ceil(digits.length / 2) !== 20) {
+    throw invalidParams(`invalid argument 0: hex string has length ${text.replaceAll('0x', '').length}, want 40 for RSK address`)
+  }
+  return '0x' + digits.padStart(40, '0').toLowerCase()
+}
+
+/**
+ * RSKj-regtest-only debug methods (not in the service's list: answered outside hosted mode, merged by
+ * rskjRegtest.ts). `debug_accountTransactionQuota` (`Web3DebugModule`, `DebugModuleImpl.accountTransactionQuota`
+ * → `TxQuotaChecker.getTxQuota`): the account's `TxQuota` as Jackson writes its two `@JsonProperty` fields,
+ * `{timestamp, availableVirtualGas}` (JSON numbers: milliseconds and a double), or null for an account the
+ * checker does not track (src/node/pool/txQuota.ts).
+ */
+export const debugRegtestMethods: MethodTable = {
+  debug_accountTransactionQuota: method([quotaAddress], ({ node }, addr) => {
+    const q = node.txQuota.get(addr)
+    return q === undefined ? null : { timestamp: q.timestamp, availableVirtualGas: q.availableVirtualGas }
+  }),
+}

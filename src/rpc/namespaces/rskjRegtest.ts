@@ -3,8 +3,8 @@
  * method of `Web3RskImpl` (`rpc/netty/JsonRpcWeb3ServerHandler.java` builds the server over `service.getClass()`),
  * filtered by the modules `reference.conf` enables (`rpc.modules`). Compared with that list (the `Web3*Module`
  * interfaces, `org/ethereum/rpc/Web3.java` and `Web3Impl`'s own public `eth_getBlocksByNumber`), rsksim lacked
- * the three below. They are answered outside hosted mode only (src/rpc/methods.ts); the hosted service does not
- * list them. `debug_accountTransactionQuota` (RSKj's transaction quota system) is not simulated; `rsk_shutdown`,
+ * the three below and `debug_accountTransactionQuota` (debug.ts, over src/node/pool/txQuota.ts). They are answered
+ * outside hosted mode only (src/rpc/methods.ts); the hosted service does not list them. `rsk_shutdown`,
  * `rsk_flush`, `rsk_getStorageBytesAt` (disabled in `reference.conf`) and the unconfigured `ext_*` methods answer
  * as RSKj answers disabled methods (`UNSUPPORTED`). There is no `rsk_getStorageAt` method in RSKj.
  */
@@ -14,6 +14,7 @@ import { txHash, type Codec } from '../codecs/primitives.js'
 import { method, noParams, type MethodTable } from '../method.js'
 import { quantity } from '../format/hex.js'
 import { blockTraces } from './trace.js'
+import { debugRegtestMethods } from './debug.js'
 
 /**
  * `HexUtils.stringNumberAsBigInt`: `0x` hex or a decimal `BigInteger` (sign allowed); Jackson turns a JSON integer
@@ -83,4 +84,6 @@ export const rskjRegtestMethods: MethodTable = {
     if (position >= traces.length) throw invalidParams(`position ${position} is out of range: the block has ${traces.length} traces`)
     return traces[position]
   }),
+
+  ...debugRegtestMethods,
 }
