@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto'
 import { bytesToHex, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import { isPrivateKey, keccak256, privateKeyToAddress, signDigest } from './crypto.js'
-import { KeyStore } from './wallet/keyStore.js'
+import { KeyStore, type SealedHex } from './wallet/keyStore.js'
 
 export interface HeldKey {
   address: Uint8Array
@@ -81,6 +81,12 @@ export class Accounts {
   async keyWithPassphrase(addressHex: string, passphrase: string): Promise<HeldKey | undefined> {
     const key = await this.store.decrypt(addressHex, passphrase)
     return key === undefined ? undefined : { address: privateKeyToAddress(key), privateKey: key }
+  }
+
+  /** A key-store entry read back from the database: listed, locked until unlocked with its passphrase. */
+  restoreSealed(k: SealedHex): void {
+    this.store.importSealed(k)
+    this.seen.add(k.address)
   }
 
   /** Every listed address: initial accounts first, then the others in the order added. */

@@ -28,6 +28,8 @@ import { SerialQueue } from './queue.js'
 import { Snapshots } from './snapshots/snapshots.js'
 import { PeerScoring } from './peers/scoring.js'
 import { REMASC_CONFIGS } from './rsk/remasc/remasc.js'
+import { openDatabase, levelSource } from './persist/database.js'
+import { Persistence } from './persist/persistence.js'
 
 export interface NodeEvents {
   /** A block was appended to the chain. */
@@ -72,6 +74,8 @@ export class RskNode {
   /** What blocks are built with; the dev-chain setters change it (coinbase, gas limit, minimum gas price). */
   private readonly minerConfig: MinerConfig
   private intervalTimer?: NodeJS.Timeout
+  /** The on-disk database, when `database` is set (src/node/persist). */
+  private persistence?: Persistence
 
   private constructor(
     readonly options: ResolvedOptions,
@@ -117,15 +121,30 @@ export class RskNode {
 
   /** Builds the genesis block and the key store, and starts interval mining when configured. */
   static async create(options: ResolvedOptions): Promise<RskNode> {
-    const chain = await Chain.create(createRskCommon(options.network, options.minimumGasPrice))
+    const db = options.database === undefined ? undefined : await openDatabase(options.database, options.network.chainId)
+    const chain = await Chain.create(createRskCommon(options.network, options.minimumGasPrice), db === undefined ? undefined : levelSource(db.level))
     const node = new RskNode(options, chain)
-    const accounts = options.accounts.map((a) => ({ address: privateKeyToAddress(a.secretKey), balance: a.balance }))
-    await createGenesis(chain, {
-      accounts,
-      gasLimit: options.blockGasLimit,
-      minimumGasPrice: options.minimumGasPrice,
-      timestamp: options.genesisTimestamp,
-    })
+    if (db?.meta === undefined) {
+      const accounts = options.accounts.map((a) => ({ address: privateKeyToAddress(a.secretKey), balance: a.balance }))
+      await createGenesis(chain, {
+        accounts,
+        gasLimit: options.blockGasLimit,
+        minimumGasPrice: options.minimumGasPrice,
+        timestamp: options.genesisTimestamp,
+      })
+    }
+    if (db !== undefined) {
+      const persistence = new Persistence(db, node)
+      try {
+        if (db.meta === undefined) await persistence.create()
+        else await persistence.restore()
+      } catch (e) {
+        if (options.database?.level === undefined) await db.level.close().catch(() => undefined)
+        throw e
+      }
+      node.persistence = persistence
+      node.queue.afterEach = () => persistence.sync()
+    }
     // The service prints nothing for console.log: hosted mode does not even collect it.
     if (options.hosted) node.consoleLogging = false
     if (!options.hosted) {
@@ -230,9 +249,12 @@ export class RskNode {
     }
   }
 
-  /** Stops timers; the node answers nothing after this. */
+  /** Stops timers, lets queued work finish and, with a database, writes the last changes and closes it. */
   async close(): Promise<void> {
     this.setInterval(0)
+    await this.queue.run(() => undefined).catch(() => undefined)
+    await this.persistence?.close(this.options.database?.level === undefined)
+    this.persistence = undefined
     this.events.removeAllListeners()
   }
 

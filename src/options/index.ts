@@ -3,6 +3,8 @@
  * the code only ever sees a `ResolvedOptions`.
  */
 
+import type { LevelLike } from '../node/persist/database.js'
+
 /** The networks of the Rootstock family (spec "What the service does", reference §7.1). */
 export type NetworkName = 'regtest' | 'mainnet' | 'testnet' | 'devnet'
 
@@ -121,6 +123,30 @@ export interface ProviderOptions {
    * ```
    */
   accountTxRateLimit?: boolean
+  /**
+   * Keep the chain in a database so that it survives restarts (docs/persistence.md): blocks, receipts, logs, the
+   * state and every historical state, the pool, the clock, dev-chain settings and passphrase-sealed keys, written
+   * as one batch after every request before it is answered. `path`: a directory (LevelDB through the optional
+   * `classic-level` package; created when missing). `level`: an abstract-level store you open and close yourself
+   * (e.g. `new MemoryLevel()` from memory-level, to restart a node in process). Reopening resumes at the same head;
+   * the genesis options are then ignored, and a database made for another chain id is refused. Default: none
+   * (everything in memory).
+   *
+   * @example
+   * ```ts
+   * const provider = await createProvider({ database: { path: './chain' } })
+   * await provider.disconnect() // writes the last changes and releases the directory
+   * ```
+   */
+  database?: DatabaseOptions
+}
+
+/** Where `database` keeps the chain: give one of the two. */
+export interface DatabaseOptions {
+  /** A directory (LevelDB, through the optional `classic-level` package). */
+  path?: string
+  /** An open or closed abstract-level store with Uint8Array keys and values ('view' encodings are asked per call). */
+  level?: LevelLike
 }
 
 export interface ResolvedOptions {
@@ -142,6 +168,7 @@ export interface ResolvedOptions {
   gasEstimationCap: bigint
   maxResponseSize: number
   accountTxRateLimit: boolean
+  database?: DatabaseOptions
 }
 
 export const DEFAULTS = {

@@ -33,6 +33,7 @@ export function resolveOptions(options: ProviderOptions = {}): ResolvedOptions {
     callGasCap: positiveBig(options.callGasCap ?? DEFAULTS.callGasCap, 'callGasCap'),
     remasc: options.remasc ?? DEFAULTS.remasc,
     ...(options.clientVersion !== undefined ? { clientVersion: nonEmpty(options.clientVersion, 'clientVersion') } : {}),
+    ...(options.database !== undefined ? { database: checkDatabase(options.database) } : {}),
     rpcTimeout: positiveInt(options.rpcTimeout ?? DEFAULTS.rpcTimeout, 'rpcTimeout', 0),
     gasEstimationCap: positiveBig(options.gasEstimationCap ?? DEFAULTS.gasEstimationCap, 'gasEstimationCap'),
     maxResponseSize: positiveInt(options.maxResponseSize ?? DEFAULTS.maxResponseSize, 'maxResponseSize', 0),
@@ -72,4 +73,15 @@ function positiveBig(v: bigint, name: string): bigint {
 function nonNegativeBig(v: bigint, name: string): bigint {
   if (typeof v !== 'bigint' || v < 0n) throw new TypeError(`rsksim: ${name} must be a non-negative bigint`)
   return v
+}
+
+function checkDatabase(d: unknown): NonNullable<ResolvedOptions['database']> {
+  const db = d as { path?: unknown; level?: unknown } | null
+  if (typeof db !== 'object' || db === null) throw new TypeError('rsksim: database must be { path } or { level }')
+  if ((db.path === undefined) === (db.level === undefined)) throw new TypeError('rsksim: database takes either path or level')
+  if (db.path !== undefined && (typeof db.path !== 'string' || db.path === '')) throw new TypeError('rsksim: database.path must be a directory path')
+  if (db.level !== undefined && (typeof db.level !== 'object' || db.level === null || typeof (db.level as { batch?: unknown }).batch !== 'function')) {
+    throw new TypeError('rsksim: database.level must be an abstract-level store (e.g. new MemoryLevel())')
+  }
+  return db as NonNullable<ResolvedOptions['database']>
 }

@@ -7,6 +7,7 @@
 import type { Common } from '@ethereumjs/common'
 import { LiveState } from '../state/liveState.js'
 import { TrieStore } from '../state/trieStore.js'
+import type { NodeSource } from '../state/nodeSource.js'
 import { createVM, type VM } from '@ethereumjs/vm'
 import { Address, equalsBytes } from '@ethereumjs/util'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
@@ -50,8 +51,10 @@ export class Chain {
     this.guard = guard
   }
 
-  static async create(common: Common): Promise<Chain> {
-    const trees = new TrieStore()
+  /** `source`: where trie nodes and code not in memory are read from (the on-disk database, src/node/persist). */
+  static async create(common: Common, source?: NodeSource): Promise<Chain> {
+    const trees = new TrieStore(source)
+    if (source !== undefined) trees.collectWrites()
     const state = new LiveState(trees)
     const store = new BlockStore()
     const guard = new ExecutionGuard()

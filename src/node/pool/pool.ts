@@ -11,6 +11,12 @@ export class TxPool {
   private pending: BySender = new Map()
   private queued: BySender = new Map()
   private readonly byHash = new Map<string, TxRecord>()
+  private changeCount = 0
+
+  /** Bumped whenever a transaction enters or leaves the pool (the database writes the pool when it moves). */
+  get changes(): number {
+    return this.changeCount
+  }
 
   get pendingCount(): number {
     return count(this.pending)
@@ -56,12 +62,14 @@ export class TxPool {
     const where = t.tx.nonce <= this.nextNonce(t.fromHex, stateNonce) ? 'pending' : 'queued'
     put(where === 'pending' ? this.pending : this.queued, t)
     this.byHash.set(t.hashHex, t)
+    this.changeCount++
     const promoted = where === 'pending' ? this.promote(t.fromHex, stateNonce) : []
     return { where, replaced, promoted }
   }
 
   remove(t: TxRecord): void {
     this.byHash.delete(t.hashHex)
+    this.changeCount++
     for (const set of [this.pending, this.queued]) {
       const mine = set.get(t.fromHex)
       if (mine?.get(t.tx.nonce) === t) {
@@ -142,6 +150,7 @@ export class TxPool {
     this.pending.clear()
     this.queued.clear()
     this.byHash.clear()
+    this.changeCount++
   }
 
   /** A copy of the pool's contents, for snapshots. */
@@ -153,6 +162,7 @@ export class TxPool {
   async restore(txs: TxRecord[], stateNonce: (senderHex: string) => Promise<bigint>): Promise<void> {
     this.clear()
     for (const t of txs) put(this.queued, t), this.byHash.set(t.hashHex, t)
+    this.changeCount++
     await this.settle(stateNonce)
   }
 }

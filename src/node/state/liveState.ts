@@ -12,14 +12,14 @@
  * - A root computed inside a checkpoint (the miner asks for it before committing the block) is kept and adopted
  *   when the outermost checkpoint commits unchanged, so a block's tries are built once.
  */
-import { Account, Address, EthereumJSErrorWithoutCode, KECCAK256_NULL, KECCAK256_RLP, createAccountFromRLP, unpadBytes, equalsBytes } from '@ethereumjs/util'
+import { Account, type Address, EthereumJSErrorWithoutCode, KECCAK256_NULL, KECCAK256_RLP, createAccountFromRLP, unpadBytes, equalsBytes } from '@ethereumjs/util'
 import { RLP } from '@ethereumjs/rlp'
 import { OriginalStorageCache } from '@ethereumjs/statemanager'
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
 import { keccak256 } from '../crypto.js'
 import { rootHash, withSink, type TrieNode } from './trieNode.js'
 import { trieDel, trieGet, triePut, withNodes, type StubLoader } from './nodeTrie.js'
-import { TrieStore, binKey } from './trieStore.js'
+import { type TrieStore, binKey } from './trieStore.js'
 import { stubLoader } from './nodeSource.js'
 import { Entry, Undo, copyAccount, sameAccount, type Slot } from './entries.js'
 

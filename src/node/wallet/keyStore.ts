@@ -18,6 +18,15 @@ import { createCipheriv, createDecipheriv, randomBytes, scrypt, type ScryptOptio
 
 const SCRYPT: ScryptOptions = { N: 1 << 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }
 
+/** A sealed key as stored on disk: hex strings, still encrypted under its passphrase. */
+export interface SealedHex {
+  address: string
+  salt: string
+  iv: string
+  tag: string
+  ciphertext: string
+}
+
 interface Sealed {
   salt: Buffer
   iv: Buffer
@@ -54,6 +63,23 @@ export class KeyStore {
 
   has(address: string): boolean {
     return this.sealed.has(address)
+  }
+
+  /** The sealed keys as hex (they stay encrypted), for the on-disk database (src/node/persist). */
+  exportSealed(): SealedHex[] {
+    return [...this.sealed].map(([address, s]) => ({
+      address,
+      salt: s.salt.toString('hex'),
+      iv: s.iv.toString('hex'),
+      tag: s.tag.toString('hex'),
+      ciphertext: s.ciphertext.toString('hex'),
+    }))
+  }
+
+  /** Puts back a key `exportSealed` gave. */
+  importSealed(k: SealedHex): void {
+    const b = (h: string) => Buffer.from(h, 'hex')
+    this.sealed.set(k.address, { salt: b(k.salt), iv: b(k.iv), tag: b(k.tag), ciphertext: b(k.ciphertext) })
   }
 
   /** Addresses held, in the order first stored. */

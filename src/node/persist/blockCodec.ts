@@ -1,0 +1,134 @@
+/**
+ * Blocks and pending transactions as stored in the database (src/node/persist/database.ts).
+ *
+ * A block is its record (header fields, receipts, totals: bytes, bigints and numbers only) in V8's structured
+ * serialization (`node:v8`), which keeps Uint8Array and bigint as they are, with each transaction reduced to
+ * what rebuilds it: its raw bytes and its sender (never recovered again: impersonated transactions carry a
+ * stand-in signature), or the REMASC marker (the REMASC transaction of block n is a function of n).
+ */
+import { serialize, deserialize } from 'node:v8'
+import type { Common } from '@ethereumjs/common'
+import { createLegacyTxFromRLP, type LegacyTx } from '@ethereumjs/tx'
+import { Address, bytesToBigInt } from '@ethereumjs/util'
+import { RLP } from '@ethereumjs/rlp'
+import { keccak256 } from '../crypto.js'
+import { flatHex } from '../chain/flatHex.js'
+import { TX_OPTIONS } from '../chain/txRecord.js'
+import type { BlockRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
+import { remascReceipt, type RemascPayment } from '../rsk/remasc/remascReceipt.js'
+import { remascTransaction } from '../rsk/remasc/remascTx.js'
+
+interface StoredTx {
+  raw?: Uint8Array
+  from?: Uint8Array
+  remasc?: true
+}
+
+/** The REMASC receipt as its payments (its logs are rebuilt from them: remascReceipt.ts). */
+interface StoredRemascReceipt {
+  remasc: { cumulativeGasUsed: bigint; paidBlock?: Uint8Array; payments: RemascPayment[] }
+}
+
+interface StoredBlock extends Omit<BlockRecord, 'transactions' | 'hashHex' | 'receipts'> {
+  transactions: StoredTx[]
+  receipts: Array<ReceiptRecord | StoredRemascReceipt>
+}
+
+/** A receipt as plain data (receipts may be objects with getters, which structured serialization skips). */
+function storedReceipt(r: ReceiptRecord, t: TxRecord): ReceiptRecord | StoredRemascReceipt {
+  if (t.system === 'remasc') {
+    // Each REMASC log is [REMASC, mining_fee_topic, recipient] with data RLP[paid block hash, value].
+    const payments = r.logs.map((l) => {
+      const [paid, value] = RLP.decode(l.data) as Uint8Array[]
+      return { to: l.topics[1]!.slice(12), value: bytesToBigInt(value!), paid: paid! }
+    })
+    const paidBlock = payments[0]?.paid
+    return { remasc: { cumulativeGasUsed: r.cumulativeGasUsed, ...(paidBlock !== undefined ? { paidBlock } : {}), payments: payments.map(({ to, value }) => ({ to, value })) } }
+  }
+  return {
+    status: r.status,
+    gasUsed: r.gasUsed,
+    cumulativeGasUsed: r.cumulativeGasUsed,
+    logs: r.logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data })),
+    logsBloom: r.logsBloom,
+    contractAddress: r.contractAddress,
+    ...(r.revertData !== undefined ? { revertData: r.revertData } : {}),
+    ...(r.error !== undefined ? { error: r.error } : {}),
+  }
+}
+
+/** A transaction read back: decoded from its bytes on first use, its sender the one stored. */
+class StoredTxRecord implements TxRecord {
+  readonly hash: Uint8Array
+  readonly hashHex: string
+  readonly fromHex: string
+  private decoded?: LegacyTx
+
+  constructor(
+    readonly raw: Uint8Array,
+    readonly from: Uint8Array,
+    private readonly common: Common,
+  ) {
+    this.hash = keccak256(raw)
+    this.hashHex = flatHex(this.hash)
+    this.fromHex = flatHex(from)
+  }
+
+  get tx(): LegacyTx {
+    if (this.decoded === undefined) {
+      const tx = createLegacyTxFromRLP(this.raw, { common: this.common, ...TX_OPTIONS, freeze: false })
+      const sender = new Address(this.from)
+      Object.defineProperty(tx, 'getSenderAddress', { value: () => sender })
+      this.decoded = tx
+    }
+    return this.decoded
+  }
+}
+
+const storedTx = (t: TxRecord): StoredTx => (t.system === 'remasc' ? { remasc: true } : { raw: t.raw, from: t.from })
+
+function txOf(s: StoredTx, number: bigint, common: Common): TxRecord {
+  if (s.remasc === true) return remascTransaction(number, common)
+  if (s.raw === undefined || s.from === undefined) throw new Error('transaction without bytes or sender')
+  return new StoredTxRecord(s.raw, s.from, common)
+}
+
+export function encodeBlock(b: BlockRecord): Uint8Array {
+  const stored: StoredBlock = {
+    header: b.header,
+    hash: b.hash,
+    number: b.number,
+    hashForMergedMining: b.hashForMergedMining,
+    transactions: b.transactions.map(storedTx),
+    receipts: b.receipts.map((r, i) => storedReceipt(r, b.transactions[i]!)),
+    totalDifficulty: b.totalDifficulty,
+    size: b.size,
+  }
+  return serialize(stored)
+}
+
+/**
+ * A block read back. `previous` is the parent block's record: its REMASC receipt shares equal arrays with this one,
+ * as when mined (remascReceipt.ts).
+ */
+export function decodeBlock(bytes: Uint8Array, common: Common, previous?: BlockRecord): BlockRecord {
+  const s = deserialize(bytes) as StoredBlock
+  if (typeof s !== 'object' || s === null || typeof s.number !== 'bigint' || !(s.hash instanceof Uint8Array) || !Array.isArray(s.transactions) || !Array.isArray(s.receipts)) {
+    throw new Error('not a block record')
+  }
+  const previousRemasc = previous?.transactions.at(-1)?.system === 'remasc' ? previous.receipts.at(-1) : undefined
+  const receipts = s.receipts.map((r) =>
+    'remasc' in r ? remascReceipt(r.remasc.cumulativeGasUsed, previousRemasc, r.remasc.paidBlock, r.remasc.payments) : r,
+  )
+  return { ...s, receipts, hashHex: flatHex(s.hash), transactions: s.transactions.map((t) => txOf(t, s.number, common)) }
+}
+
+export function encodeTx(t: TxRecord): Uint8Array {
+  return serialize(storedTx(t))
+}
+
+export function decodeTx(bytes: Uint8Array, common: Common): TxRecord {
+  const s = deserialize(bytes) as StoredTx
+  if (s.remasc === true) throw new Error('a pending transaction cannot be the REMASC transaction')
+  return txOf(s, 0n, common)
+}

@@ -1,0 +1,176 @@
+/**
+ * The on-disk chain (issue 15): an abstract-level key-value store, `classic-level` (LevelDB) at a directory, or any
+ * abstract-level instance the caller hands over (`memory-level` in tests). Layout, all keys binary:
+ *
+ *   "rsksim:meta"        JSON {format, version, chainId, networkId, genesis}: what made the database
+ *   "rsksim:head"        JSON: head number and hash, live state root, clock, miner settings, key store
+ *   "b" + number (8 B)   block record (blockCodec.ts)
+ *   "n" + hash           encoded trie node (content-addressed, as RSKj's trie store)
+ *   "c" + code hash      contract code
+ *   "p" + tx hash        a transaction in the pool
+ *
+ * Every change the node makes is written as one batch (persistence.ts), so the database always holds a whole
+ * state: the last batch LevelDB finished, whatever moment the process was killed.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import path from 'node:path'
+import type { NodeSource } from '../state/nodeSource.js'
+
+/** The few abstract-level calls rsksim makes (abstract-level 2/3: classic-level, memory-level). */
+export interface LevelLike {
+  status?: string
+  open(): Promise<void>
+  close(): Promise<void>
+  get(key: Uint8Array, options: Encodings): Promise<Uint8Array | undefined>
+  batch(ops: BatchOp[], options: Encodings): Promise<void>
+  iterator(options: Encodings & { gte: Uint8Array; lt: Uint8Array }): AsyncIterable<[Uint8Array, Uint8Array]> & { close(): Promise<void> }
+}
+
+interface Encodings {
+  keyEncoding: 'view'
+  valueEncoding: 'view'
+}
+
+export type BatchOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array }
+
+export const VIEW: Encodings = { keyEncoding: 'view', valueEncoding: 'view' }
+export const DB_FORMAT = 'rsksim-db'
+export const DB_VERSION = 1
+
+/** A database that cannot be used; the message says why and nothing was written. */
+export class DatabaseError extends Error {
+  override readonly name = 'DatabaseError'
+}
+
+const text = new TextEncoder()
+export const META_KEY = text.encode('rsksim:meta')
+export const HEAD_KEY = text.encode('rsksim:head')
+
+function prefixed(prefix: string, body: Uint8Array): Uint8Array {
+  const k = new Uint8Array(1 + body.length)
+  k[0] = prefix.charCodeAt(0)
+  k.set(body, 1)
+  return k
+}
+
+export const blockKey = (n: bigint): Uint8Array => {
+  const body = new Uint8Array(8)
+  new DataView(body.buffer).setBigUint64(0, n)
+  return prefixed('b', body)
+}
+export const nodeKey = (hash: Uint8Array): Uint8Array => prefixed('n', hash)
+export const codeKey = (hash: Uint8Array): Uint8Array => prefixed('c', hash)
+export const poolKey = (hash: Uint8Array): Uint8Array => prefixed('p', hash)
+/** The key range of one prefix, for iterators. */
+export const range = (prefix: string): { gte: Uint8Array; lt: Uint8Array } => ({
+  gte: Uint8Array.of(prefix.charCodeAt(0)),
+  lt: Uint8Array.of(prefix.charCodeAt(0) + 1),
+})
+
+export interface DatabaseMeta {
+  format: string
+  version: number
+  chainId: string
+  networkId: string
+  /** Genesis block hash, 0x hex. */
+  genesis: string
+}
+
+/** An open database: its store, where it is, and what made it (undefined when it is new). */
+export interface Database {
+  level: LevelLike
+  where: string
+  meta: DatabaseMeta | undefined
+}
+
+/**
+ * Opens the database at `dir` (created when missing) or the given store. Refuses, before writing anything, a
+ * directory that is not an rsksim database, one another process holds open, one made by a newer rsksim, or one
+ * made for another chain id.
+ */
+export async function openDatabase(where: { path?: string; level?: LevelLike }, chainId: bigint): Promise<Database> {
+  let level: LevelLike
+  let label: string
+  if (where.level !== undefined) {
+    level = where.level
+    label = 'the given store'
+  } else if (where.path !== undefined) {
+    const dir = path.resolve(where.path)
+    label = dir
+    if (existsSync(dir)) {
+      if (!statSync(dir).isDirectory()) throw new DatabaseError(`${dir} is a file; --db needs a directory`)
+      const files = readdirSync(dir)
+      if (files.length > 0 && !files.includes('CURRENT')) throw new DatabaseError(`${dir} is not empty and holds no database: refusing to write there`)
+    }
+    level = await classicLevel(dir)
+  } else {
+    throw new DatabaseError('database: give a path (or a level store)')
+  }
+  if (level.status !== 'open') {
+    try {
+      await level.open()
+    } catch (e) {
+      const cause = (e as { cause?: { message?: string } }).cause?.message ?? (e as Error).message
+      if (/lock/i.test(cause)) throw new DatabaseError(`${label} is in use by another process (LevelDB lock held): stop it first`)
+      throw new DatabaseError(`cannot open the database at ${label}: ${cause}`)
+    }
+  }
+  try {
+    const raw = await level.get(META_KEY, VIEW)
+    if (raw === undefined) {
+      if (await hasAnyKey(level)) throw new DatabaseError(`${label} holds a LevelDB database that is not rsksim's: refusing to write there`)
+      return { level, where: label, meta: undefined }
+    }
+    const meta = parseMeta(raw, label)
+    if (BigInt(meta.chainId) !== chainId) {
+      throw new DatabaseError(`the database at ${label} holds a chain with chain id ${BigInt(meta.chainId)}; this node is chain id ${chainId} (choose the same network)`)
+    }
+    return { level, where: label, meta }
+  } catch (e) {
+    if (where.level === undefined) await level.close().catch(() => undefined)
+    throw e
+  }
+}
+
+function parseMeta(raw: Uint8Array, label: string): DatabaseMeta {
+  let meta: DatabaseMeta
+  try {
+    meta = JSON.parse(new TextDecoder().decode(raw)) as DatabaseMeta
+  } catch {
+    throw new DatabaseError(`the database at ${label} has an unreadable description (rsksim:meta)`)
+  }
+  if (meta.format !== DB_FORMAT) throw new DatabaseError(`${label} is not an rsksim database`)
+  if (typeof meta.version !== 'number' || meta.version > DB_VERSION) {
+    throw new DatabaseError(`the database at ${label} has format version ${String(meta.version)}, newer than this rsksim reads (${DB_VERSION}): use a newer rsksim`)
+  }
+  return meta
+}
+
+async function hasAnyKey(level: LevelLike): Promise<boolean> {
+  const it = level.iterator({ ...VIEW, gte: new Uint8Array(0), lt: Uint8Array.of(0xff, 0xff, 0xff, 0xff) })
+  try {
+    for await (const _ of it) return true
+    return false
+  } finally {
+    await it.close().catch(() => undefined)
+  }
+}
+
+/** classic-level, loaded only when a directory is asked for (an optional dependency: a native LevelDB binding). */
+async function classicLevel(dir: string): Promise<LevelLike> {
+  let mod: { ClassicLevel: new (location: string, options: Encodings) => LevelLike }
+  try {
+    mod = (await import('classic-level')) as unknown as typeof mod
+  } catch (e) {
+    throw new DatabaseError(`an on-disk database needs the classic-level package (npm install classic-level): ${(e as Error).message}`)
+  }
+  return new mod.ClassicLevel(dir, VIEW)
+}
+
+/** Trie nodes and code read from the database on first touch (state/nodeSource.ts). */
+export function levelSource(level: LevelLike): NodeSource {
+  return {
+    getNode: (hash) => level.get(nodeKey(hash), VIEW),
+    getCode: (hash) => level.get(codeKey(hash), VIEW),
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * Keeping the node in its database (database.ts) and reading it back.
+ *
+ * `sync` runs at the end of every task of the node's queue (every request, every interval block), before the
+ * request is answered: whatever changed (new or removed blocks, trie nodes and code, the live state root, the pool,
+ * the clock, miner settings, the key store) goes into ONE batch with the new head record. LevelDB applies a batch
+ * whole or not at all and has it in its log before the call returns, so a process killed at any moment reopens at
+ * the last answered state: every receipt or transaction hash the node answered is there.
+ *
+ * What is kept, and what is not (docs/persistence.md): blocks, receipts and logs; the state and every historical
+ * state; the pool; the clock (time shifts, a pinned next timestamp, the block interval); the coinbase, block gas
+ * limit and minimum gas price set by the dev methods; keys made or imported with a passphrase (sealed). Not kept:
+ * snapshots (a restart starts a new session, as in Ganache), filters and subscriptions (RSKj loses them too), unlocks
+ * (RSKj too), impersonation, console.log settings.
+ */
+import { bytesToHex, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import type { RskNode } from '../node.js'
+import type { BlockRecord } from '../chain/types.js'
+import type { SealedHex } from '../wallet/keyStore.js'
+import { toAddressBytes } from '../accounts.js'
+import { Address } from '@ethereumjs/util'
+import { decodeBlock, decodeTx, encodeBlock, encodeTx } from './blockCodec.js'
+import {
+  DB_FORMAT,
+  DB_VERSION,
+  DatabaseError,
+  HEAD_KEY,
+  META_KEY,
+  VIEW,
+  blockKey,
+  codeKey,
+  nodeKey,
+  poolKey,
+  range,
+  type BatchOp,
+  type Database,
+  type DatabaseMeta,
+} from './database.js'
+
+/** The head record: small, rewritten with every batch. */
+interface HeadRecord {
+  number: string
+  hash: string
+  /** Live state root: the head block's, or after dev-chain edits the edited one. */
+  root: string
+  clock: { offset: string; drift: string; skipped: string; pinned?: string; interval?: string }
+  miner: { coinbase: string; blockGasLimit: string; minimumGasPrice: string }
+  keys: SealedHex[]
+}
+
+const q = (n: bigint): string => n.toString()
+const utf8 = new TextEncoder()
+
+export class Persistence {
+  /** Highest block number written. */
+  private head = -1n
+  /** Lowest block number removed (evm_revert, evm_reset) since the last batch. */
+  private removedFrom?: bigint
+  private poolChanges = -1
+  private readonly poolWritten = new Set<string>()
+  private headJson = ''
+  private closed = false
+
+  constructor(
+    private readonly db: Database,
+    private readonly node: RskNode,
+  ) {
+    node.events.on('blocksRemoved', (dropped: BlockRecord[]) => {
+      const low = dropped[0]?.number
+      if (low !== undefined && (this.removedFrom === undefined || low < this.removedFrom)) this.removedFrom = low
+    })
+  }
+
+  /** Writes what changed since the last batch, as one batch. */
+  async sync(): Promise<void> {
+    if (this.closed) return
+    const { chain, pool } = this.node
+    const state = chain.state
+    if (state.hasUnrootedWrites) await state.getStateRoot()
+    const headJson = JSON.stringify(await this.headRecord())
+    const headNumber = chain.store.headNumber
+    if (headJson === this.headJson && !chain.trees.hasWrites && pool.changes === this.poolChanges && this.removedFrom === undefined && headNumber === this.head) return
+    const ops: BatchOp[] = []
+    const { nodes, codes } = chain.trees.takeWrites()
+    for (const [hash, encoded] of nodes) ops.push({ type: 'put', key: nodeKey(hash), value: encoded })
+    for (const [hash, code] of codes) ops.push({ type: 'put', key: codeKey(hash), value: code })
+    if (this.removedFrom !== undefined) {
+      for (let n = this.removedFrom; n <= this.head; n++) ops.push({ type: 'del', key: blockKey(n) })
+      if (this.removedFrom - 1n < this.head) this.head = this.removedFrom - 1n
+      this.removedFrom = undefined
+    }
+    for (let n = this.head + 1n; n <= headNumber; n++) ops.push({ type: 'put', key: blockKey(n), value: encodeBlock(chain.store.byNumber(n)!) })
+    if (pool.changes !== this.poolChanges) this.poolOps(ops)
+    ops.push({ type: 'put', key: HEAD_KEY, value: utf8.encode(headJson) })
+    await this.db.level.batch(ops, VIEW)
+    this.head = headNumber
+    this.headJson = headJson
+    this.poolChanges = pool.changes
+  }
+
+  private poolOps(ops: BatchOp[]): void {
+    const now = new Map(this.node.pool.save().map((t) => [t.hashHex, t]))
+    for (const [hashHex, t] of now) if (!this.poolWritten.has(hashHex)) ops.push({ type: 'put', key: poolKey(t.hash), value: encodeTx(t) })
+    for (const hashHex of this.poolWritten) if (!now.has(hashHex)) ops.push({ type: 'del', key: poolKey(hexToBytes(hashHex as PrefixedHexString)) })
+    this.poolWritten.clear()
+    for (const h of now.keys()) this.poolWritten.add(h)
+  }
+
+  private async headRecord(): Promise<HeadRecord> {
+    const { chain, clock, options } = this.node
+    const head = chain.head
+    return {
+      number: q(head.number),
+      hash: head.hashHex,
+      root: bytesToHex(await chain.state.getStateRoot()),
+      clock: {
+        offset: q(clock.offset),
+        drift: q(clock.drift),
+        skipped: q(clock.skipped),
+        ...(clock.pinned !== undefined ? { pinned: q(clock.pinned) } : {}),
+        ...(clock.interval !== undefined ? { interval: q(clock.interval) } : {}),
+      },
+      miner: { coinbase: this.node.coinbaseHex, blockGasLimit: q(options.blockGasLimit), minimumGasPrice: q(options.minimumGasPrice) },
+      keys: this.node.accounts.store.exportSealed(),
+    }
+  }
+
+  /** Writes the description of a new database (with its first batch: the genesis block). */
+  async create(): Promise<void> {
+    const { chain } = this.node
+    const meta: DatabaseMeta = {
+      format: DB_FORMAT,
+      version: DB_VERSION,
+      chainId: q(chain.common.chainId()),
+      networkId: this.node.options.network.networkId,
+      genesis: chain.store.byNumber(0n)!.hashHex,
+    }
+    await this.db.level.batch([{ type: 'put', key: META_KEY, value: utf8.encode(JSON.stringify(meta)) }], VIEW)
+    await this.sync()
+  }
+
+  /** Reads the chain back into a node built over the database's nodes (chain.trees has it as its source). */
+  async restore(): Promise<void> {
+    const { level, where } = this.db
+    const { chain, node } = { chain: this.node.chain, node: this.node }
+    const damaged = (what: string) => new DatabaseError(`the database at ${where} is damaged: ${what}`)
+    const rawHead = await level.get(HEAD_KEY, VIEW)
+    if (rawHead === undefined) throw damaged('no head record')
+    const head = JSON.parse(new TextDecoder().decode(rawHead)) as HeadRecord
+    const it = level.iterator({ ...VIEW, ...range('b') })
+    try {
+      for await (const [, value] of it) {
+        let block: BlockRecord
+        try {
+          block = decodeBlock(value, chain.common, chain.store.byNumber(chain.store.headNumber))
+        } catch (e) {
+          throw damaged(`a block record is unreadable (${(e as Error).message})`)
+        }
+        chain.store.append(block)
+      }
+    } finally {
+      await it.close().catch(() => undefined)
+    }
+    if (chain.store.byNumber(0n) === undefined || chain.head.hashHex !== head.hash) throw damaged(`the blocks end at ${chain.store.headNumber}, the head record names ${head.number}`)
+    if (this.db.meta !== undefined && chain.store.byNumber(0n)!.hashHex !== this.db.meta.genesis) throw damaged('its genesis block is not the one it was made with')
+    try {
+      await chain.state.setStateRoot(hexToBytes(head.root as PrefixedHexString))
+    } catch {
+      throw damaged(`the state ${head.root} is missing`)
+    }
+    chain.genesisTrees = chain.trees.mark()
+    node.clock.offset = BigInt(head.clock.offset)
+    node.clock.drift = BigInt(head.clock.drift)
+    node.clock.skipped = BigInt(head.clock.skipped)
+    node.clock.pinned = head.clock.pinned === undefined ? undefined : BigInt(head.clock.pinned)
+    node.clock.interval = head.clock.interval === undefined ? undefined : BigInt(head.clock.interval)
+    node.setCoinbase(toAddressBytes(head.miner.coinbase))
+    node.setBlockGasLimit(BigInt(head.miner.blockGasLimit))
+    node.setMinimumGasPrice(BigInt(head.miner.minimumGasPrice))
+    for (const k of head.keys) node.accounts.restoreSealed(k)
+    const txs = []
+    const pit = level.iterator({ ...VIEW, ...range('p') })
+    try {
+      for await (const [, value] of pit) txs.push(decodeTx(value, chain.common))
+    } finally {
+      await pit.close().catch(() => undefined)
+    }
+    await node.pool.restore(txs, async (sender) => (await chain.state.getAccount(new Address(toAddressBytes(sender))))?.nonce ?? 0n)
+    // What was read is what is written: the next batch holds only changes.
+    this.head = chain.store.headNumber
+    this.poolChanges = node.pool.changes
+    for (const t of txs) this.poolWritten.add(t.hashHex)
+    this.headJson = JSON.stringify(await this.headRecord())
+    chain.trees.takeWrites()
+  }
+
+  /** Writes what is left and closes the store (unless the caller handed it over: theirs to close). */
+  async close(ownsStore: boolean): Promise<void> {
+    if (this.closed) return
+    await this.sync()
+    this.closed = true
+    if (ownsStore) await this.db.level.close()
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * The chain in a database (issue 15): a node closed and opened again over the same store answers every block,
+ * receipt, log, balance, code, storage slot, historical state, pool entry and setting as before, and keeps going;
+ * bad databases are refused with a clear error and left as they were.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { MemoryLevel } from 'memory-level'
+import { ClassicLevel } from 'classic-level'
+import { Interface, JsonRpcProvider, Wallet } from 'ethers'
+import { createProvider, startServer, type Provider } from '../src/index.js'
+import { Events, Storage, Token } from './fixtures/index.js'
+import { COW, COW1, NO_QUOTA, deploy, send } from './helpers.js'
+
+const dirs: string[] = []
+const tempDir = (): string => {
+  const d = mkdtempSync(path.join(tmpdir(), 'rsksim-db-'))
+  dirs.push(d)
+  return d
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
+
+const rpc = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
+
+/** Everything a user could read of the chain, block by block, for comparing two nodes. */
+async function picture(p: Provider, addresses: string[]): Promise<unknown> {
+  const head = Number(await rpc(p, 'eth_blockNumber'))
+  const blocks = []
+  for (let n = 0; n <= head; n++) {
+    const block = await rpc(p, 'eth_getBlockByNumber', ['0x' + n.toString(16), true])
+    const receipts = []
+    for (const t of block.transactions) receipts.push(await rpc(p, 'eth_getTransactionReceipt', [t.hash]))
+    const balances = []
+    for (const a of addresses) balances.push(await rpc(p, 'eth_getBalance', [a, '0x' + n.toString(16)]))
+    blocks.push({ block, receipts, balances })
+  }
+  const logs = await rpc(p, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }])
+  const codes = []
+  for (const a of addresses) codes.push(await rpc(p, 'eth_getCode', [a, 'latest']), await rpc(p, 'eth_getStorageAt', [a, '0x0', 'latest']))
+  return { head, blocks, logs, codes, accounts: await rpc(p, 'eth_accounts') }
+}
+
+describe('database', () => {
+  it('a node reopened over its store answers the same chain, and goes on from it', async () => {
+    const level = new MemoryLevel()
+    const a = await createProvider({ ...NO_QUOTA, database: { level } })
+    const token = await deploy(a, Token, [10n ** 24n])
+    const events = await deploy(a, Events)
+    const storage = await deploy(a, Storage)
+    const tokenAbi = new Interface(Token.abi as never)
+    for (let i = 0; i < 5; i++) await send(a, { to: token, data: tokenAbi.encodeFunctionData('transfer', [COW1, 1000n + BigInt(i)]) })
+    await send(a, { to: events, data: new Interface(Events.abi as never).encodeFunctionData('emitMany', [4n]) })
+    await send(a, { to: storage, data: new Interface(Storage.abi as never).encodeFunctionData('set', [7n, 9n]) })
+    // Dev-chain edits between blocks, the clock and a pending transaction are kept too.
+    await rpc(a, 'anvil_setBalance', ['0x00000000000000000000000000000000000000aa', '0x1234'])
+    await rpc(a, 'evm_increaseTime', [1000])
+    await rpc(a, 'evm_setAutomine', [false])
+    const pending = await rpc(a, 'eth_sendTransaction', [{ from: COW, to: COW1, value: '0x5' }])
+    const addresses = [COW, COW1, token, events, storage, '0x00000000000000000000000000000000000000aa']
+    const before = await picture(a, addresses)
+    const poolBefore = await rpc(a, 'txpool_content')
+    await a.disconnect()
+
+    const b = await createProvider({ ...NO_QUOTA, database: { level } })
+    expect(await picture(b, addresses)).toEqual(before)
+    expect(await rpc(b, 'txpool_content')).toEqual(poolBefore)
+    expect(await rpc(b, 'eth_getBalance', ['0x00000000000000000000000000000000000000aa', 'latest'])).toBe('0x1234')
+    // Mining goes on from the reopened head: the pending transaction is mined, the clock shift applied once.
+    const headBefore = await rpc(b, 'eth_getBlockByNumber', ['latest', false])
+    const wallBefore = BigInt(Math.floor(Date.now() / 1000))
+    await rpc(b, 'evm_mine')
+    const mined = await rpc(b, 'eth_getBlockByNumber', ['latest', false])
+    expect(mined.parentHash).toBe(headBefore.hash)
+    expect(mined.transactions).toEqual([pending, expect.any(String)])
+    // evm_increaseTime(1000) survived the restart: the block is 1,000 s past the wall clock.
+    expect(BigInt(mined.timestamp) - wallBefore).toBeGreaterThanOrEqual(1000n)
+    const receipt = await rpc(b, 'eth_getTransactionReceipt', [pending])
+    expect(receipt.status).toBe('0x1')
+    await b.disconnect()
+    await level.close()
+  })
+
+  it('evm_revert removes blocks from the store too; an emptied pool stays empty', async () => {
+    const level = new MemoryLevel()
+    const a = await createProvider({ ...NO_QUOTA, database: { level } })
+    const id = await rpc(a, 'evm_snapshot')
+    for (let i = 0; i < 3; i++) await send(a, { to: COW1, value: '0x1' })
+    await rpc(a, 'evm_revert', [id])
+    await send(a, { to: COW1, value: '0x2' })
+    const head = await rpc(a, 'eth_getBlockByNumber', ['latest', false])
+    const balance = await rpc(a, 'eth_getBalance', [COW1, 'latest'])
+    await a.disconnect()
+    const b = await createProvider({ ...NO_QUOTA, database: { level } })
+    expect(await rpc(b, 'eth_getBlockByNumber', ['latest', false])).toEqual(head)
+    expect(await rpc(b, 'eth_getBlockByNumber', ['0x2', false])).toBeNull()
+    expect(head.number).toBe('0x1')
+    expect(await rpc(b, 'eth_getBalance', [COW1, 'latest'])).toBe(balance)
+    expect(await rpc(b, 'txpool_status')).toEqual({ pending: 0, queued: 0 })
+    await b.disconnect()
+  })
+
+  it('on disk with --db semantics: a server restarted on the directory answers ethers the same, sealed keys included', async () => {
+    const dir = path.join(tempDir(), 'chain')
+    const s1 = await startServer({ port: 0, ...NO_QUOTA, database: { path: dir } })
+    const client = new JsonRpcProvider(s1.url, undefined, { staticNetwork: true })
+    const signer = await client.getSigner(COW)
+    const sent = await signer.sendTransaction({ to: COW1, value: 12345n })
+    const receipt = await sent.wait()
+    const imported = await client.send('personal_importRawKey', ['0x' + '11'.repeat(32), 'pass'])
+    client.destroy()
+    await s1.close()
+    // The directory is released on close: a second server takes it.
+    const s2 = await startServer({ port: 0, ...NO_QUOTA, database: { path: dir } })
+    const client2 = new JsonRpcProvider(s2.url, undefined, { staticNetwork: true })
+    const again = await client2.getTransactionReceipt(sent.hash)
+    expect(again?.blockHash).toBe(receipt?.blockHash)
+    expect(again?.status).toBe(1)
+    expect(await client2.send('eth_accounts', [])).toContain(imported)
+    // The sealed key opens with its passphrase only.
+    const signed = await client2.send('personal_sendTransaction', [{ from: imported, to: COW1, value: '0x0', gasPrice: '0x0' }, 'pass']).catch((e: Error) => e)
+    expect(typeof signed === 'string' || (signed as Error).message.includes('insufficient')).toBe(true)
+    expect(new Wallet('0x' + '11'.repeat(32)).address.toLowerCase()).toBe(imported)
+    client2.destroy()
+    await s2.close()
+  })
+
+  it('refuses a directory in use, a non-database directory, another chain id and a newer format, writing nothing', async () => {
+    const dir = path.join(tempDir(), 'chain')
+    const a = await createProvider({ ...NO_QUOTA, database: { path: dir } })
+    await expect(createProvider({ database: { path: dir } })).rejects.toThrow(/in use by another process/)
+    await a.disconnect()
+    await expect(createProvider({ network: 'testnet', database: { path: dir } })).rejects.toThrow(/chain id 33; this node is chain id 31/)
+
+    const other = tempDir()
+    writeFileSync(path.join(other, 'notes.txt'), 'mine')
+    await expect(createProvider({ database: { path: other } })).rejects.toThrow(/not empty and holds no database/)
+    expect(readdirSync(other)).toEqual(['notes.txt'])
+
+    const foreign = path.join(tempDir(), 'foreign')
+    const db = new ClassicLevel(foreign)
+    await db.put('hello', 'world')
+    await db.close()
+    await expect(createProvider({ database: { path: foreign } })).rejects.toThrow(/not rsksim's/)
+    const check = new ClassicLevel(foreign)
+    expect(await check.get('hello')).toBe('world')
+    expect(await check.get('rsksim:meta')).toBeUndefined()
+    await check.close()
+
+    const newer = new MemoryLevel()
+    await newer.put('rsksim:meta', JSON.stringify({ format: 'rsksim-db', version: 99, chainId: '33', networkId: '33', genesis: '0x' }))
+    await expect(createProvider({ database: { level: newer } })).rejects.toThrow(/format version 99, newer than this rsksim reads \(1\)/)
+    await expect(createProvider({ database: { path: dir, level: newer } as never })).rejects.toThrow(/either path or level/)
+  })
+})
