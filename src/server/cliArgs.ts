@@ -42,6 +42,7 @@ const FLAGS = {
   'load-state': { type: 'string' },
   'dump-state': { type: 'string' },
   'state-interval': { type: 'string' },
+  db: { type: 'string' },
   'gas-estimation-cap': { type: 'string' },
   'max-response-size': { type: 'string' },
   'max-body-bytes': { type: 'string' },
@@ -96,6 +97,9 @@ Limits:
       --rpc-timeout <ms>       longest a request may run, 0 = off (default 5000)
       --gas-estimation-cap <gas>  most gas eth_estimateGas simulates with (default 6800000)
       --max-response-size <n>  largest reply in bytes, 0 = off (default 10485760)
+Database (the chain survives restarts; docs/persistence.md):
+      --db <dir>               keep the chain in <dir> (LevelDB, created when missing); a restart on
+                               the same <dir> resumes at the same head
 State files (JSON, as provider.dumpState() writes them):
       --state <file>           load <file> at start if it exists, write it on exit
       --load-state <file>      load <file> at start
@@ -223,6 +227,10 @@ export function parseCli(argv: readonly string[]): CliCommand {
   if (v['call-gas-cap'] !== undefined) options.callGasCap = bigQuantity('call-gas-cap', v['call-gas-cap'])
   const state = stateFiles(v.state, v['load-state'], v['dump-state'], v['state-interval'])
   if (state !== undefined) options.state = state
+  if (v.db !== undefined) {
+    if (v.db === '') throw new CliUsageError('--db: needs a directory')
+    options.database = { path: v.db }
+  }
   if (v['client-version'] !== undefined) {
     if (v['client-version'] === '') throw new CliUsageError('--client-version: must not be empty')
     options.clientVersion = v['client-version']
