@@ -36,6 +36,9 @@ export default defineConfig({
   // src/node/enginePatches relies on it: the engine internals it patches are bundled as the engine's own modules.
   define: { __RSKSIM_ENGINE_VERSIONS__: JSON.stringify(engineVersions) },
   noExternal: [/^@ethereumjs\//, /^@noble\//, 'eventemitter3', 'hash-wasm'],
+  // classic-level (the on-disk database, an optional dependency) loads its native LevelDB binding from its own
+  // directory: imported from node_modules at run time, only when a database directory is asked for.
+  external: ['classic-level'],
   // Bundled CommonJS (debug, lru-cache) calls require() for Node built-ins; an ES module has none of its own.
   banner: { js: "import { createRequire as __rsksimCreateRequire } from 'node:module'; const require = __rsksimCreateRequire(import.meta.url);" },
 })

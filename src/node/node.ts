@@ -122,7 +122,7 @@ export class RskNode {
   /** Builds the genesis block and the key store, and starts interval mining when configured. */
   static async create(options: ResolvedOptions): Promise<RskNode> {
     const db = options.database === undefined ? undefined : await openDatabase(options.database, options.network.chainId)
-    const chain = await Chain.create(createRskCommon(options.network, options.minimumGasPrice), db === undefined ? undefined : levelSource(db.level))
+    const chain = await Chain.create(createRskCommon(options.network, options.minimumGasPrice), db === undefined ? undefined : levelSource(db))
     const node = new RskNode(options, chain)
     if (db?.meta === undefined) {
       const accounts = options.accounts.map((a) => ({ address: privateKeyToAddress(a.secretKey), balance: a.balance }))

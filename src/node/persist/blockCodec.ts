@@ -9,13 +9,12 @@
 import { serialize, deserialize } from 'node:v8'
 import type { Common } from '@ethereumjs/common'
 import { createLegacyTxFromRLP, type LegacyTx } from '@ethereumjs/tx'
-import { Address, bytesToBigInt } from '@ethereumjs/util'
-import { RLP } from '@ethereumjs/rlp'
+import { Address } from '@ethereumjs/util'
 import { keccak256 } from '../crypto.js'
 import { flatHex } from '../chain/flatHex.js'
 import { TX_OPTIONS } from '../chain/txRecord.js'
 import type { BlockRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
-import { remascReceipt, type RemascPayment } from '../rsk/remasc/remascReceipt.js'
+import { remascReceipt, remascReceiptParts, type RemascPayment } from '../rsk/remasc/remascReceipt.js'
 import { remascTransaction } from '../rsk/remasc/remascTx.js'
 
 interface StoredTx {
@@ -37,13 +36,8 @@ interface StoredBlock extends Omit<BlockRecord, 'transactions' | 'hashHex' | 're
 /** A receipt as plain data (receipts may be objects with getters, which structured serialization skips). */
 function storedReceipt(r: ReceiptRecord, t: TxRecord): ReceiptRecord | StoredRemascReceipt {
   if (t.system === 'remasc') {
-    // Each REMASC log is [REMASC, mining_fee_topic, recipient] with data RLP[paid block hash, value].
-    const payments = r.logs.map((l) => {
-      const [paid, value] = RLP.decode(l.data) as Uint8Array[]
-      return { to: l.topics[1]!.slice(12), value: bytesToBigInt(value!), paid: paid! }
-    })
-    const paidBlock = payments[0]?.paid
-    return { remasc: { cumulativeGasUsed: r.cumulativeGasUsed, ...(paidBlock !== undefined ? { paidBlock } : {}), payments: payments.map(({ to, value }) => ({ to, value })) } }
+    const parts = remascReceiptParts(r)
+    if (parts !== undefined) return { remasc: parts }
   }
   return {
     status: r.status,

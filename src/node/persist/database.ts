@@ -26,12 +26,25 @@ export interface LevelLike {
   iterator(options: Encodings & { gte: Uint8Array; lt: Uint8Array }): AsyncIterable<[Uint8Array, Uint8Array]> & { close(): Promise<void> }
 }
 
+/** The same calls with the encodings left to the store's defaults (the store rsksim opens: see Database.opts). */
+interface LevelCalls {
+  get(key: Uint8Array, options?: Encodings): Promise<Uint8Array | undefined>
+  batch(ops: BatchOp[], options?: Encodings): Promise<void>
+  iterator(options: Partial<Encodings> & { gte: Uint8Array; lt: Uint8Array }): AsyncIterable<[Uint8Array, Uint8Array]> & { close(): Promise<void> }
+}
+
 interface Encodings {
   keyEncoding: 'view'
   valueEncoding: 'view'
 }
 
 export type BatchOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array }
+
+const calls = (level: LevelLike): LevelCalls => level as unknown as LevelCalls
+
+export const dbGet = (db: Pick<Database, 'level' | 'opts'>, key: Uint8Array) => calls(db.level).get(key, db.opts)
+export const dbBatch = (db: Database, ops: BatchOp[]) => calls(db.level).batch(ops, db.opts)
+export const dbIterate = (db: Pick<Database, 'level' | 'opts'>, prefix: string) => calls(db.level).iterator({ ...db.opts, ...range(prefix) })
 
 export const VIEW: Encodings = { keyEncoding: 'view', valueEncoding: 'view' }
 export const DB_FORMAT = 'rsksim-db'
@@ -81,6 +94,11 @@ export interface Database {
   level: LevelLike
   where: string
   meta: DatabaseMeta | undefined
+  /**
+   * Encodings to name on each call: none for the store rsksim opens (Uint8Array is its default, and naming
+   * encodings per call costs abstract-level about a third of a batch), 'view' for a store the caller handed over.
+   */
+  opts: Encodings | undefined
 }
 
 /**
@@ -91,6 +109,7 @@ export interface Database {
 export async function openDatabase(where: { path?: string; level?: LevelLike }, chainId: bigint): Promise<Database> {
   let level: LevelLike
   let label: string
+  const opts = where.level !== undefined ? VIEW : undefined
   if (where.level !== undefined) {
     level = where.level
     label = 'the given store'
@@ -116,16 +135,16 @@ export async function openDatabase(where: { path?: string; level?: LevelLike }, 
     }
   }
   try {
-    const raw = await level.get(META_KEY, VIEW)
+    const raw = await dbGet({ level, opts }, META_KEY)
     if (raw === undefined) {
-      if (await hasAnyKey(level)) throw new DatabaseError(`${label} holds a LevelDB database that is not rsksim's: refusing to write there`)
-      return { level, where: label, meta: undefined }
+      if (await hasAnyKey(level, opts)) throw new DatabaseError(`${label} holds a LevelDB database that is not rsksim's: refusing to write there`)
+      return { level, where: label, meta: undefined, opts }
     }
     const meta = parseMeta(raw, label)
     if (BigInt(meta.chainId) !== chainId) {
       throw new DatabaseError(`the database at ${label} holds a chain with chain id ${BigInt(meta.chainId)}; this node is chain id ${chainId} (choose the same network)`)
     }
-    return { level, where: label, meta }
+    return { level, where: label, meta, opts }
   } catch (e) {
     if (where.level === undefined) await level.close().catch(() => undefined)
     throw e
@@ -146,8 +165,8 @@ function parseMeta(raw: Uint8Array, label: string): DatabaseMeta {
   return meta
 }
 
-async function hasAnyKey(level: LevelLike): Promise<boolean> {
-  const it = level.iterator({ ...VIEW, gte: new Uint8Array(0), lt: Uint8Array.of(0xff, 0xff, 0xff, 0xff) })
+async function hasAnyKey(level: LevelLike, opts: Encodings | undefined): Promise<boolean> {
+  const it = calls(level).iterator({ ...opts, gte: new Uint8Array(0), lt: Uint8Array.of(0xff, 0xff, 0xff, 0xff) })
   try {
     for await (const _ of it) return true
     return false
@@ -168,9 +187,9 @@ async function classicLevel(dir: string): Promise<LevelLike> {
 }
 
 /** Trie nodes and code read from the database on first touch (state/nodeSource.ts). */
-export function levelSource(level: LevelLike): NodeSource {
+export function levelSource(db: Database): NodeSource {
   return {
-    getNode: (hash) => level.get(nodeKey(hash), VIEW),
-    getCode: (hash) => level.get(codeKey(hash), VIEW),
+    getNode: (hash) => dbGet(db, nodeKey(hash)),
+    getCode: (hash) => dbGet(db, codeKey(hash)),
   }
 }

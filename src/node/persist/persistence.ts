@@ -26,12 +26,13 @@ import {
   DatabaseError,
   HEAD_KEY,
   META_KEY,
-  VIEW,
   blockKey,
   codeKey,
   nodeKey,
   poolKey,
-  range,
+  dbBatch,
+  dbGet,
+  dbIterate,
   type BatchOp,
   type Database,
   type DatabaseMeta,
@@ -58,7 +59,7 @@ export class Persistence {
   private removedFrom?: bigint
   private poolChanges = -1
   private readonly poolWritten = new Set<string>()
-  private headJson = ''
+  private quick = ''
   private closed = false
 
   constructor(
@@ -75,11 +76,11 @@ export class Persistence {
   async sync(): Promise<void> {
     if (this.closed) return
     const { chain, pool } = this.node
-    const state = chain.state
-    if (state.hasUnrootedWrites) await state.getStateRoot()
-    const headJson = JSON.stringify(await this.headRecord())
     const headNumber = chain.store.headNumber
-    if (headJson === this.headJson && !chain.trees.hasWrites && pool.changes === this.poolChanges && this.removedFrom === undefined && headNumber === this.head) return
+    // Most requests change nothing: a key of the head record's inputs, cheaper than the record, tells.
+    const quick = await this.quickKey()
+    if (quick === this.quick && !chain.trees.hasWrites && pool.changes === this.poolChanges && this.removedFrom === undefined && headNumber === this.head) return
+    const headJson = JSON.stringify(await this.headRecord())
     const ops: BatchOp[] = []
     const { nodes, codes } = chain.trees.takeWrites()
     for (const [hash, encoded] of nodes) ops.push({ type: 'put', key: nodeKey(hash), value: encoded })
@@ -92,10 +93,16 @@ export class Persistence {
     for (let n = this.head + 1n; n <= headNumber; n++) ops.push({ type: 'put', key: blockKey(n), value: encodeBlock(chain.store.byNumber(n)!) })
     if (pool.changes !== this.poolChanges) this.poolOps(ops)
     ops.push({ type: 'put', key: HEAD_KEY, value: utf8.encode(headJson) })
-    await this.db.level.batch(ops, VIEW)
+    await dbBatch(this.db, ops)
     this.head = headNumber
-    this.headJson = headJson
+    this.quick = quick
     this.poolChanges = pool.changes
+  }
+
+  private async quickKey(): Promise<string> {
+    const { chain, clock, options } = this.node
+    const root = await chain.state.getStateRoot()
+    return `${chain.head.hashHex} ${bytesToHex(root)} ${clock.offset} ${clock.drift} ${clock.skipped} ${clock.pinned} ${clock.interval} ${this.node.coinbaseHex} ${options.blockGasLimit} ${options.minimumGasPrice} ${this.node.accounts.store.changes}`
   }
 
   private poolOps(ops: BatchOp[]): void {
@@ -135,19 +142,19 @@ export class Persistence {
       networkId: this.node.options.network.networkId,
       genesis: chain.store.byNumber(0n)!.hashHex,
     }
-    await this.db.level.batch([{ type: 'put', key: META_KEY, value: utf8.encode(JSON.stringify(meta)) }], VIEW)
+    await dbBatch(this.db, [{ type: 'put', key: META_KEY, value: utf8.encode(JSON.stringify(meta)) }])
     await this.sync()
   }
 
   /** Reads the chain back into a node built over the database's nodes (chain.trees has it as its source). */
   async restore(): Promise<void> {
-    const { level, where } = this.db
+    const { where } = this.db
     const { chain, node } = { chain: this.node.chain, node: this.node }
     const damaged = (what: string) => new DatabaseError(`the database at ${where} is damaged: ${what}`)
-    const rawHead = await level.get(HEAD_KEY, VIEW)
+    const rawHead = await dbGet(this.db, HEAD_KEY)
     if (rawHead === undefined) throw damaged('no head record')
     const head = JSON.parse(new TextDecoder().decode(rawHead)) as HeadRecord
-    const it = level.iterator({ ...VIEW, ...range('b') })
+    const it = dbIterate(this.db, 'b')
     try {
       for await (const [, value] of it) {
         let block: BlockRecord
@@ -179,7 +186,7 @@ export class Persistence {
     node.setMinimumGasPrice(BigInt(head.miner.minimumGasPrice))
     for (const k of head.keys) node.accounts.restoreSealed(k)
     const txs = []
-    const pit = level.iterator({ ...VIEW, ...range('p') })
+    const pit = dbIterate(this.db, 'p')
     try {
       for await (const [, value] of pit) txs.push(decodeTx(value, chain.common))
     } finally {
@@ -190,7 +197,7 @@ export class Persistence {
     this.head = chain.store.headNumber
     this.poolChanges = node.pool.changes
     for (const t of txs) this.poolWritten.add(t.hashHex)
-    this.headJson = JSON.stringify(await this.headRecord())
+    this.quick = await this.quickKey()
     chain.trees.takeWrites()
   }
 

@@ -51,6 +51,12 @@ function deriveKey(passphrase: string, salt: Buffer): Promise<Buffer> {
 export class KeyStore {
   /** Lowercase `0x` address → sealed private key, in insertion order. */
   private readonly sealed = new Map<string, Sealed>()
+  private putCount = 0
+
+  /** Bumped by every key stored (the database rewrites the key list when it moves). */
+  get changes(): number {
+    return this.putCount
+  }
 
   /** Stores (or replaces, as RSKj's `keyDS.put` does) the key of `address` under `passphrase`. */
   async put(address: string, privateKey: Uint8Array, passphrase: string): Promise<void> {
@@ -59,6 +65,7 @@ export class KeyStore {
     const cipher = createCipheriv('aes-256-gcm', await deriveKey(passphrase, salt), iv)
     const ciphertext = Buffer.concat([cipher.update(privateKey), cipher.final()])
     this.sealed.set(address, { salt, iv, tag: cipher.getAuthTag(), ciphertext })
+    this.putCount++
   }
 
   has(address: string): boolean {

@@ -8,7 +8,7 @@
  * shared with the previous block's REMASC receipt when equal.
  */
 import { RLP } from '@ethereumjs/rlp'
-import { bigIntToUnpaddedBytes, equalsBytes, setLengthLeft } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, bytesToBigInt, equalsBytes, setLengthLeft } from '@ethereumjs/util'
 import { addToBloom } from '../../chain/bloom.js'
 import type { LogRecord, ReceiptRecord } from '../../chain/types.js'
 import { REMASC } from './remascTx.js'
@@ -40,6 +40,11 @@ class RemascReceipt implements ReceiptRecord {
     const bloom = new Uint8Array(256)
     for (const l of this.logs) for (const item of [l.address, ...l.topics]) addToBloom(bloom, item)
     this.logsBloom = previous !== undefined && equalsBytes(previous.logsBloom, bloom) ? previous.logsBloom : bloom
+  }
+
+  /** The fields `remascReceiptParts` reads. */
+  parts(): { paidBlock: Uint8Array | undefined; payments: Uint8Array } {
+    return { paidBlock: this.paidBlock, payments: this.payments }
   }
 
   get status(): 1 {
@@ -74,4 +79,15 @@ export function remascReceipt(cumulativeGasUsed: bigint, previous: ReceiptRecord
   let encoded = RLP.encode(payments.map((p) => [p.to, bigIntToUnpaddedBytes(p.value)]))
   if (previous instanceof RemascReceipt && equalsBytes(previous.payments, encoded)) encoded = previous.payments
   return new RemascReceipt(cumulativeGasUsed, paidBlock, encoded, previous)
+}
+
+/**
+ * What `remascReceipt` rebuilds a REMASC receipt from (the on-disk database stores this, not the logs:
+ * src/node/persist/blockCodec.ts); undefined for any other receipt.
+ */
+export function remascReceiptParts(r: ReceiptRecord): { cumulativeGasUsed: bigint; paidBlock?: Uint8Array; payments: RemascPayment[] } | undefined {
+  if (!(r instanceof RemascReceipt)) return undefined
+  const parts = r.parts()
+  const payments = (RLP.decode(parts.payments) as Uint8Array[][]).map(([to, value]) => ({ to: to!, value: bytesToBigInt(value!) }))
+  return { cumulativeGasUsed: r.cumulativeGasUsed, ...(parts.paidBlock !== undefined ? { paidBlock: parts.paidBlock } : {}), payments }
 }
