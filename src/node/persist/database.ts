@@ -15,6 +15,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import type { NodeSource } from '../state/nodeSource.js'
+import { WriteLog } from './writeLog.js'
 
 /** The few abstract-level calls rsksim makes (abstract-level 2/3: classic-level, memory-level). */
 export interface LevelLike {
@@ -99,7 +100,12 @@ export interface Database {
    * encodings per call costs abstract-level about a third of a batch), 'view' for a store the caller handed over.
    */
   opts: Encodings | undefined
+  /** The directory of a database rsksim opened (it holds the acknowledgement log, writeLog.ts). */
+  dir?: string
 }
+
+/** Where a directory database keeps its acknowledgement log. */
+export const logFile = (dir: string): string => path.join(dir, 'rsksim-acks.log')
 
 /**
  * Opens the database at `dir` (created when missing) or the given store. Refuses, before writing anything, a
@@ -109,12 +115,13 @@ export interface Database {
 export async function openDatabase(where: { path?: string; level?: LevelLike }, chainId: bigint): Promise<Database> {
   let level: LevelLike
   let label: string
+  let dir: string | undefined
   const opts = where.level !== undefined ? VIEW : undefined
   if (where.level !== undefined) {
     level = where.level
     label = 'the given store'
   } else if (where.path !== undefined) {
-    const dir = path.resolve(where.path)
+    dir = path.resolve(where.path)
     label = dir
     if (existsSync(dir)) {
       if (!statSync(dir).isDirectory()) throw new DatabaseError(`${dir} is a file; --db needs a directory`)
@@ -135,20 +142,36 @@ export async function openDatabase(where: { path?: string; level?: LevelLike }, 
     }
   }
   try {
+    if (dir !== undefined) await replayLog({ level, opts }, dir)
     const raw = await dbGet({ level, opts }, META_KEY)
     if (raw === undefined) {
       if (await hasAnyKey(level, opts)) throw new DatabaseError(`${label} holds a LevelDB database that is not rsksim's: refusing to write there`)
-      return { level, where: label, meta: undefined, opts }
+      return { level, where: label, meta: undefined, opts, ...(dir !== undefined ? { dir } : {}) }
     }
     const meta = parseMeta(raw, label)
     if (BigInt(meta.chainId) !== chainId) {
       throw new DatabaseError(`the database at ${label} holds a chain with chain id ${BigInt(meta.chainId)}; this node is chain id ${chainId} (choose the same network)`)
     }
-    return { level, where: label, meta, opts }
+    return { level, where: label, meta, opts, ...(dir !== undefined ? { dir } : {}) }
   } catch (e) {
     if (where.level === undefined) await level.close().catch(() => undefined)
     throw e
   }
+}
+
+/**
+ * Applies the acknowledgement log's batches that LevelDB did not get before the last process ended (their sequence
+ * numbers are above the one in LevelDB's head record), then empties the log.
+ */
+async function replayLog(db: Pick<Database, 'level' | 'opts'>, dir: string): Promise<void> {
+  const records = WriteLog.read(logFile(dir))
+  if (records.length === 0) return
+  const rawHead = await dbGet(db, HEAD_KEY)
+  const done = rawHead === undefined ? 0n : BigInt((JSON.parse(new TextDecoder().decode(rawHead)) as { seq?: string }).seq ?? '0')
+  for (const r of records) if (r.seq > done) await calls(db.level).batch(r.ops, db.opts)
+  const log = new WriteLog(logFile(dir))
+  log.clear()
+  log.close()
 }
 
 function parseMeta(raw: Uint8Array, label: string): DatabaseMeta {

@@ -20,6 +20,7 @@ import type { SealedHex } from '../wallet/keyStore.js'
 import { toAddressBytes } from '../accounts.js'
 import { Address } from '@ethereumjs/util'
 import { decodeBlock, decodeTx, encodeBlock, encodeTx } from './blockCodec.js'
+import { WriteLog } from './writeLog.js'
 import {
   DB_FORMAT,
   DB_VERSION,
@@ -33,6 +34,7 @@ import {
   dbBatch,
   dbGet,
   dbIterate,
+  logFile,
   type BatchOp,
   type Database,
   type DatabaseMeta,
@@ -40,6 +42,8 @@ import {
 
 /** The head record: small, rewritten with every batch. */
 interface HeadRecord {
+  /** Sequence number of the batch that wrote this record (the acknowledgement log's records above it are newer). */
+  seq?: string
   number: string
   hash: string
   /** Live state root: the head block's, or after dev-chain edits the edited one. */
@@ -50,6 +54,9 @@ interface HeadRecord {
 }
 
 const q = (n: bigint): string => n.toString()
+/** The log is emptied once LevelDB has caught up and it holds more than this. */
+const LOG_CLEAR_BYTES = 1 << 20
+const MAX_QUEUED_OPS = 20_000
 const utf8 = new TextEncoder()
 
 export class Persistence {
@@ -61,11 +68,24 @@ export class Persistence {
   private readonly poolWritten = new Set<string>()
   private quick = ''
   private closed = false
+  /** Batches written so far (numbered in the head record and the acknowledgement log). */
+  private seq = 0n
+  /** The acknowledgement log of a directory database (writeLog.ts); LevelDB then catches up in the background. */
+  private readonly log: WriteLog | undefined
+  /** Batches in the log that LevelDB does not have yet, oldest first, and their op count. */
+  private queued: BatchOp[][] = []
+  private queuedOps = 0
+  private applying = false
+  private applied: Promise<void> = Promise.resolve()
+  private failure: unknown
+  /** Ops for the next batch besides the node's changes (the database description, in the first batch). */
+  private extra: BatchOp[] = []
 
   constructor(
     private readonly db: Database,
     private readonly node: RskNode,
   ) {
+    this.log = db.dir === undefined ? undefined : new WriteLog(logFile(db.dir))
     node.events.on('blocksRemoved', (dropped: BlockRecord[]) => {
       const low = dropped[0]?.number
       if (low !== undefined && (this.removedFrom === undefined || low < this.removedFrom)) this.removedFrom = low
@@ -79,9 +99,11 @@ export class Persistence {
     const headNumber = chain.store.headNumber
     // Most requests change nothing: a key of the head record's inputs, cheaper than the record, tells.
     const quick = await this.quickKey()
-    if (quick === this.quick && !chain.trees.hasWrites && pool.changes === this.poolChanges && this.removedFrom === undefined && headNumber === this.head) return
-    const headJson = JSON.stringify(await this.headRecord())
-    const ops: BatchOp[] = []
+    if (quick === this.quick && this.extra.length === 0 && !chain.trees.hasWrites && pool.changes === this.poolChanges && this.removedFrom === undefined && headNumber === this.head) return
+    this.seq++
+    const headJson = JSON.stringify({ seq: this.seq.toString(), ...(await this.headRecord()) })
+    const ops: BatchOp[] = this.extra
+    this.extra = []
     const { nodes, codes } = chain.trees.takeWrites()
     for (const [hash, encoded] of nodes) ops.push({ type: 'put', key: nodeKey(hash), value: encoded })
     for (const [hash, code] of codes) ops.push({ type: 'put', key: codeKey(hash), value: code })
@@ -93,10 +115,46 @@ export class Persistence {
     for (let n = this.head + 1n; n <= headNumber; n++) ops.push({ type: 'put', key: blockKey(n), value: encodeBlock(chain.store.byNumber(n)!) })
     if (pool.changes !== this.poolChanges) this.poolOps(ops)
     ops.push({ type: 'put', key: HEAD_KEY, value: utf8.encode(headJson) })
-    await dbBatch(this.db, ops)
+    await this.write(ops)
     this.head = headNumber
     this.quick = quick
     this.poolChanges = pool.changes
+  }
+
+  /** The batch is safe once this returns: in the acknowledgement log (then LevelDB later), or in the store. */
+  private async write(ops: BatchOp[]): Promise<void> {
+    if (this.failure !== undefined) throw this.failure
+    if (this.log === undefined) return dbBatch(this.db, ops)
+    this.log.append(this.seq, ops)
+    this.queued.push(ops)
+    this.queuedOps += ops.length
+    if (!this.applying) this.applied = this.apply()
+    // Backpressure: never far ahead of LevelDB.
+    if (this.queuedOps > MAX_QUEUED_OPS) await this.applied
+  }
+
+  /**
+   * Hands the queued batches to LevelDB, merged into one batch per round (later writes of a key win, as they
+   * would in order): a LevelDB batch has a fixed cost, and the main thread pays abstract-level's per-call work.
+   */
+  private async apply(): Promise<void> {
+    this.applying = true
+    try {
+      while (this.queued.length > 0 && this.failure === undefined) {
+        const round = this.queued.length === 1 ? this.queued[0]! : this.queued.flat()
+        this.queued = []
+        this.queuedOps = 0
+        try {
+          await dbBatch(this.db, round)
+        } catch (e) {
+          this.failure ??= e
+        }
+      }
+      // Emptied when LevelDB holds every record (and the log has grown enough to be worth the call).
+      if (this.failure === undefined && this.log!.size > LOG_CLEAR_BYTES) this.log!.clear()
+    } finally {
+      this.applying = false
+    }
   }
 
   private async quickKey(): Promise<string> {
@@ -142,7 +200,8 @@ export class Persistence {
       networkId: this.node.options.network.networkId,
       genesis: chain.store.byNumber(0n)!.hashHex,
     }
-    await dbBatch(this.db, [{ type: 'put', key: META_KEY, value: utf8.encode(JSON.stringify(meta)) }])
+    // In the same batch as the genesis block: a database is never found with blocks and no description.
+    this.extra = [{ type: 'put', key: META_KEY, value: utf8.encode(JSON.stringify(meta)) }]
     await this.sync()
   }
 
@@ -154,6 +213,7 @@ export class Persistence {
     const rawHead = await dbGet(this.db, HEAD_KEY)
     if (rawHead === undefined) throw damaged('no head record')
     const head = JSON.parse(new TextDecoder().decode(rawHead)) as HeadRecord
+    this.seq = BigInt(head.seq ?? '0')
     const it = dbIterate(this.db, 'b')
     try {
       for await (const [, value] of it) {
@@ -206,6 +266,12 @@ export class Persistence {
     if (this.closed) return
     await this.sync()
     this.closed = true
+    await this.applied
+    if (this.log !== undefined) {
+      if (this.failure === undefined) this.log.clear()
+      this.log.close()
+    }
     if (ownsStore) await this.db.level.close()
+    if (this.failure !== undefined) throw this.failure
   }
 }
