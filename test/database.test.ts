@@ -55,6 +55,8 @@ describe('database', () => {
     for (let i = 0; i < 5; i++) await send(a, { to: token, data: tokenAbi.encodeFunctionData('transfer', [COW1, 1000n + BigInt(i)]) })
     await send(a, { to: events, data: new Interface(Events.abi as never).encodeFunctionData('emitMany', [4n]) })
     await send(a, { to: storage, data: new Interface(Storage.abi as never).encodeFunctionData('set', [7n, 9n]) })
+    // Past REMASC's maturity (10 blocks on regtest), so REMASC receipts carry payment logs to compare.
+    for (let i = 0; i < 12; i++) await rpc(a, 'evm_mine')
     // Dev-chain edits between blocks, the clock and a pending transaction are kept too.
     await rpc(a, 'anvil_setBalance', ['0x00000000000000000000000000000000000000aa', '0x1234'])
     await rpc(a, 'evm_increaseTime', [1000])
@@ -62,6 +64,7 @@ describe('database', () => {
     const pending = await rpc(a, 'eth_sendTransaction', [{ from: COW, to: COW1, value: '0x5' }])
     const addresses = [COW, COW1, token, events, storage, '0x00000000000000000000000000000000000000aa']
     const before = await picture(a, addresses)
+    expect((before as { logs: Array<{ address: string }> }).logs.some((l) => l.address === '0x0000000000000000000000000000000001000008')).toBe(true)
     const poolBefore = await rpc(a, 'txpool_content')
     await a.disconnect()
 

@@ -14,18 +14,20 @@ import { keccak256 } from '../crypto.js'
 import { flatHex } from '../chain/flatHex.js'
 import { TX_OPTIONS } from '../chain/txRecord.js'
 import type { BlockRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
-import { remascReceipt, remascReceiptParts, type RemascPayment } from '../rsk/remasc/remascReceipt.js'
+import { remascReceiptFromParts, remascReceiptParts, type RemascReceiptParts } from '../rsk/remasc/remascReceipt.js'
 import { remascTransaction } from '../rsk/remasc/remascTx.js'
 
 interface StoredTx {
   raw?: Uint8Array
   from?: Uint8Array
+  /** keccak256(raw), kept so that opening a database hashes nothing. */
+  hash?: Uint8Array
   remasc?: true
 }
 
 /** The REMASC receipt as its payments (its logs are rebuilt from them: remascReceipt.ts). */
 interface StoredRemascReceipt {
-  remasc: { cumulativeGasUsed: bigint; paidBlock?: Uint8Array; payments: RemascPayment[] }
+  remasc: RemascReceiptParts
 }
 
 interface StoredBlock extends Omit<BlockRecord, 'transactions' | 'hashHex' | 'receipts'> {
@@ -62,8 +64,9 @@ class StoredTxRecord implements TxRecord {
     readonly raw: Uint8Array,
     readonly from: Uint8Array,
     private readonly common: Common,
+    hash?: Uint8Array,
   ) {
-    this.hash = keccak256(raw)
+    this.hash = hash ?? keccak256(raw)
     this.hashHex = flatHex(this.hash)
     this.fromHex = flatHex(from)
   }
@@ -79,12 +82,12 @@ class StoredTxRecord implements TxRecord {
   }
 }
 
-const storedTx = (t: TxRecord): StoredTx => (t.system === 'remasc' ? { remasc: true } : { raw: t.raw, from: t.from })
+const storedTx = (t: TxRecord): StoredTx => (t.system === 'remasc' ? { remasc: true, hash: t.hash } : { raw: t.raw, from: t.from, hash: t.hash })
 
 function txOf(s: StoredTx, number: bigint, common: Common): TxRecord {
-  if (s.remasc === true) return remascTransaction(number, common)
+  if (s.remasc === true) return remascTransaction(number, common, s.hash === undefined ? undefined : flatHex(s.hash))
   if (s.raw === undefined || s.from === undefined) throw new Error('transaction without bytes or sender')
-  return new StoredTxRecord(s.raw, s.from, common)
+  return new StoredTxRecord(s.raw, s.from, common, s.hash)
 }
 
 export function encodeBlock(b: BlockRecord): Uint8Array {
@@ -112,7 +115,7 @@ export function decodeBlock(bytes: Uint8Array, common: Common, previous?: BlockR
   }
   const previousRemasc = previous?.transactions.at(-1)?.system === 'remasc' ? previous.receipts.at(-1) : undefined
   const receipts = s.receipts.map((r) =>
-    'remasc' in r ? remascReceipt(r.remasc.cumulativeGasUsed, previousRemasc, r.remasc.paidBlock, r.remasc.payments) : r,
+    'remasc' in r ? remascReceiptFromParts(r.remasc, previousRemasc) : r,
   )
   return { ...s, receipts, hashHex: flatHex(s.hash), transactions: s.transactions.map((t) => txOf(t, s.number, common)) }
 }

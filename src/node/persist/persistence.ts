@@ -33,7 +33,7 @@ import {
   poolKey,
   dbBatch,
   dbGet,
-  dbIterate,
+  dbValues,
   logFile,
   type BatchOp,
   type Database,
@@ -214,19 +214,14 @@ export class Persistence {
     if (rawHead === undefined) throw damaged('no head record')
     const head = JSON.parse(new TextDecoder().decode(rawHead)) as HeadRecord
     this.seq = BigInt(head.seq ?? '0')
-    const it = dbIterate(this.db, 'b')
-    try {
-      for await (const [, value] of it) {
-        let block: BlockRecord
-        try {
-          block = decodeBlock(value, chain.common, chain.store.byNumber(chain.store.headNumber))
-        } catch (e) {
-          throw damaged(`a block record is unreadable (${(e as Error).message})`)
-        }
-        chain.store.append(block)
+    for (const value of await dbValues(this.db, 'b')) {
+      let block: BlockRecord
+      try {
+        block = decodeBlock(value, chain.common, chain.store.byNumber(chain.store.headNumber))
+      } catch (e) {
+        throw damaged(`a block record is unreadable (${(e as Error).message})`)
       }
-    } finally {
-      await it.close().catch(() => undefined)
+      chain.store.append(block)
     }
     if (chain.store.byNumber(0n) === undefined || chain.head.hashHex !== head.hash) throw damaged(`the blocks end at ${chain.store.headNumber}, the head record names ${head.number}`)
     if (this.db.meta !== undefined && chain.store.byNumber(0n)!.hashHex !== this.db.meta.genesis) throw damaged('its genesis block is not the one it was made with')
@@ -245,13 +240,7 @@ export class Persistence {
     node.setBlockGasLimit(BigInt(head.miner.blockGasLimit))
     node.setMinimumGasPrice(BigInt(head.miner.minimumGasPrice))
     for (const k of head.keys) node.accounts.restoreSealed(k)
-    const txs = []
-    const pit = dbIterate(this.db, 'p')
-    try {
-      for await (const [, value] of pit) txs.push(decodeTx(value, chain.common))
-    } finally {
-      await pit.close().catch(() => undefined)
-    }
+    const txs = (await dbValues(this.db, 'p')).map((v) => decodeTx(v, chain.common))
     await node.pool.restore(txs, async (sender) => (await chain.state.getAccount(new Address(toAddressBytes(sender))))?.nonce ?? 0n)
     // What was read is what is written: the next batch holds only changes.
     this.head = chain.store.headNumber

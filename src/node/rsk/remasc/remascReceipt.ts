@@ -8,7 +8,7 @@
  * shared with the previous block's REMASC receipt when equal.
  */
 import { RLP } from '@ethereumjs/rlp'
-import { bigIntToUnpaddedBytes, bytesToBigInt, equalsBytes, setLengthLeft } from '@ethereumjs/util'
+import { bigIntToUnpaddedBytes, equalsBytes, setLengthLeft } from '@ethereumjs/util'
 import { addToBloom } from '../../chain/bloom.js'
 import type { LogRecord, ReceiptRecord } from '../../chain/types.js'
 import { REMASC } from './remascTx.js'
@@ -36,9 +36,14 @@ class RemascReceipt implements ReceiptRecord {
     /** RLP list of [to, value] pairs. */
     readonly payments: Uint8Array,
     previous: ReceiptRecord | undefined,
+    /** The bloom when already known (a receipt read back from the database). */
+    knownBloom?: Uint8Array,
   ) {
-    const bloom = new Uint8Array(256)
-    for (const l of this.logs) for (const item of [l.address, ...l.topics]) addToBloom(bloom, item)
+    let bloom = knownBloom
+    if (bloom === undefined) {
+      bloom = new Uint8Array(256)
+      for (const l of this.logs) for (const item of [l.address, ...l.topics]) addToBloom(bloom, item)
+    }
     this.logsBloom = previous !== undefined && equalsBytes(previous.logsBloom, bloom) ? previous.logsBloom : bloom
   }
 
@@ -81,13 +86,24 @@ export function remascReceipt(cumulativeGasUsed: bigint, previous: ReceiptRecord
   return new RemascReceipt(cumulativeGasUsed, paidBlock, encoded, previous)
 }
 
-/**
- * What `remascReceipt` rebuilds a REMASC receipt from (the on-disk database stores this, not the logs:
- * src/node/persist/blockCodec.ts); undefined for any other receipt.
- */
-export function remascReceiptParts(r: ReceiptRecord): { cumulativeGasUsed: bigint; paidBlock?: Uint8Array; payments: RemascPayment[] } | undefined {
+/** A REMASC receipt as the on-disk database stores it (src/node/persist/blockCodec.ts): its compact fields. */
+export interface RemascReceiptParts {
+  cumulativeGasUsed: bigint
+  paidBlock?: Uint8Array
+  /** RLP list of [to, value] pairs. */
+  payments: Uint8Array
+  logsBloom: Uint8Array
+}
+
+/** The compact fields of a REMASC receipt; undefined for any other receipt. */
+export function remascReceiptParts(r: ReceiptRecord): RemascReceiptParts | undefined {
   if (!(r instanceof RemascReceipt)) return undefined
-  const parts = r.parts()
-  const payments = (RLP.decode(parts.payments) as Uint8Array[][]).map(([to, value]) => ({ to: to!, value: bytesToBigInt(value!) }))
-  return { cumulativeGasUsed: r.cumulativeGasUsed, ...(parts.paidBlock !== undefined ? { paidBlock: parts.paidBlock } : {}), payments }
+  const { paidBlock, payments } = r.parts()
+  return { cumulativeGasUsed: r.cumulativeGasUsed, ...(paidBlock !== undefined ? { paidBlock } : {}), payments, logsBloom: r.logsBloom }
+}
+
+/** The REMASC receipt `remascReceiptParts` described; `previous` as for `remascReceipt`. */
+export function remascReceiptFromParts(p: RemascReceiptParts, previous: ReceiptRecord | undefined): ReceiptRecord {
+  const payments = previous instanceof RemascReceipt && equalsBytes(previous.payments, p.payments) ? previous.payments : p.payments
+  return new RemascReceipt(p.cumulativeGasUsed, p.paidBlock, payments, previous, p.logsBloom)
 }

@@ -37,8 +37,9 @@ class RemascTxRecord implements TxRecord {
     /** The block's number (the header's own bigint); the nonce is one less. */
     private readonly number: bigint,
     private readonly common: Common,
+    hashHex?: string,
   ) {
-    this.hashHex = flatHex(keccak256(remascRaw(number - 1n)))
+    this.hashHex = hashHex ?? flatHex(keccak256(remascRaw(number - 1n)))
   }
 
   get system(): 'remasc' {
@@ -66,7 +67,10 @@ class RemascTxRecord implements TxRecord {
   }
 }
 
-/** The REMASC transaction of block `number` (its nonce is `number - 1`). */
-export function remascTransaction(number: bigint, engineCommon: Common): TxRecord {
-  return new RemascTxRecord(number, engineCommon)
+/**
+ * The REMASC transaction of block `number` (its nonce is `number - 1`). `hashHex`: its hash when known (a block read
+ * back from the database), else computed.
+ */
+export function remascTransaction(number: bigint, engineCommon: Common, hashHex?: string): TxRecord {
+  return new RemascTxRecord(number, engineCommon, hashHex)
 }
