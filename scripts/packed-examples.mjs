@@ -19,13 +19,16 @@ function run(command, args, cwd) {
   execFileSync(command, args, { cwd, stdio: 'inherit' })
 }
 
-/** `npx rsksim --port 0` in an empty project answers eth_chainId 0x21 over HTTP. */
-async function checkNpx(tarball) {
-  const dir = join(work, 'empty')
-  cpSync(join(root, 'examples/empty'), dir, { recursive: true })
-  run('npm', [...npmInstall, tarball], dir)
+/** Starts `npx rsksim --port 0 ...args` in `dir`; resolves with its URL and a stop function (SIGTERM, awaited). */
+async function startNpx(dir, args) {
   // detached: npx runs rsksim in a child of its own; the whole process group is stopped at the end.
-  const child = spawn('npx', ['--no-install', 'rsksim', '--port', '0'], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'], detached: true })
+  const child = spawn('npx', ['--no-install', 'rsksim', '--port', '0', ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'], detached: true })
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  const stop = async () => {
+    process.kill(-child.pid, 'SIGTERM')
+    await exited
+    child.stdout.destroy()
+  }
   try {
     const url = await new Promise((resolve, reject) => {
       let out = ''
@@ -36,13 +39,51 @@ async function checkNpx(tarball) {
       })
       child.once('exit', (code) => reject(new Error(`npx rsksim exited (${code}) before listening:\n${out}`)))
     })
-    const reply = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}' })
-    const { result } = await reply.json()
+    return { url, stop }
+  } catch (e) {
+    await stop().catch(() => undefined)
+    throw e
+  }
+}
+
+async function rpc(url, method, params = []) {
+  const reply = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+  const body = await reply.json()
+  if (body.error) throw new Error(`${method}: ${body.error.message}`)
+  return body.result
+}
+
+/**
+ * `npx rsksim --port 0` in an empty project answers eth_chainId 0x21 over HTTP; with `--db` (classic-level, an
+ * optional dependency, installed from the registry with the tarball) a transaction survives a restart.
+ */
+async function checkNpx(tarball) {
+  const dir = join(work, 'empty')
+  cpSync(join(root, 'examples/empty'), dir, { recursive: true })
+  run('npm', [...npmInstall, tarball], dir)
+  const plain = await startNpx(dir, [])
+  try {
+    const result = await rpc(plain.url, 'eth_chainId')
     if (result !== '0x21') throw new Error(`npx rsksim: eth_chainId answered ${result}, expected 0x21`)
-    console.log(`[packed-examples] npx rsksim served ${url}: eth_chainId ${result}`)
+    console.log(`[packed-examples] npx rsksim served ${plain.url}: eth_chainId ${result}`)
   } finally {
-    process.kill(-child.pid, 'SIGTERM')
-    child.stdout.destroy()
+    await plain.stop()
+  }
+  const first = await startNpx(dir, ['--db', './chain'])
+  let hash
+  try {
+    const [from] = await rpc(first.url, 'eth_accounts')
+    hash = await rpc(first.url, 'eth_sendTransaction', [{ from, to: from, value: '0x1' }])
+  } finally {
+    await first.stop()
+  }
+  const second = await startNpx(dir, ['--db', './chain'])
+  try {
+    const receipt = await rpc(second.url, 'eth_getTransactionReceipt', [hash])
+    if (receipt?.status !== '0x1') throw new Error(`npx rsksim --db: the receipt of ${hash} did not survive a restart`)
+    console.log(`[packed-examples] npx rsksim --db ./chain kept ${hash} across a restart (block ${receipt.blockNumber})`)
+  } finally {
+    await second.stop()
   }
 }
 
