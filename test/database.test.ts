@@ -159,3 +159,21 @@ describe('database', () => {
     await expect(createProvider({ database: { path: dir, level: newer } as never })).rejects.toThrow(/either path or level/)
   })
 })
+
+describe('database write failures', () => {
+  it('a store that fails to write: the request answers -32603 naming it, every later one too, the process lives', async () => {
+    const level = new MemoryLevel()
+    const p = await createProvider({ ...NO_QUOTA, database: { level } })
+    const batch = level.batch.bind(level)
+    let fail = false
+    ;(level as unknown as { batch: unknown }).batch = (...args: Parameters<typeof batch>) => (fail ? Promise.reject(new Error('disk full (test)')) : batch(...args))
+    await send(p, { to: COW1, value: '0x1' })
+    fail = true
+    const e1 = await rpc(p, 'eth_sendTransaction', [{ from: COW, to: COW1, value: '0x1' }]).catch((e: { code: number; message: string }) => e)
+    expect(e1).toMatchObject({ code: -32603, message: expect.stringMatching(/the database at the given store could not be written \(disk full \(test\)\)/) })
+    // Nothing more is answered: even a read would report what may not have been kept.
+    const e2 = await rpc(p, 'eth_blockNumber').catch((e: { code: number }) => e)
+    expect(e2).toMatchObject({ code: -32603 })
+    await p.disconnect()
+  })
+})

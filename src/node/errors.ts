@@ -23,3 +23,14 @@ export class EstimateFailed extends Error {
 export class TransactionRejected extends Error {
   override readonly name = 'TransactionRejected'
 }
+
+/**
+ * The on-disk database could not be written (disk full, directory removed, …). From then on every request answers
+ * this error: what the node would answer could no longer be kept (src/node/persist/persistence.ts).
+ */
+export class DatabaseWriteFailed extends Error {
+  override readonly name = 'DatabaseWriteFailed'
+  constructor(where: string, cause: unknown) {
+    super(`the database at ${where} could not be written (${cause instanceof Error ? cause.message : String(cause)}); rsksim answers nothing more it could not keep: restart it`, { cause })
+  }
+}

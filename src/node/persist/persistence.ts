@@ -21,6 +21,7 @@ import { toAddressBytes } from '../accounts.js'
 import { Address } from '@ethereumjs/util'
 import { decodeBlock, decodeTx, encodeBlock, encodeTx } from './blockCodec.js'
 import { WriteLog } from './writeLog.js'
+import { DatabaseWriteFailed } from '../errors.js'
 import {
   DB_FORMAT,
   DB_VERSION,
@@ -95,6 +96,7 @@ export class Persistence {
   /** Writes what changed since the last batch, as one batch. */
   async sync(): Promise<void> {
     if (this.closed) return
+    if (this.failure !== undefined) throw new DatabaseWriteFailed(this.db.where, this.failure)
     const { chain, pool } = this.node
     const headNumber = chain.store.headNumber
     // Most requests change nothing: a key of the head record's inputs, cheaper than the record, tells.
@@ -115,7 +117,12 @@ export class Persistence {
     for (let n = this.head + 1n; n <= headNumber; n++) ops.push({ type: 'put', key: blockKey(n), value: encodeBlock(chain.store.byNumber(n)!) })
     if (pool.changes !== this.poolChanges) this.poolOps(ops)
     ops.push({ type: 'put', key: HEAD_KEY, value: utf8.encode(headJson) })
-    await this.write(ops)
+    try {
+      await this.write(ops)
+    } catch (e) {
+      this.failure ??= e
+      throw new DatabaseWriteFailed(this.db.where, e)
+    }
     this.head = headNumber
     this.quick = quick
     this.poolChanges = pool.changes
@@ -123,7 +130,6 @@ export class Persistence {
 
   /** The batch is safe once this returns: in the acknowledgement log (then LevelDB later), or in the store. */
   private async write(ops: BatchOp[]): Promise<void> {
-    if (this.failure !== undefined) throw this.failure
     if (this.log === undefined) return dbBatch(this.db, ops)
     this.log.append(this.seq, ops)
     this.queued.push(ops)
@@ -250,17 +256,22 @@ export class Persistence {
     chain.trees.takeWrites()
   }
 
-  /** Writes what is left and closes the store (unless the caller handed it over: theirs to close). */
+  /**
+   * Writes what is left and closes the store (unless the caller handed it over: theirs to close). After a failed
+   * write there is nothing more to write: requests already answered the failure.
+   */
   async close(ownsStore: boolean): Promise<void> {
     if (this.closed) return
-    await this.sync()
-    this.closed = true
-    await this.applied
-    if (this.log !== undefined) {
-      if (this.failure === undefined) this.log.clear()
-      this.log.close()
+    try {
+      if (this.failure === undefined) await this.sync()
+      await this.applied
+    } finally {
+      this.closed = true
+      if (this.log !== undefined) {
+        if (this.failure === undefined) this.log.clear()
+        this.log.close()
+      }
+      if (ownsStore) await this.db.level.close()
     }
-    if (ownsStore) await this.db.level.close()
-    if (this.failure !== undefined) throw this.failure
   }
 }
