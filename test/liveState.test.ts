@@ -125,7 +125,7 @@ describe('LiveState against the engine\'s trie and a model of the state', () => 
     expect(roots).toBeGreaterThan(100)
 
     // Proofs of the final state, walked by src/node/chain/proofs.ts, equal the engine's EIP-1186 builder's.
-    const chain = { trees: store } as unknown as Chain
+    const chain = { trees: store, requireState: async () => undefined } as unknown as Chain
     const block = { header: { stateRoot } } as unknown as BlockRecord
     let proved = 0
     for (const address of addresses) {

@@ -34,3 +34,11 @@ export class DatabaseWriteFailed extends Error {
     super(`the database at ${where} could not be written (${cause instanceof Error ? cause.message : String(cause)}); rsksim answers nothing more it could not keep: restart it`, { cause })
   }
 }
+
+/** The state of a block is no longer kept (`stateHistory`): RSKj's "State not found for block with hash …". */
+export class StateNotKept extends Error {
+  override readonly name = 'StateNotKept'
+  constructor(readonly blockHashHex: string) {
+    super(`State not found for block with hash ${blockHashHex}`)
+  }
+}

@@ -214,6 +214,7 @@ export class RskNode {
   async mine(timestamp?: bigint): Promise<{ block: BlockRecord; dropped: Dropped[] }> {
     this.minedConsole = []
     const mined = await this.miner.mine(timestamp)
+    await this.chain.blockAppended(this.options.stateHistory, () => this.snapshots.roots())
     this.events.emit('block', mined.block)
     this.flushMinedConsole()
     return mined
@@ -230,6 +231,7 @@ export class RskNode {
     this.minedConsole = []
     const block = await this.miner.mineTemplate(t, fields)
     if (block !== undefined) {
+      await this.chain.blockAppended(this.options.stateHistory, () => this.snapshots.roots())
       this.work.forget(t)
       this.events.emit('block', block)
       this.flushMinedConsole()

@@ -139,6 +139,14 @@ export interface ProviderOptions {
    * ```
    */
   database?: DatabaseOptions
+  /**
+   * Keep the state of the last `stateHistory` blocks only (at least that many; up to 1.25 times as many), for long
+   * runs: older states are released from memory (with a database they stay on disk and readable). Reads at a
+   * released block (`eth_getBalance` at a number, `eth_call`, `eth_getProof`, traces) answer RSKj's -32600
+   * `State not found for block with hash …`. Snapshot states and genesis are always kept. Blocks, receipts and logs
+   * are all kept. Default: every state (docs/state-layer.md).
+   */
+  stateHistory?: number
 }
 
 /** Where `database` keeps the chain: give one of the two. */
@@ -169,6 +177,7 @@ export interface ResolvedOptions {
   maxResponseSize: number
   accountTxRateLimit: boolean
   database?: DatabaseOptions
+  stateHistory?: number
 }
 
 export const DEFAULTS = {

@@ -34,6 +34,7 @@ export function resolveOptions(options: ProviderOptions = {}): ResolvedOptions {
     remasc: options.remasc ?? DEFAULTS.remasc,
     ...(options.clientVersion !== undefined ? { clientVersion: nonEmpty(options.clientVersion, 'clientVersion') } : {}),
     ...(options.database !== undefined ? { database: checkDatabase(options.database) } : {}),
+    ...(options.stateHistory !== undefined ? { stateHistory: positiveInt(options.stateHistory, 'stateHistory', 1) } : {}),
     rpcTimeout: positiveInt(options.rpcTimeout ?? DEFAULTS.rpcTimeout, 'rpcTimeout', 0),
     gasEstimationCap: positiveBig(options.gasEstimationCap ?? DEFAULTS.gasEstimationCap, 'gasEstimationCap'),
     maxResponseSize: positiveInt(options.maxResponseSize ?? DEFAULTS.maxResponseSize, 'maxResponseSize', 0),

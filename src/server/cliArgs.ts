@@ -43,6 +43,7 @@ const FLAGS = {
   'dump-state': { type: 'string' },
   'state-interval': { type: 'string' },
   db: { type: 'string' },
+  'state-history': { type: 'string' },
   'gas-estimation-cap': { type: 'string' },
   'max-response-size': { type: 'string' },
   'max-body-bytes': { type: 'string' },
@@ -100,6 +101,8 @@ Limits:
 Database (the chain survives restarts; docs/persistence.md):
       --db <dir>               keep the chain in <dir> (LevelDB, created when missing); a restart on
                                the same <dir> resumes at the same head
+      --state-history <n>      keep the state of the last <n> blocks only (older ones are released
+                               from memory; reads there answer "State not found")
 State files (JSON, as provider.dumpState() writes them):
       --state <file>           load <file> at start if it exists, write it on exit
       --load-state <file>      load <file> at start
@@ -227,6 +230,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
   if (v['call-gas-cap'] !== undefined) options.callGasCap = bigQuantity('call-gas-cap', v['call-gas-cap'])
   const state = stateFiles(v.state, v['load-state'], v['dump-state'], v['state-interval'])
   if (state !== undefined) options.state = state
+  if (v['state-history'] !== undefined) options.stateHistory = integer('state-history', v['state-history'], 1)
   if (v.db !== undefined) {
     if (v.db === '') throw new CliUsageError('--db: needs a directory')
     options.database = { path: v.db }

@@ -6,7 +6,8 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { LiveState } from '../state/liveState.js'
-import { TrieStore } from '../state/trieStore.js'
+import { TrieStore, binKey } from '../state/trieStore.js'
+import { StateNotKept } from '../errors.js'
 import type { NodeSource } from '../state/nodeSource.js'
 import { createVM, type VM } from '@ethereumjs/vm'
 import { Address, equalsBytes } from '@ethereumjs/util'
@@ -69,6 +70,7 @@ export class Chain {
   /** State manager positioned at `block`'s post-state. Do not write to it unless it is the live one. */
   async stateAt(block: BlockRecord): Promise<LiveState> {
     if (block === this.store.head) return this.state
+    await this.requireState(block)
     const root = block.header.stateRoot
     if (this.historical === undefined || !equalsBytes(this.historical.root, root)) {
       const copy = new LiveState(this.trees)
@@ -76,6 +78,33 @@ export class Chain {
       this.historical = { root, state: copy }
     }
     return this.historical.state
+  }
+
+  /** Throws StateNotKept when `block`'s state was released (`stateHistory`). */
+  async requireState(block: BlockRecord): Promise<void> {
+    if (!(await this.trees.hasTree(block.header.stateRoot))) throw new StateNotKept(block.hashHex)
+  }
+
+  /**
+   * After a block is appended: roots computed from now on belong to the new head's era, and with `history` (the
+   * `stateHistory` option) the states of blocks older than the last `history` are released, except `pinned` roots
+   * (snapshots), genesis and the live state. Done every quarter of `history` blocks, so that building the set of
+   * kept roots costs a few entries per block; at most 1.25 x `history` blocks' states are in memory.
+   */
+  async blockAppended(history: number | undefined, pinned: () => Uint8Array[]): Promise<void> {
+    const head = this.store.headNumber
+    this.trees.setEra(head)
+    if (history === undefined) return
+    const before = head - BigInt(history) + 1n
+    if (before <= 0n || head % BigInt(Math.max(1, Math.floor(history / 4))) !== 0n) return
+    const keep = new Set<string>()
+    for (let n = before; n <= head; n++) keep.add(binKey(this.store.byNumber(n)!.header.stateRoot))
+    keep.add(binKey(this.store.byNumber(0n)!.header.stateRoot))
+    keep.add(binKey(await this.state.getStateRoot()))
+    for (const r of pinned()) keep.add(binKey(r))
+    // A root added while the head was n is block n + 1's (or an edit on top of block n): release those below `before`.
+    this.trees.release(before - 1n, keep)
+    if (this.historical !== undefined && !keep.has(binKey(this.historical.root))) this.historical = undefined
   }
 
   /** Forgets cached historical views (after the chain was truncated). */

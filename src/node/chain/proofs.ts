@@ -9,9 +9,10 @@
 import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_NULL, KECCAK256_RLP, bytesToBigInt, createAccountFromRLP, setLengthLeft } from '@ethereumjs/util'
 import { keccak256 } from '../crypto.js'
-import { trieGet, trieProof, withNodes } from '../state/nodeTrie.js'
+import { trieGet, trieGetLeaf, trieProof, withNodes } from '../state/nodeTrie.js'
 import { stubLoader } from '../state/nodeSource.js'
 import type { Chain } from './chain.js'
+import { StateNotKept } from '../errors.js'
 import { encodeRskReceipt, orderedTrieProof } from './tries.js'
 import type { BlockRecord } from './types.js'
 
@@ -48,18 +49,20 @@ export async function accountProof(
   keys: Uint8Array[],
 ): Promise<AccountProofRecord> {
   const trees = chain.trees
+  await chain.requireState(block)
   const tree = (hash: Uint8Array) => {
     const t = trees.tree(hash)
-    if (t === null) throw new Error('state of this block is not available')
+    if (t === null) throw new StateNotKept(block.hashHex)
     return t
   }
   const load = stubLoader(trees.source)
   const stateTree = tree(block.header.stateRoot)
   const key = keccak256(address)
-  const [rlp, accountNodes] = await withNodes(load, () => [trieGet(stateTree, key), trieProof(stateTree, key)] as const)
-  const account = rlp === undefined ? undefined : createAccountFromRLP(rlp)
+  const [found, accountNodes] = await withNodes(load, () => [trieGetLeaf(stateTree, key), trieProof(stateTree, key)] as const)
+  const account = found === undefined ? undefined : createAccountFromRLP(found.value)
   const storageHash = account?.storageRoot ?? KECCAK256_RLP
-  const storageTree = account === undefined ? undefined : tree(storageHash)
+  // The storage trie rides on the account's leaf (state/trieNode.ts); by hash only when the leaf has none.
+  const storageTree = account === undefined ? undefined : (found?.attached ?? tree(storageHash))
   const storageProof: StorageProofRecord[] = []
   for (const k of keys) {
     const slot = setLengthLeft(k, 32)

@@ -42,6 +42,7 @@ export async function replayBlock(
 ): Promise<ReplayedTx[]> {
   const parent = chain.store.byNumber(block.number - 1n)
   if (parent === undefined || block.transactions.length === 0) return []
+  await chain.requireState(parent)
   const state = new LiveState(chain.trees)
   await state.setStateRoot(parent.header.stateRoot)
   const blockchain = chain.vm.blockchain

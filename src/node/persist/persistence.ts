@@ -237,6 +237,7 @@ export class Persistence {
       throw damaged(`the state ${head.root} is missing`)
     }
     chain.genesisTrees = chain.trees.mark()
+    chain.trees.setEra(chain.store.headNumber)
     node.clock.offset = BigInt(head.clock.offset)
     node.clock.drift = BigInt(head.clock.drift)
     node.clock.skipped = BigInt(head.clock.skipped)

@@ -25,6 +25,11 @@ interface Snapshot {
 export class Snapshots {
   private list: Snapshot[] = []
 
+  /** The state roots snapshots may go back to (kept when old states are released: `stateHistory`). */
+  roots(): Uint8Array[] {
+    return this.list.map((s) => s.root)
+  }
+
   /** Records the node's state; returns the 1-based id. */
   async take(node: RskNode): Promise<number> {
     const root = await node.chain.state.getStateRoot()
@@ -56,6 +61,7 @@ async function rewind(node: RskNode, number: bigint, root: Uint8Array, nodesMark
   const { chain } = node
   const dropped = number < chain.store.headNumber ? chain.store.truncate(number) : []
   if (dropped.length > 0) chain.forgetViews()
+  chain.trees.setEra(chain.store.headNumber)
   if (dropped.length > 0 || !equalsBytes(await chain.state.getStateRoot(), root)) {
     await chain.state.setStateRoot(root)
     chain.trees.rollback(nodesMark)

@@ -4,6 +4,7 @@
 import { Account, equalsBytes } from '@ethereumjs/util'
 import { keccak256 } from '../crypto.js'
 import { binKey } from './trieStore.js'
+import type { TrieNode } from './trieNode.js'
 
 /** A storage slot as read from the trie (`base`) and as it is now; values are unpadded (empty = zero). */
 export interface Slot {
@@ -23,6 +24,12 @@ export class Entry {
   current: Account | undefined
   /** Slots touched, by binary key. Replaced (not emptied) when the storage is cleared, so undo can restore it. */
   slots = new Map<string, Slot>()
+  /**
+   * The root node of the storage trie of `current.storageRoot` when `storageKnown` (undefined: the empty trie); else
+   * it is looked up by that hash (the TrieStore, or the database). Read from the account leaf's attachment.
+   */
+  storage: TrieNode | undefined
+  storageKnown = true
   private hashed?: Uint8Array
 
   constructor(readonly address: Uint8Array) {}
@@ -38,6 +45,8 @@ export class Entry {
     c.current = this.current
     c.slots = new Map(this.slots)
     c.hashed = this.hashed
+    c.storage = this.storage
+    c.storageKnown = this.storageKnown
     return c
   }
 }
@@ -52,7 +61,7 @@ export function sameAccount(a: Account | undefined, b: Account | undefined): boo
 }
 
 type Record =
-  | { t: 0; e: Entry; account: Account | undefined }
+  | { t: 0; e: Entry; account: Account | undefined; storage: TrieNode | undefined; storageKnown: boolean }
   | { t: 1; map: Map<string, Slot>; k: string; prev: Slot }
   | { t: 2; e: Entry; slots: Map<string, Slot> }
 
@@ -62,7 +71,7 @@ export class Undo {
   private readonly marks: number[] = []
 
   account(e: Entry): void {
-    this.log.push({ t: 0, e, account: e.current })
+    this.log.push({ t: 0, e, account: e.current, storage: e.storage, storageKnown: e.storageKnown })
   }
 
   slot(e: Entry, prev: Slot): void {
@@ -86,7 +95,11 @@ export class Undo {
     const mark = this.marks.pop() ?? 0
     for (let i = this.log.length - 1; i >= mark; i--) {
       const r = this.log[i]!
-      if (r.t === 0) r.e.current = r.account
+      if (r.t === 0) {
+        r.e.current = r.account
+        r.e.storage = r.storage
+        r.e.storageKnown = r.storageKnown
+      }
       else if (r.t === 1) r.map.set(r.k, r.prev)
       else r.e.slots = r.slots
     }

@@ -18,7 +18,7 @@ import { OriginalStorageCache } from '@ethereumjs/statemanager'
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
 import { keccak256 } from '../crypto.js'
 import { rootHash, withSink, type TrieNode } from './trieNode.js'
-import { trieDel, trieGet, triePut, withNodes, type StubLoader } from './nodeTrie.js'
+import { trieDel, trieGet, trieGetLeaf, triePut, withNodes, type StubLoader } from './nodeTrie.js'
 import { type TrieStore, binKey } from './trieStore.js'
 import { stubLoader } from './nodeSource.js'
 import { Entry, Undo, copyAccount, sameAccount, type Slot } from './entries.js'
@@ -29,8 +29,8 @@ interface Computed {
   version: number
   root: TrieNode | undefined
   hash: Uint8Array
-  /** Each written entry's account as stored in `root` (its storage root updated). */
-  accounts: Array<[Entry, Account | undefined]>
+  /** Each written entry's account as stored in `root` (its storage root updated), and its storage tree. */
+  accounts: Array<[Entry, Account | undefined, TrieNode | undefined]>
 }
 
 export class LiveState implements StateManagerInterface {
@@ -66,8 +66,11 @@ export class LiveState implements StateManagerInterface {
     const known = this.entries.get(k)
     if (known !== undefined) return known
     const e = new Entry(address.bytes)
-    const rlp = await withNodes(this.load, () => trieGet(this.root, e.hashedKey()))
-    e.base = e.current = rlp === undefined ? undefined : createAccountFromRLP(rlp)
+    const found = await withNodes(this.load, () => trieGetLeaf(this.root, e.hashedKey()))
+    const account = found === undefined ? undefined : createAccountFromRLP(found.value)
+    e.base = e.current = account
+    e.storage = found?.attached
+    e.storageKnown = found?.attached !== undefined || account === undefined || equalsBytes(account.storageRoot, KECCAK256_RLP)
     this.entries.set(k, e)
     return e
   }
@@ -81,9 +84,15 @@ export class LiveState implements StateManagerInterface {
     const e = await this.entry(address)
     if (account === undefined) return this.removeAccount(e)
     this.remember(address.bytes)
-    // An account written with another storage root has that storage: the slots known for the old one are dropped.
-    // (The engine writes back the root it read, so this happens only when a caller sets one on purpose.)
-    if (e.current !== undefined && !equalsBytes(e.current.storageRoot, account.storageRoot)) this.setSlots(e, new Map())
+    // An account written with another storage root has that storage: the slots known for the old one are dropped,
+    // and the tree is looked up by its hash. (The engine writes back the root it read, so this happens only when a
+    // caller sets one on purpose.)
+    const before = e.current?.storageRoot ?? KECCAK256_RLP
+    if (!equalsBytes(before, account.storageRoot)) {
+      this.setSlots(e, new Map())
+      const empty = equalsBytes(account.storageRoot, KECCAK256_RLP)
+      return this.setAccount(e, copyAccount(account), { tree: undefined, known: empty })
+    }
     this.setAccount(e, copyAccount(account))
   }
 
@@ -93,7 +102,7 @@ export class LiveState implements StateManagerInterface {
 
   /** A deleted account has no storage either (the engine's caches drop both together). */
   private removeAccount(e: Entry): void {
-    this.setAccount(e, undefined)
+    this.setAccount(e, undefined, { tree: undefined, known: true })
     this.setSlots(e, new Map())
   }
 
@@ -106,9 +115,14 @@ export class LiveState implements StateManagerInterface {
     await this.putAccount(address, account)
   }
 
-  private setAccount(e: Entry, account: Account | undefined): void {
+  /** `storage`: the storage tree goes with it (else the account keeps its tree). */
+  private setAccount(e: Entry, account: Account | undefined, storage?: { tree: TrieNode | undefined; known: boolean }): void {
     if (this.depth > 0) this.undo.account(e)
     e.current = account
+    if (storage !== undefined) {
+      e.storage = storage.tree
+      e.storageKnown = storage.known
+    }
     this.touch(e)
   }
 
@@ -167,7 +181,7 @@ export class LiveState implements StateManagerInterface {
     const known = e.slots.get(k)
     if (known !== undefined) return known
     const hashed = keccak256(key)
-    const stored = await withNodes(this.load, () => trieGet(this.tree(account.storageRoot), hashed))
+    const stored = await withNodes(this.load, () => trieGet(this.storageTree(e, account), hashed))
     const value = stored === undefined ? EMPTY : (RLP.decode(stored) as Uint8Array)
     const s: Slot = { key, hashed, current: value, base: value, dirty: false }
     e.slots.set(k, s)
@@ -193,7 +207,7 @@ export class LiveState implements StateManagerInterface {
     const e = await this.entry(address)
     const a = e.current ?? new Account()
     this.setSlots(e, new Map())
-    this.setAccount(e, new Account(a.nonce, a.balance, KECCAK256_RLP, a.codeHash))
+    this.setAccount(e, new Account(a.nonce, a.balance, KECCAK256_RLP, a.codeHash), { tree: undefined, known: true })
   }
 
   // ---- checkpoints -------------------------------------------------------------------------------------------
@@ -222,6 +236,11 @@ export class LiveState implements StateManagerInterface {
 
   // ---- roots -------------------------------------------------------------------------------------------------
 
+  /** The storage trie of the entry's current account. */
+  private storageTree(e: Entry, account: Account): TrieNode | undefined {
+    return e.storageKnown ? e.storage : this.tree(account.storageRoot)
+  }
+
   private tree(hash: Uint8Array): TrieNode | undefined {
     const t = this.store.tree(hash)
     if (t === null) throw EthereumJSErrorWithoutCode('State trie does not contain state root')
@@ -246,24 +265,25 @@ export class LiveState implements StateManagerInterface {
     const accounts: Computed['accounts'] = []
     for (const e of this.dirty) {
       let account = e.current
+      let storage: TrieNode | undefined
       if (account !== undefined) {
-        let storage: TrieNode | undefined
+        storage = this.storageTree(e, account)
         let changed = false
         for (const s of e.slots.values()) {
           if (!s.dirty || equalsBytes(s.current, s.base)) continue
-          if (!changed) storage = this.tree(account.storageRoot)
           changed = true
           storage = s.current.length > 0 ? triePut(storage, s.hashed, RLP.encode(s.current)) : trieDel(storage, s.hashed)
         }
         if (changed) {
           const hash = storage === undefined ? KECCAK256_RLP : rootHash(storage)
-          this.store.addRoot(hash, storage)
+          this.store.addStorageRoot(hash, storage)
           account = new Account(account.nonce, account.balance, hash, account.codeHash)
         }
       }
-      accounts.push([e, account])
+      accounts.push([e, account, storage])
       if (sameAccount(account, e.base)) continue
-      root = account === undefined ? trieDel(root, e.hashedKey()) : triePut(root, e.hashedKey(), account.serialize())
+      // The storage trie rides on the account's leaf: the state root reaches it, and frees it with itself.
+      root = account === undefined ? trieDel(root, e.hashedKey()) : triePut(root, e.hashedKey(), account.serialize(), storage)
     }
     const hash = root === undefined ? KECCAK256_RLP : rootHash(root)
     this.store.addRoot(hash, root)
@@ -273,8 +293,10 @@ export class LiveState implements StateManagerInterface {
   /** Makes a computed root the state's base (only outside checkpoints: the undo log must not outlive it). */
   private adopt(c: Computed): void {
     this.root = c.root
-    for (const [e, account] of c.accounts) {
+    for (const [e, account, storage] of c.accounts) {
       e.base = e.current = account
+      e.storage = storage
+      e.storageKnown = true
       for (const [k, s] of e.slots) if (s.dirty) e.slots.set(k, { ...s, base: s.current, dirty: false })
     }
     this.dirty.clear()

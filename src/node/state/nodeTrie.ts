@@ -7,7 +7,7 @@
  * Every walk is synchronous over nodes in memory. A node a NodeSource has not loaded yet is a stub; reaching one
  * throws MissingNode, and `withNodes` loads it and runs the (pure) operation again.
  */
-import { branch, extension, leaf, resolved, toNibbles, encodeNode, MissingNode, type Nibbles, type TrieNode, type Stub } from './trieNode.js'
+import { branch, extension, leaf, resolved, toNibbles, encodeNode, MissingNode, type Leaf, type Nibbles, type TrieNode, type Stub } from './trieNode.js'
 
 const EMPTY: Uint8Array = new Uint8Array(0)
 
@@ -26,47 +26,57 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 /** The value stored under `key`, or undefined. */
 export function trieGet(root: TrieNode | undefined, key: Uint8Array): Uint8Array | undefined {
+  return trieGetLeaf(root, key)?.value
+}
+
+/** The leaf holding `key` (its value, and the node attached to it), or undefined. */
+export function trieGetLeaf(root: TrieNode | undefined, key: Uint8Array): Leaf | undefined {
   const k = toNibbles(key)
   let pos = 0
   let n = root
   while (n !== undefined) {
     const node = resolved(n)
-    if (node.t === 0) return node.path.length === k.length - pos && commonPrefix(node.path, k, pos) === node.path.length ? node.value : undefined
+    if (node.t === 0) return node.path.length === k.length - pos && commonPrefix(node.path, k, pos) === node.path.length ? node : undefined
     if (node.t === 1) {
       if (commonPrefix(node.path, k, pos) !== node.path.length) return undefined
       pos += node.path.length
       n = node.child
     } else {
-      if (pos === k.length) return node.value.length > 0 ? node.value : undefined
+      if (pos === k.length) return node.value.length > 0 ? leaf(EMPTY, node.value) : undefined
       n = node.kids[k[pos++]!]
     }
   }
   return undefined
 }
 
-/** A new root with `key` set to `value` (an empty value deletes, as in `@ethereumjs/mpt`). */
-export function triePut(root: TrieNode | undefined, key: Uint8Array, value: Uint8Array): TrieNode | undefined {
+/**
+ * A new root with `key` set to `value` (an empty value deletes, as in `@ethereumjs/mpt`); `attached` rides on the
+ * leaf (trieNode.ts `Leaf.attached`).
+ */
+export function triePut(root: TrieNode | undefined, key: Uint8Array, value: Uint8Array, attached?: TrieNode): TrieNode | undefined {
   if (value.length === 0) return trieDel(root, key)
-  return insert(root, toNibbles(key), 0, value)
+  return insert(root, toNibbles(key), 0, value, attached)
 }
 
-function insert(n: TrieNode | undefined, k: Nibbles, pos: number, value: Uint8Array): TrieNode {
-  if (n === undefined) return leaf(k.subarray(pos), value)
+function insert(n: TrieNode | undefined, k: Nibbles, pos: number, value: Uint8Array, attached: TrieNode | undefined): TrieNode {
+  if (n === undefined) return leaf(k.subarray(pos), value, attached)
   const node = resolved(n)
   if (node.t === 2) {
     if (pos === k.length) return sameBytes(node.value, value) ? node : branch([...node.kids], value)
     const i = k[pos]!
     const old = node.kids[i]
-    const next = insert(old, k, pos + 1, value)
+    const next = insert(old, k, pos + 1, value, attached)
     if (next === old) return node
     const kids = [...node.kids]
     kids[i] = next
     return branch(kids, node.value)
   }
   const c = commonPrefix(node.path, k, pos)
-  if (node.t === 0 && c === node.path.length && c === k.length - pos) return sameBytes(node.value, value) ? node : leaf(node.path, value)
+  if (node.t === 0 && c === node.path.length && c === k.length - pos) {
+    return sameBytes(node.value, value) && node.attached === attached ? node : leaf(node.path, value, attached)
+  }
   if (node.t === 1 && c === node.path.length) {
-    const next = insert(node.child, k, pos + c, value)
+    const next = insert(node.child, k, pos + c, value, attached)
     return next === node.child ? node : extension(node.path, next)
   }
   // The paths part at nibble c: a branch there holds what is left of the old node and the new value.
@@ -77,11 +87,11 @@ function insert(n: TrieNode | undefined, k: Nibbles, pos: number, value: Uint8Ar
   } else {
     const rest = node.path.subarray(c + 1)
     const slot = node.path[c]!
-    if (node.t === 0) kids[slot] = leaf(rest, node.value)
+    if (node.t === 0) kids[slot] = leaf(rest, node.value, node.attached)
     else kids[slot] = rest.length === 0 ? node.child : extension(rest, node.child)
   }
   if (pos + c === k.length) branchValue = value
-  else kids[k[pos + c]!] = leaf(k.subarray(pos + c + 1), value)
+  else kids[k[pos + c]!] = leaf(k.subarray(pos + c + 1), value, attached)
   const b = branch(kids, branchValue)
   return c === 0 ? b : extension(node.path.subarray(0, c), b)
 }
@@ -133,7 +143,7 @@ function join(prefix: Nibbles, child: TrieNode): TrieNode {
   const path = new Uint8Array(prefix.length + c.path.length)
   path.set(prefix)
   path.set(c.path, prefix.length)
-  return c.t === 0 ? leaf(path, c.value) : extension(path, c.child)
+  return c.t === 0 ? leaf(path, c.value, c.attached) : extension(path, c.child)
 }
 
 /** Encoded nodes on the path to `key`, root first (embedded nodes included, as `@ethereumjs/mpt`'s proofs). */

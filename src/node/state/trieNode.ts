@@ -16,6 +16,11 @@ export interface Leaf {
   readonly t: 0
   readonly path: Nibbles
   readonly value: Uint8Array
+  /**
+   * Not part of the encoding: in the account trie, the root node of the account's storage trie, so that a state
+   * root reaches its storage tries by reference (an old state's nodes are then freed with its root; liveState.ts).
+   */
+  readonly attached: TrieNode | undefined
   ref?: Uint8Array
 }
 
@@ -46,7 +51,7 @@ export interface Stub {
 export type TrieNode = Leaf | Extension | Branch | Stub
 
 const EMPTY = new Uint8Array(0)
-export const leaf = (path: Nibbles, value: Uint8Array): Leaf => ({ t: 0, path, value })
+export const leaf = (path: Nibbles, value: Uint8Array, attached?: TrieNode): Leaf => ({ t: 0, path, value, attached })
 export const extension = (path: Nibbles, child: TrieNode): Extension => ({ t: 1, path, child })
 export const branch = (kids: Array<TrieNode | undefined>, value: Uint8Array = EMPTY): Branch => ({ t: 2, kids, value })
 export const stub = (hash: Uint8Array): Stub => ({ t: 3, hash, ref: hash })

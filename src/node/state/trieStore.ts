@@ -22,9 +22,19 @@ const EMPTY_KEY = binKey(KECCAK256_RLP)
 
 export class TrieStore {
   private readonly roots = new Map<string, TrieNode>()
+  /** Storage trees by hash, held weakly (see addStorageRoot); entries of collected trees are removed. */
+  private readonly storageRoots = new Map<string, WeakRef<TrieNode>>()
+  private readonly forget = new FinalizationRegistry<string>((k) => {
+    if (this.storageRoots.get(k)?.deref() === undefined) this.storageRoots.delete(k)
+  })
   private readonly codes = new Map<string, Uint8Array>()
   /** Keys in the order first added: 'r' + key for a root, 'c' + key for code. */
   private readonly added: string[] = []
+  /** The era (head block number) each entry of `added` was added in, for `release`. */
+  private readonly eras: number[] = []
+  private era = 0
+  /** How far `release` has looked in `added`. */
+  private released = 0
 
   /**
    * Nodes and code not yet written to the source, when it keeps them (a disk database): src/node/persist drains
@@ -60,16 +70,36 @@ export class TrieStore {
     return out
   }
 
-  /** Remembers the tree whose root hash is `hash`. */
+  /** Remembers the state tree whose root hash is `hash` (kept until `rollback` or `release`). */
   addRoot(hash: Uint8Array, node: TrieNode | undefined): void {
     if (node === undefined) return
     const k = binKey(hash)
     if (this.roots.has(k)) return
     this.roots.set(k, node)
     this.added.push('r' + k)
-    // A root whose encoding is under 32 bytes is embedded, never hashed as a node: stored under its hash here.
+    this.eras.push(this.era)
+    this.writeShortRoot(k, hash, node)
+  }
+
+  /**
+   * Remembers a storage tree by hash, weakly: the state roots that use it hold it (it rides on the account's leaf,
+   * trieNode.ts `Leaf.attached`), so it lives exactly as long as a state that refers to it. The lookup by hash is for
+   * accounts whose leaf carries no tree (read back from a database, or written with a storage root on purpose).
+   */
+  addStorageRoot(hash: Uint8Array, node: TrieNode | undefined): void {
+    if (node === undefined) return
+    const k = binKey(hash)
+    if (this.roots.has(k) || this.storageRoots.get(k)?.deref() !== undefined) return
+    this.storageRoots.set(k, new WeakRef(node))
+    this.forget.register(node, k)
+    this.writeShortRoot(k, hash, node)
+  }
+
+  /** A root whose encoding is under 32 bytes is embedded, never hashed as a node: stored under its hash here. */
+  private writeShortRoot(k: string, hash: Uint8Array, node: TrieNode): void {
+    if (this.unwritten === undefined) return
     const ref = node.t === 3 ? node.hash : refOf(node)
-    if (ref.length < 32) this.unwritten?.nodes.set(k, [hash, ref])
+    if (ref.length < 32) this.unwritten.nodes.set(k, [hash, ref])
   }
 
   /**
@@ -79,19 +109,20 @@ export class TrieStore {
   tree(hash: Uint8Array): TrieNode | undefined | null {
     const k = binKey(hash)
     if (k === EMPTY_KEY) return undefined
-    const known = this.roots.get(k)
+    const known = this.roots.get(k) ?? this.storageRoots.get(k)?.deref()
     if (known !== undefined) return known
     if (this.source === undefined) return null
     const s = stub(hash)
     this.roots.set(k, s)
     this.added.push('r' + k)
+    this.eras.push(this.era)
     return s
   }
 
   /** Whether `hash` names a tree this store can read. */
   async hasTree(hash: Uint8Array): Promise<boolean> {
     const k = binKey(hash)
-    if (k === EMPTY_KEY || this.roots.has(k)) return true
+    if (k === EMPTY_KEY || this.roots.has(k) || this.storageRoots.get(k)?.deref() !== undefined) return true
     return (await this.source?.getNode(hash)) !== undefined
   }
 
@@ -101,6 +132,7 @@ export class TrieStore {
     if (known !== undefined) return known
     this.codes.set(k, code)
     this.added.push('c' + k)
+    this.eras.push(this.era)
     this.unwritten?.codes.set(k, [hash, code])
     return code
   }
@@ -128,5 +160,34 @@ export class TrieStore {
       else this.codes.delete(k.slice(1))
     }
     this.added.length = Math.min(mark, this.added.length)
+    this.eras.length = this.added.length
+    this.released = Math.min(this.released, this.added.length)
+  }
+
+  /** How many state roots are held in memory. */
+  get rootCount(): number {
+    return this.roots.size
+  }
+
+  /** The head block number roots added from now on belong to. */
+  setEra(headNumber: bigint): void {
+    this.era = Number(headNumber)
+  }
+
+  /**
+   * Bounded history (`stateHistory`): forgets the state roots added while the head was below `before`, except the
+   * hashes in `keep`. Each root is looked at once, when its era falls behind: one kept then (a snapshot's, genesis,
+   * or a root a retained block shares) stays.
+   * (`keep`: binary keys of the retained blocks' roots, the snapshots', genesis, the live one.) Their nodes are then
+   * freed with them, and with them the storage trees only they reached. Code is kept: live accounts still use it.
+   * With a database, forgotten roots stay readable from disk.
+   */
+  release(before: bigint, keep: Set<string>): void {
+    const limit = Number(before)
+    while (this.released < this.added.length && this.eras[this.released]! < limit) {
+      const k = this.added[this.released]!
+      if (k[0] === 'r' && !keep.has(k.slice(1))) this.roots.delete(k.slice(1))
+      this.released++
+    }
   }
 }
