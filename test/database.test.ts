@@ -13,6 +13,7 @@ import { Interface, JsonRpcProvider, Wallet } from 'ethers'
 import { createProvider, startServer, type Provider } from '../src/index.js'
 import { Events, Storage, Token } from './fixtures/index.js'
 import { COW, COW1, NO_QUOTA, deploy, send } from './helpers.js'
+import { parseCli } from '../src/server/cliArgs.js'
 
 const dirs: string[] = []
 const tempDir = (): string => {
@@ -175,5 +176,13 @@ describe('database write failures', () => {
     const e2 = await rpc(p, 'eth_blockNumber').catch((e: { code: number }) => e)
     expect(e2).toMatchObject({ code: -32603 })
     await p.disconnect()
+  })
+})
+
+describe('CLI', () => {
+  it('--db <dir> and --state-history <n> reach the options; bad values are usage errors', () => {
+    expect(parseCli(['--db', './chain', '--state-history', '64'])).toMatchObject({ options: { database: { path: './chain' }, stateHistory: 64 } })
+    expect(() => parseCli(['--db', ''])).toThrow(/--db: needs a directory/)
+    expect(() => parseCli(['--state-history', '0'])).toThrow(/state-history/)
   })
 })
