@@ -5,6 +5,7 @@
  * checkpoints) and EIP-1186 proofs equal those of the engine's state manager holding the model's contents.
  */
 import { describe, expect, it } from 'vitest'
+import { rng } from './rng.js'
 import { MerkleStateManager, getMerkleStateProof } from '@ethereumjs/statemanager'
 import { Account, Address, bytesToHex, setLengthLeft } from '@ethereumjs/util'
 import { LiveState } from '../src/node/state/liveState.js'
@@ -12,15 +13,6 @@ import { TrieStore } from '../src/node/state/trieStore.js'
 import { accountProof } from '../src/node/chain/proofs.js'
 import type { Chain } from '../src/node/chain/chain.js'
 import type { BlockRecord } from '../src/node/chain/types.js'
-
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 interface ModelAccount {
   nonce: bigint

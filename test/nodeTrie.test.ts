@@ -4,21 +4,12 @@
  * mpt's own verifier.
  */
 import { describe, expect, it } from 'vitest'
+import { rng } from './rng.js'
 import { MerklePatriciaTrie, createMerkleProof, verifyMerkleProof } from '@ethereumjs/mpt'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { keccak256 } from '../src/node/crypto.js'
 import { trieDel, trieGet, trieProof, triePut } from '../src/node/state/nodeTrie.js'
 import { decodeNode, encodeNode, rootHash, refOf, type TrieNode } from '../src/node/state/trieNode.js'
-
-/** Deterministic PRNG (mulberry32) so a failure can be replayed. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const EMPTY_ROOT = new MerklePatriciaTrie().EMPTY_TRIE_ROOT
 const hashOf = (root: TrieNode | undefined): string => bytesToHex(root === undefined ? EMPTY_ROOT : rootHash(root))

@@ -1,4 +1,4 @@
-/** Deterministic PRNG (mulberry32) for randomized differential tests, so a failure can be reproduced. */
+/** Deterministic PRNG (mulberry32) for randomised tests, so a failure can be replayed from its seed. */
 export function rng(seed: number): () => number {
   return () => {
     seed = (seed + 0x6d2b79f5) | 0

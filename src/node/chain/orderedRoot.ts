@@ -8,30 +8,11 @@
  */
 import { RLP, type Input } from '@ethereumjs/rlp'
 import { keccak256 } from '../crypto.js'
+import { hexPrefix, toNibbles } from '../state/trieNode.js'
 
 interface Item {
   nibbles: Uint8Array
   value: Uint8Array
-}
-
-function toNibbles(key: Uint8Array): Uint8Array {
-  const out = new Uint8Array(key.length * 2)
-  for (let i = 0; i < key.length; i++) {
-    out[2 * i] = key[i]! >> 4
-    out[2 * i + 1] = key[i]! & 15
-  }
-  return out
-}
-
-/** Hex-prefix encoding of `nibbles` (Yellow Paper appendix C). */
-function hexPrefix(nibbles: Uint8Array, leaf: boolean): Uint8Array {
-  const odd = nibbles.length % 2
-  const out = new Uint8Array(1 + (nibbles.length >> 1))
-  out[0] = ((leaf ? 2 : 0) + odd) << 4
-  let n = 0
-  if (odd === 1) out[0] |= nibbles[n++]!
-  for (let i = 1; n < nibbles.length; i++, n += 2) out[i] = (nibbles[n]! << 4) | nibbles[n + 1]!
-  return out
 }
 
 /** A child reference: the node itself when its RLP is under 32 bytes, else its hash. */

@@ -79,7 +79,7 @@ export function toNibbles(key: Uint8Array): Nibbles {
 }
 
 /** Hex-prefix encoding of a path (Yellow Paper appendix C): flag nibble 2 for a leaf, +1 for an odd length. */
-function hexPrefix(path: Nibbles, isLeaf: boolean): Uint8Array {
+export function hexPrefix(path: Nibbles, isLeaf: boolean): Uint8Array {
   const odd = path.length & 1
   const out = new Uint8Array((path.length >> 1) + 1)
   const flag = (isLeaf ? 2 : 0) + odd
