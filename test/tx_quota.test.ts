@@ -86,7 +86,12 @@ describe('debug_accountTransactionQuota and the quota at pool admission', () => 
     const tx3 = await signed({ nonce: 2, gas: GAS_LIMIT })
     const c3 = cost(GAS_LIMIT, 2, 2, tx3.size)
     expect(c3).toBeGreaterThan(afterTx2)
-    await rejects(sendRaw(p, tx3.raw), -32010, 'account exceeds quota')
+    // RSKj's text first; outside hosted mode, what happened and what to do (the numbers: the formulas above).
+    await rejects(
+      sendRaw(p, tx3.raw),
+      -32010,
+      `account exceeds quota: ${COW} has ${Math.floor(afterTx2)} virtual gas left and this transaction costs ${Math.ceil(c3)} (RSKj's per-account rate limit); it refills by ${PER_SECOND} per second of the node's clock (evm_increaseTime refills it), or turn the limit off with accountTxRateLimit: false (--no-tx-rate-limit)`,
+    )
     expect(await quota(p, COW)).toEqual({ timestamp: T + 1500, availableVirtualGas: afterTx2 })
     expect(await p.request({ method: 'eth_blockNumber' })).toBe('0x2')
 
@@ -223,6 +228,7 @@ describe('debug_accountTransactionQuota and the quota at pool admission', () => 
     // second, at the same instant (block 1 carries the frozen time), finds nothing refilled.
     await sendRaw(p, (await signed({ nonce: 0, gas: GAS_LIMIT })).raw)
     expect(await p.request({ method: 'eth_blockNumber' })).toBe('0x1')
+    // Hosted mode answers the service's text exactly (TransactionPoolImpl.java 271-275).
     await rejects(sendRaw(p, (await signed({ nonce: 1, gas: GAS_LIMIT })).raw), -32010, 'account exceeds quota')
   })
 
@@ -251,7 +257,7 @@ describe('over HTTP with ethers', () => {
       expect(await rpc.send('debug_accountTransactionQuota', ['0x' + '22'.repeat(20)])).toBeNull()
       const wallet = new Wallet(COW_KEY, rpc)
       const err: any = await wallet.sendTransaction({ to: R, gasLimit: GAS_LIMIT, gasPrice: 0, nonce: 1, type: 0 }).catch((e: unknown) => e)
-      expect(err?.error ?? err?.info?.error).toMatchObject({ code: -32010, message: 'account exceeds quota' })
+      expect(err?.error ?? err?.info?.error).toMatchObject({ code: -32010, message: expect.stringMatching(/^account exceeds quota: /) })
       const body = await fetch(server.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -177,7 +177,7 @@ export class RskNode {
     // RSKj `TransactionPoolImpl.internalAddTransaction`: a transaction bound for the queued set skips the quota.
     const pendingNonce = this.pool.nextNonce(t.fromHex, account?.nonce ?? 0n)
     if (this.options.accountTxRateLimit && t.tx.nonce <= pendingNonce && !this.txQuota.acceptTx(await quotaRequest(this.chain, this.pool, t, pendingNonce))) {
-      throw new TransactionRejected('account exceeds quota')
+      throw new TransactionRejected(this.quotaRefusal(t))
     }
     const { where, promoted } = this.pool.add(t, account?.nonce ?? 0n)
     if (where === 'pending') this.events.emit('pendingTransaction', t)
@@ -193,6 +193,20 @@ export class RskNode {
   /** The head block's timestamp in ms (0 before the genesis exists, when the quota checker is built). */
   private headTimeMs(): number {
     return this.chain === undefined ? 0 : Number(this.chain.head.header.timestamp) * 1000
+  }
+
+  /**
+   * RSKj's text, `account exceeds quota` (TransactionPoolImpl), exactly as the service answers it in hosted mode;
+   * otherwise followed by what happened and what to do, since a test author meets it without knowing the quota.
+   */
+  private quotaRefusal(t: TxRecord): string {
+    const r = this.txQuota.lastRefusal
+    if (this.options.hosted || r === undefined) return 'account exceeds quota'
+    return (
+      `account exceeds quota: ${t.fromHex} has ${Math.floor(r.available)} virtual gas left and this transaction costs ` +
+      `${Math.ceil(r.cost)} (RSKj's per-account rate limit); it refills by ${r.perSecond} per second of the node's clock ` +
+      `(evm_increaseTime refills it), or turn the limit off with accountTxRateLimit: false (--no-tx-rate-limit)`
+    )
   }
 
   /** Whether console.log output of contracts is reported (`anvil_setLoggingEnabled`). */

@@ -112,6 +112,9 @@ export class TxQuotaChecker {
     return q === undefined ? undefined : { ...q }
   }
 
+  /** The numbers behind the last refusal, for an error that says what happened (src/node/node.ts). */
+  lastRefusal?: { available: number; cost: number; perSecond: number }
+
   /** `acceptTx`: true when the sender's quota covers the transaction's virtual gas (or it is its first one). */
   acceptTx(r: QuotaRequest): boolean {
     this.cleanIfDue()
@@ -130,6 +133,7 @@ export class TxQuotaChecker {
     }
     // `forceVirtualGasSubtraction`: the first transaction is taken anyway and empties the quota.
     if (first) sender.availableVirtualGas = 0
+    else this.lastRefusal = { available: sender.availableVirtualGas, cost, perSecond }
     return first
   }
 
