@@ -186,3 +186,21 @@ describe('CLI', () => {
     expect(() => parseCli(['--state-history', '0'])).toThrow(/state-history/)
   })
 })
+
+describe('database with interval mining', () => {
+  it('blocks mined by the timer are kept like any other', async () => {
+    const level = new MemoryLevel()
+    const a = await createProvider({ ...NO_QUOTA, mining: { interval: 20 }, database: { level } })
+    let seen = 0
+    while (seen < 3) {
+      await new Promise((r) => setTimeout(r, 20))
+      seen = Number(await rpc(a, 'eth_blockNumber'))
+    }
+    const before = await rpc(a, 'eth_getBlockByNumber', ['0x3', false])
+    await a.disconnect()
+    const b = await createProvider({ ...NO_QUOTA, database: { level } })
+    expect(Number(await rpc(b, 'eth_blockNumber'))).toBeGreaterThanOrEqual(3)
+    expect(await rpc(b, 'eth_getBlockByNumber', ['0x3', false])).toEqual(before)
+    await b.disconnect()
+  })
+})
