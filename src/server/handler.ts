@@ -17,16 +17,9 @@
  *    status follows the reply (`statusOf`); a reply over `maxResponseBytes` is replaced by RSKj's bare -32011.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import type { JsonRpcId, JsonRpcReply } from '../rpc/types.js'
-import {
-  isJsonContentType,
-  readBody,
-  statusOf,
-  writeEmpty,
-  writeJson,
-  writePreflight,
-  type ReplyConfig,
-} from './http.js'
+import { isJsonContentType, readBody, replyHeads, statusOf, writeEmpty, writeJson, writePreflight, type ReplyConfig } from './http.js'
 import { hostAllowed, walletRefusal, type AccessConfig } from './access.js'
 import type { MethodVeto } from '../rpc/dispatch.js'
 import { responseTooLarge } from '../errors.js'
@@ -96,87 +89,120 @@ const BAD_HOST_JSON = refusalJson(
 )
 const tooLargeJson = (max: number): string => refusalJson(-32600, `the request body is larger than ${max} bytes (maxBodyBytes / --max-body-bytes)`)
 
-/**
- * Serialises a reply; a value JSON cannot carry (a bug upstream) becomes the RSKj catch-all error, and a reply over
- * `maxBytes` (0 = no limit) RSKj's bare -32011 `Response size limit of N bytes exceeded` (reference §1.2).
- */
-function serialise(reply: Exclude<JsonRpcReply, undefined>, maxBytes: number): { status: number; json: string } {
-  let json: string
-  try {
-    json = JSON.stringify(reply)
-  } catch {
-    return { status: 200, json: UNEXPECTED_ERROR_JSON }
-  }
-  // A string's length never exceeds its UTF-8 byte length, so only long replies are measured exactly.
-  if (maxBytes > 0 && json.length * 3 > maxBytes && Buffer.byteLength(json, 'utf8') > maxBytes) {
-    return { status: 200, json: JSON.stringify({ error: responseTooLarge(maxBytes).toJSON() }) }
-  }
-  return { status: statusOf(reply), json }
-}
+/** The transport of a request with no veto: one shared object, not one per request. */
+const NO_VETO: { veto?: MethodVeto } = Object.freeze({})
 
-async function handle(endpoint: JsonRpcEndpoint, config: HandlerConfig, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (req.method === 'OPTIONS') return writePreflight(res, config)
-  if (!hostAllowed(req.headers.host, config.access)) return refuse(req, res, 400, BAD_HOST_JSON, config)
-  if (req.method !== 'POST') return refuse(req, res, 501, NOT_POST_JSON, config)
-  if (!isJsonContentType(req.headers['content-type'])) return refuse(req, res, 415, NOT_JSON_JSON, config)
-  if (config.apiKeys !== null) {
-    const key = apiKeyOf(req.url)
-    if (key === undefined || !config.apiKeys.has(key)) return refuse(req, res, 401, UNAUTHORIZED_JSON, config)
-  }
-
-  const read = await readBody(req, config.maxBodyBytes)
-  if (!read.ok) {
-    if (read.reason === 'too-large') writeJson(res, 413, tooLargeJson(config.maxBodyBytes), config, true)
-    return
-  }
-  const text = read.body.toString('utf8')
-  if (text.trim() === '') return writeJson(res, 200, UNEXPECTED_ERROR_JSON, config)
-
-  let payload: unknown
-  try {
-    payload = JSON.parse(text)
-  } catch {
-    return writeJson(res, 400, PARSE_ERROR_JSON, config)
-  }
-
-  const veto = walletRefusal(headerText(req.headers.origin), config.access)
-  const reply = await endpoint.handleJsonRpc(payload, veto === undefined ? {} : { veto })
-  if (reply === undefined) return writeEmpty(res, 200, config)
-  const { status, json } = serialise(reply, config.maxResponseBytes)
-  writeJson(res, status, json, config)
-}
-
-const headerText = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v)
+/** Replies still owed per socket (requests read but not answered; several when a client pipelines). */
+const owed = new WeakMap<Socket, number>()
 
 /**
- * Answers a request refused before its body was read. The body is discarded as it arrives (never buffered or
- * parsed) and the connection closed after the reply, so the refused client cannot queue more work on it.
+ * Whether `socket` still owes a reply: the server's idle timeout never cuts a connection whose client waits for
+ * its answer (a long `eth_call`), only one idle between requests.
  */
-function refuse(req: IncomingMessage, res: ServerResponse, status: number, json: string, config: HandlerConfig): void {
-  req.resume()
-  writeJson(res, status, json, config, true)
+export function owesReply(socket: Socket): boolean {
+  return (owed.get(socket) ?? 0) > 0
 }
 
 /**
  * Builds the node:http request listener that serves `endpoint` (normally a `Provider`).
  *
+ * The hot path (a POST whose body arrives, a reply written) allocates no promise or object of its own beyond the
+ * provider's: one `data` and one `end` listener, header lists built once (`replyHeads`), and the reply written
+ * from the provider's promise callback.
+ *
  * @example
  * ```ts
  * import { createServer } from 'node:http'
  * const provider = await createProvider()
- * const listener = createRequestListener(provider, { apiKeys: null, maxBodyBytes: 5 << 20, keepAlive: true })
+ * const access = { allowedHosts: [], allowedOrigins: [], boundHost: '127.0.0.1' }
+ * const listener = createRequestListener(provider, { apiKeys: null, maxBodyBytes: 5 << 20, maxResponseBytes: 0, keepAlive: true, access })
  * createServer(listener).listen(4444)
  * ```
  */
-export function createRequestListener(
-  endpoint: JsonRpcEndpoint,
-  config: HandlerConfig,
-): (req: IncomingMessage, res: ServerResponse) => void {
+export function createRequestListener(endpoint: JsonRpcEndpoint, config: HandlerConfig): (req: IncomingMessage, res: ServerResponse) => void {
+  const heads = replyHeads(config)
+  const { access, apiKeys, maxBodyBytes, maxResponseBytes } = config
+  const tooLarge = tooLargeJson(maxBodyBytes)
+  // `Host` values already accepted: a client sends the same one on every request, so the rule runs once per value.
+  const goodHosts = new Set<string>()
+  const hostOk = (host: string | undefined): boolean => {
+    if (host === undefined || goodHosts.has(host)) return true
+    if (!hostAllowed(host, access)) return false
+    if (goodHosts.size < 64) goodHosts.add(host)
+    return true
+  }
+
+  /**
+   * Answers a request refused before its body was read. The body is discarded as it arrives (never buffered or
+   * parsed) and the connection closed after the reply, so the refused client cannot queue more work on it.
+   */
+  const refuse = (req: IncomingMessage, res: ServerResponse, status: number, json: string): void => {
+    req.resume()
+    writeJson(res, status, json, heads, true)
+  }
+
+  const settle = (socket: Socket): void => {
+    owed.set(socket, (owed.get(socket) ?? 1) - 1)
+  }
+
+  /** Writes the provider's reply: empty for notifications, RSKj's -32011 when over `maxResponseBytes`. */
+  const answer = (res: ServerResponse, socket: Socket, reply: JsonRpcReply): void => {
+    settle(socket)
+    if (reply === undefined) return writeEmpty(res, 200, heads)
+    let json: string
+    try {
+      json = JSON.stringify(reply)
+    } catch {
+      // A value JSON cannot carry (a bug upstream) becomes the RSKj catch-all error.
+      return writeJson(res, 200, UNEXPECTED_ERROR_JSON, heads)
+    }
+    // A string's length never exceeds its UTF-8 byte length, so only long replies are measured exactly.
+    if (maxResponseBytes > 0 && json.length * 3 > maxResponseBytes && Buffer.byteLength(json, 'utf8') > maxResponseBytes) {
+      return writeJson(res, 200, JSON.stringify({ error: responseTooLarge(maxResponseBytes).toJSON() }), heads)
+    }
+    writeJson(res, statusOf(reply), json, heads)
+  }
+
+  const serve = (res: ServerResponse, socket: Socket, body: Buffer, origin: string | undefined): void => {
+    const text = body.toString('utf8')
+    let payload: unknown
+    try {
+      payload = JSON.parse(text)
+    } catch {
+      settle(socket)
+      // An empty (or blank) body is RSKj's catch-all, 200; anything else that is not JSON a parse error, 400.
+      if (text.trim() === '') return writeJson(res, 200, UNEXPECTED_ERROR_JSON, heads)
+      return writeJson(res, 400, PARSE_ERROR_JSON, heads)
+    }
+    const veto = origin === undefined ? undefined : walletRefusal(origin, access)
+    endpoint.handleJsonRpc(payload, veto === undefined ? NO_VETO : { veto }).then(
+      (reply) => answer(res, socket, reply),
+      () => {
+        // handleJsonRpc never throws; this guards the listener itself so no request is left hanging.
+        settle(socket)
+        if (!res.headersSent) writeJson(res, 200, UNEXPECTED_ERROR_JSON, heads)
+        else res.destroy()
+      },
+    )
+  }
+
   return (req, res) => {
-    handle(endpoint, config, req, res).catch(() => {
-      // handleJsonRpc never throws; this guards the listener itself so no request is left hanging.
-      if (!res.headersSent) writeJson(res, 200, UNEXPECTED_ERROR_JSON, config)
-      else res.destroy()
+    if (req.method === 'OPTIONS') return writePreflight(res, heads)
+    const headers = req.headers
+    if (!hostOk(headers.host)) return refuse(req, res, 400, BAD_HOST_JSON)
+    if (req.method !== 'POST') return refuse(req, res, 501, NOT_POST_JSON)
+    if (!isJsonContentType(headers['content-type'])) return refuse(req, res, 415, NOT_JSON_JSON)
+    if (apiKeys !== null) {
+      const key = apiKeyOf(req.url)
+      if (key === undefined || !apiKeys.has(key)) return refuse(req, res, 401, UNAUTHORIZED_JSON)
+    }
+    const socket = req.socket
+    owed.set(socket, (owed.get(socket) ?? 0) + 1)
+    const origin = headers.origin
+    readBody(req, maxBodyBytes, (body) => {
+      if (body !== undefined) return serve(res, socket, body, origin)
+      settle(socket)
+      writeJson(res, 413, tooLarge, heads, true)
     })
   }
 }

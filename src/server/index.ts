@@ -2,11 +2,11 @@
  * The rsksim HTTP server: serves a `Provider` as the hosted service does, `POST {base_url}/<API_KEY>`
  * (spec "Endpoints", "Authentication"), with the HTTP behaviour of RSKj (reference §1.1–1.2).
  */
-import { createServer, type RequestListener, type Server } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import type { ProviderOptions } from '../options/index.js'
 import { createProvider, type Provider } from '../provider/index.js'
-import { createRequestListener } from './handler.js'
+import { createRequestListener, owesReply } from './handler.js'
 import { DEFAULT_MAX_BODY_BYTES } from './http.js'
 import { dumpTarget, loadAtStart, writeStateFile, type StateFileOptions } from './stateFile.js'
 import { attachWebSocket } from './ws.js'
@@ -119,26 +119,15 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   })
 }
 
-/** Requests being answered per socket: an idle timeout never cuts a connection that waits for its reply. */
-const inFlight = new WeakMap<Socket, number>()
-
-function countInFlight(listener: RequestListener): RequestListener {
-  return (req, res) => {
-    const socket = req.socket
-    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1)
-    res.once('close', () => inFlight.set(socket, (inFlight.get(socket) ?? 1) - 1))
-    listener(req, res)
-  }
-}
-
 /**
  * Closes connections that stay silent for `ms`: one that never sends a request (node:http's header timeout does
- * not cover a connection that sent nothing at all) and one idle between requests.
+ * not cover a connection that sent nothing at all) and one idle between requests; never one whose client waits
+ * for its reply (`owesReply`).
  */
 function closeIdleSockets(server: Server, ms: number): void {
   server.timeout = ms
   server.on('timeout', (socket: Socket) => {
-    if ((inFlight.get(socket) ?? 0) === 0) socket.destroy()
+    if (!owesReply(socket)) socket.destroy()
   })
 }
 
@@ -206,7 +195,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
     keepAlive,
     access: { allowedHosts, allowedOrigins, boundHost: host },
   })
-  const server = createServer(countInFlight(listener))
+  const server = createServer(listener)
   server.maxConnections = maxConnections
   server.keepAliveTimeout = idleTimeout
   closeIdleSockets(server, idleTimeout)
