@@ -9,7 +9,8 @@
  *    `application/json-rpc` → 415. RSKj sends these without a body; rsksim adds a JSON-RPC error saying what to
  *    send instead, so a user who opens the URL in a browser or forgets the header learns why.
  * 4. API keys configured and the last path segment is not one of them → 401 with a JSON-RPC error, id null; the
- *    body is discarded unread and the connection closed, so a client without a key costs no parsing.
+ *    body is discarded unread and the connection closed, so a client without a key costs no parsing. A client
+ *    that sent `Expect: 100-continue` gets `100 Continue` only after these checks pass.
  * 5. Body over `maxBodyBytes` → 413 (Netty `HttpObjectAggregator`), with an explaining error.
  * 6. Empty body → `{"error":{"code":-32099,"message":"Unexpected error"}}`, 200 (RSKj catch-all, reference §1.2).
  * 7. Malformed JSON → 400 `-32700 JSON parse error`, id null.
@@ -88,6 +89,8 @@ const BAD_HOST_JSON = refusalJson(
   'the Host header names a host this server does not serve (DNS rebinding protection): use localhost or an IP address, or allow the name with the allowedHosts option / --allow-host',
 )
 const tooLargeJson = (max: number): string => refusalJson(-32600, `the request body is larger than ${max} bytes (maxBodyBytes / --max-body-bytes)`)
+
+const CONTINUE = /^100-continue$/i
 
 /** The transport of a request with no veto: one shared object, not one per request. */
 const NO_VETO: { veto?: MethodVeto } = Object.freeze({})
@@ -195,6 +198,14 @@ export function createRequestListener(endpoint: JsonRpcEndpoint, config: Handler
     if (apiKeys !== null) {
       const key = apiKeyOf(req.url)
       if (key === undefined || !apiKeys.has(key)) return refuse(req, res, 401, UNAUTHORIZED_JSON)
+    }
+    // `Expect: 100-continue` (RFC 9110 §10.1.1) is invited only now that the request passed every check above
+    // (the server routes those requests here through 'checkContinue'), so a refused client never sends its body;
+    // one that announces too large a body gets its 413 at once. Without Expect, a too large body is drained
+    // before the 413 (readBody): a client still writing it would otherwise meet a reset instead of the answer.
+    if (req.httpVersionMinor === 1 && headers.expect !== undefined && CONTINUE.test(headers.expect)) {
+      if (Number(headers['content-length']) > maxBodyBytes) return refuse(req, res, 413, tooLarge)
+      res.writeContinue()
     }
     const socket = req.socket
     owed.set(socket, (owed.get(socket) ?? 0) + 1)

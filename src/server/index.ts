@@ -196,6 +196,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
     access: { allowedHosts, allowedOrigins, boundHost: host },
   })
   const server = createServer(listener)
+  // Requests with `Expect: 100-continue` come to the same listener, which sends 100 only once they pass its checks.
+  server.on('checkContinue', listener)
   server.maxConnections = maxConnections
   server.keepAliveTimeout = idleTimeout
   closeIdleSockets(server, idleTimeout)
