@@ -106,8 +106,24 @@ export function owesReply(socket: Socket): boolean {
   return (owed.get(socket) ?? 0) > 0
 }
 
+/** Where a reply goes: an HTTP status and the JSON text, or `undefined` for an empty 200 (a notification). */
+export type SendReply = (status: number, json: string | undefined) => void
+
 /**
- * Builds the node:http request listener that serves `endpoint` (normally a `Provider`).
+ * What the server's front ends share (the node:http listener, and the fast path of src/server/fastPath.ts): the
+ * checks made before a body is read, and the running of a body into a reply.
+ */
+export interface RequestCore {
+  /** The node:http request listener (also for 'checkContinue'). */
+  listener: (req: IncomingMessage, res: ServerResponse) => void
+  /** Whether a POST to `target` with these headers passes every check made before its body is read. */
+  admits(target: string, host: string | undefined, contentType: string | undefined): boolean
+  /** Runs a request body (`text`, UTF-8 decoded) and sends its reply; steps 6-8 of the list above. */
+  run(text: string, origin: string | undefined, send: SendReply): void
+}
+
+/**
+ * Builds the request handling that serves `endpoint` (normally a `Provider`): `listener` for node:http.
  *
  * The hot path (a POST whose body arrives, a reply written) allocates no promise or object of its own beyond the
  * provider's: one `data` and one `end` listener, header lists built once (`replyHeads`), and the reply written
@@ -118,11 +134,11 @@ export function owesReply(socket: Socket): boolean {
  * import { createServer } from 'node:http'
  * const provider = await createProvider()
  * const access = { allowedHosts: [], allowedOrigins: [], boundHost: '127.0.0.1' }
- * const listener = createRequestListener(provider, { apiKeys: null, maxBodyBytes: 5 << 20, maxResponseBytes: 0, keepAlive: true, access })
+ * const { listener } = createRequestCore(provider, { apiKeys: null, maxBodyBytes: 5 << 20, maxResponseBytes: 0, keepAlive: true, access })
  * createServer(listener).listen(4444)
  * ```
  */
-export function createRequestListener(endpoint: JsonRpcEndpoint, config: HandlerConfig): (req: IncomingMessage, res: ServerResponse) => void {
+export function createRequestCore(endpoint: JsonRpcEndpoint, config: HandlerConfig): RequestCore {
   const heads = replyHeads(config)
   const { access, apiKeys, maxBodyBytes, maxResponseBytes } = config
   const tooLarge = tooLargeJson(maxBodyBytes)
@@ -133,6 +149,11 @@ export function createRequestListener(endpoint: JsonRpcEndpoint, config: Handler
     if (!hostAllowed(host, access)) return false
     if (goodHosts.size < 64) goodHosts.add(host)
     return true
+  }
+  const keyOk = (target: string | undefined): boolean => {
+    if (apiKeys === null) return true
+    const key = apiKeyOf(target)
+    return key !== undefined && apiKeys.has(key)
   }
 
   /**
@@ -148,57 +169,46 @@ export function createRequestListener(endpoint: JsonRpcEndpoint, config: Handler
     owed.set(socket, (owed.get(socket) ?? 1) - 1)
   }
 
-  /** Writes the provider's reply: empty for notifications, RSKj's -32011 when over `maxResponseBytes`. */
-  const answer = (res: ServerResponse, socket: Socket, reply: JsonRpcReply): void => {
-    settle(socket)
-    if (reply === undefined) return writeEmpty(res, 200, heads)
+  /** Sends the provider's reply: empty for notifications, RSKj's -32011 when over `maxResponseBytes`. */
+  const deliver = (reply: JsonRpcReply, send: SendReply): void => {
+    if (reply === undefined) return send(200, undefined)
     let json: string
     try {
       json = JSON.stringify(reply)
     } catch {
       // A value JSON cannot carry (a bug upstream) becomes the RSKj catch-all error.
-      return writeJson(res, 200, UNEXPECTED_ERROR_JSON, heads)
+      return send(200, UNEXPECTED_ERROR_JSON)
     }
     // A string's length never exceeds its UTF-8 byte length, so only long replies are measured exactly.
     if (maxResponseBytes > 0 && json.length * 3 > maxResponseBytes && Buffer.byteLength(json, 'utf8') > maxResponseBytes) {
-      return writeJson(res, 200, JSON.stringify({ error: responseTooLarge(maxResponseBytes).toJSON() }), heads)
+      return send(200, JSON.stringify({ error: responseTooLarge(maxResponseBytes).toJSON() }))
     }
-    writeJson(res, statusOf(reply), json, heads)
+    send(statusOf(reply), json)
   }
 
-  const serve = (res: ServerResponse, socket: Socket, body: Buffer, origin: string | undefined): void => {
-    const text = body.toString('utf8')
+  const run = (text: string, origin: string | undefined, send: SendReply): void => {
     let payload: unknown
     try {
       payload = JSON.parse(text)
     } catch {
-      settle(socket)
       // An empty (or blank) body is RSKj's catch-all, 200; anything else that is not JSON a parse error, 400.
-      if (text.trim() === '') return writeJson(res, 200, UNEXPECTED_ERROR_JSON, heads)
-      return writeJson(res, 400, PARSE_ERROR_JSON, heads)
+      return send(text.trim() === '' ? 200 : 400, text.trim() === '' ? UNEXPECTED_ERROR_JSON : PARSE_ERROR_JSON)
     }
     const veto = origin === undefined ? undefined : walletRefusal(origin, access)
     endpoint.handleJsonRpc(payload, veto === undefined ? NO_VETO : { veto }).then(
-      (reply) => answer(res, socket, reply),
-      () => {
-        // handleJsonRpc never throws; this guards the listener itself so no request is left hanging.
-        settle(socket)
-        if (!res.headersSent) writeJson(res, 200, UNEXPECTED_ERROR_JSON, heads)
-        else res.destroy()
-      },
+      (reply) => deliver(reply, send),
+      // handleJsonRpc never throws; this guards the server itself so no request is left hanging.
+      () => send(200, UNEXPECTED_ERROR_JSON),
     )
   }
 
-  return (req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
     if (req.method === 'OPTIONS') return writePreflight(res, heads)
     const headers = req.headers
     if (!hostOk(headers.host)) return refuse(req, res, 400, BAD_HOST_JSON)
     if (req.method !== 'POST') return refuse(req, res, 501, NOT_POST_JSON)
     if (!isJsonContentType(headers['content-type'])) return refuse(req, res, 415, NOT_JSON_JSON)
-    if (apiKeys !== null) {
-      const key = apiKeyOf(req.url)
-      if (key === undefined || !apiKeys.has(key)) return refuse(req, res, 401, UNAUTHORIZED_JSON)
-    }
+    if (!keyOk(req.url)) return refuse(req, res, 401, UNAUTHORIZED_JSON)
     // `Expect: 100-continue` (RFC 9110 §10.1.1) is invited only now that the request passed every check above
     // (the server routes those requests here through 'checkContinue'), so a refused client never sends its body;
     // one that announces too large a body gets its 413 at once. Without Expect, a too large body is drained
@@ -210,10 +220,21 @@ export function createRequestListener(endpoint: JsonRpcEndpoint, config: Handler
     const socket = req.socket
     owed.set(socket, (owed.get(socket) ?? 0) + 1)
     const origin = headers.origin
+    const send: SendReply = (status, json) => {
+      settle(socket)
+      if (json === undefined) writeEmpty(res, status, heads)
+      else writeJson(res, status, json, heads)
+    }
     readBody(req, maxBodyBytes, (body) => {
-      if (body !== undefined) return serve(res, socket, body, origin)
+      if (body !== undefined) return run(body.toString('utf8'), origin, send)
       settle(socket)
       writeJson(res, 413, tooLarge, heads, true)
     })
+  }
+
+  return {
+    listener,
+    admits: (target, host, contentType) => hostOk(host) && isJsonContentType(contentType) && keyOk(target),
+    run,
   }
 }

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import type { ProviderOptions } from '../options/index.js'
 import { createProvider, type Provider } from '../provider/index.js'
-import { createRequestListener, owesReply } from './handler.js'
+import { createRequestCore, owesReply } from './handler.js'
 import { DEFAULT_MAX_BODY_BYTES } from './http.js'
 import { dumpTarget, loadAtStart, writeStateFile, type StateFileOptions } from './stateFile.js'
 import { attachWebSocket } from './ws.js'
@@ -188,7 +188,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
     if (owned) await provider.disconnect()
     throw e
   }
-  const listener = createRequestListener(provider, {
+  const { listener } = createRequestCore(provider, {
     apiKeys: apiKeys === undefined ? null : new Set(apiKeys),
     maxBodyBytes,
     maxResponseBytes: provider.options.maxResponseSize,
