@@ -9,6 +9,7 @@
 //   node bench/http.mjs --servers rsksim,base,raw,anvil --rounds 5 --seconds 5
 //       base = the build in bench/out/dist-base (e.g. the base branch's dist/, copied there before a change)
 //       raw  = rsksim's provider behind the raw `net` HTTP/1.1 prototype (bench/lib/raw-http.mjs)
+//       nodehttp = rsksim (dist/) with startServer's fast path off (node:http for every request)
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
@@ -39,6 +40,7 @@ const STARTS = {
   rsksim: { target: 'rsksim-http', env: {} },
   base: { target: 'rsksim-http', env: { RSKSIM_DIST: path.join(benchDir, 'out/dist-base') } },
   raw: { target: 'rsksim-http', env: { RSKSIM_HTTP: 'raw' } },
+  nodehttp: { target: 'rsksim-http', env: { RSKSIM_FAST: '0' } },
   anvil: { target: 'anvil', env: {} },
 }
 

@@ -4,12 +4,15 @@
  * (RFC 9110 §10.1.1), HTTP/1.0 (RFC 9112 §9.3 persistence), limits, keep-alive, pipelining (RFC 9112 §9.3.2:
  * replies in request order), and a client that drops mid-body.
  *
- * The same cases run against the raw `net` prototype (bench/lib/raw-http.mjs) when RSKSIM_RAW_PROTO names it:
+ * Every case runs with the server's fast path (src/server/fastPath.ts) on and off, and against the raw `net`
+ * prototype (bench/lib/raw-http.mjs) when RSKSIM_RAW_PROTO names it:
  * `RSKSIM_RAW_PROTO=$PWD/bench/lib/raw-http.mjs npx vitest run test/http_edge.test.ts` (docs/performance.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connect, type Socket } from 'node:net'
+import { createServer } from 'node:http'
 import { createProvider, startServer, type Provider } from '../src/index.js'
+import { installFastPath } from '../src/server/fastPath.js'
 
 interface Reply {
   status: number
@@ -88,7 +91,10 @@ interface Served {
 }
 type Start = (provider: Provider, maxBodyBytes: number) => Promise<Served>
 
-const servers: [string, Start][] = [['node:http (startServer)', (provider, maxBodyBytes) => startServer({ port: 0, provider, maxBodyBytes })]]
+const servers: [string, Start][] = [
+  ['startServer (fast path, then node:http)', (provider, maxBodyBytes) => startServer({ port: 0, provider, maxBodyBytes })],
+  ['startServer (node:http only)', (provider, maxBodyBytes) => startServer({ port: 0, provider, maxBodyBytes, fastPath: false })],
+]
 const proto = process.env.RSKSIM_RAW_PROTO
 if (proto !== undefined && proto !== '') {
   type ProtoModule = { startRawServer(p: Provider, o: { maxBodyBytes: number }): Promise<Served> }
@@ -239,6 +245,69 @@ describe.each(servers)('HTTP/1.1 edge cases: %s', (_name, start) => {
     const [r] = await next.replies(1)
     expect(result(r)).toBe(CHAIN_ID)
     next.destroy()
+  })
+})
+
+describe('startServer: the fast path hands a connection to node:http mid-stream', () => {
+  let server: Awaited<ReturnType<typeof startServer>>
+  beforeAll(async () => {
+    server = await startServer({ port: 0 })
+  })
+  afterAll(() => server.close())
+  const chunked = (body: string): string =>
+    `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`
+
+  it('is installed in front of the node:http of this Node version (its connection listener is the expected one)', () => {
+    const http = createServer()
+    const core = { listener: () => undefined, admits: () => true, run: () => undefined }
+    expect(installFastPath(http, core, 1024, 1000)).toBeTypeOf('function')
+    // and declines a server whose connection handling is not node:http's alone
+    const other = createServer()
+    other.on('connection', () => undefined)
+    expect(installFastPath(other, core, 1024, 1000)).toBeUndefined()
+  })
+
+  it('answers simple, chunked and simple requests pipelined on one connection, in order', async () => {
+    const c = new Conn(server.port)
+    c.write(post(rpc('eth_chainId', 1)) + post(rpc('net_version', 2)) + chunked(rpc('eth_chainId', 3)) + post(rpc('net_version', 4)))
+    const replies = await c.replies(4)
+    expect(replies.map(idOf)).toEqual([1, 2, 3, 4])
+    expect(replies.map(result)).toEqual([CHAIN_ID, '33', CHAIN_ID, '33'])
+    c.destroy()
+  })
+
+  it('answers the same headers on both paths (but Date)', async () => {
+    const c = new Conn(server.port)
+    c.write(post(rpc('eth_chainId', 1)))
+    await c.replies(1)
+    c.write(chunked(rpc('eth_chainId', 1)))
+    const [fast, slow] = await c.replies(2)
+    const strip = (r: Reply | undefined): Record<string, string> => {
+      const { date: _date, ...rest } = r?.headers ?? {}
+      return rest
+    }
+    expect(strip(fast)).toEqual(strip(slow))
+    expect(fast?.body).toBe(slow?.body)
+    c.destroy()
+  })
+
+  it('refuses a bad Host arriving on a kept connection with 400, as node:http does', async () => {
+    const c = new Conn(server.port)
+    c.write(post(rpc('eth_chainId', 1)))
+    await c.replies(1)
+    c.write(post(rpc('eth_chainId', 2)).replace('Host: 127.0.0.1', 'Host: evil.example'))
+    const replies = await c.replies(2)
+    expect(replies.map((r) => r.status)).toEqual([200, 400])
+    expect(await c.closedByServer()).toBe(true)
+  })
+
+  it('answers 2,000 pipelined bodies that are not JSON, each with its 400, in one write', async () => {
+    const c = new Conn(server.port)
+    c.write(post('{').repeat(2000))
+    const replies = await c.replies(2000)
+    expect(replies.length).toBe(2000)
+    expect(new Set(replies.map((r) => r.status))).toEqual(new Set([400]))
+    c.destroy()
   })
 })
 

@@ -4,7 +4,7 @@
 //
 // Environment (used by bench/http.mjs for A/B runs): RSKSIM_DIST = another build's dist/ folder (e.g. the base
 // branch's, to compare two handlers in the same run); RSKSIM_HTTP=raw = serve through the raw `net` prototype
-// (bench/lib/raw-http.mjs) instead of startServer.
+// (bench/lib/raw-http.mjs) instead of startServer; RSKSIM_FAST=0 = startServer without its fast path.
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 
@@ -16,7 +16,8 @@ if (process.env.RSKSIM_HTTP === 'raw') {
   const { startRawServer } = await import('./raw-http.mjs')
   server = await startRawServer(await createProvider())
 } else {
-  server = await startServer({ port: 0, host: '127.0.0.1' })
+  // RSKSIM_FAST=0: node:http for every request (startServer's internal `fastPath` switch, src/server/fastPath.ts).
+  server = await startServer({ port: 0, host: '127.0.0.1', ...(process.env.RSKSIM_FAST === '0' ? { fastPath: false } : {}) })
 }
 process.send({ url: server.url })
 process.on('message', async (msg) => {

@@ -10,6 +10,7 @@ import { createRequestCore, owesReply } from './handler.js'
 import { DEFAULT_MAX_BODY_BYTES } from './http.js'
 import { dumpTarget, loadAtStart, writeStateFile, type StateFileOptions } from './stateFile.js'
 import { attachWebSocket } from './ws.js'
+import { installFastPath } from './fastPath.js'
 
 /** Default port: RSKj `rpc.providers.web.http.port` (reference §1.1). */
 export const DEFAULT_PORT = 4444
@@ -64,6 +65,12 @@ export interface ServerOptions extends ProviderOptions {
    * `close()` and every `interval` seconds. See src/server/stateFile.ts.
    */
   state?: StateFileOptions
+  /**
+   * Serve whole simple requests through the fast path of src/server/fastPath.ts (default true); false = node:http
+   * for every request. For tests and A/B measurements.
+   * @internal
+   */
+  fastPath?: boolean
 }
 
 /** Default most open connections (well under the usual file-descriptor limits). */
@@ -165,6 +172,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
     maxConnections = DEFAULT_MAX_CONNECTIONS,
     idleTimeout = DEFAULT_IDLE_TIMEOUT,
     state = {},
+    fastPath = true,
     ...providerOptions
   } = options
   checkPort(port)
@@ -188,16 +196,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
     if (owned) await provider.disconnect()
     throw e
   }
-  const { listener } = createRequestCore(provider, {
+  const core = createRequestCore(provider, {
     apiKeys: apiKeys === undefined ? null : new Set(apiKeys),
     maxBodyBytes,
     maxResponseBytes: provider.options.maxResponseSize,
     keepAlive,
     access: { allowedHosts, allowedOrigins, boundHost: host },
   })
-  const server = createServer(listener)
+  const server = createServer(core.listener)
   // Requests with `Expect: 100-continue` come to the same listener, which sends 100 only once they pass its checks.
-  server.on('checkContinue', listener)
+  server.on('checkContinue', core.listener)
+  // With keep-alive off every reply closes its connection, which node:http does; the fast path serves kept ones.
+  const closeFast = fastPath && keepAlive ? installFastPath(server, core, maxBodyBytes, idleTimeout) : undefined
   server.maxConnections = maxConnections
   server.keepAliveTimeout = idleTimeout
   closeIdleSockets(server, idleTimeout)
@@ -223,6 +233,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
     closing ??= new Promise<void>((resolve) => {
       if (saver !== undefined) clearInterval(saver)
       closeSockets()
+      closeFast?.()
       server.close(() => resolve())
       server.closeAllConnections()
     }).then(async () => {
