@@ -311,6 +311,41 @@ describe('startServer: the fast path hands a connection to node:http mid-stream'
   })
 })
 
+describe('startServer: a client that keeps sending while its reply is owed', () => {
+  it.each([
+    ['fast path', true],
+    ['node:http only', false],
+  ])('is paused, then served in order once the reply is out (%s)', async (_name, fastPath) => {
+    const provider = await createProvider()
+    let release: () => void = () => undefined
+    const gate = new Promise<void>((r) => (release = r))
+    const handle = provider.handleJsonRpc.bind(provider)
+    let first = true
+    provider.handleJsonRpc = async (payload, transport) => {
+      if (first) {
+        first = false
+        await gate
+      }
+      return handle(payload, transport)
+    }
+    const server = await startServer({ port: 0, provider, fastPath })
+    try {
+      const c = new Conn(server.port)
+      // 300 requests of ~10 KB each (JSON allows the trailing whitespace): 3 MB sent while the first waits.
+      const many = Array.from({ length: 300 }, (_, i) => post(rpc('eth_chainId', i) + ' '.repeat(10_000))).join('')
+      c.write(many)
+      await new Promise((r) => setTimeout(r, 100))
+      release()
+      const replies = await c.replies(300)
+      expect(replies.map(idOf)).toEqual(Array.from({ length: 300 }, (_, i) => i))
+      c.destroy()
+    } finally {
+      await server.close()
+      await provider.disconnect()
+    }
+  })
+})
+
 describe('node:http server: Expect and the idle timeout', () => {
   it('refuses a wrong API key without first inviting the body with 100 Continue', async () => {
     const server = await startServer({ port: 0, apiKeys: ['k'] })
@@ -325,7 +360,10 @@ describe('node:http server: Expect and the idle timeout', () => {
     }
   })
 
-  it('does not cut a connection that waits for its reply past idleTimeout', async () => {
+  it.each([
+    ['fast path', true],
+    ['node:http only', false],
+  ])('does not cut a connection that waits for its reply past idleTimeout, and closes it once idle after (%s)', async (_name, fastPath) => {
     const provider = await createProvider()
     // A reply that takes longer than the idle timeout: the provider answers only once the timer below fires.
     let release: () => void = () => undefined
@@ -335,7 +373,7 @@ describe('node:http server: Expect and the idle timeout', () => {
       await gate
       return handle(payload, transport)
     }
-    const server = await startServer({ port: 0, provider, idleTimeout: 20 })
+    const server = await startServer({ port: 0, provider, idleTimeout: 20, fastPath })
     try {
       const c = new Conn(server.port)
       c.write(post(rpc('eth_chainId', 5)))
@@ -344,7 +382,7 @@ describe('node:http server: Expect and the idle timeout', () => {
       release()
       const [r] = await c.replies(1)
       expect(result(r)).toBe(CHAIN_ID)
-      c.destroy()
+      expect(await c.closedByServer()).toBe(true)
     } finally {
       await server.close()
       await provider.disconnect()

@@ -21,6 +21,8 @@ import type { RequestCore } from './handler.js'
 import { CORS_HEADERS } from './http.js'
 
 const HEAD_END = Buffer.from('\r\n\r\n')
+/** Bytes a client may send ahead while a reply is owed before its connection is paused. */
+const PIPELINE_BYTES = 1024 * 1024
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/
 /** Characters a header value or a request target may not hold (RFC 9110 §5.5: no CTLs but tab; no bare LF). */
 const BAD_VALUE = /[\x00-\x08\x0a-\x1f\x7f]/
@@ -144,6 +146,7 @@ export function installFastPath(server: Server, core: RequestCore, maxBodyBytes:
     const send = (status: number, json: string | undefined): void => {
       busy = false
       if (socket.destroyed) return
+      if (socket.isPaused()) socket.resume()
       const head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'unknown'}\r\n${CORS_LINES}`
       if (json === undefined) socket.write(`${head}Content-Length: 0\r\nDate: ${httpDate()}\r\n${keepAlive}`)
       else {
@@ -173,6 +176,9 @@ export function installFastPath(server: Server, core: RequestCore, maxBodyBytes:
     const onData = (chunk: Buffer): void => {
       buf = buf === undefined ? chunk : Buffer.concat([buf, chunk])
       if (!busy) serve()
+      // A client that keeps sending while its reply is owed is not read further until the reply is out, as
+      // node:http stops reading a connection with too many replies owed: memory stays bounded.
+      else if (buf.length > PIPELINE_BYTES) socket.pause()
     }
     const onTimeout = (): void => {
       if (!busy) socket.destroy()
@@ -181,7 +187,9 @@ export function installFastPath(server: Server, core: RequestCore, maxBodyBytes:
       socket.destroy()
     }
     socket.on('data', onData)
-    socket.setTimeout(idleTimeoutMs, onTimeout)
+    // A listener of its own, not setTimeout's callback argument: that one is removed after its first call.
+    socket.on('timeout', onTimeout)
+    socket.setTimeout(idleTimeoutMs)
     socket.on('error', onError)
     socket.on('close', () => serving.delete(socket))
   })
