@@ -170,6 +170,10 @@ so they stay comparable.
   gas; RSK's gas table differs (SSTORE 20,000, no EIP-2929), so \`storageLoop\` burns different gas on rsksim.
 - HTTP throughput: autocannon in its own process, ${c.httpConnections} connections, ${c.httpSeconds} s, same body
   repeated; in-process targets have no HTTP server there (—).
+- "16 per block": automine off, then blocks of ${c.perBlock} transfers (raw sends, one \`evm_mine\`, receipts).
+- CPU rows ("…"): user + system CPU time per operation of the process that runs the simulator: the server process
+  for HTTP targets (\`/proc/<pid>/stat\`), the whole benchmark process for in-process ones (client included; EDR's
+  threads count). Unlike rates, they do not depend on how much CPU the load generator or other processes take.
 - Memory: after a full GC (\`--expose-gc\`). "JS heap" is the V8 heap of the process that holds the chain (for
   rsksim over HTTP, the server process). Hardhat keeps its chain in Rust (EDR) and Anvil is native, so their
   growth shows in RSS, not in the heap. Fixture-cycle memory is heap where there is one, RSS for Anvil.
