@@ -311,23 +311,26 @@ describe('startServer: the fast path hands a connection to node:http mid-stream'
   })
 })
 
+/** A provider whose first `held` bodies are answered only after `release()` (the others at once). */
+async function gatedProvider(held: number): Promise<{ provider: Provider; release: () => void }> {
+  const provider = await createProvider()
+  let release: () => void = () => undefined
+  const gate = new Promise<void>((r) => (release = r))
+  const handle = provider.handleJsonRpc.bind(provider)
+  let count = 0
+  provider.handleJsonRpc = async (payload, transport) => {
+    if (count++ < held) await gate
+    return handle(payload, transport)
+  }
+  return { provider, release }
+}
+
 describe('startServer: a client that keeps sending while its reply is owed', () => {
   it.each([
     ['fast path', true],
     ['node:http only', false],
   ])('is paused, then served in order once the reply is out (%s)', async (_name, fastPath) => {
-    const provider = await createProvider()
-    let release: () => void = () => undefined
-    const gate = new Promise<void>((r) => (release = r))
-    const handle = provider.handleJsonRpc.bind(provider)
-    let first = true
-    provider.handleJsonRpc = async (payload, transport) => {
-      if (first) {
-        first = false
-        await gate
-      }
-      return handle(payload, transport)
-    }
+    const { provider, release } = await gatedProvider(1)
     const server = await startServer({ port: 0, provider, fastPath })
     try {
       const c = new Conn(server.port)
@@ -364,15 +367,8 @@ describe('node:http server: Expect and the idle timeout', () => {
     ['fast path', true],
     ['node:http only', false],
   ])('does not cut a connection that waits for its reply past idleTimeout, and closes it once idle after (%s)', async (_name, fastPath) => {
-    const provider = await createProvider()
     // A reply that takes longer than the idle timeout: the provider answers only once the timer below fires.
-    let release: () => void = () => undefined
-    const gate = new Promise<void>((r) => (release = r))
-    const handle = provider.handleJsonRpc.bind(provider)
-    provider.handleJsonRpc = async (payload, transport) => {
-      await gate
-      return handle(payload, transport)
-    }
+    const { provider, release } = await gatedProvider(Infinity)
     const server = await startServer({ port: 0, provider, idleTimeout: 20, fastPath })
     try {
       const c = new Conn(server.port)
