@@ -8,6 +8,8 @@ export function rows(c) {
   return [
     { id: 'startup', label: 'startup to first answer, ms', better: 'lower', ratio: true, digits: 0 },
     { id: 'transfers', label: `ERC-20 transfers (raw send + receipt), tx/s`, better: 'higher', ratio: true, digits: 0 },
+    { id: 'multiTxBlocks', label: `ERC-20 transfers, ${c.perBlock} per block (automine off, evm_mine), tx/s`, better: 'higher', ratio: true, digits: 0 },
+    { id: 'multiTxBlocks.cpu', label: `… CPU time per transfer, µs (in process: whole process; HTTP: server)`, better: 'lower', ratio: true, digits: 0 },
     { id: 'calls', label: 'eth_call balanceOf, calls/s', better: 'higher', ratio: true, digits: 0 },
     { id: 'fixtures', label: 'fixture cycles (snapshot, 3 transfers, revert), cycles/s', better: 'higher', ratio: true, digits: 1 },
     { id: 'getLogs', label: `eth_getLogs over ${n(c.logsRange)} blocks, ms`, better: 'lower', ratio: true, digits: 2 },
@@ -16,7 +18,9 @@ export function rows(c) {
     { id: 'storage', label: `eth_call storageLoop(${n(c.storageN)}), ms`, better: 'lower', ratio: true, digits: 1 },
     { id: 'blockNumber', label: 'eth_blockNumber, calls/s', better: 'higher', ratio: true, digits: 0 },
     { id: 'httpBlockNumber', label: `HTTP eth_blockNumber, ${c.httpConnections} connections, req/s`, better: 'higher', ratio: true, digits: 0 },
+    { id: 'httpBlockNumber.cpu', label: `… server CPU time per eth_blockNumber, µs`, better: 'lower', ratio: true, digits: 1 },
     { id: 'httpCall', label: `HTTP eth_call balanceOf, ${c.httpConnections} connections, req/s`, better: 'higher', ratio: true, digits: 0 },
+    { id: 'httpCall.cpu', label: `… server CPU time per eth_call, µs`, better: 'lower', ratio: true, digits: 1 },
     { id: 'mine.rate', label: `evm_mine ×${n(c.mineBlocks)}, blocks/s`, better: 'higher', ratio: true, digits: 0 },
     { id: 'mine.heap', label: `JS heap growth over ${n(c.mineBlocks)} blocks, MB`, better: 'lower', ratio: false, digits: 1, memory: true },
     { id: 'mine.rssGrowth', label: `RSS growth over ${n(c.mineBlocks)} blocks, MB`, better: 'lower', ratio: false, digits: 1, memory: true },

@@ -1,13 +1,15 @@
 // The five targets. Each factory starts its simulator and returns a uniform handle:
-//   { request(method, params), close(), key, kind, memory() }
+//   { request(method, params), close(), key, kind, memory(), cpuMs(), pid? }
 // where `key` is the private key of the target's funded default account and memory() reports the simulator's
-// own process memory (in-process: this process after a full GC; HTTP: the server process).
+// own process memory (in-process: this process after a full GC; HTTP: the server process) and cpuMs() the CPU time
+// (user + system, ms) of the process that runs the simulator (in process: this one, client included).
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { httpRpc } from './rpc-http.mjs'
+import { cpuMsOfPid, cpuMsOfSelf } from './cpu.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 export const benchDir = path.resolve(here, '..')
@@ -88,7 +90,7 @@ const factories = {
     const provider = await createProvider()
     const request = (method, params = []) => provider.request({ method, params })
     await request('eth_blockNumber')
-    return { kind: 'inproc', key: COW_KEY, request, memory: heapOfThisProcess, close: () => provider.disconnect() }
+    return { kind: 'inproc', key: COW_KEY, request, memory: heapOfThisProcess, cpuMs: cpuMsOfSelf, close: () => provider.disconnect() }
   },
 
   async 'rsksim-http'() {
@@ -109,6 +111,8 @@ const factories = {
     return {
       kind: 'http',
       url,
+      pid: child.pid,
+      cpuMs: () => cpuMsOfPid(child.pid),
       key: COW_KEY,
       request: rpc.request,
       memory,
@@ -124,7 +128,7 @@ const factories = {
     const provider = ganache.provider({ wallet: { deterministic: true }, logging: { quiet: true } })
     const request = (method, params = []) => provider.request({ method, params })
     await request('eth_blockNumber')
-    return { kind: 'inproc', key: GANACHE_KEY, request, memory: heapOfThisProcess, close: () => provider.disconnect() }
+    return { kind: 'inproc', key: GANACHE_KEY, request, memory: heapOfThisProcess, cpuMs: cpuMsOfSelf, close: () => provider.disconnect() }
   },
 
   async hardhat() {
@@ -134,7 +138,7 @@ const factories = {
     const { provider } = await hre.network.connect()
     const request = (method, params = []) => provider.request({ method, params })
     await request('eth_blockNumber')
-    return { kind: 'inproc', key: JUNK_KEY, request, memory: heapOfThisProcess, close: () => provider.close() }
+    return { kind: 'inproc', key: JUNK_KEY, request, memory: heapOfThisProcess, cpuMs: cpuMsOfSelf, close: () => provider.close() }
   },
 
   async anvil() {
@@ -147,6 +151,8 @@ const factories = {
     return {
       kind: 'http',
       url: `http://127.0.0.1:${port}/`,
+      pid: child.pid,
+      cpuMs: () => cpuMsOfPid(child.pid),
       key: JUNK_KEY,
       request: rpc.request,
       memory: async () => rssOfPid(child.pid),

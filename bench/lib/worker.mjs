@@ -15,6 +15,9 @@ const c = w.counts({ quick: values.quick, target: values.target })
 function emit(id, result) {
   process.stdout.write('RESULT ' + JSON.stringify({ id, ...result }) + '\n')
 }
+function ctxKind(target) {
+  return target.kind === 'http' ? 'server process' : 'benchmark process (simulator and client)'
+}
 function reason(e) {
   return String(e?.message ?? e).split('\n')[0].slice(0, 160)
 }
@@ -56,6 +59,7 @@ const plan = [
   ['transfers', w.transfers],
   ['calls', w.calls],
   ['getLogs', w.getLogs],
+  ['multiTxBlocks', w.multiTxBlocks], // before fixtures: the cycles' transfers are signed once, at fixed nonces
   ['fixtures', w.fixtures],
   ['keccak', w.keccak],
   ['arith', w.arith],
@@ -76,6 +80,10 @@ for (const [id, fn] of plan) {
     const r = await fn(ctx, c)
     if (id === 'mine') for (const [k, v] of Object.entries(r)) emit(`mine.${k}`, v)
     else emit(id, c.scaled.includes(id) && !r.na ? { ...r, scaled: true } : r)
+    // CPU time per operation of the process running the simulator, as a row of its own.
+    const cpu = r.cpuUsPerTx ?? r.cpuUsPerReq
+    if (cpu !== undefined) emit(`${id}.cpu`, { value: cpu, detail: ctxKind(t) })
+    else if (r.skip && id.startsWith('http')) emit(`${id}.cpu`, { skip: r.skip })
   } catch (e) {
     emit(id, { na: reason(e) })
   }

@@ -33,9 +33,12 @@ export function counts({ quick, target }) {
     cyclesCheck: [100, 1_000],
     httpSeconds: 10,
     httpConnections: 10,
+    // Manual mining (issue 13 item 5): blocks of `perBlock` ERC-20 transfers each, `evm_mine`d.
+    multiBlocks: 32,
+    perBlock: 16,
   }
   if (quick) {
-    Object.assign(c, { transfers: 50, calls: 200, fixtures: 10, logsRange: 50, blockNumber: 500, computeReps: 1, mineBlocks: 500, cyclesCheck: [10, 100], httpSeconds: 2, keccakN: 2_000, arithN: 5_000, storageN: 100 })
+    Object.assign(c, { multiBlocks: 4, transfers: 50, calls: 200, fixtures: 10, logsRange: 50, blockNumber: 500, computeReps: 1, mineBlocks: 500, cyclesCheck: [10, 100], httpSeconds: 2, keccakN: 2_000, arithN: 5_000, storageN: 100 })
   } else if (target === 'ganache') {
     // Ganache is 10-100x slower per operation; fewer iterations keep the run short. Rates are per second, so they
     // stay comparable; the cells say when a count was scaled.
@@ -123,6 +126,54 @@ export async function transfers(ctx, c) {
   return { value: c.transfers / s, detail: `${c.transfers} tx` }
 }
 
+/** Automine off or on: `evm_setAutomine` (rsksim, Hardhat, Anvil), or Ganache's `miner_stop` / `miner_start`. */
+async function setAutomine(t, on) {
+  try {
+    await t.request('evm_setAutomine', [on])
+  } catch {
+    await t.request(on ? 'miner_start' : 'miner_stop')
+  }
+}
+
+/**
+ * Manual mining (issue 13 item 5): automine off, then per block 16 ERC-20 transfers sent raw, one `evm_mine`, and
+ * the 16 receipts read (each must be mined in that block and succeed). tx/s, and the CPU time per transaction of
+ * the process that runs the simulator (in process: this one, the client's share included; HTTP: the server's).
+ */
+export async function multiTxBlocks(ctx, c) {
+  const blocks = []
+  for (let b = 0; b < c.multiBlocks; b++) {
+    const raws = []
+    for (let i = 0; i < c.perBlock; i++) raws.push(await sign(ctx, { to: ctx.token, data: transferData(20_000 + b * c.perBlock + i) }))
+    blocks.push(raws)
+  }
+  await setAutomine(ctx.t, false)
+  try {
+    await ctx.clock.start('multiTxBlocks')
+    const cpu0 = ctx.t.cpuMs()
+    const t0 = performance.now()
+    for (const raws of blocks) {
+      const hashes = []
+      for (const raw of raws) hashes.push(await ctx.t.request('eth_sendRawTransaction', [raw]))
+      await ctx.t.request('evm_mine')
+      let block
+      for (const hash of hashes) {
+        const r = await ctx.t.request('eth_getTransactionReceipt', [hash])
+        if (!r || r.status !== '0x1') throw new Error(`transfer ${hash} not mined or reverted`)
+        if (block !== undefined && r.blockNumber !== block) throw new Error(`the ${c.perBlock} transfers went into more than one block`)
+        block = r.blockNumber
+      }
+    }
+    const s = (performance.now() - t0) / 1000
+    const cpuMs = ctx.t.cpuMs() - cpu0
+    await ctx.clock.stop('multiTxBlocks')
+    const n = c.multiBlocks * c.perBlock
+    return { value: n / s, cpuUsPerTx: (cpuMs * 1000) / n, detail: `${c.multiBlocks} blocks × ${c.perBlock} tx` }
+  } finally {
+    await setAutomine(ctx.t, true)
+  }
+}
+
 export async function calls(ctx, c) {
   const data = tokenAbi.encodeFunctionData('balanceOf', [ctx.from])
   const call = { from: ctx.from, to: ctx.token, data }
@@ -207,15 +258,17 @@ async function cannon(ctx, c, body) {
   if (ctx.t.kind !== 'http') return { skip: 'in process: no HTTP server' }
   const bin = path.join(benchDir, 'node_modules/autocannon/autocannon.js')
   const args = [bin, '-c', String(c.httpConnections), '-d', String(c.httpSeconds), '-m', 'POST', '-H', 'content-type=application/json', '-b', JSON.stringify(body), '--json', ctx.t.url]
+  const cpu0 = ctx.t.cpuMs()
   const out = await new Promise((resolve, reject) => {
     const p = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] })
     let s = ''
     p.stdout.on('data', (d) => (s += d))
     p.on('exit', (code) => (code === 0 ? resolve(s) : reject(new Error(`autocannon exited ${code}`))))
   })
+  const cpuUs = ((ctx.t.cpuMs() - cpu0) * 1000) / JSON.parse(out).requests.total
   const r = JSON.parse(out)
   if (r.non2xx || r.errors) throw new Error(`${r.non2xx} non-2xx, ${r.errors} errors`)
-  return { value: r.requests.average, detail: `${c.httpConnections} connections, ${c.httpSeconds} s, p99 ${r.latency.p99} ms` }
+  return { value: r.requests.average, cpuUsPerReq: cpuUs, detail: `${c.httpConnections} connections, ${c.httpSeconds} s, p99 ${r.latency.p99} ms` }
 }
 export const httpBlockNumber = (ctx, c) => cannon(ctx, c, { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] })
 export const httpCall = (ctx, c) =>

@@ -9,7 +9,8 @@
  *    `application/json-rpc` → 415. RSKj sends these without a body; rsksim adds a JSON-RPC error saying what to
  *    send instead, so a user who opens the URL in a browser or forgets the header learns why.
  * 4. API keys configured and the last path segment is not one of them → 401 with a JSON-RPC error, id null; the
- *    body is discarded unread and the connection closed, so a client without a key costs no parsing.
+ *    body is discarded unread and the connection closed, so a client without a key costs no parsing. A client
+ *    that sent `Expect: 100-continue` gets `100 Continue` only after these checks pass.
  * 5. Body over `maxBodyBytes` → 413 (Netty `HttpObjectAggregator`), with an explaining error.
  * 6. Empty body → `{"error":{"code":-32099,"message":"Unexpected error"}}`, 200 (RSKj catch-all, reference §1.2).
  * 7. Malformed JSON → 400 `-32700 JSON parse error`, id null.
@@ -17,16 +18,9 @@
  *    status follows the reply (`statusOf`); a reply over `maxResponseBytes` is replaced by RSKj's bare -32011.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import type { JsonRpcId, JsonRpcReply } from '../rpc/types.js'
-import {
-  isJsonContentType,
-  readBody,
-  statusOf,
-  writeEmpty,
-  writeJson,
-  writePreflight,
-  type ReplyConfig,
-} from './http.js'
+import { isJsonContentType, readBody, replyHeads, statusOf, writeEmpty, writeJson, writePreflight, type ReplyConfig } from './http.js'
 import { hostAllowed, walletRefusal, type AccessConfig } from './access.js'
 import type { MethodVeto } from '../rpc/dispatch.js'
 import { responseTooLarge } from '../errors.js'
@@ -96,87 +90,151 @@ const BAD_HOST_JSON = refusalJson(
 )
 const tooLargeJson = (max: number): string => refusalJson(-32600, `the request body is larger than ${max} bytes (maxBodyBytes / --max-body-bytes)`)
 
+const CONTINUE = /^100-continue$/i
+
+/** The transport of a request with no veto: one shared object, not one per request. */
+const NO_VETO: { veto?: MethodVeto } = Object.freeze({})
+
+/** Replies still owed per socket (requests read but not answered; several when a client pipelines). */
+const owed = new WeakMap<Socket, number>()
+
 /**
- * Serialises a reply; a value JSON cannot carry (a bug upstream) becomes the RSKj catch-all error, and a reply over
- * `maxBytes` (0 = no limit) RSKj's bare -32011 `Response size limit of N bytes exceeded` (reference §1.2).
+ * Whether `socket` still owes a reply: the server's idle timeout never cuts a connection whose client waits for
+ * its answer (a long `eth_call`), only one idle between requests.
  */
-function serialise(reply: Exclude<JsonRpcReply, undefined>, maxBytes: number): { status: number; json: string } {
-  let json: string
-  try {
-    json = JSON.stringify(reply)
-  } catch {
-    return { status: 200, json: UNEXPECTED_ERROR_JSON }
-  }
-  // A string's length never exceeds its UTF-8 byte length, so only long replies are measured exactly.
-  if (maxBytes > 0 && json.length * 3 > maxBytes && Buffer.byteLength(json, 'utf8') > maxBytes) {
-    return { status: 200, json: JSON.stringify({ error: responseTooLarge(maxBytes).toJSON() }) }
-  }
-  return { status: statusOf(reply), json }
+export function owesReply(socket: Socket): boolean {
+  return (owed.get(socket) ?? 0) > 0
 }
 
-async function handle(endpoint: JsonRpcEndpoint, config: HandlerConfig, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (req.method === 'OPTIONS') return writePreflight(res, config)
-  if (!hostAllowed(req.headers.host, config.access)) return refuse(req, res, 400, BAD_HOST_JSON, config)
-  if (req.method !== 'POST') return refuse(req, res, 501, NOT_POST_JSON, config)
-  if (!isJsonContentType(req.headers['content-type'])) return refuse(req, res, 415, NOT_JSON_JSON, config)
-  if (config.apiKeys !== null) {
-    const key = apiKeyOf(req.url)
-    if (key === undefined || !config.apiKeys.has(key)) return refuse(req, res, 401, UNAUTHORIZED_JSON, config)
-  }
-
-  const read = await readBody(req, config.maxBodyBytes)
-  if (!read.ok) {
-    if (read.reason === 'too-large') writeJson(res, 413, tooLargeJson(config.maxBodyBytes), config, true)
-    return
-  }
-  const text = read.body.toString('utf8')
-  if (text.trim() === '') return writeJson(res, 200, UNEXPECTED_ERROR_JSON, config)
-
-  let payload: unknown
-  try {
-    payload = JSON.parse(text)
-  } catch {
-    return writeJson(res, 400, PARSE_ERROR_JSON, config)
-  }
-
-  const veto = walletRefusal(headerText(req.headers.origin), config.access)
-  const reply = await endpoint.handleJsonRpc(payload, veto === undefined ? {} : { veto })
-  if (reply === undefined) return writeEmpty(res, 200, config)
-  const { status, json } = serialise(reply, config.maxResponseBytes)
-  writeJson(res, status, json, config)
-}
-
-const headerText = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v)
+/** Where a reply goes: an HTTP status and the JSON text, or `undefined` for an empty 200 (a notification). */
+export type SendReply = (status: number, json: string | undefined) => void
 
 /**
- * Answers a request refused before its body was read. The body is discarded as it arrives (never buffered or
- * parsed) and the connection closed after the reply, so the refused client cannot queue more work on it.
+ * What the server's front ends share (the node:http listener, and the fast path of src/server/fastPath.ts): the
+ * checks made before a body is read, and the running of a body into a reply.
  */
-function refuse(req: IncomingMessage, res: ServerResponse, status: number, json: string, config: HandlerConfig): void {
-  req.resume()
-  writeJson(res, status, json, config, true)
+export interface RequestCore {
+  /** The node:http request listener (also for 'checkContinue'). */
+  listener: (req: IncomingMessage, res: ServerResponse) => void
+  /** Whether a POST to `target` with these headers passes every check made before its body is read. */
+  admits(target: string, host: string | undefined, contentType: string | undefined): boolean
+  /** Runs a request body (`text`, UTF-8 decoded) and sends its reply; steps 6-8 of the list above. */
+  run(text: string, origin: string | undefined, send: SendReply): void
 }
 
 /**
- * Builds the node:http request listener that serves `endpoint` (normally a `Provider`).
+ * Builds the request handling that serves `endpoint` (normally a `Provider`): `listener` for node:http.
+ *
+ * The hot path (a POST whose body arrives, a reply written) allocates no promise or object of its own beyond the
+ * provider's: one `data` and one `end` listener, header lists built once (`replyHeads`), and the reply written
+ * from the provider's promise callback.
  *
  * @example
  * ```ts
  * import { createServer } from 'node:http'
  * const provider = await createProvider()
- * const listener = createRequestListener(provider, { apiKeys: null, maxBodyBytes: 5 << 20, keepAlive: true })
+ * const access = { allowedHosts: [], allowedOrigins: [], boundHost: '127.0.0.1' }
+ * const { listener } = createRequestCore(provider, { apiKeys: null, maxBodyBytes: 5 << 20, maxResponseBytes: 0, keepAlive: true, access })
  * createServer(listener).listen(4444)
  * ```
  */
-export function createRequestListener(
-  endpoint: JsonRpcEndpoint,
-  config: HandlerConfig,
-): (req: IncomingMessage, res: ServerResponse) => void {
-  return (req, res) => {
-    handle(endpoint, config, req, res).catch(() => {
-      // handleJsonRpc never throws; this guards the listener itself so no request is left hanging.
-      if (!res.headersSent) writeJson(res, 200, UNEXPECTED_ERROR_JSON, config)
-      else res.destroy()
+export function createRequestCore(endpoint: JsonRpcEndpoint, config: HandlerConfig): RequestCore {
+  const heads = replyHeads(config)
+  const { access, apiKeys, maxBodyBytes, maxResponseBytes } = config
+  const tooLarge = tooLargeJson(maxBodyBytes)
+  // `Host` values already accepted: a client sends the same one on every request, so the rule runs once per value.
+  const goodHosts = new Set<string>()
+  const hostOk = (host: string | undefined): boolean => {
+    if (host === undefined || goodHosts.has(host)) return true
+    if (!hostAllowed(host, access)) return false
+    if (goodHosts.size < 64) goodHosts.add(host)
+    return true
+  }
+  const keyOk = (target: string | undefined): boolean => {
+    if (apiKeys === null) return true
+    const key = apiKeyOf(target)
+    return key !== undefined && apiKeys.has(key)
+  }
+
+  /**
+   * Answers a request refused before its body was read. The body is discarded as it arrives (never buffered or
+   * parsed) and the connection closed after the reply, so the refused client cannot queue more work on it.
+   */
+  const refuse = (req: IncomingMessage, res: ServerResponse, status: number, json: string): void => {
+    req.resume()
+    writeJson(res, status, json, heads, true)
+  }
+
+  const settle = (socket: Socket): void => {
+    owed.set(socket, (owed.get(socket) ?? 1) - 1)
+  }
+
+  /** Sends the provider's reply: empty for notifications, RSKj's -32011 when over `maxResponseBytes`. */
+  const deliver = (reply: JsonRpcReply, send: SendReply): void => {
+    if (reply === undefined) return send(200, undefined)
+    let json: string
+    try {
+      json = JSON.stringify(reply)
+    } catch {
+      // A value JSON cannot carry (a bug upstream) becomes the RSKj catch-all error.
+      return send(200, UNEXPECTED_ERROR_JSON)
+    }
+    // A string's length never exceeds its UTF-8 byte length, so only long replies are measured exactly.
+    if (maxResponseBytes > 0 && json.length * 3 > maxResponseBytes && Buffer.byteLength(json, 'utf8') > maxResponseBytes) {
+      return send(200, JSON.stringify({ error: responseTooLarge(maxResponseBytes).toJSON() }))
+    }
+    send(statusOf(reply), json)
+  }
+
+  const run = (text: string, origin: string | undefined, send: SendReply): void => {
+    let payload: unknown
+    try {
+      payload = JSON.parse(text)
+    } catch {
+      // An empty (or blank) body is RSKj's catch-all, 200; anything else that is not JSON a parse error, 400.
+      return send(text.trim() === '' ? 200 : 400, text.trim() === '' ? UNEXPECTED_ERROR_JSON : PARSE_ERROR_JSON)
+    }
+    const veto = origin === undefined ? undefined : walletRefusal(origin, access)
+    endpoint.handleJsonRpc(payload, veto === undefined ? NO_VETO : { veto }).then(
+      (reply) => deliver(reply, send),
+      // handleJsonRpc never throws; this guards the server itself so no request is left hanging.
+      () => send(200, UNEXPECTED_ERROR_JSON),
+    )
+  }
+
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    if (req.method === 'OPTIONS') return writePreflight(res, heads)
+    const headers = req.headers
+    if (!hostOk(headers.host)) return refuse(req, res, 400, BAD_HOST_JSON)
+    if (req.method !== 'POST') return refuse(req, res, 501, NOT_POST_JSON)
+    if (!isJsonContentType(headers['content-type'])) return refuse(req, res, 415, NOT_JSON_JSON)
+    if (!keyOk(req.url)) return refuse(req, res, 401, UNAUTHORIZED_JSON)
+    // `Expect: 100-continue` (RFC 9110 §10.1.1) is invited only now that the request passed every check above
+    // (the server routes those requests here through 'checkContinue'), so a refused client never sends its body;
+    // one that announces too large a body gets its 413 at once. Without Expect, a too large body is drained
+    // before the 413 (readBody): a client still writing it would otherwise meet a reset instead of the answer.
+    if (req.httpVersionMinor === 1 && headers.expect !== undefined && CONTINUE.test(headers.expect)) {
+      if (Number(headers['content-length']) > maxBodyBytes) return refuse(req, res, 413, tooLarge)
+      res.writeContinue()
+    }
+    const socket = req.socket
+    owed.set(socket, (owed.get(socket) ?? 0) + 1)
+    const origin = headers.origin
+    const send: SendReply = (status, json) => {
+      settle(socket)
+      if (json === undefined) writeEmpty(res, status, heads)
+      else writeJson(res, status, json, heads)
+    }
+    readBody(req, maxBodyBytes, (body) => {
+      if (body !== undefined) return run(body.toString('utf8'), origin, send)
+      settle(socket)
+      writeJson(res, 413, tooLarge, heads, true)
     })
+  }
+
+  return {
+    listener,
+    admits: (target, host, contentType) => hostOk(host) && isJsonContentType(contentType) && keyOk(target),
+    run,
   }
 }

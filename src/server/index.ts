@@ -2,14 +2,15 @@
  * The rsksim HTTP server: serves a `Provider` as the hosted service does, `POST {base_url}/<API_KEY>`
  * (spec "Endpoints", "Authentication"), with the HTTP behaviour of RSKj (reference §1.1–1.2).
  */
-import { createServer, type RequestListener, type Server } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import type { ProviderOptions } from '../options/index.js'
 import { createProvider, type Provider } from '../provider/index.js'
-import { createRequestListener } from './handler.js'
+import { createRequestCore, owesReply } from './handler.js'
 import { DEFAULT_MAX_BODY_BYTES } from './http.js'
 import { dumpTarget, loadAtStart, writeStateFile, type StateFileOptions } from './stateFile.js'
 import { attachWebSocket } from './ws.js'
+import { installFastPath } from './fastPath.js'
 
 /** Default port: RSKj `rpc.providers.web.http.port` (reference §1.1). */
 export const DEFAULT_PORT = 4444
@@ -64,6 +65,12 @@ export interface ServerOptions extends ProviderOptions {
    * `close()` and every `interval` seconds. See src/server/stateFile.ts.
    */
   state?: StateFileOptions
+  /**
+   * Serve whole simple requests through the fast path of src/server/fastPath.ts (default true); false = node:http
+   * for every request. For tests and A/B measurements.
+   * @internal
+   */
+  fastPath?: boolean
 }
 
 /** Default most open connections (well under the usual file-descriptor limits). */
@@ -119,26 +126,15 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   })
 }
 
-/** Requests being answered per socket: an idle timeout never cuts a connection that waits for its reply. */
-const inFlight = new WeakMap<Socket, number>()
-
-function countInFlight(listener: RequestListener): RequestListener {
-  return (req, res) => {
-    const socket = req.socket
-    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1)
-    res.once('close', () => inFlight.set(socket, (inFlight.get(socket) ?? 1) - 1))
-    listener(req, res)
-  }
-}
-
 /**
  * Closes connections that stay silent for `ms`: one that never sends a request (node:http's header timeout does
- * not cover a connection that sent nothing at all) and one idle between requests.
+ * not cover a connection that sent nothing at all) and one idle between requests; never one whose client waits
+ * for its reply (`owesReply`).
  */
 function closeIdleSockets(server: Server, ms: number): void {
   server.timeout = ms
   server.on('timeout', (socket: Socket) => {
-    if ((inFlight.get(socket) ?? 0) === 0) socket.destroy()
+    if (!owesReply(socket)) socket.destroy()
   })
 }
 
@@ -176,6 +172,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
     maxConnections = DEFAULT_MAX_CONNECTIONS,
     idleTimeout = DEFAULT_IDLE_TIMEOUT,
     state = {},
+    fastPath = true,
     ...providerOptions
   } = options
   checkPort(port)
@@ -199,14 +196,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
     if (owned) await provider.disconnect()
     throw e
   }
-  const listener = createRequestListener(provider, {
+  const core = createRequestCore(provider, {
     apiKeys: apiKeys === undefined ? null : new Set(apiKeys),
     maxBodyBytes,
     maxResponseBytes: provider.options.maxResponseSize,
     keepAlive,
     access: { allowedHosts, allowedOrigins, boundHost: host },
   })
-  const server = createServer(countInFlight(listener))
+  const server = createServer(core.listener)
+  // Requests with `Expect: 100-continue` come to the same listener, which sends 100 only once they pass its checks.
+  server.on('checkContinue', core.listener)
+  // With keep-alive off every reply closes its connection, which node:http does; the fast path serves kept ones.
+  const closeFast = fastPath && keepAlive ? installFastPath(server, core, maxBodyBytes, idleTimeout) : undefined
   server.maxConnections = maxConnections
   server.keepAliveTimeout = idleTimeout
   closeIdleSockets(server, idleTimeout)
@@ -232,6 +233,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
     closing ??= new Promise<void>((resolve) => {
       if (saver !== undefined) clearInterval(saver)
       closeSockets()
+      closeFast?.()
       server.close(() => resolve())
       server.closeAllConnections()
     }).then(async () => {

@@ -1,0 +1,201 @@
+/**
+ * A fast path in front of node:http for the one request shape a JSON-RPC client sends again and again: a whole
+ * `POST <path> HTTP/1.1` with `Content-Length`, on a kept-alive connection, that passes the server's checks.
+ * Measured with bench/http.mjs (docs/performance.md, issue 13): node:http's request/response objects, header
+ * objects and stream machinery cost about 9 µs of server CPU per `eth_blockNumber` (22-24 → 13-14 µs per request).
+ *
+ * Everything else goes to node:http unchanged: the connection, with the bytes already read put back, is handed
+ * to node:http's own connection listener (the same one that `server.listen` would call) and stays there. That
+ * covers chunked bodies, `Expect`, HTTP/1.0, `Connection: close`, upgrades (WebSocket), OPTIONS and other methods,
+ * every refusal (Host, Content-Type, API key, body size), malformed or unusual heads, and any request not wholly
+ * received yet, so this code never waits on a partial request and has no timeouts of its own but the idle one.
+ * The replies are the bytes node:http writes for the same reply (headers in the same order, `Date`, `Connection`,
+ * `Keep-Alive`); test/http_edge.test.ts runs every case with the fast path on and off.
+ *
+ * It is installed only when the server's `'connection'` listeners are exactly node:http's `connectionListener`
+ * (checked at start); otherwise the server runs on node:http alone, as before.
+ */
+import { STATUS_CODES, type Server } from 'node:http'
+import type { Socket } from 'node:net'
+import type { RequestCore } from './handler.js'
+import { CORS_HEADERS } from './http.js'
+
+const HEAD_END = Buffer.from('\r\n\r\n')
+/** Bytes a client may send ahead while a reply is owed before its connection is paused. */
+const PIPELINE_BYTES = 1024 * 1024
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/
+/** Characters a header value or a request target may not hold (RFC 9110 §5.5: no CTLs but tab; no bare LF). */
+const BAD_VALUE = /[\x00-\x08\x0a-\x1f\x7f]/
+const BAD_TARGET = /[\x00-\x20\x7f]/
+const CORS_LINES = Object.entries(CORS_HEADERS)
+  .map(([k, v]) => `${k}: ${v}\r\n`)
+  .join('')
+
+let dateSecond = -1
+let dateText = ''
+/** The `Date` header value, recomputed once a second as node:http does. */
+function httpDate(): string {
+  const now = Date.now()
+  const second = Math.floor(now / 1000)
+  if (second !== dateSecond) {
+    dateSecond = second
+    dateText = new Date(now).toUTCString()
+  }
+  return dateText
+}
+
+/** A whole request the fast path serves: its target, the headers the checks read, and where its body lies. */
+interface Simple {
+  target: string
+  host: string | undefined
+  contentType: string | undefined
+  origin: string | undefined
+  bodyStart: number
+  bodyEnd: number
+}
+
+/**
+ * Parses the request at the start of `buf` if it is one the fast path serves and is wholly there; else
+ * undefined (node:http then takes the connection). Strict on purpose: anything odd is left to node:http's parser.
+ */
+function simpleRequest(buf: Buffer, maxBodyBytes: number): Simple | undefined {
+  const end = buf.indexOf(HEAD_END)
+  if (end < 0) return undefined
+  const lines = buf.toString('latin1', 0, end).split('\r\n')
+  const line = lines[0] ?? ''
+  if (!line.startsWith('POST ') || !line.endsWith(' HTTP/1.1')) return undefined
+  const target = line.slice(5, -9)
+  if (target === '' || BAD_TARGET.test(target)) return undefined
+  let host: string | undefined
+  let contentType: string | undefined
+  let origin: string | undefined
+  let length: string | undefined
+  for (let i = 1; i < lines.length; i++) {
+    const l = lines[i] ?? ''
+    const colon = l.indexOf(':')
+    if (colon <= 0) return undefined
+    const name = l.slice(0, colon).toLowerCase()
+    if (!TOKEN.test(name)) return undefined
+    const value = l.slice(colon + 1).trim()
+    if (BAD_VALUE.test(value)) return undefined
+    switch (name) {
+      case 'host':
+        if (host !== undefined) return undefined
+        host = value
+        break
+      case 'content-type':
+        if (contentType !== undefined) return undefined
+        contentType = value
+        break
+      case 'origin':
+        if (origin !== undefined) return undefined
+        origin = value
+        break
+      case 'content-length':
+        if (length !== undefined || !/^\d{1,10}$/.test(value)) return undefined
+        length = value
+        break
+      case 'connection':
+        if (value.toLowerCase() !== 'keep-alive') return undefined
+        break
+      case 'transfer-encoding':
+      case 'expect':
+      case 'upgrade':
+      case 'te':
+        return undefined
+    }
+  }
+  if (length === undefined) return undefined
+  const size = Number(length)
+  if (size > maxBodyBytes || buf.length < end + 4 + size) return undefined
+  return { target, host, contentType, origin, bodyStart: end + 4, bodyEnd: end + 4 + size }
+}
+
+/**
+ * Puts the fast path in front of `server`'s node:http connection handling. Returns a function that destroys the
+ * connections it is serving (for `close()`), or undefined when node:http's connection listener is not the one
+ * expected (then nothing is changed).
+ */
+export function installFastPath(server: Server, core: RequestCore, maxBodyBytes: number, idleTimeoutMs: number): (() => void) | undefined {
+  const listeners = server.listeners('connection')
+  const nodeListener = listeners[0]
+  if (listeners.length !== 1 || typeof nodeListener !== 'function' || nodeListener.name !== 'connectionListener') return undefined
+  server.removeListener('connection', nodeListener as (socket: Socket) => void)
+  const serving = new Set<Socket>()
+  const keepAlive = `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(idleTimeoutMs / 1000)}\r\n\r\n`
+
+  server.on('connection', (socket: Socket) => {
+    serving.add(socket)
+    let buf: Buffer | undefined
+    let busy = false // a reply is owed: pipelined requests wait in `buf`
+    let inServe = false // inside serve(): a reply sent at once does not recurse into it
+
+    const handOver = (): void => {
+      serving.delete(socket)
+      socket.removeListener('data', onData)
+      socket.removeListener('timeout', onTimeout)
+      socket.removeListener('error', onError)
+      socket.setTimeout(0)
+      socket.pause()
+      if (buf !== undefined) socket.unshift(buf)
+      buf = undefined
+      ;(nodeListener as (this: Server, socket: Socket) => void).call(server, socket)
+      process.nextTick(() => socket.resume())
+    }
+
+    const send = (status: number, json: string | undefined): void => {
+      busy = false
+      if (socket.destroyed) return
+      if (socket.isPaused()) socket.resume()
+      const head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'unknown'}\r\n${CORS_LINES}`
+      if (json === undefined) socket.write(`${head}Content-Length: 0\r\nDate: ${httpDate()}\r\n${keepAlive}`)
+      else {
+        const body = json + '\n'
+        socket.write(`${head}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body, 'utf8')}\r\nDate: ${httpDate()}\r\n${keepAlive}${body}`)
+      }
+      if (buf !== undefined && !inServe) serve()
+    }
+
+    /** Serves whole simple requests from `buf` one at a time, in order; hands anything else to node:http. */
+    const serve = (): void => {
+      inServe = true
+      while (buf !== undefined && !busy && !socket.destroyed) {
+        const req = simpleRequest(buf, maxBodyBytes)
+        if (req === undefined || !core.admits(req.target, req.host, req.contentType)) {
+          inServe = false
+          return handOver()
+        }
+        const text = buf.toString('utf8', req.bodyStart, req.bodyEnd)
+        buf = req.bodyEnd < buf.length ? buf.subarray(req.bodyEnd) : undefined
+        busy = true
+        core.run(text, req.origin, send)
+      }
+      inServe = false
+    }
+
+    const onData = (chunk: Buffer): void => {
+      buf = buf === undefined ? chunk : Buffer.concat([buf, chunk])
+      if (!busy) serve()
+      // A client that keeps sending while its reply is owed is not read further until the reply is out, as
+      // node:http stops reading a connection with too many replies owed: memory stays bounded.
+      else if (buf.length > PIPELINE_BYTES) socket.pause()
+    }
+    const onTimeout = (): void => {
+      if (!busy) socket.destroy()
+    }
+    const onError = (): void => {
+      socket.destroy()
+    }
+    socket.on('data', onData)
+    // A listener of its own, not setTimeout's callback argument: that one is removed after its first call.
+    socket.on('timeout', onTimeout)
+    socket.setTimeout(idleTimeoutMs)
+    socket.on('error', onError)
+    socket.on('close', () => serving.delete(socket))
+  })
+
+  return () => {
+    for (const socket of serving) socket.destroy()
+    serving.clear()
+  }
+}
