@@ -14,10 +14,11 @@ const { startServer, createProvider } = await import(pathToFileURL(path.join(dis
 let server
 if (process.env.RSKSIM_HTTP === 'raw') {
   const { startRawServer } = await import('./raw-http.mjs')
-  server = await startRawServer(await createProvider())
+  server = await startRawServer(await createProvider({ accountTxRateLimit: false }))
 } else {
   // RSKSIM_FAST=0: node:http for every request (startServer's internal `fastPath` switch, src/server/fastPath.ts).
-  server = await startServer({ port: 0, host: '127.0.0.1', ...(process.env.RSKSIM_FAST === '0' ? { fastPath: false } : {}) })
+  // The quota is off as in targets.mjs (the peers have no such limit; this measures execution).
+  server = await startServer({ port: 0, host: '127.0.0.1', accountTxRateLimit: false, ...(process.env.RSKSIM_FAST === '0' ? { fastPath: false } : {}) })
 }
 process.send({ url: server.url })
 process.on('message', async (msg) => {
