@@ -204,3 +204,29 @@ describe('database with interval mining', () => {
     await b.disconnect()
   })
 })
+
+describe('damaged databases', () => {
+  /** A database of a few blocks, closed; returns its store. */
+  async function made(): Promise<MemoryLevel> {
+    const level = new MemoryLevel()
+    const a = await createProvider({ ...NO_QUOTA, database: { level } })
+    for (let i = 0; i < 3; i++) await send(a, { to: COW1, value: '0x1' })
+    await a.disconnect()
+    return level
+  }
+  const blockKey = (n: number) => Uint8Array.of(0x62, 0, 0, 0, 0, 0, 0, 0, n)
+
+  it('a missing or unreadable block, or a missing state, is refused with what is wrong', async () => {
+    const gone = await made()
+    await gone.del(blockKey(3), { keyEncoding: 'view' })
+    await expect(createProvider({ database: { level: gone } })).rejects.toThrow(/is damaged: the blocks end at 2, the head record names 3/)
+
+    const garbled = await made()
+    await garbled.put(blockKey(2), Uint8Array.of(1, 2, 3), { keyEncoding: 'view', valueEncoding: 'view' })
+    await expect(createProvider({ database: { level: garbled } })).rejects.toThrow(/is damaged: a block record is unreadable/)
+
+    const stateless = await made()
+    for await (const key of stateless.keys({ keyEncoding: 'view', gte: Uint8Array.of(0x6e), lt: Uint8Array.of(0x6f) })) await stateless.del(key, { keyEncoding: 'view' })
+    await expect(createProvider({ database: { level: stateless } })).rejects.toThrow(/is damaged: the state 0x[0-9a-f]{64} is missing/)
+  })
+})
