@@ -11,6 +11,7 @@ import { Chain } from './chain/chain.js'
 import { createRskCommon } from './chain/common.js'
 import { createGenesis } from './chain/genesis.js'
 import type { BlockRecord, TxRecord } from './chain/types.js'
+import { compactTransactions } from './chain/txRecord.js'
 import { TxPool } from './pool/pool.js'
 import { admissionError } from './pool/admission.js'
 import { forwardClock, TxQuotaChecker } from './pool/txQuota.js'
@@ -227,7 +228,10 @@ export class RskNode {
   /** Mines one block now (optionally at `timestamp`) with what the pool holds. */
   async mine(timestamp?: bigint): Promise<{ block: BlockRecord; dropped: Dropped[] }> {
     this.minedConsole = []
+    const previous = this.chain.head
     const mined = await this.miner.mine(timestamp)
+    // The block before is settled: its transactions keep only their bytes (txRecord.ts `compactTransactions`).
+    compactTransactions(previous.transactions, this.chain.common)
     await this.chain.blockAppended(this.options.stateHistory, () => this.snapshots.roots())
     this.events.emit('block', mined.block)
     this.flushMinedConsole()

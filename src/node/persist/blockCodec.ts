@@ -8,11 +8,8 @@
  */
 import { serialize, deserialize } from 'node:v8'
 import type { Common } from '@ethereumjs/common'
-import { createLegacyTxFromRLP, type LegacyTx } from '@ethereumjs/tx'
-import { Address } from '@ethereumjs/util'
-import { keccak256 } from '../crypto.js'
 import { flatHex } from '../chain/flatHex.js'
-import { TX_OPTIONS } from '../chain/txRecord.js'
+import { StoredTxRecord } from '../chain/txRecord.js'
 import type { BlockRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
 import { remascReceiptFromParts, remascReceiptParts, type RemascReceiptParts } from '../rsk/remasc/remascReceipt.js'
 import { remascTransaction } from '../rsk/remasc/remascTx.js'
@@ -50,35 +47,6 @@ function storedReceipt(r: ReceiptRecord, t: TxRecord): ReceiptRecord | StoredRem
     contractAddress: r.contractAddress,
     ...(r.revertData !== undefined ? { revertData: r.revertData } : {}),
     ...(r.error !== undefined ? { error: r.error } : {}),
-  }
-}
-
-/** A transaction read back: decoded from its bytes on first use, its sender the one stored. */
-class StoredTxRecord implements TxRecord {
-  readonly hash: Uint8Array
-  readonly hashHex: string
-  readonly fromHex: string
-  private decoded?: LegacyTx
-
-  constructor(
-    readonly raw: Uint8Array,
-    readonly from: Uint8Array,
-    private readonly common: Common,
-    hash?: Uint8Array,
-  ) {
-    this.hash = hash ?? keccak256(raw)
-    this.hashHex = flatHex(this.hash)
-    this.fromHex = flatHex(from)
-  }
-
-  get tx(): LegacyTx {
-    if (this.decoded === undefined) {
-      const tx = createLegacyTxFromRLP(this.raw, { common: this.common, ...TX_OPTIONS, freeze: false })
-      const sender = new Address(this.from)
-      Object.defineProperty(tx, 'getSenderAddress', { value: () => sender })
-      this.decoded = tx
-    }
-    return this.decoded
   }
 }
 
