@@ -20,7 +20,11 @@ export function stateBlock(node: RskNode, sel: BlockSelector): BlockRecord {
   const store = node.chain.store
   switch (sel.kind) {
     case 'tag':
-      if (sel.tag === 'earliest') return store.byNumber(0n)!
+      if (sel.tag === 'earliest') {
+        const b = store.byNumber(0n)
+        if (b === undefined) throw blockNotFound('0x0')
+        return b
+      }
       if (sel.tag === 'latest' || sel.tag === 'pending') return store.head
       throw invalidParams(`Invalid block identifier '${sel.tag}'`)
     case 'number': {

@@ -99,7 +99,7 @@ export class Chain {
     if (before <= 0n || head % BigInt(Math.max(1, Math.floor(history / 4))) !== 0n) return
     const keep = new Set<string>()
     for (let n = before; n <= head; n++) keep.add(binKey(this.store.byNumber(n)!.header.stateRoot))
-    keep.add(binKey(this.store.byNumber(0n)!.header.stateRoot))
+    keep.add(binKey(this.store.first.header.stateRoot))
     keep.add(binKey(await this.state.getStateRoot()))
     for (const r of pinned()) keep.add(binKey(r))
     // A root added while the head was n is block n + 1's (or an edit on top of block n): release those below `before`.

@@ -6,6 +6,11 @@ import type { BlockRecord, TxLocation } from './types.js'
 
 export class BlockStore {
   private readonly blocks: BlockRecord[] = []
+  /**
+   * The number of the first block kept: 0, or on a fork the forked block (the blocks below it are the remote's,
+   * src/node/fork).
+   */
+  private base = 0n
   private readonly byHash = new Map<string, BlockRecord>()
   /**
    * Mined transactions' blocks by hash. The index is looked up on read: a stored { block, index } object per
@@ -19,11 +24,17 @@ export class BlockStore {
   }
 
   get headNumber(): bigint {
-    return BigInt(this.blocks.length - 1)
+    return this.base + BigInt(this.blocks.length - 1)
+  }
+
+  /** The first block kept: genesis, or the forked block. */
+  get first(): BlockRecord {
+    return this.blocks[0]!
   }
 
   byNumber(n: bigint): BlockRecord | undefined {
-    return n < 0n || n >= BigInt(this.blocks.length) ? undefined : this.blocks[Number(n)]
+    const i = n - this.base
+    return i < 0n || i >= BigInt(this.blocks.length) ? undefined : this.blocks[Number(i)]
   }
 
   /** `hashHex` is lowercase `0x` hex. */
@@ -36,16 +47,26 @@ export class BlockStore {
     return block === undefined ? undefined : { block, index: block.transactions.findIndex((t) => t.hashHex === hashHex) }
   }
 
+  /** Appends the next block; the first block appended to an empty store may have any number (a fork's). */
   append(block: BlockRecord): void {
-    if (block.number !== BigInt(this.blocks.length)) throw new Error(`block ${block.number} does not follow ${this.headNumber}`)
+    if (this.blocks.length === 0) this.base = block.number
+    else if (block.number !== this.headNumber + 1n) throw new Error(`block ${block.number} does not follow ${this.headNumber}`)
     this.blocks.push(block)
     this.byHash.set(block.hashHex, block)
     for (const t of block.transactions) this.txs.set(t.hashHex, block)
   }
 
-  /** Drops every block above `n`; returns the dropped blocks, oldest first. */
+  /** Forgets every block (a fork moved to another block: hardhat_reset with `forking`). */
+  clear(): void {
+    this.blocks.length = 0
+    this.byHash.clear()
+    this.txs.clear()
+    this.base = 0n
+  }
+
+  /** Drops every block above `n` (at least the first block stays); returns the dropped blocks, oldest first. */
   truncate(n: bigint): BlockRecord[] {
-    const dropped = this.blocks.splice(Number(n) + 1)
+    const dropped = this.blocks.splice(Number(n - this.base) + 1)
     for (const b of dropped) {
       this.byHash.delete(b.hashHex)
       for (const t of b.transactions) this.txs.delete(t.hashHex)
@@ -55,8 +76,8 @@ export class BlockStore {
 
   /** Blocks `from`..`to` inclusive, clamped to the chain. */
   range(from: bigint, to: bigint): BlockRecord[] {
-    const lo = from < 0n ? 0 : Number(from)
-    const hi = Math.min(Number(to), this.blocks.length - 1)
+    const lo = from < this.base ? 0 : Number(from - this.base)
+    const hi = Math.min(Number(to - this.base), this.blocks.length - 1)
     return lo > hi ? [] : this.blocks.slice(lo, hi + 1)
   }
 }

@@ -37,6 +37,8 @@ export async function quotaRequest(chain: Chain, pool: TxPool, t: TxRecord, pend
  */
 function feeMarketWorking(chain: Chain): boolean {
   const head = chain.head.number
+  // On a fork only rsksim's own blocks count (the window must lie above the forked block).
+  if (head - BigInt(FEE_MARKET_BLOCK_WINDOW) + 1n <= chain.store.first.number && chain.store.first.number > 0n) return false
   if (head < BigInt(FEE_MARKET_BLOCK_WINDOW - 1)) return false
   let sum = 0
   for (let n = head - BigInt(FEE_MARKET_BLOCK_WINDOW) + 1n; n <= head; n++) {

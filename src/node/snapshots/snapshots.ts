@@ -48,10 +48,10 @@ export class Snapshots {
     return true
   }
 
-  /** Back to genesis with an empty pool and no snapshots. */
+  /** Back to genesis (on a fork: the forked block) with an empty pool and no snapshots. */
   async reset(node: RskNode): Promise<void> {
     this.list = []
-    await rewind(node, 0n, node.chain.store.byNumber(0n)!.header.stateRoot, node.chain.genesisTrees, [])
+    await rewind(node, node.chain.store.first.number, node.chain.store.first.header.stateRoot, node.chain.genesisTrees, [])
     node.clock.offset = 0n
     node.clock.drift = 0n
   }

@@ -30,6 +30,9 @@ export class Entry {
    */
   storage: TrieNode | undefined
   storageKnown = true
+  /** On a fork: slots not in the local storage trie are the remote's (overlay.ts); `baseRemote` as the trie holds it. */
+  remote = false
+  baseRemote = false
   private hashed?: Uint8Array
 
   constructor(readonly address: Uint8Array) {}
@@ -47,6 +50,8 @@ export class Entry {
     c.hashed = this.hashed
     c.storage = this.storage
     c.storageKnown = this.storageKnown
+    c.remote = this.remote
+    c.baseRemote = this.baseRemote
     return c
   }
 }
@@ -61,7 +66,7 @@ export function sameAccount(a: Account | undefined, b: Account | undefined): boo
 }
 
 type Record =
-  | { t: 0; e: Entry; account: Account | undefined; storage: TrieNode | undefined; storageKnown: boolean }
+  | { t: 0; e: Entry; account: Account | undefined; storage: TrieNode | undefined; storageKnown: boolean; remote: boolean }
   | { t: 1; map: Map<string, Slot>; k: string; prev: Slot }
   | { t: 2; e: Entry; slots: Map<string, Slot> }
 
@@ -71,7 +76,7 @@ export class Undo {
   private readonly marks: number[] = []
 
   account(e: Entry): void {
-    this.log.push({ t: 0, e, account: e.current, storage: e.storage, storageKnown: e.storageKnown })
+    this.log.push({ t: 0, e, account: e.current, storage: e.storage, storageKnown: e.storageKnown, remote: e.remote })
   }
 
   slot(e: Entry, prev: Slot): void {
@@ -99,6 +104,7 @@ export class Undo {
         r.e.current = r.account
         r.e.storage = r.storage
         r.e.storageKnown = r.storageKnown
+        r.e.remote = r.remote
       }
       else if (r.t === 1) r.map.set(r.k, r.prev)
       else r.e.slots = r.slots

@@ -11,6 +11,8 @@
  *   so every root computed stays readable (historical blocks, `evm_revert` as a root swap; trieStore.ts).
  * - A root computed inside a checkpoint (the miner asks for it before committing the block) is kept and adopted
  *   when the outermost checkpoint commits unchanged, so a block's tries are built once.
+ * - On a fork (the store has `remote` values), what the local trie does not hold is read from the remote, and the
+ *   trie keeps deletions as tombstones (overlay.ts).
  */
 import { Account, type Address, EthereumJSErrorWithoutCode, KECCAK256_NULL, KECCAK256_RLP, createAccountFromRLP, unpadBytes, equalsBytes } from '@ethereumjs/util'
 import { RLP } from '@ethereumjs/rlp'
@@ -22,6 +24,7 @@ import { trieDel, trieGet, trieGetLeaf, triePut, withNodes, type StubLoader } fr
 import { type TrieStore, binKey } from './trieStore.js'
 import { stubLoader } from './nodeSource.js'
 import { Entry, Undo, copyAccount, sameAccount, type Slot } from './entries.js'
+import { decodeForkLeaf, encodeForkLeaf } from './overlay.js'
 
 const EMPTY = new Uint8Array(0)
 
@@ -67,7 +70,18 @@ export class LiveState implements StateManagerInterface {
     if (known !== undefined) return known
     const e = new Entry(address.bytes)
     const found = await withNodes(this.load, () => trieGetLeaf(this.root, e.hashedKey()))
-    const account = found === undefined ? undefined : createAccountFromRLP(found.value)
+    const remote = this.store.remote
+    let account: Account | undefined
+    if (remote === undefined) account = found === undefined ? undefined : createAccountFromRLP(found.value)
+    else if (found !== undefined) ({ account, remoteStorage: e.remote } = decodeForkLeaf(found.value))
+    else {
+      account = (await remote.account(address.bytes))?.account
+      e.remote = account !== undefined
+    }
+    // Another read may have made the entry while this one waited for the remote.
+    const raced = this.entries.get(k)
+    if (raced !== undefined) return raced
+    e.baseRemote = e.remote
     e.base = e.current = account
     e.storage = found?.attached
     e.storageKnown = found?.attached !== undefined || account === undefined || equalsBytes(account.storageRoot, KECCAK256_RLP)
@@ -122,6 +136,7 @@ export class LiveState implements StateManagerInterface {
     if (storage !== undefined) {
       e.storage = storage.tree
       e.storageKnown = storage.known
+      e.remote = false
     }
     this.touch(e)
   }
@@ -182,7 +197,16 @@ export class LiveState implements StateManagerInterface {
     if (known !== undefined) return known
     const hashed = keccak256(key)
     const stored = await withNodes(this.load, () => trieGet(this.storageTree(e, account), hashed))
-    const value = stored === undefined ? EMPTY : (RLP.decode(stored) as Uint8Array)
+    let value: Uint8Array = EMPTY
+    if (stored !== undefined) value = RLP.decode(stored) as Uint8Array
+    else if (e.remote) {
+      const slots = e.slots
+      value = await this.store.remote!.storage(e.address, key)
+      // Another read may have made the slot while this one waited for the remote (or the storage was replaced).
+      const raced = slots.get(k)
+      if (raced !== undefined) return raced
+      if (slots !== e.slots) return this.slot(e, key)
+    }
     const s: Slot = { key, hashed, current: value, base: value, dirty: false }
     e.slots.set(k, s)
     return s
@@ -261,6 +285,7 @@ export class LiveState implements StateManagerInterface {
   }
 
   private computeNow(): Computed {
+    const fork = this.store.remote !== undefined
     let root = this.root
     const accounts: Computed['accounts'] = []
     for (const e of this.dirty) {
@@ -272,7 +297,8 @@ export class LiveState implements StateManagerInterface {
         for (const s of e.slots.values()) {
           if (!s.dirty || equalsBytes(s.current, s.base)) continue
           changed = true
-          storage = s.current.length > 0 ? triePut(storage, s.hashed, RLP.encode(s.current)) : trieDel(storage, s.hashed)
+          // Over the remote's storage a zero is kept (an empty value), else the remote's value would show through.
+          storage = s.current.length > 0 || e.remote ? triePut(storage, s.hashed, RLP.encode(s.current)) : trieDel(storage, s.hashed)
         }
         if (changed) {
           const hash = storage === undefined ? KECCAK256_RLP : rootHash(storage)
@@ -281,9 +307,10 @@ export class LiveState implements StateManagerInterface {
         }
       }
       accounts.push([e, account, storage])
-      if (sameAccount(account, e.base)) continue
+      if (sameAccount(account, e.base) && e.remote === e.baseRemote) continue
       // The storage trie rides on the account's leaf: the state root reaches it, and frees it with itself.
-      root = account === undefined ? trieDel(root, e.hashedKey()) : triePut(root, e.hashedKey(), account.serialize(), storage)
+      if (fork) root = triePut(root, e.hashedKey(), encodeForkLeaf(account, e.remote), account === undefined ? undefined : storage)
+      else root = account === undefined ? trieDel(root, e.hashedKey()) : triePut(root, e.hashedKey(), account.serialize(), storage)
     }
     const hash = root === undefined ? KECCAK256_RLP : rootHash(root)
     this.store.addRoot(hash, root)
@@ -295,6 +322,7 @@ export class LiveState implements StateManagerInterface {
     this.root = c.root
     for (const [e, account, storage] of c.accounts) {
       e.base = e.current = account
+      e.baseRemote = e.remote
       e.storage = storage
       e.storageKnown = true
       for (const [k, s] of e.slots) if (s.dirty) e.slots.set(k, { ...s, base: s.current, dirty: false })

@@ -6,11 +6,12 @@
  * before it, since both are content-addressed).
  *
  * Where a root is not in memory, a NodeSource (nodeSource.ts) may know it: the tree is then a stub loaded on
- * first touch.
+ * first touch. On a fork, `remote` holds the forked state's values under the local tries (overlay.ts).
  */
 import { KECCAK256_RLP } from '@ethereumjs/util'
 import { refOf, stub, type NodeSink, type TrieNode } from './trieNode.js'
 import type { NodeSource } from './nodeSource.js'
+import type { RemoteValues } from './overlay.js'
 
 /** One character per byte: a cheap, collision-free Map key for a hash. */
 export function binKey(bytes: Uint8Array): string {
@@ -42,7 +43,31 @@ export class TrieStore {
    */
   private unwritten?: { nodes: Map<string, [Uint8Array, Uint8Array]>; codes: Map<string, [Uint8Array, Uint8Array]> }
 
-  constructor(readonly source?: NodeSource) {}
+  /** Roots that name the empty local trie: a fork's forked block, whose state is all the remote's. */
+  private readonly emptyAliases = new Set<string>()
+
+  constructor(
+    readonly source?: NodeSource,
+    /** A fork's remote state (set again when hardhat_reset moves the fork: `reset`). */
+    public remote?: RemoteValues,
+  ) {}
+
+  /** Forgets every tree and code (hardhat_reset to another fork). */
+  reset(remote: RemoteValues | undefined): void {
+    this.roots.clear()
+    this.storageRoots.clear()
+    this.codes.clear()
+    this.added.length = 0
+    this.eras.length = 0
+    this.released = 0
+    this.emptyAliases.clear()
+    this.remote = remote
+  }
+
+  /** Makes `hash` name the empty local trie (the forked block's state root). */
+  aliasEmpty(hash: Uint8Array): void {
+    this.emptyAliases.add(binKey(hash))
+  }
 
   /** Starts collecting what a persistent source must write (nodes hashed from now on, code added). */
   collectWrites(): void {
@@ -108,7 +133,7 @@ export class TrieStore {
    */
   tree(hash: Uint8Array): TrieNode | undefined | null {
     const k = binKey(hash)
-    if (k === EMPTY_KEY) return undefined
+    if (k === EMPTY_KEY || this.emptyAliases.has(k)) return undefined
     const known = this.roots.get(k) ?? this.storageRoots.get(k)?.deref()
     if (known !== undefined) return known
     if (this.source === undefined) return null
@@ -122,7 +147,7 @@ export class TrieStore {
   /** Whether `hash` names a tree this store can read. */
   async hasTree(hash: Uint8Array): Promise<boolean> {
     const k = binKey(hash)
-    if (k === EMPTY_KEY || this.roots.has(k) || this.storageRoots.get(k)?.deref() !== undefined) return true
+    if (k === EMPTY_KEY || this.emptyAliases.has(k) || this.roots.has(k) || this.storageRoots.get(k)?.deref() !== undefined) return true
     return (await this.source?.getNode(hash)) !== undefined
   }
 
@@ -139,7 +164,7 @@ export class TrieStore {
 
   /** Code by hash: the same array for the same code (the interpreter caches jump analysis per code array). */
   async code(hash: Uint8Array): Promise<Uint8Array | undefined> {
-    const known = this.codes.get(binKey(hash))
+    const known = this.codes.get(binKey(hash)) ?? this.remote?.code(hash)
     if (known !== undefined || this.source === undefined) return known
     const loaded = await this.source.getCode(hash)
     if (loaded === undefined) return undefined

@@ -30,7 +30,8 @@ export function forkDetectionData(store: BlockStore): Uint8Array {
   for (let i = 0; i < CPV_SIZE; i++) {
     // Index counted back from the best block, as the calculator's list is ordered newest first.
     const back = best - cpvStart + BigInt(i * CPV_JUMP)
-    const header = store.byNumber(best - back)!.header.bitcoinMergedMiningHeader
+    // On a fork the blocks below the forked one are the remote's: their Bitcoin headers count as absent.
+    const header = store.byNumber(best - back)?.header.bitcoinMergedMiningHeader ?? new Uint8Array()
     // bitcoinj's hash bytes are in display (reversed) order: its last byte is the first byte of the digest.
     out[i] = header.length === 80 ? firstHashByte(header) : 0
   }
