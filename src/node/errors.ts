@@ -42,3 +42,40 @@ export class StateNotKept extends Error {
     super(`State not found for block with hash ${blockHashHex}`)
   }
 }
+
+/**
+ * A call to a fork's remote node failed (src/node/fork/remote.ts): the remote answered a JSON-RPC error (`code` and
+ * `data` are the remote's), or it could not be reached or understood, or the client was closed. `url` is the redacted
+ * URL: no message ever carries the remote's API key or header values. `retryable` is true when the cause was
+ * transient (rate limit, 5xx, timeout, network) and the retries ran out: asking again later may work.
+ */
+export class RemoteFailed extends Error {
+  override readonly name = 'RemoteFailed'
+  readonly url: string
+  readonly method: string
+  readonly params: unknown[]
+  readonly code?: number
+  readonly data?: unknown
+  readonly retryable: boolean
+
+  constructor(init: { url: string; method: string; params: unknown[]; cause: string; code?: number; data?: unknown; retryable?: boolean }) {
+    super(`fork remote ${init.url}: ${init.method}(${shortJson(init.params)}) failed: ${init.cause}`)
+    this.url = init.url
+    this.method = init.method
+    this.params = init.params
+    if (init.code !== undefined) this.code = init.code
+    if (init.data !== undefined) this.data = init.data
+    this.retryable = init.retryable ?? false
+  }
+}
+
+/** JSON of `value` cut to 120 characters, for messages. */
+function shortJson(value: unknown): string {
+  let text: string
+  try {
+    text = JSON.stringify(value) ?? String(value)
+  } catch {
+    text = String(value)
+  }
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text
+}
