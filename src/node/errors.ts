@@ -57,8 +57,10 @@ export class RemoteFailed extends Error {
   readonly code?: number
   readonly data?: unknown
   readonly retryable: boolean
+  /** The remote's own error message, when it answered with a JSON-RPC error (`code` is then its code). */
+  readonly remoteMessage?: string
 
-  constructor(init: { url: string; method: string; params: unknown[]; cause: string; code?: number; data?: unknown; retryable?: boolean }) {
+  constructor(init: { url: string; method: string; params: unknown[]; cause: string; code?: number; data?: unknown; retryable?: boolean; remoteMessage?: string }) {
     super(`fork remote ${init.url}: ${init.method}(${shortJson(init.params)}) failed: ${init.cause}`)
     this.url = init.url
     this.method = init.method
@@ -66,6 +68,7 @@ export class RemoteFailed extends Error {
     if (init.code !== undefined) this.code = init.code
     if (init.data !== undefined) this.data = init.data
     this.retryable = init.retryable ?? false
+    if (init.remoteMessage !== undefined) this.remoteMessage = init.remoteMessage
   }
 }
 

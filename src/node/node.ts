@@ -4,12 +4,13 @@
  * components; RPC handlers reach them through this object.
  */
 import { EventEmitter } from 'eventemitter3'
-import { Address, bytesToHex } from '@ethereumjs/util'
+import { Address, bytesToHex, KECCAK256_RLP } from '@ethereumjs/util'
 import type { ResolvedOptions } from '../options/index.js'
 import { TransactionRejected } from './errors.js'
 import { Chain } from './chain/chain.js'
 import { createRskCommon } from './chain/common.js'
-import { createGenesis } from './chain/genesis.js'
+import { createForkGenesis, createGenesis } from './chain/genesis.js'
+import { connectFork, forkBridgeCall, forkNetwork, remoteBlocks, type ForkConfig, type ForkPoint } from './fork/fork.js'
 import type { BlockRecord, TxRecord } from './chain/types.js'
 import { compactTransactions } from './chain/txRecord.js'
 import { TxPool } from './pool/pool.js'
@@ -77,6 +78,8 @@ export class RskNode {
   private intervalTimer?: NodeJS.Timeout
   /** The on-disk database, when `database` is set (src/node/persist). */
   private persistence?: Persistence
+  /** The remote network this chain forks, when `fork` is set (src/node/fork, docs/forking.md). */
+  fork?: ForkPoint
 
   private constructor(
     readonly options: ResolvedOptions,
@@ -122,11 +125,16 @@ export class RskNode {
 
   /** Builds the genesis block and the key store, and starts interval mining when configured. */
   static async create(options: ResolvedOptions): Promise<RskNode> {
+    const fork = options.fork === undefined ? undefined : await connectFork(options.fork)
+    if (fork !== undefined) adoptFork(options, fork)
     const db = options.database === undefined ? undefined : await openDatabase(options.database, options.network.chainId)
-    const chain = await Chain.create(createRskCommon(options.network, options.minimumGasPrice), db === undefined ? undefined : levelSource(db))
+    const chain = await Chain.create(createRskCommon(options.network, options.minimumGasPrice), db === undefined ? undefined : levelSource(db), fork?.state)
     const node = new RskNode(options, chain)
-    if (db?.meta === undefined) {
-      const accounts = options.accounts.map((a) => ({ address: privateKeyToAddress(a.secretKey), balance: a.balance }))
+    const accounts = options.accounts.map((a) => ({ address: privateKeyToAddress(a.secretKey), balance: a.balance }))
+    if (fork !== undefined) {
+      node.attachFork(fork)
+      await createForkGenesis(chain, fork.block, accounts)
+    } else if (db?.meta === undefined) {
       await createGenesis(chain, {
         accounts,
         gasLimit: options.blockGasLimit,
@@ -154,6 +162,39 @@ export class RskNode {
     }
     node.setInterval(options.mining.interval)
     return node
+  }
+
+  /** Makes `fork` the remote this chain reads what it does not hold from. */
+  private attachFork(fork: ForkPoint): void {
+    this.fork = fork
+    this.chain.remoteBlocks = remoteBlocks(fork)
+    this.chain.bridge.call = forkBridgeCall(fork)
+  }
+
+  /**
+   * `hardhat_reset` with `forking`: forks again, at another block (or URL) of a network with the same chain id. The
+   * chain, the pool and the snapshots start over from the new forked block; what was read from the old remote is
+   * forgotten (its disk cache stays).
+   */
+  async refork(config: ForkConfig): Promise<void> {
+    const next = await connectFork(config, this.options.network.chainId)
+    this.options.fork = { ...config, keep: this.options.fork?.keep ?? { minimumGasPrice: false, blockGasLimit: false } }
+    const { chain } = this
+    const dropped = chain.store.headNumber > chain.store.first.number ? chain.store.range(chain.store.first.number + 1n, chain.store.headNumber) : []
+    this.fork?.remote.close()
+    adoptFork(this.options, next)
+    this.setMinimumGasPrice(this.options.minimumGasPrice)
+    this.setBlockGasLimit(this.options.blockGasLimit)
+    chain.store.clear()
+    chain.trees.reset(next.state)
+    chain.forgetViews()
+    await chain.state.setStateRoot(KECCAK256_RLP)
+    this.attachFork(next)
+    await this.pool.restore([], async () => 0n)
+    const accounts = this.options.accounts.map((a) => ({ address: privateKeyToAddress(a.secretKey), balance: a.balance }))
+    await createForkGenesis(chain, next.block, accounts)
+    chain.trees.setEra(chain.store.headNumber)
+    if (dropped.length > 0) this.events.emit('blocksRemoved', dropped)
   }
 
   /** Mining mode "auto": each accepted transaction is mined at once. */
@@ -184,7 +225,15 @@ export class RskNode {
     if (where === 'pending') this.events.emit('pendingTransaction', t)
     for (const p of promoted) this.events.emit('pendingTransaction', p)
     if (!this.automine || where !== 'pending') return undefined
-    const { block, dropped } = await this.mine()
+    let mined
+    try {
+      mined = await this.mine()
+    } catch (e) {
+      // The block could not be built (a fork's remote failed): the error is the answer, so nothing stays behind.
+      this.pool.remove(t)
+      throw e
+    }
+    const { block, dropped } = mined
     // An admitted transaction the engine still refused is reported, never silently lost.
     const refused = dropped.find((d) => d.tx === t)
     if (refused !== undefined) throw new TransactionRejected(refused.reason)
@@ -275,6 +324,7 @@ export class RskNode {
     await this.queue.run(() => undefined).catch(() => undefined)
     await this.persistence?.close(this.options.database?.level === undefined)
     this.persistence = undefined
+    this.fork?.remote.close()
     this.events.removeAllListeners()
   }
 
@@ -282,4 +332,14 @@ export class RskNode {
   get coinbaseHex(): string {
     return bytesToHex(this.coinbase)
   }
+}
+
+/**
+ * A fork's network comes from the remote: chain and network ids, and the forked block's minimum gas price and gas
+ * limit unless the user gave them (`fork.keep`).
+ */
+function adoptFork(options: ResolvedOptions, fork: ForkPoint): void {
+  options.network = forkNetwork(fork.chainId, fork.networkId)
+  if (options.fork?.keep.minimumGasPrice !== true) options.minimumGasPrice = fork.block.header.minimumGasPrice
+  if (options.fork?.keep.blockGasLimit !== true) options.blockGasLimit = fork.block.header.gasLimit
 }

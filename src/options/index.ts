@@ -3,6 +3,7 @@
  * the code only ever sees a `ResolvedOptions`.
  */
 
+import type { ForkConfig } from '../node/fork/fork.js'
 import type { LevelLike } from '../node/persist/database.js'
 
 /** The networks of the Rootstock family (spec "What the service does", reference §7.1). */
@@ -147,6 +148,38 @@ export interface ProviderOptions {
    * are all kept. Default: every state (docs/state-layer.md).
    */
   stateHistory?: number
+  /**
+   * Fork a live network (docs/forking.md): the remote node's state at a block is read lazily, on first touch, and
+   * rsksim's own blocks build on that block. Chain id, network id, minimum gas price and block gas limit come from
+   * the remote (give `minimumGasPrice` or `blockGasLimit` to set your own); the funded accounts get their balance
+   * over the remote's. Not with `database` or `network`.
+   *
+   * @example
+   * ```ts
+   * const provider = await createProvider({ fork: { url: 'https://public-node.testnet.rsk.co', blockNumber: 6_000_000 } })
+   * ```
+   */
+  fork?: ForkOptions
+}
+
+/** The remote node a fork reads from. */
+export interface ForkOptions {
+  /** JSON-RPC over HTTP(S). The hosted service's form with the API key in the path works; the key is never printed. */
+  url: string
+  /** The block to fork at. Default: the remote's latest block minus 4 (a short reorganisation does not move it). */
+  blockNumber?: number | bigint
+  /** HTTP headers sent with every request to the remote (e.g. `{ authorization: 'Bearer …' }`). */
+  headers?: Record<string, string>
+  /**
+   * Keep what was read from the remote on disk, per chain id and forked block, so the next run starts warm: true
+   * (default: `$RSKSIM_FORK_CACHE`, else `$XDG_CACHE_HOME/rsksim/fork`, else `~/.cache/rsksim/fork`), a directory, or
+   * false.
+   */
+  cache?: boolean | string
+  /** Retries of a failed request to the remote (HTTP 429, 5xx, timeouts, network errors), with backoff. Default 5. */
+  retries?: number
+  /** Milliseconds one HTTP request to the remote may take before it is retried. Default 30,000. */
+  timeout?: number
 }
 
 /** Where `database` keeps the chain: give one of the two. */
@@ -178,6 +211,13 @@ export interface ResolvedOptions {
   accountTxRateLimit: boolean
   database?: DatabaseOptions
   stateHistory?: number
+  fork?: ResolvedFork
+}
+
+/** `fork`, checked, with what the remote must not override. */
+export interface ResolvedFork extends ForkConfig {
+  /** Whether the user gave `minimumGasPrice` / `blockGasLimit` (else the forked block's are used). */
+  keep: { minimumGasPrice: boolean; blockGasLimit: boolean }
 }
 
 export const DEFAULTS = {

@@ -2,7 +2,8 @@
 import { hexToBytes, isHexString } from '@ethereumjs/util'
 import { cowKey } from '../node/accounts.js'
 import { isPrivateKey } from '../node/crypto.js'
-import { DEFAULTS, NETWORKS, type ProviderOptions, type ResolvedOptions } from './index.js'
+import { DEFAULTS, NETWORKS, type ForkOptions, type ProviderOptions, type ResolvedFork, type ResolvedOptions } from './index.js'
+import { ForkCache } from '../node/fork/cache.js'
 
 export function resolveOptions(options: ProviderOptions = {}): ResolvedOptions {
   const network = NETWORKS[options.network ?? DEFAULTS.network]
@@ -39,6 +40,38 @@ export function resolveOptions(options: ProviderOptions = {}): ResolvedOptions {
     gasEstimationCap: positiveBig(options.gasEstimationCap ?? DEFAULTS.gasEstimationCap, 'gasEstimationCap'),
     maxResponseSize: positiveInt(options.maxResponseSize ?? DEFAULTS.maxResponseSize, 'maxResponseSize', 0),
     accountTxRateLimit: options.accountTxRateLimit ?? DEFAULTS.accountTxRateLimit,
+    ...(options.fork !== undefined ? { fork: checkFork(options) } : {}),
+  }
+}
+
+function checkFork(options: ProviderOptions): ResolvedFork {
+  const f = options.fork as ForkOptions | null
+  if (typeof f !== 'object' || f === null || typeof f.url !== 'string' || !/^https?:\/\/./i.test(f.url)) {
+    throw new TypeError('rsksim: fork.url must be an http:// or https:// URL')
+  }
+  if (options.database !== undefined) throw new TypeError('rsksim: fork and database cannot be used together yet (docs/forking.md)')
+  if (options.network !== undefined) throw new TypeError('rsksim: with fork, the network is the remote\'s: leave network out')
+  let blockNumber: bigint | undefined
+  if (f.blockNumber !== undefined) {
+    const n = typeof f.blockNumber === 'number' && Number.isSafeInteger(f.blockNumber) ? BigInt(f.blockNumber) : f.blockNumber
+    if (typeof n !== 'bigint' || n < 0n) throw new TypeError('rsksim: fork.blockNumber must be a non-negative integer')
+    blockNumber = n
+  }
+  const headers: Record<string, string> = {}
+  for (const [k, v] of Object.entries(f.headers ?? {})) {
+    if (typeof v !== 'string') throw new TypeError(`rsksim: fork.headers.${k} must be a string`)
+    headers[k] = v
+  }
+  const cache = f.cache ?? true
+  if (typeof cache !== 'boolean' && (typeof cache !== 'string' || cache.length === 0)) throw new TypeError('rsksim: fork.cache must be true, false or a directory')
+  return {
+    url: f.url,
+    ...(blockNumber !== undefined ? { blockNumber } : {}),
+    headers,
+    cache: cache === true ? ForkCache.defaultDir() : cache,
+    retries: positiveInt(f.retries ?? 5, 'fork.retries', 0),
+    timeout: positiveInt(f.timeout ?? 30_000, 'fork.timeout', 1),
+    keep: { minimumGasPrice: options.minimumGasPrice !== undefined, blockGasLimit: options.blockGasLimit !== undefined },
   }
 }
 

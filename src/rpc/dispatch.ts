@@ -7,6 +7,7 @@ import type { RskNode } from '../node/node.js'
 import { EXTENSIONS, METHODS, UNSUPPORTED } from './methods.js'
 import type { MethodSpec } from './method.js'
 import type { JsonRpcId, JsonRpcReply, JsonRpcResponse } from './types.js'
+import { LOCAL, routeToFork } from './forkRoute.js'
 
 /**
  * Looks a method up by wire name; unknown and unsupported names throw -32601 with RSKj's texts. In hosted mode an
@@ -46,6 +47,12 @@ function decodeParams(spec: MethodSpec, params: unknown): unknown[] {
 export async function invoke(node: RskNode, name: string, params: unknown): Promise<unknown> {
   const spec = lookup(name, node.options.hosted)
   const args = decodeParams(spec, params)
+  const fork = node.fork
+  if (fork !== undefined) {
+    // The remote's history is answered by the remote, outside the queue (src/rpc/forkRoute.ts).
+    const remote = await routeToFork(node, fork, name, args, params)
+    if (remote !== LOCAL) return remote
+  }
   const ctx = { node, method: name }
   return node.queue.run(() => node.chain.guard.within(node.options.rpcTimeout, () => spec.handler(ctx, ...args)))
 }

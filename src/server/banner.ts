@@ -28,6 +28,8 @@ export interface BannerInput {
   apiKeys?: readonly string[]
   accounts: readonly { address: string; secretKey: string; balance: bigint }[]
   options: Pick<ResolvedOptions, 'network' | 'blockGasLimit' | 'minimumGasPrice' | 'mining' | 'hosted'>
+  /** The forked network: its URL as safe to print, and the forked block. */
+  fork?: { url: string; number: bigint; hash: string }
 }
 
 function section(title: string, lines: readonly string[]): string[] {
@@ -66,6 +68,7 @@ export function formatBanner(input: BannerInput): string {
   const { network, blockGasLimit, minimumGasPrice, mining, hosted } = input.options
   const lines: string[] = [`rsksim v${input.version}`]
   lines.push(...section('Network', [`${network.name} (chain id ${network.chainId}, network id ${network.networkId})`]))
+  if (input.fork !== undefined) lines.push(...section('Fork', [`${input.fork.url} at block ${input.fork.number} (${input.fork.hash})`]))
   const accounts = input.accounts.map((a, i) => `(${i}) ${a.address} (${formatRbtc(a.balance)} RBTC)`)
   if (hosted) accounts.push('Hosted mode: the node holds no keys (eth_accounts is []); sign transactions locally.')
   lines.push(...section('Available Accounts', accounts))

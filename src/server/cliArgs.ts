@@ -4,7 +4,7 @@
  * `src/server/index.ts`, not here.
  */
 import { parseArgs } from 'node:util'
-import { NETWORKS, type GenesisAccount, type NetworkName } from '../options/index.js'
+import { NETWORKS, type ForkOptions, type GenesisAccount, type NetworkName } from '../options/index.js'
 import type { ServerOptions } from './index.js'
 
 /** A bad command line: the CLI prints the message and exits with code 2. */
@@ -55,6 +55,13 @@ const FLAGS = {
   hosted: { type: 'boolean' },
   'no-remasc': { type: 'boolean' },
   'no-tx-rate-limit': { type: 'boolean' },
+  'fork-url': { type: 'string', short: 'f' },
+  'fork-block-number': { type: 'string' },
+  'fork-header': { type: 'string', multiple: true },
+  'no-fork-cache': { type: 'boolean' },
+  'fork-cache-dir': { type: 'string' },
+  'fork-retries': { type: 'string' },
+  'fork-timeout': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean' },
   version: { type: 'boolean' },
@@ -103,6 +110,15 @@ Database (the chain survives restarts; docs/persistence.md):
                                the same <dir> resumes at the same head
       --state-history <n>      keep the state of the last <n> blocks only (older ones are released
                                from memory; reads there answer "State not found")
+Fork (read a live network's state lazily and build on it; docs/forking.md):
+  -f, --fork-url <url>         the remote's JSON-RPC URL (an API key in the path is never printed);
+                               chain id, network, gas limit and minimum gas price come from it
+      --fork-block-number <n>  the block to fork at (default: the remote's latest minus 4)
+      --fork-header <k:v>      HTTP header sent to the remote; repeatable
+      --no-fork-cache          do not keep what was read on disk (default: ~/.cache/rsksim/fork)
+      --fork-cache-dir <dir>   keep it in <dir> instead
+      --fork-retries <n>       retries of a failed request to the remote (default 5)
+      --fork-timeout <ms>      time one request to the remote may take (default 30000)
 State files (JSON, as provider.dumpState() writes them):
       --state <file>           load <file> at start if it exists, write it on exit
       --load-state <file>      load <file> at start
@@ -118,6 +134,36 @@ Other:
       --help                   show this help
       --version                show the version
 `
+
+/** The --fork-* flags as `fork` options; undefined without --fork-url. */
+function forkOptions(v: ReturnType<typeof parseFlags>): ForkOptions | undefined {
+  const url = v['fork-url']
+  const others = ['fork-block-number', 'fork-header', 'no-fork-cache', 'fork-cache-dir', 'fork-retries', 'fork-timeout'] as const
+  if (url === undefined) {
+    const stray = others.find((f) => v[f] !== undefined)
+    if (stray !== undefined) throw new CliUsageError(`--${stray} needs --fork-url`)
+    return undefined
+  }
+  if (!/^https?:\/\/./i.test(url)) throw new CliUsageError('--fork-url: expected an http:// or https:// URL')
+  if (v.network !== undefined) throw new CliUsageError('--fork-url and --network cannot be combined: the network is the remote\'s')
+  if (v.db !== undefined) throw new CliUsageError('--fork-url and --db cannot be combined yet')
+  const fork: ForkOptions = { url }
+  if (v['fork-block-number'] !== undefined) fork.blockNumber = bigQuantity('fork-block-number', v['fork-block-number'])
+  if (v['fork-header'] !== undefined) {
+    fork.headers = {}
+    for (const h of v['fork-header']) {
+      const colon = h.indexOf(':')
+      if (colon <= 0) throw new CliUsageError(`--fork-header: expected name:value, got "${h}"`)
+      fork.headers[h.slice(0, colon).trim()] = h.slice(colon + 1).trim()
+    }
+  }
+  if (v['no-fork-cache'] === true && v['fork-cache-dir'] !== undefined) throw new CliUsageError('--no-fork-cache and --fork-cache-dir cannot be combined')
+  if (v['no-fork-cache'] === true) fork.cache = false
+  if (v['fork-cache-dir'] !== undefined) fork.cache = v['fork-cache-dir']
+  if (v['fork-retries'] !== undefined) fork.retries = integer('fork-retries', v['fork-retries'], 0, 100)
+  if (v['fork-timeout'] !== undefined) fork.timeout = integer('fork-timeout', v['fork-timeout'], 1)
+  return fork
+}
 
 function integer(flag: string, text: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   if (!/^\d+$/.test(text)) throw new CliUsageError(`--${flag}: expected a whole number, got "${text}"`)
@@ -255,6 +301,8 @@ export function parseCli(argv: readonly string[]): CliCommand {
   if (v.hosted === true) options.hosted = true
   if (v['no-remasc'] === true) options.remasc = false
   if (v['no-tx-rate-limit'] === true) options.accountTxRateLimit = false
+  const fork = forkOptions(v)
+  if (fork !== undefined) options.fork = fork
 
   const blockTime = v['block-time']
   if (blockTime !== undefined) {

@@ -67,7 +67,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
     io.stdout.write(`${listeningLines(server.baseUrl, apiKeys).join('\n')}\n`)
   } else {
     const { initialAccounts, options } = server.provider
-    io.stdout.write(formatBanner({ version, url: server.baseUrl, accounts: initialAccounts, options, ...(apiKeys ? { apiKeys } : {}) }))
+    const fork = server.provider.node.fork
+    const forked = fork === undefined ? {} : { fork: { url: fork.url, number: fork.number, hash: fork.block.hashHex } }
+    io.stdout.write(formatBanner({ version, url: server.baseUrl, accounts: initialAccounts, options, ...forked, ...(apiKeys ? { apiKeys } : {}) }))
     // console.log of contracts, as Hardhat's and Anvil's nodes print it (--quiet silences it).
     server.provider.on('console', ({ message, transactionHash }) => {
       io.stdout.write(`console.log${transactionHash === null ? ' (eth_call)' : ` (${transactionHash})`}: ${message}

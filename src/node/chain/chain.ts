@@ -9,6 +9,8 @@ import { LiveState } from '../state/liveState.js'
 import { TrieStore, binKey } from '../state/trieStore.js'
 import { StateNotKept } from '../errors.js'
 import type { NodeSource } from '../state/nodeSource.js'
+import type { RemoteValues } from '../state/overlay.js'
+import type { BridgeReads } from '../rsk/evm/bridge.js'
 import { createVM, type VM } from '@ethereumjs/vm'
 import { Address, equalsBytes } from '@ethereumjs/util'
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm'
@@ -19,11 +21,11 @@ import type { BlockRecord } from './types.js'
 // Engine fast paths, installed before any EVM exists (see src/node/enginePatches/index.ts).
 import '../enginePatches/index.js'
 
-/** BLOCKHASH reads hashes from our store, so it returns RSK block hashes. */
+/** BLOCKHASH reads hashes from the chain, so it returns RSK block hashes (on a fork, the remote's below it). */
 class StoreBlockHashes implements EVMMockBlockchainInterface {
-  constructor(private readonly store: BlockStore) {}
+  constructor(private readonly chain: { blockAt(n: bigint): Promise<BlockRecord | undefined> }) {}
   async getBlock(n: number) {
-    const block = this.store.byNumber(BigInt(n))
+    const block = await this.chain.blockAt(BigInt(n))
     const hash = block?.hash ?? new Uint8Array(32)
     return { hash: () => hash }
   }
@@ -39,6 +41,8 @@ export class Chain {
   genesisTrees = 0
   /** The request deadline every EVM of this chain checks (see exec/guard.ts). */
   readonly guard: ExecutionGuard
+  /** On a fork: the remote's blocks below the forked one (BLOCKHASH, REMASC's paid blocks); src/node/fork. */
+  remoteBlocks?: (n: bigint) => Promise<BlockRecord | undefined>
 
   private constructor(
     readonly common: Common,
@@ -48,19 +52,34 @@ export class Chain {
     /** Every state root and code the node computed, for historical reads and evm_revert (state/trieStore.ts). */
     readonly trees: TrieStore,
     guard: ExecutionGuard,
+    /** Where the Bridge's read methods are answered from on a fork (set by src/node/fork). */
+    readonly bridge: BridgeReads,
   ) {
     this.guard = guard
   }
 
-  /** `source`: where trie nodes and code not in memory are read from (the on-disk database, src/node/persist). */
-  static async create(common: Common, source?: NodeSource): Promise<Chain> {
-    const trees = new TrieStore(source)
+  /**
+   * `source`: where trie nodes and code not in memory are read from (the on-disk database, src/node/persist).
+   * `remote`: a fork's remote state, under the local tries (state/overlay.ts).
+   */
+  static async create(common: Common, source?: NodeSource, remote?: RemoteValues): Promise<Chain> {
+    const trees = new TrieStore(source, remote)
     if (source !== undefined) trees.collectWrites()
     const state = new LiveState(trees)
     const store = new BlockStore()
     const guard = new ExecutionGuard()
-    const vm = await createVM({ common, stateManager: state, blockchain: new StoreBlockHashes(store), evmOpts: rskEvmOptions(common, guard) })
-    return new Chain(common, state, vm, store, trees, guard)
+    const bridge: BridgeReads = {}
+    const hashes = { blockAt: (n: bigint) => chain.blockAt(n) }
+    const vm = await createVM({ common, stateManager: state, blockchain: new StoreBlockHashes(hashes), evmOpts: rskEvmOptions(common, guard, bridge) })
+    const chain: Chain = new Chain(common, state, vm, store, trees, guard, bridge)
+    return chain
+  }
+
+  /** Block `n` of this chain: rsksim's, or on a fork the remote's below the forked block. */
+  async blockAt(n: bigint): Promise<BlockRecord | undefined> {
+    const local = this.store.byNumber(n)
+    if (local !== undefined || n >= this.store.first.number || this.remoteBlocks === undefined) return local
+    return this.remoteBlocks(n)
   }
 
   get head(): BlockRecord {

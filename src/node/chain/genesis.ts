@@ -27,6 +27,26 @@ export interface GenesisSpec {
   timestamp: bigint
 }
 
+/**
+ * The first block of a fork (src/node/fork): the forked block, whose state is the remote's with the funded accounts'
+ * balances set over it (their nonce and code stay the remote's), as Hardhat and Anvil fund their accounts on a fork.
+ */
+export async function createForkGenesis(chain: Chain, block: BlockRecord, accounts: GenesisSpec['accounts']): Promise<void> {
+  const state = chain.state
+  // Asked together: one batch to the remote.
+  const existing = await Promise.all(accounts.map((a) => state.getAccount(new Address(a.address))))
+  await state.checkpoint()
+  for (let i = 0; i < accounts.length; i++) {
+    const account = existing[i] ?? new Account()
+    account.balance = accounts[i]!.balance
+    await state.putAccount(new Address(accounts[i]!.address), account)
+  }
+  await state.commit()
+  chain.trees.alias(block.header.stateRoot, await state.rootNode())
+  chain.store.append(block)
+  chain.genesisTrees = chain.trees.mark()
+}
+
 /** Writes the genesis allocation into the chain's (empty) state and appends block 0. */
 export async function createGenesis(chain: Chain, spec: GenesisSpec): Promise<BlockRecord> {
   const state = chain.state

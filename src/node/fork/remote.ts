@@ -347,13 +347,13 @@ export class RemoteNode {
     call.resolve(result)
   }
 
-  private fail(call: Call, cause: string, extra: { code?: number; data?: unknown; retryable?: boolean } = {}): void {
+  private fail(call: Call, cause: string, extra: { code?: number; data?: unknown; retryable?: boolean; remoteMessage?: string } = {}): void {
     if (!this.finish(call)) return
     call.reject(this.failure(call.method, call.params, cause, extra))
   }
 
   private failRpc(call: Call, error: RpcErrorObject): void {
-    this.fail(call, this.rpcCause(error), { code: error.code, data: error.data })
+    this.fail(call, this.rpcCause(error), { code: error.code, data: error.data, remoteMessage: this.scrub(String(error.message)) })
   }
 
   /** Marks `call` settled; false if it already was. */
@@ -365,7 +365,7 @@ export class RemoteNode {
     return true
   }
 
-  private failure(method: string, params: unknown[], cause: string, extra: { code?: number; data?: unknown; retryable?: boolean } = {}): RemoteFailed {
+  private failure(method: string, params: unknown[], cause: string, extra: { code?: number; data?: unknown; retryable?: boolean; remoteMessage?: string } = {}): RemoteFailed {
     return new RemoteFailed({ url: this.url, method, params, cause, ...extra })
   }
 

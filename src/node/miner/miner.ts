@@ -2,6 +2,7 @@
  * Block building: takes pending transactions in pool order, runs them on the live state, seals an RSK block
  * (header, merged-mining proof, hash) and appends it to the chain.
  */
+import { RemoteFailed } from '../errors.js'
 import { RLP } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes, generateAddress, hexToBytes, type PrefixedHexString, equalsBytes } from '@ethereumjs/util'
 import type { Chain } from '../chain/chain.js'
@@ -148,6 +149,8 @@ export class Miner {
           result = await runBlockTransaction(context, t, gasUsed)
           config.afterTransaction?.(t)
         } catch (e) {
+          // A fork's remote that cannot be read fails the block, not the transaction: it stays in the pool.
+          if (e instanceof RemoteFailed) throw e
           // Nonce gaps (an earlier nonce did not fit) stay in the pool; anything else cannot ever run. The engine
           // appends its own context "(vm hf=… -> block … -> tx … nonce=…)", so only the message's start is matched.
           const reason = (e instanceof Error ? e.message : String(e)).replace(/ \(vm hf=[\s\S]*\)$/, '')
@@ -177,6 +180,7 @@ export class Miner {
         const receipt = await processMinersFees({
           state: chain.state,
           store: chain.store,
+          ...(chain.remoteBlocks !== undefined ? { remoteBlocks: chain.remoteBlocks } : {}),
           config: config.remasc,
           number,
           minimumGasPrice: config.minimumGasPrice,

@@ -64,9 +64,13 @@ export class TrieStore {
     this.remote = remote
   }
 
-  /** Makes `hash` name the empty local trie (the forked block's state root). */
-  aliasEmpty(hash: Uint8Array): void {
-    this.emptyAliases.add(binKey(hash))
+  /**
+   * Makes `hash` name the local tree `node` (undefined: the empty trie): a fork's forked block has the remote's state
+   * root, and its state here is the local trie over the remote's values (with the funded accounts).
+   */
+  alias(hash: Uint8Array, node: TrieNode | undefined): void {
+    if (node === undefined) this.emptyAliases.add(binKey(hash))
+    else this.roots.set(binKey(hash), node)
   }
 
   /** Starts collecting what a persistent source must write (nodes hashed from now on, code added). */

@@ -207,6 +207,18 @@ const RELEASE_BTC_COST = 23_000n
  * that is not a REVERT, so eth_call answers `0x` as RSKj does (reference §5.1).
  */
 export function runBridge(input: PrecompileInput): ExecResult {
+  const c = bridgeCall(input)
+  if (!('method' in c)) return c
+  try {
+    return { returnValue: c.method.run(input.data.subarray(4)), executionGasUsed: c.cost }
+  } catch (e) {
+    if (e instanceof BridgeFailure) return failed(c.cost)
+    throw e
+  }
+}
+
+/** The method called and its cost, or the result when the call ends before running one (out of gas, no method). */
+function bridgeCall(input: PrecompileInput): { method: BridgeMethod; cost: bigint } | ExecResult {
   const data = input.data
   const selector = data.length >= 4 ? Buffer.from(data.subarray(0, 4)).toString('hex') : undefined
   const method = selector === undefined ? undefined : BY_SELECTOR.get(selector)
@@ -217,19 +229,33 @@ export function runBridge(input: PrecompileInput): ExecResult {
   }
   // Empty data is `releaseBtc()`: peg-outs are not simulated, the value simply stays at the Bridge.
   if (data.length === 0) return { returnValue: new Uint8Array(), executionGasUsed: cost }
-  const fail = (): ExecResult => ({ returnValue: new Uint8Array(), executionGasUsed: cost, exceptionError: new EVMError(EVMError.errorMessages.INTERNAL_ERROR) })
-  if (method === undefined) return fail()
-  try {
-    return { returnValue: method.run(data.subarray(4)), executionGasUsed: cost }
-  } catch (e) {
-    if (e instanceof BridgeFailure) return fail()
-    throw e
-  }
+  if (method === undefined) return failed(cost)
+  return { method, cost }
+}
+
+const failed = (cost: bigint): ExecResult => ({ returnValue: new Uint8Array(), executionGasUsed: cost, exceptionError: new EVMError(EVMError.errorMessages.INTERNAL_ERROR) })
+
+/**
+ * Where the Bridge's read methods are answered from on a fork: the forked network's Bridge at the forked block
+ * (`eth_call`, src/node/fork), since its state is RSK storage that cannot be read value by value. `call` is unset
+ * on a chain that is not a fork. The methods served, their costs and failures stay those of the table above.
+ */
+export interface BridgeReads {
+  call?: (data: Uint8Array) => Promise<Uint8Array>
+}
+
+/** On a fork: the method's cost here, its answer from the forked network's Bridge (empty answer = a failure). */
+async function runForkedBridge(input: PrecompileInput, call: (data: Uint8Array) => Promise<Uint8Array>): Promise<ExecResult> {
+  const c = bridgeCall(input)
+  if (!('method' in c)) return c
+  const returnValue = await call(input.data)
+  return returnValue.length === 0 ? failed(c.cost) : { returnValue, executionGasUsed: c.cost }
 }
 
 /** The RSK precompiles rsksim provides beyond Ethereum's, for `createEVM({ customPrecompiles })`. */
-export function rskPrecompiles(): CustomPrecompile[] {
-  return [{ address: BRIDGE_ADDRESS_HEX, function: runBridge }]
+export function rskPrecompiles(reads?: BridgeReads): CustomPrecompile[] {
+  const bridge = (input: PrecompileInput): ExecResult | Promise<ExecResult> => (reads?.call === undefined ? runBridge(input) : runForkedBridge(input, reads.call))
+  return [{ address: BRIDGE_ADDRESS_HEX, function: bridge }]
 }
 
 /** `eth_bridgeState` (RSKj `BridgeState.stateToMap`, a HashMap: `btcBlockchainBestChainHeight` iterates first). */

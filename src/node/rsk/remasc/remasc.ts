@@ -21,7 +21,7 @@ import { pointCompress } from 'tiny-secp256k1'
 import { keccak256 } from '../../crypto.js'
 import type { NetworkName } from '../../../options/index.js'
 import type { BlockStore } from '../../chain/store.js'
-import type { ReceiptRecord } from '../../chain/types.js'
+import type { BlockRecord, ReceiptRecord } from '../../chain/types.js'
 import { FEDERATION_SORTED } from '../evm/bridge.js'
 import { REMASC } from './remascTx.js'
 import { dataWord, remascReceipt, type RemascPayment } from './remascReceipt.js'
@@ -92,6 +92,8 @@ async function writeWord(state: StateManagerInterface, key: Uint8Array, value: b
 export interface RemascContext {
   state: StateManagerInterface
   store: BlockStore
+  /** On a fork, the remote's blocks below the forked one (whose fees REMASC pays out after maturity). */
+  remoteBlocks?: (n: bigint) => Promise<BlockRecord | undefined>
   config: RemascConfig
   /** Number of the block being built. */
   number: bigint
@@ -114,7 +116,7 @@ export async function processMinersFees(ctx: RemascContext): Promise<ReceiptReco
   const candidate = number - config.maturity
   // RemascStorageProvider.save writes the (always empty) siblings list on every execution.
   await writeWord(state, KEYS.siblings, 0xc0n)
-  const processing = candidate >= 1n ? ctx.store.byNumber(candidate) : undefined
+  const processing = candidate >= 1n ? (ctx.store.byNumber(candidate) ?? (await ctx.remoteBlocks?.(candidate))) : undefined
   if (processing !== undefined) {
     let reward = (await readWord(state, KEYS.rewardBalance)) + processing.header.paidFees
     if (candidate - config.syntheticSpan >= 0n) {

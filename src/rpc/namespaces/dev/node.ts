@@ -13,14 +13,41 @@ import { aliases, ok } from './names.js'
 /** The RSK network upgrade rsksim's EVM profile follows (reference §7.4). */
 export const RSK_UPGRADE = 'vetiver900'
 
-/** `{ forking: { jsonRpcUrl, blockNumber } }` of hardhat_reset/anvil_reset: only a reset without a fork URL is served. */
-const resetOptions: Codec<null> = (v) => {
+/** `{ forking: { jsonRpcUrl?, blockNumber? } }` of hardhat_reset/anvil_reset: where to fork again (docs/forking.md). */
+interface ResetForking {
+  url?: string
+  blockNumber?: bigint
+}
+
+const resetOptions: Codec<ResetForking | null> = (v) => {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalidParams('Invalid reset options: expected an object.')
-  const forking = (v as { forking?: { jsonRpcUrl?: unknown } }).forking
-  if (forking !== undefined && forking !== null && forking.jsonRpcUrl !== undefined && forking.jsonRpcUrl !== null) {
-    throw invalidParams('Invalid reset options: this rsksim cannot fork a remote node, so forking.jsonRpcUrl must be absent')
+  const forking = (v as { forking?: unknown }).forking
+  if (forking === undefined || forking === null) return null
+  if (typeof forking !== 'object' || Array.isArray(forking)) throw invalidParams('Invalid reset options: forking must be an object.')
+  const { jsonRpcUrl, blockNumber } = forking as { jsonRpcUrl?: unknown; blockNumber?: unknown }
+  const out: ResetForking = {}
+  if (jsonRpcUrl !== undefined && jsonRpcUrl !== null) {
+    if (typeof jsonRpcUrl !== 'string' || !/^https?:\/\/./i.test(jsonRpcUrl)) throw invalidParams('Invalid reset options: forking.jsonRpcUrl must be an http(s) URL.')
+    out.url = jsonRpcUrl
   }
-  return null
+  // viem sends `Number(undefined)` (NaN in process, null over JSON) when no block is given.
+  if (blockNumber !== undefined && blockNumber !== null && !Number.isNaN(blockNumber)) {
+    const n = typeof blockNumber === 'number' && Number.isSafeInteger(blockNumber) && blockNumber >= 0 ? BigInt(blockNumber) : typeof blockNumber === 'string' && /^(0x[0-9a-fA-F]+|[0-9]+)$/.test(blockNumber) ? BigInt(blockNumber) : undefined
+    if (n === undefined) throw invalidParams('Invalid reset options: forking.blockNumber must be a non-negative integer.')
+    out.blockNumber = n
+  }
+  return out
+}
+
+/** Forks again where `forking` says (the current remote when it names no URL). */
+async function refork(ctx: HandlerContext, forking: ResetForking): Promise<void> {
+  const current = ctx.node.options.fork
+  if (current === undefined) {
+    if (forking.url === undefined && forking.blockNumber === undefined) return
+    throw invalidParams('Invalid reset options: this rsksim was not started with a fork (fork.url, --fork-url), so it cannot reset to one')
+  }
+  const { keep: _keep, blockNumber: _n, ...config } = current
+  await ctx.node.refork({ ...config, ...(forking.url !== undefined ? { url: forking.url } : {}), ...(forking.blockNumber !== undefined ? { blockNumber: forking.blockNumber } : {}) })
 }
 
 /** Identifies this node's chain between resets (Hardhat's `instanceId`). */
@@ -32,7 +59,8 @@ const instanceId = (ctx: HandlerContext): string => {
 }
 
 export const devNodeMethods: MethodTable = {
-  ...aliases(['anvil_reset', 'hardhat_reset', 'ganache_reset'], method([optional(resetOptions)], async (ctx) => {
+  ...aliases(['anvil_reset', 'hardhat_reset', 'ganache_reset'], method([optional(resetOptions)], async (ctx, forking) => {
+    if (forking !== null && forking !== undefined) await refork(ctx, forking)
     await ctx.node.snapshots.reset(ctx.node)
     ctx.node.impersonation.clear()
     ctx.node.clock.pinned = undefined
@@ -55,7 +83,7 @@ export const devNodeMethods: MethodTable = {
         gasLimit: Number(node.options.blockGasLimit),
         gasPrice: Number(node.options.minimumGasPrice),
       },
-      forkConfig: {},
+      forkConfig: node.fork === undefined ? {} : { forkUrl: node.fork.url, forkBlockNumber: Number(node.fork.number), forkRetryBackoff: node.fork.config.retries },
     }
   }),
   /** Hardhat's `hardhat_metadata`. */

@@ -1,0 +1,184 @@
+/**
+ * Connecting a fork (docs/forking.md): asks the remote for its chain id, network id and the block to fork at, opens
+ * the disk cache of that block, and builds the forked block's record, the parent of rsksim's own blocks. Everything
+ * at or below the forked block stays the remote's: state through ForkState (lazily, under the local trie), history
+ * through src/rpc/forkRoute.ts.
+ */
+import { bytesToHex } from '@ethereumjs/util'
+import type { BlockRecord } from '../chain/types.js'
+import { NETWORKS, type NetworkProfile } from '../../options/index.js'
+import { BRIDGE_ADDRESS_HEX } from '../rsk/evm/bridge.js'
+import type { RskHeader } from '../rsk/header/header.js'
+import { flatHex } from '../chain/flatHex.js'
+import { RemoteNode } from './remote.js'
+import { ForkCache } from './cache.js'
+import { ForkState, hexBytes, quantity } from './forkState.js'
+
+/** How far below the remote's latest block a fork starts when no block is given: a short reorganisation of the
+ * remote's tip then does not change the forked block (nor make its disk cache wrong). */
+export const FORK_CONFIRMATIONS = 4n
+
+export interface ForkConfig {
+  /** The remote's JSON-RPC URL over HTTP(S); an API key in the path is never printed. */
+  url: string
+  /** The block to fork at; default: the remote's latest minus FORK_CONFIRMATIONS. */
+  blockNumber?: bigint
+  /** Extra HTTP headers sent with every request (authorization). */
+  headers: Record<string, string>
+  /** The disk cache's directory, or false for none. */
+  cache: string | false
+  /** Retries of a failed HTTP request (429, 5xx, timeouts, network errors). */
+  retries: number
+  /** Milliseconds before one HTTP request is abandoned (and retried). */
+  timeout: number
+}
+
+/** A connected fork. */
+export interface ForkPoint {
+  readonly config: ForkConfig
+  readonly remote: RemoteNode
+  /** The URL safe to print. */
+  readonly url: string
+  readonly chainId: bigint
+  readonly networkId: string
+  /** The forked block's number and record (the remote's header fields, its hash; no transactions kept locally). */
+  readonly number: bigint
+  readonly block: BlockRecord
+  readonly state: ForkState
+  readonly cache?: ForkCache
+}
+
+/** Connects to the remote and pins the forked block. `chainId`: the chain id the fork must have (a reset). */
+export async function connectFork(config: ForkConfig, chainId?: bigint): Promise<ForkPoint> {
+  const remote = new RemoteNode({ url: config.url, headers: config.headers, retries: config.retries, timeout: config.timeout })
+  try {
+    const [id, networkId, latestHex] = await Promise.all([
+      remote.request<string>('eth_chainId', []),
+      remote.request<string>('net_version', []),
+      remote.request<string>('eth_blockNumber', []),
+    ])
+    const remoteChainId = quantity(id, 'eth_chainId')
+    if (chainId !== undefined && remoteChainId !== chainId) {
+      throw new TypeError(`rsksim: the fork's remote ${remote.url} has chain id ${remoteChainId}, this node has ${chainId}: a reset cannot change the chain id`)
+    }
+    const latest = quantity(latestHex, 'eth_blockNumber')
+    const number = config.blockNumber ?? (latest > FORK_CONFIRMATIONS ? latest - FORK_CONFIRMATIONS : 0n)
+    if (number > latest) throw new TypeError(`rsksim: cannot fork at block ${number}: the remote ${remote.url} is at block ${latest}`)
+    const json = await remote.request<Record<string, unknown> | null>('eth_getBlockByNumber', ['0x' + number.toString(16), false])
+    if (json === null || typeof json !== 'object') throw new TypeError(`rsksim: the remote ${remote.url} has no block ${number}`)
+    const block = forkedBlock(json)
+    let cache: ForkCache | undefined
+    if (config.cache !== false) {
+      cache = ForkCache.open(config.cache, { chainId: remoteChainId, blockNumber: number, blockHash: block.hashHex })
+      remote.useCache(cache)
+    }
+    return {
+      config,
+      remote,
+      url: remote.url,
+      chainId: remoteChainId,
+      networkId: String(networkId),
+      number,
+      block,
+      state: new ForkState(remote, '0x' + number.toString(16)),
+      ...(cache !== undefined ? { cache } : {}),
+    }
+  } catch (e) {
+    remote.close()
+    throw e
+  }
+}
+
+/**
+ * The forked block as a record: what rsksim's next block builds on (parent hash, number, timestamp, total
+ * difficulty) and what the miner reads of its ancestors (coinbase, fees, Bitcoin header). RSK fields an Ethereum
+ * remote does not have are empty or zero.
+ */
+export function forkedBlock(json: Record<string, unknown>): BlockRecord {
+  const bytes = (k: string, fallback = '0x'): Uint8Array => hexBytes(json[k] ?? fallback, `eth_getBlockByNumber (${k})`)
+  const big = (k: string, fallback = '0x0'): bigint => quantity(json[k] ?? fallback, `eth_getBlockByNumber (${k})`)
+  const number = big('number')
+  const header: RskHeader = {
+    parentHash: bytes('parentHash'),
+    unclesHash: bytes('sha3Uncles'),
+    coinbase: bytes('miner'),
+    stateRoot: bytes('stateRoot'),
+    txTrieRoot: bytes('transactionsRoot'),
+    receiptTrieRoot: bytes('receiptsRoot'),
+    logsBloom: bytes('logsBloom'),
+    difficulty: big('difficulty'),
+    number,
+    gasLimit: big('gasLimit'),
+    gasUsed: big('gasUsed'),
+    timestamp: big('timestamp'),
+    extraData: bytes('extraData'),
+    paidFees: big('paidFees'),
+    minimumGasPrice: big('minimumGasPrice'),
+    uncleCount: Array.isArray(json.uncles) ? json.uncles.length : 0,
+    version: 2,
+    bitcoinMergedMiningHeader: bytes('bitcoinMergedMiningHeader'),
+    bitcoinMergedMiningMerkleProof: bytes('bitcoinMergedMiningMerkleProof'),
+    bitcoinMergedMiningCoinbaseTransaction: bytes('bitcoinMergedMiningCoinbaseTransaction'),
+  }
+  const hash = bytes('hash')
+  if (hash.length !== 32) throw new TypeError(`the fork's remote answered a block without a 32-byte hash`)
+  return {
+    header,
+    hash,
+    hashHex: flatHex(hash),
+    number,
+    hashForMergedMining: json.hashForMergedMining === undefined ? new Uint8Array(32) : bytes('hashForMergedMining'),
+    transactions: [],
+    receipts: [],
+    totalDifficulty: big('totalDifficulty', String(json.difficulty ?? '0x0')),
+    size: Number(big('size')),
+  }
+}
+
+/** A block number as the `0x` quantity the remote is asked with. */
+export function hexNumber(n: bigint): string {
+  return '0x' + n.toString(16)
+}
+
+/** How many of the remote's blocks are asked for at once (REMASC and BLOCKHASH read them in order). */
+const BLOCK_WINDOW = 50n
+
+/**
+ * The remote's blocks below the forked one, as records (forkedBlock), for what the miner reads of its ancestors:
+ * REMASC pays the fees of block N − maturity, BLOCKHASH reads the last 256 hashes. Asked `BLOCK_WINDOW` at a time.
+ */
+export function remoteBlocks(fork: ForkPoint): (n: bigint) => Promise<BlockRecord | undefined> {
+  const known = new Map<bigint, Promise<BlockRecord | undefined>>()
+  const fetch = (n: bigint): Promise<BlockRecord | undefined> =>
+    fork.remote.request<Record<string, unknown> | null>('eth_getBlockByNumber', [hexNumber(n), false], { cache: true }).then((json) => (json === null ? undefined : forkedBlock(json)))
+  return (n) => {
+    if (n < 0n || n >= fork.number) return Promise.resolve(undefined)
+    const hit = known.get(n)
+    if (hit !== undefined) return hit
+    for (let k = n; k < n + BLOCK_WINDOW && k < fork.number; k++) {
+      if (known.has(k)) continue
+      const p = fetch(k)
+      known.set(k, p)
+      p.catch(() => known.delete(k))
+    }
+    return known.get(n)!
+  }
+}
+
+/**
+ * The network profile of a forked chain: RSK's by chain id (30 mainnet, 31 testnet, 32 devnet, 33 regtest: their
+ * REMASC and EVM rules), else regtest's rules under the remote's chain and network ids (an Ethereum remote).
+ */
+export function forkNetwork(chainId: bigint, networkId: string): NetworkProfile {
+  const known = Object.values(NETWORKS).find((n) => n.chainId === chainId)
+  return known !== undefined ? { ...known, networkId } : { name: 'regtest', chainId, networkId }
+}
+
+/** The Bridge's read methods answered by the forked network's Bridge at the forked block (rsk/evm/bridge.ts). */
+export function forkBridgeCall(fork: ForkPoint): (data: Uint8Array) => Promise<Uint8Array> {
+  const tag = hexNumber(fork.number)
+  return async (data) => {
+    const out = await fork.remote.request<string>('eth_call', [{ to: BRIDGE_ADDRESS_HEX, data: bytesToHex(data) }, tag], { cache: true })
+    return hexBytes(out, 'eth_call')
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * On a fork, requests about the remote's history go to the remote (docs/forking.md): blocks at or below the forked
+ * block, their transactions, receipts, traces and logs, and state or calls at blocks below it. The request is sent
+ * as the user wrote it, with a block tag replaced by the number it meant here (the remote's `latest` has moved on),
+ * and answered with the remote's result; what is above the forked block (or not the remote's) is left to rsksim's
+ * own handlers. The remote is asked outside the node's queue: waiting for it never holds up local requests.
+ *
+ * Decided here: a block hash or transaction the remote mined after the forked block is not part of this chain, so
+ * it is looked up first (one cached call) and answered as unknown. `eth_getLogs` over a range that spans the forked
+ * block joins the remote's logs and rsksim's, under the service's limits for the whole range.
+ */
+import { bytesToHex } from '@ethereumjs/util'
+import { RpcError, ErrorCode } from '../errors.js'
+import { RemoteFailed } from '../node/errors.js'
+import type { RskNode } from '../node/node.js'
+import type { ForkPoint } from '../node/fork/fork.js'
+import { hexNumber } from '../node/fork/fork.js'
+import type { BlockSelector } from './codecs/block.js'
+import type { FilterObject } from './codecs/objects.js'
+import { collectLogs, filterBlocks } from './namespaces/eth/logs.js'
+
+/** What a route decided: undefined (answer locally), or the remote's answer. */
+type Route = (ctx: RouteContext, args: unknown[], raw: unknown[]) => Promise<unknown | typeof LOCAL>
+
+interface RouteContext {
+  node: RskNode
+  fork: ForkPoint
+  method: string
+}
+
+/** A route's "answer locally". */
+export const LOCAL: unique symbol = Symbol('local')
+
+const ask = (ctx: RouteContext, params: unknown[], method = ctx.method): Promise<unknown> => ctx.fork.remote.request(method, params, { cache: true })
+
+/** The number a selector means on this chain, or undefined for a hash this chain does not have (yet). */
+function numberOf(node: RskNode, sel: BlockSelector | undefined): bigint | undefined {
+  const store = node.chain.store
+  if (sel === undefined) return store.headNumber
+  if (sel.kind === 'number') return sel.number
+  if (sel.kind === 'tag') {
+    if (sel.tag === 'earliest') return 0n
+    // Other tags (safe, finalized) are refused by the local handlers, as RSKj refuses them.
+    return sel.tag === 'latest' || sel.tag === 'pending' ? store.headNumber : undefined
+  }
+  return store.getByHash(bytesToHex(sel.hash))?.number
+}
+
+/** The number of a block hash on the remote at or below the forked block; undefined when it is not there. */
+async function remoteNumberOfHash(ctx: RouteContext, hash: string): Promise<bigint | undefined> {
+  const b = (await ask(ctx, [hash, false], 'eth_getBlockByHash')) as { number?: string } | null
+  if (b === null || typeof b?.number !== 'string') return undefined
+  const n = BigInt(b.number)
+  return n <= ctx.fork.number ? n : undefined
+}
+
+/** The number of the block the remote mined a transaction in, when at or below the forked block. */
+async function remoteTxBlock(ctx: RouteContext, hash: string): Promise<bigint | undefined> {
+  const t = (await ask(ctx, [hash], 'eth_getTransactionByHash')) as { blockNumber?: string | null } | null
+  if (t === null || typeof t?.blockNumber !== 'string') return undefined
+  const n = BigInt(t.blockNumber)
+  return n <= ctx.fork.number ? n : undefined
+}
+
+const withParam = (raw: unknown[], i: number, v: unknown): unknown[] => {
+  const out = raw.slice()
+  out[i] = v
+  return out
+}
+
+/** Block methods by number (`i`: the selector's position): the forked block and below are the remote's. */
+const byNumber =
+  (i: number): Route =>
+  async (ctx, args, raw) => {
+    const n = numberOf(ctx.node, args[i] as BlockSelector)
+    if (n === undefined || n > ctx.fork.number) return LOCAL
+    return ask(ctx, withParam(raw, i, hexNumber(n)))
+  }
+
+/** Block methods by hash: a hash rsksim did not mine is the remote's, if the remote has it at or below the fork. */
+const byHash =
+  (i: number): Route =>
+  async (ctx, _args, raw) => {
+    const hash = String(raw[i]).toLowerCase()
+    const local = ctx.node.chain.store.getByHash(hash)
+    if (local !== undefined && local !== ctx.node.chain.store.first) return LOCAL
+    if ((await remoteNumberOfHash(ctx, hash)) === undefined) return LOCAL
+    return ask(ctx, raw)
+  }
+
+/**
+ * State reads and calls at a block (`i`: the selector's position): below the forked block they are the remote's.
+ * At the forked block and above they run here, over the remote's state read lazily (ForkState).
+ */
+const atState =
+  (i: number, proof = false): Route =>
+  async (ctx, args, raw) => {
+    const sel = args[i] as BlockSelector | undefined
+    let n = numberOf(ctx.node, sel)
+    if (n === undefined && sel?.kind === 'hash') n = await remoteNumberOfHash(ctx, bytesToHex(sel.hash))
+    if (n === undefined) return LOCAL
+    if (n < ctx.fork.number || (proof && n === ctx.fork.number)) return ask(ctx, withParam(raw, i, hexNumber(n)))
+    if (proof) {
+      throw new RpcError(
+        ErrorCode.Internal,
+        `eth_getProof on a fork answers for blocks up to the forked block ${ctx.fork.number} (from the remote): the trie of rsksim's own blocks holds only their local changes, not the whole state`,
+      )
+    }
+    return LOCAL
+  }
+
+/** Transaction methods by hash: a transaction rsksim does not know is the remote's, if mined at or below the fork. */
+const byTx =
+  (i: number): Route =>
+  async (ctx, _args, raw) => {
+    const hash = String(raw[i]).toLowerCase()
+    if (ctx.node.chain.store.getTx(hash) !== undefined || ctx.node.pool.has(hash)) return LOCAL
+    if ((await remoteTxBlock(ctx, hash)) === undefined) return LOCAL
+    return ask(ctx, raw)
+  }
+
+/** eth_getLogs: the remote's part of the range from the remote, the rest here; the limits count the whole range. */
+const logs: Route = async (ctx, args, raw) => {
+  const f = args[0] as FilterObject
+  const { node, fork } = ctx
+  if (f.blockHash !== undefined) {
+    const hash = bytesToHex(f.blockHash)
+    const local = node.chain.store.getByHash(hash)
+    if (local !== undefined && local !== node.chain.store.first) return LOCAL
+    return (await remoteNumberOfHash(ctx, hash)) === undefined ? [] : ask(ctx, raw)
+  }
+  const from = numberOf(node, f.fromBlock) ?? node.chain.store.headNumber + 1n
+  const to = numberOf(node, f.toBlock) ?? node.chain.store.headNumber + 1n
+  if (from > fork.number || from > to) return LOCAL
+  const { logsMaxBlockRange: maxRange, logsMaxResults: maxLogs } = node.options
+  const overRange = maxRange > 0 && to - from + 1n > BigInt(maxRange)
+  if (overRange && maxLogs === 0) throw new RpcError(ErrorCode.LogLimit, `Cannot query more than ${maxRange} blocks at once`)
+  const query = { ...(raw[0] as object), fromBlock: hexNumber(from), toBlock: hexNumber(to < fork.number ? to : fork.number) }
+  const remote = (await ask(ctx, [query])) as unknown[]
+  const local = to > fork.number ? collectLogs(node, f, filterBlocks(node, f)) : []
+  const all = [...(Array.isArray(remote) ? remote : []), ...local]
+  if (overRange && maxLogs > 0 && all.length > maxLogs) throw new RpcError(ErrorCode.LogLimit, `Filter returned more than ${maxLogs} logs.`)
+  return all
+}
+
+const ROUTES: Record<string, Route> = {
+  eth_getBlockByNumber: byNumber(0),
+  eth_getBlockTransactionCountByNumber: byNumber(0),
+  eth_getUncleCountByBlockNumber: byNumber(0),
+  eth_getTransactionByBlockNumberAndIndex: byNumber(0),
+  eth_getUncleByBlockNumberAndIndex: byNumber(0),
+  debug_traceBlockByNumber: byNumber(0),
+  trace_block: byNumber(0),
+  chain_getRawBlockHeaderByNumber: byNumber(0),
+  rsk_getRawBlockHeaderByNumber: byNumber(0),
+  eth_getBlockByHash: byHash(0),
+  eth_getBlockTransactionCountByHash: byHash(0),
+  eth_getUncleCountByBlockHash: byHash(0),
+  eth_getTransactionByBlockHashAndIndex: byHash(0),
+  eth_getUncleByBlockHashAndIndex: byHash(0),
+  debug_traceBlockByHash: byHash(0),
+  chain_getRawBlockHeaderByHash: byHash(0),
+  rsk_getRawBlockHeaderByHash: byHash(0),
+  chain_getTransactionReceiptNodesByHash: byHash(0),
+  rsk_getTransactionReceiptNodesByHash: byHash(0),
+  eth_getBalance: atState(1),
+  eth_getTransactionCount: atState(1),
+  eth_getCode: atState(1),
+  eth_getStorageAt: atState(2),
+  eth_call: atState(1),
+  eth_estimateGas: atState(1),
+  eth_getProof: atState(2, true),
+  eth_getTransactionByHash: byTx(0),
+  eth_getTransactionReceipt: byTx(0),
+  debug_traceTransaction: byTx(0),
+  trace_transaction: byTx(0),
+  trace_get: byTx(0),
+  chain_getRawTransactionReceiptByHash: byTx(0),
+  rsk_getRawTransactionReceiptByHash: byTx(0),
+  eth_getLogs: logs,
+  // The Bridge's state has no block parameter: the forked network's, as it is now.
+  eth_bridgeState: (ctx, _args, raw) => ask(ctx, raw),
+}
+
+/**
+ * The remote's answer to a request about its history, or LOCAL. `args`: the decoded params (selectors parsed),
+ * `raw`: the params as sent.
+ */
+export async function routeToFork(node: RskNode, fork: ForkPoint, method: string, args: unknown[], raw: unknown): Promise<unknown> {
+  const route = Object.hasOwn(ROUTES, method) ? ROUTES[method] : undefined
+  if (route === undefined) return LOCAL
+  try {
+    return await route({ node, fork, method }, args, Array.isArray(raw) ? raw : [])
+  } catch (e) {
+    // The remote's own JSON-RPC error is the answer, as the remote gave it (a block it refuses, a revert).
+    if (e instanceof RemoteFailed && e.code !== undefined && e.remoteMessage !== undefined) {
+      throw new RpcError(e.code, e.remoteMessage, typeof e.data === 'string' ? { data: e.data, cause: e } : { cause: e })
+    }
+    throw e
+  }
+}

@@ -1,0 +1,260 @@
+/**
+ * Forking (docs/forking.md, issue 16) against a second rsksim served over HTTP as the remote, behind a counting
+ * proxy that can also go down. The remote's answers at the forked block are the expected values: every read on the
+ * fork is compared with the same read asked of the remote at that block.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createServer, type Server } from 'node:http'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Interface } from 'ethers'
+import { startServer, type Provider, type RsksimServer } from '../src/index.js'
+import { COW, deploy, fresh, rejects, send } from './helpers.js'
+import { Events, Storage, Token } from './fixtures/index.js'
+
+const rpc = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
+const hex = (n: number | bigint) => '0x' + n.toString(16)
+const token = new Interface(Token.abi as never)
+const storage = new Interface(Storage.abi as never)
+const events = new Interface(Events.abi as never)
+const ALICE = '0x00000000000000000000000000000000000a11ce'
+const BOB = '0x0000000000000000000000000000000000000b0b'
+const BRIDGE = '0x0000000000000000000000000000000001000006'
+const REMASC = '0x0000000000000000000000000000000001000008'
+
+/** An HTTP proxy to `target` that counts the JSON-RPC calls it forwards and can refuse everything (`down`). */
+async function countingProxy(target: string): Promise<{ url: string; calls: string[]; down: boolean; close(): Promise<void> }> {
+  const state = { url: '', calls: [] as string[], down: false, close: async () => {} }
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      if (state.down) {
+        res.writeHead(503).end('down')
+        return
+      }
+      const body = Buffer.concat(chunks).toString()
+      const parsed = JSON.parse(body) as { method: string } | { method: string }[]
+      for (const c of Array.isArray(parsed) ? parsed : [parsed]) state.calls.push(c.method)
+      fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+        .then(async (r) => res.writeHead(r.status, { 'content-type': 'application/json' }).end(await r.text()))
+        .catch(() => res.writeHead(502).end())
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as { port: number }).port
+  state.url = `http://127.0.0.1:${port}/AbCdEf0123456789secretKey`
+  state.close = () => new Promise((resolve) => server.close(() => resolve()))
+  return state
+}
+
+describe('forking a remote rsksim', () => {
+  let remote: RsksimServer
+  let proxy: Awaited<ReturnType<typeof countingProxy>>
+  let cacheDir: string
+  const at: Record<string, any> = {}
+
+  beforeAll(async () => {
+    remote = await startServer({ port: 0, accountTxRateLimit: false })
+    const r = remote.provider
+    at.token = await deploy(r, Token, [10n ** 24n])
+    at.storage = await deploy(r, Storage)
+    at.events = await deploy(r, Events)
+    await send(r, { to: at.token, data: token.encodeFunctionData('transfer', [ALICE, 1234n]) })
+    for (const [slot, v] of [[1n, 11n], [2n, 22n], [3n, 33n]]) await send(r, { to: at.storage, data: storage.encodeFunctionData('set', [slot, v]) })
+    await send(r, { to: at.storage, data: storage.encodeFunctionData('inc') })
+    at.remoteTx = (await send(r, { to: ALICE, value: '0x3039' })).transactionHash
+    for (let i = 0; i < 12; i++) await rpc(r, 'evm_mine')
+    at.forkNumber = Number(await rpc(r, 'eth_blockNumber'))
+    at.forkBlock = await rpc(r, 'eth_getBlockByNumber', [hex(at.forkNumber), false])
+    // The remote goes on after the fork: none of this is part of the forked chain.
+    at.laterTx = (await send(r, { to: BOB, value: '0x1' })).transactionHash
+    proxy = await countingProxy(remote.url)
+    cacheDir = mkdtempSync(join(tmpdir(), 'rsksim-fork-cache-'))
+  })
+
+  afterAll(async () => {
+    await proxy?.close()
+    await remote?.close()
+    if (cacheDir !== undefined) rmSync(cacheDir, { recursive: true, force: true })
+  })
+
+  const forkAt = (extra: Record<string, unknown> = {}) => fresh({ fork: { url: proxy.url, blockNumber: at.forkNumber, cache: cacheDir, ...extra } as never })
+
+  it('takes the chain id, head and block fields from the remote, and reads state as the remote has it at the forked block', async () => {
+    const f = await forkAt()
+    expect(await rpc(f, 'eth_chainId')).toBe(await rpc(remote.provider, 'eth_chainId'))
+    expect(await rpc(f, 'net_version')).toBe(await rpc(remote.provider, 'net_version'))
+    expect(Number(await rpc(f, 'eth_blockNumber'))).toBe(at.forkNumber)
+    expect(await rpc(f, 'eth_getBlockByNumber', ['latest', false])).toEqual(at.forkBlock)
+    const tag = hex(at.forkNumber)
+    for (const who of [ALICE, BOB, at.token, at.storage, at.events, BRIDGE, REMASC]) {
+      for (const m of ['eth_getBalance', 'eth_getTransactionCount', 'eth_getCode']) {
+        expect([m, who, await rpc(f, m, [who, 'latest'])]).toEqual([m, who, await rpc(remote.provider, m, [who, tag])])
+      }
+    }
+    for (let slot = 0; slot < 3; slot++) {
+      expect(await rpc(f, 'eth_getStorageAt', [at.storage, hex(slot), 'latest'])).toBe(await rpc(remote.provider, 'eth_getStorageAt', [at.storage, hex(slot), tag]))
+    }
+    for (const call of [
+      { to: at.token, data: token.encodeFunctionData('balanceOf', [ALICE]) },
+      { to: at.token, data: token.encodeFunctionData('totalSupply') },
+      { to: at.storage, data: storage.encodeFunctionData('get', [2n]) },
+      { to: at.storage, data: storage.encodeFunctionData('counter') },
+      // The Bridge's read methods are answered by the forked network's Bridge.
+      { to: BRIDGE, data: '0x6923fa85' },
+    ]) {
+      expect(await rpc(f, 'eth_call', [call, 'latest'])).toBe(await rpc(remote.provider, 'eth_call', [call, tag]))
+    }
+    // REMASC's storage (reward balance) is the remote's.
+    const rewardKey = '0x' + Buffer.from('rewardBalance').toString('hex').padStart(64, '0')
+    expect(await rpc(f, 'eth_getStorageAt', [REMASC, rewardKey, 'latest'])).toBe(await rpc(remote.provider, 'eth_getStorageAt', [REMASC, rewardKey, tag]))
+    await f.disconnect()
+  })
+
+  it('builds new blocks on the forked one: transactions see the remote\'s state, the remote does not see them', async () => {
+    const f = await forkAt()
+    const r = await send(f, { to: at.token, data: token.encodeFunctionData('transfer', [BOB, 500n]) })
+    expect(r.status).toBe('0x1')
+    expect(Number(r.blockNumber)).toBe(at.forkNumber + 1)
+    const block = await rpc(f, 'eth_getBlockByNumber', [r.blockNumber, false])
+    expect(block.parentHash).toBe(at.forkBlock.hash)
+    expect(BigInt(block.timestamp)).toBeGreaterThan(BigInt(at.forkBlock.timestamp))
+    expect(BigInt(block.totalDifficulty)).toBe(BigInt(at.forkBlock.totalDifficulty) + BigInt(block.difficulty))
+    expect(block.minimumGasPrice).toBe(at.forkBlock.minimumGasPrice)
+    const balanceOf = async (p: Provider, who: string, tag = 'latest') =>
+      BigInt(await rpc(p, 'eth_call', [{ to: at.token, data: token.encodeFunctionData('balanceOf', [who]) }, tag]))
+    const remoteCow = await balanceOf(remote.provider, COW, hex(at.forkNumber))
+    expect(await balanceOf(f, BOB)).toBe(500n)
+    expect(await balanceOf(f, COW)).toBe(remoteCow - 500n)
+    expect(await balanceOf(remote.provider, BOB)).toBe(0n)
+    // A storage slot zeroed here stays zero (the remote still has its value).
+    await send(f, { to: at.storage, data: storage.encodeFunctionData('clear', [2n]) })
+    const slot2 = { to: at.storage, data: storage.encodeFunctionData('get', [2n]) }
+    expect(BigInt(await rpc(f, 'eth_call', [slot2, 'latest']))).toBe(0n)
+    expect(BigInt(await rpc(remote.provider, 'eth_call', [slot2, 'latest']))).toBe(22n)
+    // The fork's state at the forked block is still the remote's.
+    expect(BigInt(await rpc(f, 'eth_call', [slot2, hex(at.forkNumber)]))).toBe(22n)
+    // Logs of new blocks, and the remote's below: one query over the whole range.
+    await send(f, { to: at.events, data: events.encodeFunctionData('emitOne', [7n]) })
+    const transfers = await rpc(f, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest', address: at.token }])
+    const remoteTransfers = await rpc(remote.provider, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: hex(at.forkNumber), address: at.token }])
+    expect(transfers.slice(0, remoteTransfers.length)).toEqual(remoteTransfers)
+    expect(transfers).toHaveLength(remoteTransfers.length + 1)
+    expect(transfers.at(-1).transactionHash).toBe(r.transactionHash)
+    await f.disconnect()
+  })
+
+  it('answers history at or below the forked block from the remote, and nothing the remote mined after it', async () => {
+    const f = await forkAt()
+    for (const n of [0, 1, 5, at.forkNumber]) {
+      expect(await rpc(f, 'eth_getBlockByNumber', [hex(n), true])).toEqual(await rpc(remote.provider, 'eth_getBlockByNumber', [hex(n), true]))
+    }
+    const five = await rpc(remote.provider, 'eth_getBlockByNumber', ['0x5', false])
+    expect(await rpc(f, 'eth_getBlockByHash', [five.hash, false])).toEqual(five)
+    expect(await rpc(f, 'eth_getTransactionByHash', [at.remoteTx])).toEqual(await rpc(remote.provider, 'eth_getTransactionByHash', [at.remoteTx]))
+    expect(await rpc(f, 'eth_getTransactionReceipt', [at.remoteTx])).toEqual(await rpc(remote.provider, 'eth_getTransactionReceipt', [at.remoteTx]))
+    // State below the forked block is the remote's at that block.
+    const before = await rpc(remote.provider, 'eth_getTransactionReceipt', [at.remoteTx])
+    const prior = hex(Number(before.blockNumber) - 1)
+    expect(await rpc(f, 'eth_getBalance', [ALICE, prior])).toBe(await rpc(remote.provider, 'eth_getBalance', [ALICE, prior]))
+    // What the remote mined after the forked block is not on this chain.
+    expect(await rpc(f, 'eth_getTransactionByHash', [at.laterTx])).toBeNull()
+    expect(await rpc(f, 'eth_getTransactionReceipt', [at.laterTx])).toBeNull()
+    const later = await rpc(remote.provider, 'eth_getBlockByNumber', [hex(at.forkNumber + 1), false])
+    expect(await rpc(f, 'eth_getBlockByHash', [later.hash, false])).toBeNull()
+    expect(await rpc(f, 'eth_getBlockByNumber', [hex(at.forkNumber + 1), false])).toBeNull()
+    // Proofs: the remote's up to the forked block; none for rsksim's own blocks (their trie holds local changes only).
+    expect(await rpc(f, 'eth_getProof', [ALICE, [], hex(at.forkNumber)])).toEqual(await rpc(remote.provider, 'eth_getProof', [ALICE, [], hex(at.forkNumber)]))
+    await rpc(f, 'evm_mine')
+    await rejects(rpc(f, 'eth_getProof', [ALICE, [], 'latest']), -32603, /eth_getProof on a fork answers for blocks up to the forked block/)
+    await f.disconnect()
+  })
+
+  it('snapshots, reverts and resets over the remote\'s state; hardhat_reset forks again at another block', async () => {
+    const f = await forkAt()
+    const get = (p: Provider, slot: bigint, tag = 'latest') => rpc(p, 'eth_call', [{ to: at.storage, data: storage.encodeFunctionData('get', [slot]) }, tag]).then(BigInt)
+    const snap = await rpc(f, 'evm_snapshot')
+    await send(f, { to: at.storage, data: storage.encodeFunctionData('set', [1n, 99n]) })
+    await send(f, { to: ALICE, value: '0x5' })
+    expect(await get(f, 1n)).toBe(99n)
+    expect(await rpc(f, 'evm_revert', [snap])).toBe(true)
+    expect(await get(f, 1n)).toBe(11n)
+    expect(await rpc(f, 'eth_getBalance', [ALICE, 'latest'])).toBe(await rpc(remote.provider, 'eth_getBalance', [ALICE, hex(at.forkNumber)]))
+    await send(f, { to: at.storage, data: storage.encodeFunctionData('set', [3n, 0n]) })
+    await rpc(f, 'hardhat_reset')
+    expect(Number(await rpc(f, 'eth_blockNumber'))).toBe(at.forkNumber)
+    expect(await get(f, 3n)).toBe(33n)
+    // Fork again, below the block where slot 1 was set: its value there is the remote's then (zero).
+    const setAt = 5
+    await rpc(f, 'hardhat_reset', [{ forking: { jsonRpcUrl: proxy.url, blockNumber: setAt } }])
+    expect(Number(await rpc(f, 'eth_blockNumber'))).toBe(setAt)
+    expect(await get(f, 1n)).toBe(await get(remote.provider, 1n, hex(setAt)))
+    expect(await rpc(f, 'eth_getBlockByNumber', ['latest', false])).toEqual(await rpc(remote.provider, 'eth_getBlockByNumber', [hex(setAt), false]))
+    const nodeInfo = await rpc(f, 'anvil_nodeInfo')
+    expect(nodeInfo.forkConfig.forkBlockNumber).toBe(setAt)
+    expect(nodeInfo.forkConfig.forkUrl).not.toContain('secretKey')
+    await f.disconnect()
+  })
+
+  it('a remote that goes down answers a clear error naming it (without its key); cached reads and local work go on', async () => {
+    const f = await forkAt({ retries: 1, cache: false })
+    const alice = await rpc(remote.provider, 'eth_getBalance', [ALICE, hex(at.forkNumber)])
+    expect(await rpc(f, 'eth_getBalance', [ALICE, 'latest'])).toBe(alice)
+    await rpc(f, 'evm_mine')
+    proxy.down = true
+    try {
+      const e = await rejects(rpc(f, 'eth_getBalance', [BOB, 'latest']), -32603)
+      expect(e.message).toContain('fork remote http://127.0.0.1:')
+      expect(e.message).toContain('eth_getBalance')
+      expect(e.message).not.toContain('secretKey')
+      await rejects(rpc(f, 'eth_getBlockByNumber', ['0x1', false]), -32603, /fork remote .*eth_getBlockByHash|fork remote .*eth_getBlockByNumber/)
+      // A transaction that needs what cannot be read is refused, and not kept for later.
+      const count = await rpc(f, 'eth_getTransactionCount', [COW, 'pending'])
+      await rejects(rpc(f, 'eth_sendTransaction', [{ from: COW, to: BOB, value: '0x1' }]), -32603, /fork remote .*eth_get/)
+      expect(await rpc(f, 'eth_getTransactionCount', [COW, 'pending'])).toBe(count)
+      // What was read stays readable, and the chain goes on.
+      expect(await rpc(f, 'eth_getBalance', [ALICE, 'latest'])).toBe(alice)
+      const r = await send(f, { to: ALICE, value: '0x7' })
+      expect(r.status).toBe('0x1')
+      expect(BigInt(await rpc(f, 'eth_getBalance', [ALICE, 'latest']))).toBe(BigInt(alice) + 7n)
+    } finally {
+      proxy.down = false
+    }
+    // Back up: the failed read is tried again.
+    expect(await rpc(f, 'eth_getBalance', [BOB, 'latest'])).toBe('0x0')
+    await f.disconnect()
+  })
+
+  it('with the disk cache, a second run asks the remote nothing for what the first one read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rsksim-fork-warm-'))
+    const reads = async (p: Provider) => [
+      await rpc(p, 'eth_getBalance', [ALICE, 'latest']),
+      await rpc(p, 'eth_call', [{ to: at.token, data: token.encodeFunctionData('balanceOf', [ALICE]) }, 'latest']),
+      await rpc(p, 'eth_getStorageAt', [at.storage, '0x1', 'latest']),
+      await rpc(p, 'eth_getBlockByNumber', ['0x3', false]),
+    ]
+    try {
+      const cold = await forkAt({ cache: dir })
+      const startup = proxy.calls.length
+      const first = await reads(cold)
+      const coldCalls = proxy.calls.length - startup
+      await cold.disconnect()
+      expect(coldCalls).toBeGreaterThan(0)
+      const warm = await forkAt({ cache: dir })
+      const before = proxy.calls.length
+      expect(await reads(warm)).toEqual(first)
+      expect(proxy.calls.slice(before)).toEqual([])
+      await warm.disconnect()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses bad fork options with a clear message', async () => {
+    await expect(fresh({ fork: { url: 'ftp://x' } } as never)).rejects.toThrow('fork.url must be an http:// or https:// URL')
+    await expect(fresh({ fork: { url: proxy.url, blockNumber: 10_000 }, accountTxRateLimit: false } as never)).rejects.toThrow(/cannot fork at block 10000: the remote .* is at block/)
+    await expect(fresh({ fork: { url: 'http://127.0.0.1:1/k', retries: 0 } } as never)).rejects.toThrow(/fork remote http:\/\/127\.0\.0\.1:1\/.*eth_chainId/)
+  })
+})
