@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Interface } from 'ethers'
 import { startServer, type Provider, type RsksimServer } from '../src/index.js'
-import { COW, deploy, fresh, rejects, send } from './helpers.js'
+import { COW, MINER, deploy, fresh, rejects, send } from './helpers.js'
 import { Events, Storage, Token } from './fixtures/index.js'
 
 const rpc = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
@@ -61,13 +61,16 @@ describe('forking a remote rsksim', () => {
     at.token = await deploy(r, Token, [10n ** 24n])
     at.storage = await deploy(r, Storage)
     at.events = await deploy(r, Events)
-    await send(r, { to: at.token, data: token.encodeFunctionData('transfer', [ALICE, 1234n]) })
-    for (const [slot, v] of [[1n, 11n], [2n, 22n], [3n, 33n]]) await send(r, { to: at.storage, data: storage.encodeFunctionData('set', [slot, v]) })
-    await send(r, { to: at.storage, data: storage.encodeFunctionData('inc') })
-    at.remoteTx = (await send(r, { to: ALICE, value: '0x3039' })).transactionHash
-    for (let i = 0; i < 12; i++) await rpc(r, 'evm_mine')
+    // These pay fees (1 gwei), so REMASC has rewards to pay out after maturity (10 blocks), some on the fork.
+    const fee = { gasPrice: '0x3b9aca00' }
+    await send(r, { to: at.token, data: token.encodeFunctionData('transfer', [ALICE, 1234n]), ...fee })
+    for (const [slot, v] of [[1n, 11n], [2n, 22n], [3n, 33n]]) await send(r, { to: at.storage, data: storage.encodeFunctionData('set', [slot, v]), ...fee })
+    await send(r, { to: at.storage, data: storage.encodeFunctionData('inc'), ...fee })
+    at.remoteTx = (await send(r, { to: ALICE, value: '0x3039', ...fee })).transactionHash
+    for (let i = 0; i < 2; i++) await rpc(r, 'evm_mine')
     at.forkNumber = Number(await rpc(r, 'eth_blockNumber'))
     at.forkBlock = await rpc(r, 'eth_getBlockByNumber', [hex(at.forkNumber), false])
+    at.snapshot = await rpc(r, 'evm_snapshot')
     // The remote goes on after the fork: none of this is part of the forked chain.
     at.laterTx = (await send(r, { to: BOB, value: '0x1' })).transactionHash
     proxy = await countingProxy(remote.url)
@@ -202,7 +205,8 @@ describe('forking a remote rsksim', () => {
     const f = await forkAt({ retries: 1, cache: false })
     const alice = await rpc(remote.provider, 'eth_getBalance', [ALICE, hex(at.forkNumber)])
     expect(await rpc(f, 'eth_getBalance', [ALICE, 'latest'])).toBe(alice)
-    await rpc(f, 'evm_mine')
+    // A first transfer reads what every later block needs (the coinbase, REMASC, the paid blocks).
+    await send(f, { to: ALICE, value: '0x1' })
     proxy.down = true
     try {
       const e = await rejects(rpc(f, 'eth_getBalance', [BOB, 'latest']), -32603)
@@ -215,10 +219,10 @@ describe('forking a remote rsksim', () => {
       await rejects(rpc(f, 'eth_sendTransaction', [{ from: COW, to: BOB, value: '0x1' }]), -32603, /fork remote .*eth_get/)
       expect(await rpc(f, 'eth_getTransactionCount', [COW, 'pending'])).toBe(count)
       // What was read stays readable, and the chain goes on.
-      expect(await rpc(f, 'eth_getBalance', [ALICE, 'latest'])).toBe(alice)
+      expect(BigInt(await rpc(f, 'eth_getBalance', [ALICE, 'latest']))).toBe(BigInt(alice) + 1n)
       const r = await send(f, { to: ALICE, value: '0x7' })
       expect(r.status).toBe('0x1')
-      expect(BigInt(await rpc(f, 'eth_getBalance', [ALICE, 'latest']))).toBe(BigInt(alice) + 7n)
+      expect(BigInt(await rpc(f, 'eth_getBalance', [ALICE, 'latest']))).toBe(BigInt(alice) + 8n)
     } finally {
       proxy.down = false
     }
@@ -250,6 +254,28 @@ describe('forking a remote rsksim', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  it('REMASC pays the remote\'s blocks out on the fork as the remote itself does', async () => {
+    const f = await forkAt()
+    // The remote, back at the forked block, mines the same empty blocks: it is the reference.
+    await rpc(remote.provider, 'evm_revert', [at.snapshot])
+    for (let i = 0; i < 10; i++) {
+      await rpc(f, 'evm_mine')
+      await rpc(remote.provider, 'evm_mine')
+    }
+    const from = hex(at.forkNumber + 1)
+    const mine = await rpc(f, 'eth_getLogs', [{ fromBlock: from, toBlock: 'latest', address: REMASC }])
+    const theirs = await rpc(remote.provider, 'eth_getLogs', [{ fromBlock: from, toBlock: 'latest', address: REMASC }])
+    const payments = (logs: any[]) => logs.map((l) => [l.blockNumber, l.topics, l.data])
+    expect(payments(mine)).toEqual(payments(theirs))
+    expect(mine.length).toBeGreaterThan(5)
+    const rewardKey = '0x' + Buffer.from('rewardBalance').toString('hex').padStart(64, '0')
+    for (const who of [REMASC, MINER, '0xdabadabadabadabadabadabadabadabadaba0001']) {
+      expect([who, await rpc(f, 'eth_getBalance', [who, 'latest'])]).toEqual([who, await rpc(remote.provider, 'eth_getBalance', [who, 'latest'])])
+    }
+    expect(await rpc(f, 'eth_getStorageAt', [REMASC, rewardKey, 'latest'])).toBe(await rpc(remote.provider, 'eth_getStorageAt', [REMASC, rewardKey, 'latest']))
+    await f.disconnect()
   })
 
   it('refuses bad fork options with a clear message', async () => {

@@ -1,0 +1,90 @@
+/**
+ * Forking speaks plain Ethereum JSON-RPC too (issue 16): rsksim forks an Anvil node (chain id 31337, no RSK block
+ * fields). Expected values are Anvil's own answers at the forked block.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { Interface, JsonRpcProvider, Wallet, ContractFactory } from 'ethers'
+import type { Provider } from '../src/index.js'
+import { COW, fresh, send } from './helpers.js'
+import { Token } from './fixtures/index.js'
+
+const require = createRequire(import.meta.url)
+const anvilBin = join(dirname(require.resolve('@foundry-rs/anvil-linux-amd64/package.json')), 'bin/anvil')
+/** Anvil's first default account (mnemonic "test test … junk"). */
+const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
+const HOLDER = '0x00000000000000000000000000000000000ba5ed'
+const token = new Interface(Token.abi as never)
+const rpc = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+describe('forking an Anvil node', () => {
+  let anvil: ChildProcess
+  let url: string
+  let eth: JsonRpcProvider
+  const at: Record<string, any> = {}
+
+  beforeAll(async () => {
+    const port = await freePort()
+    anvil = spawn(anvilBin, ['--port', String(port), '--host', '127.0.0.1', '--quiet'], { stdio: 'ignore' })
+    url = `http://127.0.0.1:${port}`
+    eth = new JsonRpcProvider(url, undefined, { staticNetwork: true, polling: false })
+    for (let i = 0; ; i++) {
+      try {
+        await eth.getBlockNumber()
+        break
+      } catch (e) {
+        if (i > 100) throw e
+        await new Promise((r) => setTimeout(r, 100))
+      }
+    }
+    const wallet = new Wallet(ANVIL_KEY, eth)
+    const deployed = await new ContractFactory(Token.abi as never, Token.bytecode, wallet).deploy(10n ** 21n)
+    await deployed.waitForDeployment()
+    at.token = (await deployed.getAddress()).toLowerCase()
+    await (await wallet.sendTransaction({ to: at.token, data: token.encodeFunctionData('transfer', [HOLDER, 777n]), nonce: 1 })).wait()
+    at.forkNumber = await eth.getBlockNumber()
+    at.forkBlock = await eth.send('eth_getBlockByNumber', ['0x' + at.forkNumber.toString(16), false])
+  }, 60_000)
+
+  afterAll(async () => {
+    eth?.destroy()
+    anvil?.kill()
+  })
+
+  it('reads Anvil\'s state at the forked block, and runs transactions on it with RSK rules', async () => {
+    const f = await fresh({ fork: { url, blockNumber: at.forkNumber, cache: false } })
+    const tag = '0x' + at.forkNumber.toString(16)
+    expect(await rpc(f, 'eth_chainId')).toBe('0x7a69')
+    expect(await rpc(f, 'eth_getBlockByNumber', ['latest', false])).toEqual(at.forkBlock)
+    expect(await rpc(f, 'eth_getCode', [at.token, 'latest'])).toBe(await eth.send('eth_getCode', [at.token, tag]))
+    const balanceOf = { to: at.token, data: token.encodeFunctionData('balanceOf', [HOLDER]) }
+    expect(await rpc(f, 'eth_call', [balanceOf, 'latest'])).toBe(await eth.send('eth_call', [balanceOf, tag]))
+    expect(await rpc(f, 'eth_getStorageAt', [at.token, '0x2', 'latest'])).toBe(await eth.send('eth_getStorageAt', [at.token, '0x2', tag]))
+    // Anvil's deployer account is the remote's; rsksim's funded accounts send on top of it.
+    const deployer = new Wallet(ANVIL_KEY).address
+    expect(await rpc(f, 'eth_getTransactionCount', [deployer, 'latest'])).toBe(await eth.send('eth_getTransactionCount', [deployer, tag]))
+    await rpc(f, 'anvil_impersonateAccount', [deployer])
+    const hash = await rpc(f, 'eth_sendTransaction', [{ from: deployer, to: at.token, data: token.encodeFunctionData('transfer', [COW, 5n]), gas: '0x30000' }])
+    const receipt = await rpc(f, 'eth_getTransactionReceipt', [hash])
+    expect(receipt.status).toBe('0x1')
+    expect(Number(receipt.blockNumber)).toBe(at.forkNumber + 1)
+    expect(BigInt(await rpc(f, 'eth_call', [{ to: at.token, data: token.encodeFunctionData('balanceOf', [COW]) }, 'latest']))).toBe(5n)
+    // Anvil's history below the fork, as Anvil answers it.
+    expect(await rpc(f, 'eth_getBlockByNumber', ['0x1', true])).toEqual(await eth.send('eth_getBlockByNumber', ['0x1', true]))
+    const r = await send(f, { to: HOLDER, value: '0x1' })
+    expect(r.status).toBe('0x1')
+    await f.disconnect()
+  })
+})
