@@ -231,7 +231,7 @@ describe('forking a remote rsksim', () => {
     await f.disconnect()
   })
 
-  it('with the disk cache, a second run asks the remote nothing for what the first one read', async () => {
+  it('with the disk cache, a second run at the same block asks the remote nothing, to start or for what the first one read', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rsksim-fork-warm-'))
     const reads = async (p: Provider) => [
       await rpc(p, 'eth_getBalance', [ALICE, 'latest']),
@@ -246,8 +246,8 @@ describe('forking a remote rsksim', () => {
       const coldCalls = proxy.calls.length - startup
       await cold.disconnect()
       expect(coldCalls).toBeGreaterThan(0)
-      const warm = await forkAt({ cache: dir })
       const before = proxy.calls.length
+      const warm = await forkAt({ cache: dir })
       expect(await reads(warm)).toEqual(first)
       expect(proxy.calls.slice(before)).toEqual([])
       await warm.disconnect()

@@ -5,6 +5,9 @@
  * through src/rpc/forkRoute.ts.
  */
 import { bytesToHex } from '@ethereumjs/util'
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { sha256 } from '@noble/hashes/sha2.js'
 import type { BlockRecord } from '../chain/types.js'
 import { NETWORKS, type NetworkProfile } from '../../options/index.js'
 import { BRIDGE_ADDRESS_HEX } from '../rsk/evm/bridge.js'
@@ -52,21 +55,15 @@ export interface ForkPoint {
 export async function connectFork(config: ForkConfig, chainId?: bigint): Promise<ForkPoint> {
   const remote = new RemoteNode({ url: config.url, headers: config.headers, retries: config.retries, timeout: config.timeout })
   try {
-    const [id, networkId, latestHex] = await Promise.all([
-      remote.request<string>('eth_chainId', []),
-      remote.request<string>('net_version', []),
-      remote.request<string>('eth_blockNumber', []),
-    ])
-    const remoteChainId = quantity(id, 'eth_chainId')
+    const start = (config.cache !== false && config.blockNumber !== undefined ? readStart(config.cache, config.url, config.blockNumber) : undefined) ?? (await askStart(remote, config))
+    const remoteChainId = quantity(start.chainId, 'eth_chainId')
     if (chainId !== undefined && remoteChainId !== chainId) {
       throw new TypeError(`rsksim: the fork's remote ${remote.url} has chain id ${remoteChainId}, this node has ${chainId}: a reset cannot change the chain id`)
     }
-    const latest = quantity(latestHex, 'eth_blockNumber')
-    const number = config.blockNumber ?? (latest > FORK_CONFIRMATIONS ? latest - FORK_CONFIRMATIONS : 0n)
-    if (number > latest) throw new TypeError(`rsksim: cannot fork at block ${number}: the remote ${remote.url} is at block ${latest}`)
-    const json = await remote.request<Record<string, unknown> | null>('eth_getBlockByNumber', ['0x' + number.toString(16), false])
-    if (json === null || typeof json !== 'object') throw new TypeError(`rsksim: the remote ${remote.url} has no block ${number}`)
+    const { networkId, block: json } = start
     const block = forkedBlock(json)
+    const number = block.number
+    if (config.cache !== false && config.blockNumber !== undefined) writeStart(config.cache, config.url, config.blockNumber, start)
     let cache: ForkCache | undefined
     if (config.cache !== false) {
       cache = ForkCache.open(config.cache, { chainId: remoteChainId, blockNumber: number, blockHash: block.hashHex })
@@ -86,6 +83,58 @@ export async function connectFork(config: ForkConfig, chainId?: bigint): Promise
   } catch (e) {
     remote.close()
     throw e
+  }
+}
+
+/** What a fork starts from: the remote's chain and network ids and the forked block (as the remote answers it). */
+interface Start {
+  chainId: string
+  networkId: string
+  block: Record<string, unknown>
+}
+
+/** Asks the remote for its ids and the block to fork at. */
+async function askStart(remote: RemoteNode, config: ForkConfig): Promise<Start> {
+  const [chainId, networkId, latestHex] = await Promise.all([
+    remote.request<string>('eth_chainId', []),
+    remote.request<string>('net_version', []),
+    remote.request<string>('eth_blockNumber', []),
+  ])
+  const latest = quantity(latestHex, 'eth_blockNumber')
+  const number = config.blockNumber ?? (latest > FORK_CONFIRMATIONS ? latest - FORK_CONFIRMATIONS : 0n)
+  if (number > latest) throw new TypeError(`rsksim: cannot fork at block ${number}: the remote ${remote.url} is at block ${latest}`)
+  const block = await remote.request<Record<string, unknown> | null>('eth_getBlockByNumber', [hexNumber(number), false])
+  if (block === null || typeof block !== 'object') throw new TypeError(`rsksim: the remote ${remote.url} has no block ${number}`)
+  return { chainId, networkId: String(networkId), block }
+}
+
+/**
+ * A fork at a given block starts from the disk cache without asking the remote anything: its start is kept under a
+ * hash of the URL (which may hold an API key, so it is never written in clear) and the block number.
+ */
+function startPath(dir: string, url: string, blockNumber: bigint): string {
+  return join(dir, 'starts', `${bytesToHex(sha256(new TextEncoder().encode(url))).slice(2, 34)}-${blockNumber}.json`)
+}
+
+function readStart(dir: string, url: string, blockNumber: bigint): Start | undefined {
+  try {
+    const s = JSON.parse(readFileSync(startPath(dir, url, blockNumber), 'utf8')) as Start
+    return typeof s.chainId === 'string' && typeof s.networkId === 'string' && typeof s.block === 'object' && s.block !== null ? s : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Written whole (a temporary file renamed), never half; a failure only costs the next run four requests. */
+function writeStart(dir: string, url: string, blockNumber: bigint, start: Start): void {
+  const path = startPath(dir, url, blockNumber)
+  try {
+    mkdirSync(dirname(path), { recursive: true })
+    const tmp = `${path}.${process.pid}.tmp`
+    writeFileSync(tmp, JSON.stringify(start))
+    renameSync(tmp, path)
+  } catch {
+    // The cache itself reports an unwritable directory (ForkCache).
   }
 }
 
