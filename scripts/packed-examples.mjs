@@ -82,6 +82,21 @@ async function checkNpx(tarball) {
     const receipt = await rpc(second.url, 'eth_getTransactionReceipt', [hash])
     if (receipt?.status !== '0x1') throw new Error(`npx rsksim --db: the receipt of ${hash} did not survive a restart`)
     console.log(`[packed-examples] npx rsksim --db ./chain kept ${hash} across a restart (block ${receipt.blockNumber})`)
+    // A second npx rsksim forks the first one (the local remote docs/forking.md's examples stand for).
+    // --accounts 1: only the first account is funded on the fork, so the second one's balance is the remote's.
+    const other = (await rpc(second.url, 'eth_accounts'))[1]
+    const balance = await rpc(second.url, 'eth_getBalance', [other, 'latest'])
+    if (balance === '0x0') throw new Error('npx rsksim --db: the second account has no balance to read')
+    const fork = await startNpx(dir, ['--fork-url', second.url, '--fork-block-number', receipt.blockNumber, '--no-fork-cache', '--accounts', '1'])
+    try {
+      const [head, chainId, theirs] = await Promise.all([rpc(fork.url, 'eth_blockNumber'), rpc(fork.url, 'eth_chainId'), rpc(fork.url, 'eth_getBalance', [other, 'latest'])])
+      if (head !== receipt.blockNumber || chainId !== '0x21' || theirs !== balance) {
+        throw new Error(`npx rsksim --fork-url: head ${head}, chain id ${chainId}, balance ${theirs}; expected ${receipt.blockNumber}, 0x21, ${balance}`)
+      }
+      console.log(`[packed-examples] npx rsksim --fork-url forked ${second.url} at block ${head}: balance of ${other} read from it`)
+    } finally {
+      await fork.stop()
+    }
   } finally {
     await second.stop()
   }

@@ -284,3 +284,23 @@ describe('forking a remote rsksim', () => {
     await expect(fresh({ fork: { url: 'http://127.0.0.1:1/k', retries: 0 } } as never)).rejects.toThrow(/fork remote http:\/\/127\.0\.0\.1:1\/.*eth_chainId/)
   })
 })
+
+describe('fork flags', () => {
+  it('--fork-* flags become fork options; stray or conflicting ones are refused', async () => {
+    const { parseCli } = await import('../src/server/cliArgs.js')
+    expect(parseCli(['--fork-url', 'https://rpc.testnet.rootstock.io/KEY', '--fork-block-number', '0x10', '--fork-header', 'Authorization: Bearer x', '--no-fork-cache', '--fork-retries', '2', '--fork-timeout', '500'])).toMatchObject({
+      options: { fork: { url: 'https://rpc.testnet.rootstock.io/KEY', blockNumber: 16n, headers: { Authorization: 'Bearer x' }, cache: false, retries: 2, timeout: 500 } },
+    })
+    expect(parseCli(['-f', 'http://127.0.0.1:4444', '--fork-cache-dir', '/tmp/c'])).toMatchObject({ options: { fork: { url: 'http://127.0.0.1:4444', cache: '/tmp/c' } } })
+    expect(() => parseCli(['--fork-block-number', '5'])).toThrow('--fork-block-number needs --fork-url')
+    expect(() => parseCli(['--fork-url', 'ws://x'])).toThrow('--fork-url: expected an http:// or https:// URL')
+    expect(() => parseCli(['--fork-url', 'http://x', '--network', 'mainnet'])).toThrow(/cannot be combined/)
+    expect(() => parseCli(['--fork-url', 'http://x', '--fork-header', 'nocolon'])).toThrow(/--fork-header: expected name:value/)
+  })
+
+  it('a node started without a fork refuses hardhat_reset to one', async () => {
+    const p = await fresh()
+    await rejects(rpc(p, 'hardhat_reset', [{ forking: { jsonRpcUrl: 'http://127.0.0.1:1' } }]), -32602, /was not started with a fork/)
+    expect(await rpc(p, 'hardhat_reset', [{ forking: {} }])).toBe(true)
+  })
+})

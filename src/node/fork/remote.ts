@@ -33,7 +33,9 @@ export interface RemoteOptions {
   cache?: ForkCache
 }
 
-const DEFAULTS = { retries: 5, timeout: 30_000, backoff: 250, batchSize: 50 }
+/** The wait before the first retry (then doubled each time); also what anvil_nodeInfo reports as `forkRetryBackoff`. */
+export const FORK_FIRST_BACKOFF_MS = 250
+const DEFAULTS = { retries: 5, timeout: 30_000, backoff: FORK_FIRST_BACKOFF_MS, batchSize: 50 }
 /** The longest wait between two attempts, whatever the backoff or a Retry-After header says. */
 const MAX_DELAY = 8_000
 

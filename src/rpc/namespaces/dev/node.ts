@@ -9,6 +9,7 @@ import { method, noParams, type HandlerContext, type MethodTable } from '../../m
 import { quantity } from '../../format/hex.js'
 import { clientVersion } from '../web3.js'
 import { aliases, ok } from './names.js'
+import { FORK_FIRST_BACKOFF_MS } from '../../../node/fork/remote.js'
 
 /** The RSK network upgrade rsksim's EVM profile follows (reference §7.4). */
 export const RSK_UPGRADE = 'vetiver900'
@@ -83,7 +84,7 @@ export const devNodeMethods: MethodTable = {
         gasLimit: Number(node.options.blockGasLimit),
         gasPrice: Number(node.options.minimumGasPrice),
       },
-      forkConfig: node.fork === undefined ? {} : { forkUrl: node.fork.url, forkBlockNumber: Number(node.fork.number), forkRetryBackoff: node.fork.config.retries },
+      forkConfig: node.fork === undefined ? {} : { forkUrl: node.fork.url, forkBlockNumber: Number(node.fork.number), forkRetryBackoff: FORK_FIRST_BACKOFF_MS },
     }
   }),
   /** Hardhat's `hardhat_metadata`. */
