@@ -207,6 +207,7 @@ describe('forking a remote rsksim', () => {
     expect(await rpc(f, 'eth_getBalance', [ALICE, 'latest'])).toBe(alice)
     // A first transfer reads what every later block needs (the coinbase, REMASC, the paid blocks).
     await send(f, { to: ALICE, value: '0x1' })
+    await rpc(f, 'eth_call', [{ from: COW, to: at.token, data: token.encodeFunctionData('balanceOf', [ALICE]) }, 'latest'])
     proxy.down = true
     try {
       const e = await rejects(rpc(f, 'eth_getBalance', [BOB, 'latest']), -32603)
@@ -214,6 +215,9 @@ describe('forking a remote rsksim', () => {
       expect(e.message).toContain('eth_getBalance')
       expect(e.message).not.toContain('secretKey')
       await rejects(rpc(f, 'eth_getBlockByNumber', ['0x1', false]), -32603, /fork remote .*eth_getBlockByHash|fork remote .*eth_getBlockByNumber/)
+      // A read that fails in the middle of an execution (a storage slot not read before) fails the call, and leaves
+      // no checkpoint of the frames it stopped open: after the next block the state has nothing left unrooted.
+      await rejects(rpc(f, 'eth_call', [{ from: COW, to: at.token, data: token.encodeFunctionData('balanceOf', [BOB]) }, 'latest']), -32603, /eth_getStorageAt/)
       // A transaction that needs what cannot be read is refused, and not kept for later.
       const count = await rpc(f, 'eth_getTransactionCount', [COW, 'pending'])
       await rejects(rpc(f, 'eth_sendTransaction', [{ from: COW, to: BOB, value: '0x1' }]), -32603, /fork remote .*eth_get/)
@@ -223,6 +227,7 @@ describe('forking a remote rsksim', () => {
       const r = await send(f, { to: ALICE, value: '0x7' })
       expect(r.status).toBe('0x1')
       expect(BigInt(await rpc(f, 'eth_getBalance', [ALICE, 'latest']))).toBe(BigInt(alice) + 8n)
+      expect(f.node.chain.state.hasUnrootedWrites).toBe(false)
     } finally {
       proxy.down = false
     }

@@ -12,6 +12,7 @@ import type { Chain } from '../chain/chain.js'
 import { executionBlock } from '../chain/execBlock.js'
 import type { BlockRecord } from '../chain/types.js'
 import { rskEvmOptions } from '../rsk/evm/evmProfile.js'
+import { LiveState } from '../state/liveState.js'
 
 export interface CallRequest {
   from?: Uint8Array
@@ -86,6 +87,8 @@ export async function execute(
   } finally {
     await evm.journal.revert()
     await evm.journal.cleanup()
+    // Checkpoints of frames an exception left open (a fork's remote failed mid-call): liveState.ts `revertOpen`.
+    if (state instanceof LiveState) await state.revertOpen()
   }
 }
 

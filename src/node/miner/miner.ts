@@ -227,7 +227,8 @@ export class Miner {
    * account cache does not take those entries back on revert, so it is cleared (the trie itself is reverted).
    */
   private async discard(): Promise<void> {
-    await this.chain.state.revert()
+    // Every checkpoint, the block's and those of frames an exception left open (a fork's remote failed mid-call).
+    await this.chain.state.revertOpen()
     this.chain.state.clearCaches()
   }
 

@@ -252,6 +252,15 @@ export class LiveState implements StateManagerInterface {
     if (--this.depth === 0) this.settle()
   }
 
+  /**
+   * Reverts every checkpoint still open. An exception that is not an EVM error (a fork's remote failing mid-call)
+   * leaves the engine without reverting the checkpoints of the frames it was in: the caller that opened the
+   * outermost one calls this, so the state is exactly as before.
+   */
+  async revertOpen(): Promise<void> {
+    while (this.depth > 0) await this.revert()
+  }
+
   /** Outside every checkpoint: the undo log is empty, and a root computed for the current state is taken. */
   private settle(): void {
     this.originalStorageCache.clear()
