@@ -11,6 +11,9 @@
 //                                      only those workloads; 3 rounds of every target, interleaved (A B C, C B A,
 //                                      A B C), each cell the median over rounds, so a change in the shared
 //                                      machine's load falls on every target alike
+//   node bench/run.mjs --workloads fork --only rsksim,anvil
+//                                      the fork workload only (lib/fork.mjs): rsksim and Anvil forking a remote
+//                                      rsksim, cold and warm; the other targets have no part in it
 import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
@@ -18,7 +21,8 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { TARGETS, LABELS, benchDir, repoDir, versions } from './lib/targets.mjs'
 import { counts } from './lib/workloads.mjs'
-import { table, details, checks, checksMarkdown } from './lib/report.mjs'
+import { table, details, checks, checksMarkdown, forkTable, forkDetails } from './lib/report.mjs'
+import { runFork } from './lib/fork.mjs'
 
 const { values } = parseArgs({
   options: {
@@ -33,13 +37,19 @@ const { values } = parseArgs({
 const targets = values.only ? values.only.split(',').map((s) => s.trim()) : TARGETS
 for (const t of targets) if (!TARGETS.includes(t)) throw new Error(`unknown target ${t}; known: ${TARGETS.join(', ')}`)
 const c = counts({ quick: values.quick })
+// `fork` is not a worker workload: lib/fork.mjs runs it with a remote of its own. The per-target workers run only when
+// some other workload is asked for (or none is named: every workload).
+const workloads = values.workloads ? values.workloads.split(',').map((s) => s.trim()) : null
+const forkWanted = !workloads || workloads.includes('fork')
+const workersWanted = !workloads || workloads.some((w) => w !== 'fork')
+const workerWorkloads = workloads?.filter((w) => w !== 'fork').join(',')
 
 function runWorker(target) {
   return new Promise((resolve) => {
     const results = {}
     const args = ['--expose-gc', path.join(benchDir, 'lib/worker.mjs'), '--target', target]
     if (values.quick) args.push('--quick')
-    if (values.workloads) args.push('--workloads', values.workloads)
+    if (workerWorkloads) args.push('--workloads', workerWorkloads)
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
     let buf = ''
     let err = ''
@@ -86,14 +96,14 @@ function machine() {
 const started = Date.now()
 const rounds = Number(values.rounds)
 const runs = Object.fromEntries(targets.map((t) => [t, []]))
-for (let r = 0; r < rounds; r++) {
+for (let r = 0; r < (workersWanted ? rounds : 0); r++) {
   for (const t of r % 2 === 0 ? targets : [...targets].reverse()) {
     process.stderr.write(`${LABELS[t]}${rounds > 1 ? ` (round ${r + 1} of ${rounds})` : ''} …\n`)
     runs[t].push(await runWorker(t))
   }
 }
 const results = {}
-for (const t of targets) {
+for (const t of workersWanted ? targets : []) {
   results[t] = mergeRounds(runs[t])
   if (results[t]._error) {
     for (const id of ['startup', 'transfers', 'multiTxBlocks', 'multiTxBlocks.cpu', 'calls', 'getLogs', 'fixtures', 'keccak', 'arith', 'storage', 'blockNumber', 'httpBlockNumber', 'httpBlockNumber.cpu', 'httpCall', 'httpCall.cpu', 'mine.rate', 'mine.heap', 'mine.rssGrowth', 'cyclesMemory'])
@@ -117,17 +127,25 @@ function mergeRounds(list) {
   }
   return out
 }
+// The fork workload: rsksim (in process) and Anvil, whichever of them --only keeps.
+const fork = forkWanted
+  ? await runFork({ targets, c, rounds, timeoutMin: Number(values['timeout-min']), log: (line) => process.stderr.write(line + '\n') })
+  : undefined
 const minutes = ((Date.now() - started) / 60_000).toFixed(1)
 
 const m = machine()
 const v = versions()
 const tbl = table(results, targets, c)
 const chk = checks(results, c)
-console.log('\n' + tbl + '\n')
-console.log(checksMarkdown(chk) + '\n')
+if (workersWanted) {
+  console.log('\n' + tbl + '\n')
+  console.log(checksMarkdown(chk) + '\n')
+}
+const forkTbl = forkTable(fork)
+if (fork) console.log('\n' + forkTbl + '\n\n' + forkDetails(fork) + '\n')
 
 mkdirSync(path.join(benchDir, 'out'), { recursive: true })
-writeFileSync(path.join(benchDir, 'out/last-run.json'), JSON.stringify({ machine: m, versions: v, quick: !!values.quick, counts: c, results }, null, 2))
+writeFileSync(path.join(benchDir, 'out/last-run.json'), JSON.stringify({ machine: m, versions: v, quick: !!values.quick, counts: c, results, fork }, null, 2))
 
 const full = !values.quick && !values.only && !values.workloads && rounds === 1
 if (full || values.write) {
@@ -183,6 +201,10 @@ so they stay comparable.
 
 ${details(results, targets, c)}
 
+## Forking
+
+${forkSection(fork, c)}
+
 ## Targets
 
 Issue 6 item 2, checked against the numbers above (rsksim in process unless the line says HTTP). "Memory flat" is
@@ -197,4 +219,23 @@ ${checksMarkdown(chk)}
   const notes = old.indexOf('\n## Notes\n')
   writeFileSync(docPath, notes >= 0 ? doc + old.slice(notes) : doc)
   process.stderr.write(`wrote docs/performance.md (${minutes} min)\n`)
+}
+
+/** The fork workload's part of docs/performance.md (issue 16). */
+function forkSection(fork, c) {
+  const n = (x) => x.toLocaleString('en-US')
+  return `A remote rsksim (\`startServer\` in a process of its own) with ${n(c.forkAccounts)} funded accounts and the \`Token\`
+fixture, every account a holder, is forked at its head block through a counting HTTP proxy (HTTP requests and
+JSON-RPC calls, each element of a batch once); then ${n(c.forkTransfers)} token transfers go through the fork, each from a
+different remote account to another holder: \`eth_getTransactionCount\`, \`eth_sendRawTransaction\` of a legacy
+transaction signed beforehand (the fork's chain id and \`eth_gasPrice\`), the receipt (status 1). Cold, every transfer
+reads state the fork does not hold yet: the sender's account, its and the recipient's balance slots. "Cold" starts
+with an empty fork cache, "warm" is a second process over the cache the cold one left (rsksim: \`fork.cache\`
+directory; Anvil: \`~/.foundry/cache/rpc\` under a temporary HOME, written when Anvil exits). The reference column
+runs the same transfers on rsksim without a fork, over the remote's state loaded with \`provider.loadState\`.
+Details: \`bench/lib/fork.mjs\`.
+
+${forkTable(fork) || 'Not run.'}
+
+${forkDetails(fork)}`
 }

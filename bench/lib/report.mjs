@@ -156,3 +156,72 @@ export function checksMarkdown(list) {
   }
   return lines.join('\n')
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// The fork workload (issue 16, lib/fork.mjs): its own table, one column per measurement.
+
+const FORK_LABELS = {
+  'rsksim.cold': 'rsksim fork, cold',
+  'rsksim.warm': 'rsksim fork, warm',
+  'rsksim.local': 'rsksim, no fork (reference)',
+  'anvil.cold': 'Anvil fork, cold',
+  'anvil.warm': 'Anvil fork, warm',
+}
+
+function forkRows(fork) {
+  const n = fork.remote?.transfers ?? 200
+  const calls = (phase) => (r) => (r[phase] ? `${fmt(r[phase].calls, 0)} / ${fmt(r[phase].httpRequests, 0)}` : '')
+  return [
+    { label: 'startup to first answer, ms', cell: (r) => fmt(r.startupMs, 0) },
+    { label: '… remote JSON-RPC calls / HTTP requests during startup', cell: calls('startup') },
+    { label: `${fmt(n, 0)} transfers (nonce, raw send, receipt), s`, cell: (r) => (r.transfersMs === undefined ? undefined : fmt(r.transfersMs / 1000, 2)), measured: true },
+    { label: '… transfers/s', cell: (r) => (r.tps === undefined ? undefined : fmt(r.tps, 1)), measured: true },
+    { label: '… remote JSON-RPC calls / HTTP requests during the transfers', cell: calls('transfers'), measured: true },
+    { label: '… CPU time per transfer, µs (rsksim: whole process; Anvil: its process)', cell: (r) => (r.cpuUsPerTx === undefined ? undefined : fmt(r.cpuUsPerTx, 0)), measured: true },
+    { label: "… the remote's CPU time during the transfers, ms (remote rsksim + proxy)", cell: (r) => (r.transfers ? fmt(r.transfers.remoteCpuMs, 0) : undefined), measured: true },
+    { label: 'fork cache on disk after the run, KB', cell: (r) => (r.cacheBytes === undefined ? (r.loadMs !== undefined ? '—' : undefined) : fmt(r.cacheBytes / 1024, 0)), measured: true },
+  ]
+}
+
+/** The fork workload's table, as Markdown; '' when it did not run. */
+export function forkTable(fork) {
+  if (!fork) return ''
+  if (fork.skip) return `Fork workload: skipped (${fork.skip}).`
+  if (fork.na) return `Fork workload: n/a (${fork.na}).`
+  const ids = Object.keys(FORK_LABELS).filter((id) => fork.targets.includes(id.split('.')[0]))
+  const lines = [`| fork workload | ${ids.map((id) => FORK_LABELS[id]).join(' | ')} |`, `| --- | ${ids.map(() => '---:').join(' | ')} |`]
+  for (const row of forkRows(fork)) {
+    const cells = ids.map((id) => {
+      const r = fork.cells[id]
+      if (!r) return 'not run'
+      if (r.na && (row.measured || r.startupMs === undefined)) return `n/a (${r.na.replace(/\|/g, '\\|')})`
+      return row.cell(r) ?? '—'
+    })
+    lines.push(`| ${row.label} | ${cells.join(' | ')} |`)
+  }
+  return lines.join('\n')
+}
+
+/** What the fork workload's remote was, and the calls it answered per method, per cell. */
+export function forkDetails(fork) {
+  if (!fork || fork.skip || fork.na) return ''
+  const r = fork.remote
+  const out = [
+    `Remote: rsksim (\`startServer\`, own process, behind a counting proxy), chain id ${r.chainId}, ${fmt(r.accounts, 0)} funded accounts, ` +
+      `\`Token\` at ${r.token} with ${fmt(r.holders, 0)} holders; set up in ${fmt(r.setupMs / 1000, 1)} s; forked at its head, block ${r.block}. ` +
+      `Load average (1 min) ${fork.load.map((x) => x.toFixed(2)).join(' → ')}${fork.rounds > 1 ? `; ${fork.rounds} rounds, each cell the round with the median transfer time` : ''}.`,
+    '',
+    '| measurement | remote calls during startup, by method | remote calls during the transfers, by method |',
+    '| --- | --- | --- |',
+  ]
+  const byMethod = (m) => Object.entries(m ?? {}).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'
+  for (const [id, label] of Object.entries(FORK_LABELS)) {
+    const c = fork.cells[id]
+    if (!c) continue
+    const extra = [c.loadMs !== undefined ? `state loaded in ${fmt(c.loadMs, 0)} ms after startup` : '', c.gasPrice !== undefined ? `gas price ${c.gasPrice}, a transfer's gas ${fmt(c.gasUsed ?? 0, 0)}` : '', c.rounds?.length > 1 ? `tx/s by round ${c.rounds.map((x) => x.toFixed(1)).join(' / ')}` : '', c.na ? `n/a: ${c.na.replace(/\|/g, '\\|')}` : '']
+      .filter(Boolean)
+      .join('; ')
+    out.push(`| ${label}${extra ? ` (${extra})` : ''} | ${c.startup ? byMethod(c.startup.methods) : '—'} | ${c.transfers ? byMethod(c.transfers.methods) : '—'} |`)
+  }
+  return out.join('\n')
+}

@@ -61,7 +61,7 @@ function rssOfPid(pid) {
   return { rss: kb * 1024 }
 }
 
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const s = net.createServer()
     s.on('error', reject)
@@ -72,7 +72,7 @@ function freePort() {
   })
 }
 
-async function firstAnswer(rpc, deadlineMs = 30_000) {
+export async function firstAnswer(rpc, deadlineMs = 30_000) {
   const until = Date.now() + deadlineMs
   for (;;) {
     try {

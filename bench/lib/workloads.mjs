@@ -36,9 +36,13 @@ export function counts({ quick, target }) {
     // Manual mining (issue 13 item 5): blocks of `perBlock` ERC-20 transfers each, `evm_mine`d.
     multiBlocks: 32,
     perBlock: 16,
+    // Forking (issue 16, lib/fork.mjs): the remote's funded accounts (each a token holder) and the transfers sent
+    // through the fork, each from a different account.
+    forkAccounts: 1_000,
+    forkTransfers: 200,
   }
   if (quick) {
-    Object.assign(c, { multiBlocks: 4, transfers: 50, calls: 200, fixtures: 10, logsRange: 50, blockNumber: 500, computeReps: 1, mineBlocks: 500, cyclesCheck: [10, 100], httpSeconds: 2, keccakN: 2_000, arithN: 5_000, storageN: 100 })
+    Object.assign(c, { forkAccounts: 100, forkTransfers: 20, multiBlocks: 4, transfers: 50, calls: 200, fixtures: 10, logsRange: 50, blockNumber: 500, computeReps: 1, mineBlocks: 500, cyclesCheck: [10, 100], httpSeconds: 2, keccakN: 2_000, arithN: 5_000, storageN: 100 })
   } else if (target === 'ganache') {
     // Ganache is 10-100x slower per operation; fewer iterations keep the run short. Rates are per second, so they
     // stay comparable; the cells say when a count was scaled.
