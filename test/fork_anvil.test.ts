@@ -54,7 +54,9 @@ describe('forking an Anvil node', () => {
     await deployed.waitForDeployment()
     at.token = (await deployed.getAddress()).toLowerCase()
     await (await wallet.sendTransaction({ to: at.token, data: token.encodeFunctionData('transfer', [HOLDER, 777n]), nonce: 1 })).wait()
-    at.forkNumber = await eth.getBlockNumber()
+    // Asked directly: ethers' getBlockNumber() may answer a cached, older number.
+    at.forkNumber = Number(await eth.send('eth_blockNumber', []))
+    expect(at.forkNumber).toBe(2)
     at.forkBlock = await eth.send('eth_getBlockByNumber', ['0x' + at.forkNumber.toString(16), false])
   }, 60_000)
 
