@@ -12,6 +12,8 @@
  * - Hosted services carry the API key in the URL's path: only the redacted URL (`url`) ever appears in a message, and
  *   every message built from something the remote or the network said is scrubbed of the key and header values.
  */
+import type { Agent } from 'node:http'
+import { httpPost, remoteAgent } from './httpPost.js'
 import { RemoteFailed } from '../errors.js'
 import type { ForkCache } from './cache.js'
 
@@ -104,6 +106,8 @@ export class RemoteNode {
   private readonly live = new Set<Call>()
   private readonly sleepers = new Set<() => void>()
   private readonly aborter = new AbortController()
+  private readonly targetUrl: URL
+  private readonly agent: Agent
   private closed = false
 
   constructor(options: RemoteOptions) {
@@ -123,7 +127,7 @@ export class RemoteNode {
 
     this.headers = { 'content-type': 'application/json', ...options.headers }
     const secrets = [options.url, parsed.href, ...Object.values(options.headers ?? {})]
-    // fetch refuses URLs with credentials: they travel as Basic auth instead, as a browser would send them.
+    // Credentials travel as Basic auth, never in the URL (which may be printed or logged), as a browser sends them.
     if (parsed.username !== '' || parsed.password !== '') {
       const user = decodeURIComponent(parsed.username)
       const password = decodeURIComponent(parsed.password)
@@ -135,6 +139,8 @@ export class RemoteNode {
       parsed.password = ''
     }
     this.target = parsed.href
+    this.targetUrl = new URL(this.target)
+    this.agent = remoteAgent(this.targetUrl)
     secrets.push(this.target, ...Object.values(this.headers).filter((v) => v !== 'application/json'))
     for (const segment of parsed.pathname.split('/')) if (looksLikeKey(segment)) secrets.push(segment, safeDecode(segment))
     for (const [name, value] of parsed.searchParams) secrets.push(name, value)
@@ -203,6 +209,7 @@ export class RemoteNode {
     this.scheduled = undefined
     this.queue = []
     this.aborter.abort()
+    this.agent.destroy()
     for (const wake of this.sleepers) wake()
     this.sleepers.clear()
     for (const call of [...this.live]) this.fail(call, 'client closed')
@@ -257,13 +264,12 @@ export class RemoteNode {
     let retryAfter: string | null
     let text: string
     try {
-      const signal = AbortSignal.any([AbortSignal.timeout(this.timeout), this.aborter.signal])
       const body = JSON.stringify(single ? envelopes[0] : envelopes)
-      const res = await fetch(this.target, { method: 'POST', headers: this.headers, body, signal })
+      const res = await httpPost(this.targetUrl, this.agent, this.headers, body, this.timeout, this.aborter.signal)
       status = res.status
       statusText = res.statusText
-      retryAfter = res.headers.get('retry-after')
-      text = await res.text()
+      retryAfter = res.retryAfter
+      text = res.text
     } catch (e) {
       if (this.closed) return { kind: 'done' }
       const timedOut = e instanceof Error && e.name === 'TimeoutError'
@@ -457,7 +463,7 @@ function isReplyBody(body: unknown): body is Reply | Reply[] {
   return Array.isArray(body) ? body.length > 0 && body.every(isReply) : isReply(body)
 }
 
-/** An error's message with its cause (fetch says "fetch failed"; the cause says why). */
+/** An error's message, with its cause when it has one (the cause says why). */
 function describe(e: unknown): string {
   if (!(e instanceof Error)) return String(e)
   const cause: unknown = e.cause

@@ -1,0 +1,48 @@
+/**
+ * One JSON POST to the fork's remote over node:http(s) with a keep-alive agent of its own. It replaces `fetch`:
+ * undici's streams and signals cost about 3 ms of CPU per request here (a cold fork sends hundreds), node:http a
+ * fraction of it (docs/performance.md, forking). A request that takes longer than `timeout` fails with an error
+ * named `TimeoutError`, as `AbortSignal.timeout` does; `signal` aborts it.
+ */
+import { request as httpRequest, Agent as HttpAgent } from 'node:http'
+import { request as httpsRequest, Agent as HttpsAgent } from 'node:https'
+
+export interface PostReply {
+  status: number
+  statusText: string
+  retryAfter: string | null
+  text: string
+}
+
+/** Keep-alive connections to one remote; `destroy` closes them. */
+export function remoteAgent(url: URL): HttpAgent {
+  const options = { keepAlive: true, maxSockets: 16 }
+  return url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options)
+}
+
+export function httpPost(url: URL, agent: HttpAgent, headers: Record<string, string>, body: string, timeout: number, signal: AbortSignal): Promise<PostReply> {
+  return new Promise((resolve, reject) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest
+    const req = send(url, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) }, signal }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('error', reject)
+      res.on('end', () => {
+        const retryAfter = res.headers['retry-after']
+        resolve({
+          status: res.statusCode ?? 0,
+          statusText: res.statusMessage ?? '',
+          retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
+          text: Buffer.concat(chunks).toString('utf8'),
+        })
+      })
+    })
+    req.setTimeout(timeout, () => {
+      const e = new Error(`no answer within ${timeout} ms`)
+      e.name = 'TimeoutError'
+      req.destroy(e)
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
