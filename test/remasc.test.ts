@@ -213,3 +213,23 @@ describe('REMASC transaction bytes', () => {
     }
   })
 })
+
+describe('REMASC receipt blooms', () => {
+  it('each REMASC receipt\'s bloom, and its block\'s, hold exactly its logs (reference: @ethereumjs/vm Bloom)', async () => {
+    const { Bloom } = await import('@ethereumjs/vm')
+    const { hexToBytes, bytesToHex } = await import('@ethereumjs/util')
+    const p = await fresh()
+    for (let i = 0; i < 24; i++) await p.request({ method: 'evm_mine', params: [] })
+    let withLogs = 0
+    for (let n = 1; n <= 24; n++) {
+      const block = (await p.request({ method: 'eth_getBlockByNumber', params: ['0x' + n.toString(16), false] })) as any
+      const receipt = (await p.request({ method: 'eth_getTransactionReceipt', params: [block.transactions.at(-1)] })) as any
+      const bloom = new Bloom()
+      for (const log of receipt.logs) for (const item of [log.address, ...log.topics]) bloom.add(hexToBytes(item))
+      expect(receipt.logsBloom).toBe(bytesToHex(bloom.bitvector))
+      expect(block.logsBloom).toBe(bytesToHex(bloom.bitvector))
+      if (receipt.logs.length > 0) withLogs++
+    }
+    expect(withLogs).toBeGreaterThan(5)
+  })
+})

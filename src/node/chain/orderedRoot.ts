@@ -6,7 +6,8 @@
  * hashed (transaction and receipt tries). `@ethereumjs/mpt` stays where proofs are served (tries.ts), and
  * test/orderedRoot.test.ts compares both on random lists.
  */
-import { RLP, type Input } from '@ethereumjs/rlp'
+import { RLP } from '@ethereumjs/rlp'
+import { rlpEncode, type RlpInput as Input } from '../rlp.js'
 import { keccak256 } from '../crypto.js'
 import { hexPrefix, toNibbles } from '../state/trieNode.js'
 
@@ -17,7 +18,7 @@ interface Item {
 
 /** A child reference: the node itself when its RLP is under 32 bytes, else its hash. */
 function ref(node: Input[]): Input {
-  const encoded = RLP.encode(node)
+  const encoded = rlpEncode(node)
   return encoded.length < 32 ? node : keccak256(encoded)
 }
 
@@ -48,5 +49,5 @@ function build(items: Item[], depth: number): Input[] {
 export function directOrderedRoot(values: Uint8Array[], empty: Uint8Array): Uint8Array {
   if (values.length === 0) return empty
   const items = values.map((value, i) => ({ nibbles: toNibbles(RLP.encode(i)), value }))
-  return keccak256(RLP.encode(build(items, 0)))
+  return keccak256(rlpEncode(build(items, 0)))
 }

@@ -9,6 +9,7 @@ import { MerklePatriciaTrie, createMerkleProof } from '@ethereumjs/mpt'
 import { MapDB, bigIntToUnpaddedBytes } from '@ethereumjs/util'
 import { keccak256 } from '../crypto.js'
 import { directOrderedRoot } from './orderedRoot.js'
+import { rlpEncode } from '../rlp.js'
 import type { ReceiptRecord } from './types.js'
 
 /** keccak256(RLP("")) — root of an empty trie. */
@@ -17,7 +18,7 @@ export const EMPTY_TRIE_ROOT = new MerklePatriciaTrie().EMPTY_TRIE_ROOT
 /** RSKj `TransactionReceipt.getEncoded()`: [postTxState, cumulativeGas, bloom, logs, gasUsed, status]. */
 export function encodeRskReceipt(r: ReceiptRecord): Uint8Array {
   const ok = r.status === 1 ? Uint8Array.of(1) : new Uint8Array()
-  return RLP.encode([
+  return rlpEncode([
     ok,
     bigIntToUnpaddedBytes(r.cumulativeGasUsed),
     r.logsBloom,

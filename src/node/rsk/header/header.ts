@@ -13,7 +13,7 @@
  *   → `encodeRskHeaderWithMergedMining`.
  * On regtest genesis (version 0) all three coincide except that the last one adds the proof and coinbase `0x00`.
  */
-import { RLP } from '@ethereumjs/rlp'
+import { rlpEncode } from '../../rlp.js'
 import { bytesToHex } from '@ethereumjs/util'
 import { keccak256 } from '../../crypto.js'
 import { RSK_TAG, lastIndexOf } from '../mergedMining/coinbase.js'
@@ -48,7 +48,7 @@ function extensionHash(h: RskHeader): Uint8Array {
   const items: Uint8Array[] = [keccak256(h.logsBloom)]
   if (h.version >= 2) items.push(h.baseEvent ?? EMPTY)
   if (h.txExecutionSublistsEdges !== undefined) items.push(edgesToBytes(h.txExecutionSublistsEdges))
-  return keccak256(RLP.encode(items))
+  return keccak256(rlpEncode(items))
 }
 
 /**
@@ -61,7 +61,7 @@ function extensionHash(h: RskHeader): Uint8Array {
 export function rskHeaderExtensionData(h: RskHeader): Uint8Array {
   if (h.extensionData !== undefined) return h.extensionData
   if (h.logsBloom.length !== 256) throw new Error('the header has no 256-byte logs bloom to hash into its extension')
-  return RLP.encode([Uint8Array.of(h.version), extensionHash(h)])
+  return rlpEncode([Uint8Array.of(h.version), extensionHash(h)])
 }
 
 /**
@@ -110,7 +110,7 @@ export function encodeRskHeaderWith(h: RskHeader, opts: HeaderEncoding = {}): Ui
     items.push(h.bitcoinMergedMiningHeader)
     if (withProof) items.push(h.bitcoinMergedMiningMerkleProof, h.bitcoinMergedMiningCoinbaseTransaction)
   }
-  return RLP.encode(items)
+  return rlpEncode(items)
 }
 
 /**

@@ -10,6 +10,8 @@
 import { RLP } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes, equalsBytes, setLengthLeft } from '@ethereumjs/util'
 import { addToBloom } from '../../chain/bloom.js'
+import { rlpEncode } from '../../rlp.js'
+import { binKey } from '../../state/trieStore.js'
 import type { LogRecord, ReceiptRecord } from '../../chain/types.js'
 import { REMASC } from './remascTx.js'
 
@@ -39,11 +41,7 @@ class RemascReceipt implements ReceiptRecord {
     /** The bloom when already known (a receipt read back from the database). */
     knownBloom?: Uint8Array,
   ) {
-    let bloom = knownBloom
-    if (bloom === undefined) {
-      bloom = new Uint8Array(256)
-      for (const l of this.logs) for (const item of [l.address, ...l.topics]) addToBloom(bloom, item)
-    }
+    const bloom = knownBloom ?? paymentsBloom(paidBlock === undefined ? [] : (RLP.decode(payments) as Uint8Array[][]).map(([to]) => to!))
     this.logsBloom = previous !== undefined && equalsBytes(previous.logsBloom, bloom) ? previous.logsBloom : bloom
   }
 
@@ -70,9 +68,30 @@ class RemascReceipt implements ReceiptRecord {
     return (RLP.decode(this.payments) as Uint8Array[][]).map(([to, value]) => ({
       address: REMASC.bytes,
       topics: [MINING_FEE_TOPIC, setLengthLeft(to!, 32)],
-      data: RLP.encode([blockHash, value!]),
+      data: rlpEncode([blockHash, value!]),
     }))
   }
+}
+
+/** The last bloom computed, by its recipients: consecutive blocks mostly pay the same addresses. */
+let lastBloom: { key: string; bloom: Uint8Array } | undefined
+
+/**
+ * The bloom of payment logs to `recipients` (REMASC's address, the mining fee topic and each recipient as a 32-byte
+ * topic): it depends on the recipients only, not on the values or the paid block, so it is computed once for a
+ * run of blocks that pay the same addresses (each item costs a keccak-256).
+ */
+function paymentsBloom(recipients: Uint8Array[]): Uint8Array {
+  const key = recipients.map(binKey).join('')
+  if (lastBloom?.key === key) return lastBloom.bloom
+  const bloom = new Uint8Array(256)
+  if (recipients.length > 0) {
+    addToBloom(bloom, REMASC.bytes)
+    addToBloom(bloom, MINING_FEE_TOPIC)
+    for (const to of recipients) addToBloom(bloom, setLengthLeft(to, 32))
+  }
+  lastBloom = { key, bloom }
+  return bloom
 }
 
 /**
@@ -81,7 +100,7 @@ class RemascReceipt implements ReceiptRecord {
  */
 export function remascReceipt(cumulativeGasUsed: bigint, previous: ReceiptRecord | undefined, paidBlock?: Uint8Array, payments: RemascPayment[] = []): ReceiptRecord {
   if (payments.length === 0 || paidBlock === undefined) return new RemascReceipt(cumulativeGasUsed, undefined, NO_PAYMENTS, previous)
-  let encoded = RLP.encode(payments.map((p) => [p.to, bigIntToUnpaddedBytes(p.value)]))
+  let encoded = rlpEncode(payments.map((p) => [p.to, bigIntToUnpaddedBytes(p.value)]))
   if (previous instanceof RemascReceipt && equalsBytes(previous.payments, encoded)) encoded = previous.payments
   return new RemascReceipt(cumulativeGasUsed, paidBlock, encoded, previous)
 }

@@ -1,0 +1,78 @@
+/**
+ * RLP encoding of byte strings and nested lists, byte for byte what `@ethereumjs/rlp`'s `RLP.encode` writes for the
+ * same input (test/rlp.test.ts compares them on random nested inputs), in one allocation: sizes first, then every
+ * byte written into a single buffer. `RLP.encode` allocates twice per item (a length prefix, then a concatenation
+ * spread over every item) and builds long-length prefixes through hex strings: in a profile of empty `evm_mine`s its
+ * `concatBytes` and `encodeLength` took 18 % of the time (headers, receipts and REMASC logs are encoded every block).
+ * Numbers and strings are not taken: callers turn them into bytes (`bigIntToUnpaddedBytes`).
+ */
+
+export type RlpInput = Uint8Array | readonly RlpInput[]
+
+/**
+ * @example
+ * rlpEncode([Uint8Array.of(1), []]) // Uint8Array [0xc2, 0x01, 0xc0]
+ */
+export function rlpEncode(input: RlpInput): Uint8Array {
+  // Payload lengths of the lists, in the order the writer meets them (pre-order).
+  const lists: number[] = []
+  const out = new Uint8Array(measure(input, lists))
+  write(input, out, 0, lists, { next: 0 })
+  return out
+}
+
+/** Bytes needed by a length prefix's length field (0 for a short prefix). */
+function lengthOfLength(n: number): number {
+  if (n < 56) return 0
+  let k = 0
+  while (n > 0) {
+    k++
+    n = Math.floor(n / 256)
+  }
+  return k
+}
+
+/** The encoded size of `input`; records each list's payload length in `lists`. */
+function measure(input: RlpInput, lists: number[]): number {
+  if (input instanceof Uint8Array) {
+    const n = input.length
+    if (n === 1 && input[0]! < 0x80) return 1
+    return 1 + lengthOfLength(n) + n
+  }
+  const slot = lists.length
+  lists.push(0)
+  let payload = 0
+  for (const item of input) payload += measure(item, lists)
+  lists[slot] = payload
+  return 1 + lengthOfLength(payload) + payload
+}
+
+/** Writes a prefix for `n` payload bytes (`short`: 0x80 or 0xc0) at `o`; returns the next offset. */
+function prefix(out: Uint8Array, o: number, n: number, short: number): number {
+  if (n < 56) {
+    out[o] = short + n
+    return o + 1
+  }
+  const k = lengthOfLength(n)
+  out[o] = short + 55 + k
+  for (let i = k; i >= 1; i--) {
+    out[o + i] = n & 0xff
+    n = Math.floor(n / 256)
+  }
+  return o + 1 + k
+}
+
+function write(input: RlpInput, out: Uint8Array, o: number, lists: number[], cursor: { next: number }): number {
+  if (input instanceof Uint8Array) {
+    if (input.length === 1 && input[0]! < 0x80) {
+      out[o] = input[0]!
+      return o + 1
+    }
+    o = prefix(out, o, input.length, 0x80)
+    out.set(input, o)
+    return o + input.length
+  }
+  o = prefix(out, o, lists[cursor.next++]!, 0xc0)
+  for (const item of input) o = write(item, out, o, lists, cursor)
+  return o
+}
