@@ -6,20 +6,13 @@
  */
 import { describe, expect, it } from 'vitest'
 import { rng } from './rng.js'
-import { Account, Address, bytesToHex, setLengthLeft, KECCAK256_NULL } from '@ethereumjs/util'
+import { copyModel, randomWrite, type Model } from './stateModel.js'
+import { Address, bytesToHex, setLengthLeft, KECCAK256_NULL } from '@ethereumjs/util'
 import { LiveState } from '../src/node/state/liveState.js'
 import { TrieStore, binKey } from '../src/node/state/trieStore.js'
 import { remoteAccount, type RemoteValues } from '../src/node/state/overlay.js'
 import { keccak256 } from '../src/node/crypto.js'
 
-interface ModelAccount {
-  nonce: bigint
-  balance: bigint
-  code: Uint8Array
-  storage: Map<number, Uint8Array>
-}
-type Model = Map<number, ModelAccount>
-const copyModel = (m: Model): Model => new Map([...m].map(([k, a]) => [k, { ...a, storage: new Map(a.storage) }]))
 
 describe('a fork\'s local trie over the remote\'s state', () => {
   it('reads the model after random writes, deletes, cleared storage, checkpoints and root swaps', async () => {
@@ -56,6 +49,7 @@ describe('a fork\'s local trie over the remote\'s state', () => {
     const ours = new LiveState(store)
     let model = copyModel(remote)
     const saved: Model[] = []
+    const w = { r, ours, model, addresses, slots, codes }
     const roots: Array<[Uint8Array, Model]> = []
     let swaps = 0
     let reads = 0
@@ -63,35 +57,8 @@ describe('a fork\'s local trie over the remote\'s state', () => {
       const i = n(addresses.length)
       const address = addresses[i]!
       const op = r()
-      if (op < 0.16) {
-        const a = (await ours.getAccount(address)) ?? new Account()
-        a.nonce = BigInt(step % 3)
-        a.balance = BigInt(n(1000))
-        await ours.putAccount(address, a)
-        const m = model.get(i) ?? { nonce: 0n, balance: 0n, code: new Uint8Array(), storage: new Map() }
-        model.set(i, { ...m, nonce: a.nonce, balance: a.balance })
-      } else if (op < 0.42) {
-        const slot = n(slots.length)
-        const value = r() < 0.35 ? new Uint8Array(0) : Uint8Array.from({ length: 1 + n(32) }, () => 1 + n(255))
-        const m = model.get(i)
-        if (m === undefined) await expect(ours.putStorage(address, slots[slot]!, value)).rejects.toThrow('non-existing account')
-        else {
-          await ours.putStorage(address, slots[slot]!, value)
-          if (value.length === 0) m.storage.delete(slot)
-          else m.storage.set(slot, value)
-        }
-      } else if (op < 0.47) {
-        await ours.deleteAccount(address)
-        model.delete(i)
-      } else if (op < 0.5) {
-        await ours.clearStorage(address)
-        const m = model.get(i) ?? { nonce: 0n, balance: 0n, code: new Uint8Array(), storage: new Map() }
-        model.set(i, { ...m, storage: new Map() })
-      } else if (op < 0.53) {
-        const code = codes[n(2)]!
-        await ours.putCode(address, code)
-        const m = model.get(i) ?? { nonce: 0n, balance: 0n, code, storage: new Map() }
-        model.set(i, { ...m, code })
+      if (op < 0.53) {
+        await randomWrite(w, i, step)
       } else if (op < 0.68) {
         const m = model.get(i)
         const a = await ours.getAccount(address)
@@ -109,7 +76,7 @@ describe('a fork\'s local trie over the remote\'s state', () => {
         if (r() < 0.5) await ours.commit()
         else {
           await ours.revert()
-          model = before
+          model = w.model = before
         }
       } else if (op < 0.92 && saved.length === 0) {
         // Outside checkpoints: a root is a state to come back to (a block, a snapshot).
@@ -117,7 +84,7 @@ describe('a fork\'s local trie over the remote\'s state', () => {
       } else if (op < 0.95 && saved.length === 0 && roots.length > 0) {
         const [root, then] = roots[n(roots.length)]!
         await ours.setStateRoot(root)
-        model = copyModel(then)
+        model = w.model = copyModel(then)
         swaps++
       }
     }

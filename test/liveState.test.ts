@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { rng } from './rng.js'
+import { copyModel, randomWrite, type Model } from './stateModel.js'
 import { MerkleStateManager, getMerkleStateProof } from '@ethereumjs/statemanager'
 import { Account, Address, bytesToHex, setLengthLeft } from '@ethereumjs/util'
 import { LiveState } from '../src/node/state/liveState.js'
@@ -14,15 +15,6 @@ import { accountProof } from '../src/node/chain/proofs.js'
 import type { Chain } from '../src/node/chain/chain.js'
 import type { BlockRecord } from '../src/node/chain/types.js'
 
-interface ModelAccount {
-  nonce: bigint
-  balance: bigint
-  code: Uint8Array
-  storage: Map<number, Uint8Array>
-}
-type Model = Map<number, ModelAccount>
-
-const copyModel = (m: Model): Model => new Map([...m].map(([k, a]) => [k, { ...a, storage: new Map(a.storage) }]))
 
 /**
  * The engine's MerkleStateManager holding exactly the model's contents, written afresh: its root is the reference
@@ -52,40 +44,13 @@ describe('LiveState against the engine\'s trie and a model of the state', () => 
     let model: Model = new Map()
     const saved: Model[] = []
     let roots = 0
+    const w = { r, ours, model, addresses, slots, codes }
     for (let step = 0; step < 4000; step++) {
       const i = n(addresses.length)
       const address = addresses[i]!
       const op = r()
-      if (op < 0.18) {
-        // As the engine writes accounts: read, change, write back (the storage root it read stays).
-        const a = (await ours.getAccount(address)) ?? new Account()
-        a.nonce = BigInt(step % 3)
-        a.balance = BigInt(n(1000))
-        await ours.putAccount(address, a)
-        const m = model.get(i) ?? { nonce: 0n, balance: 0n, code: new Uint8Array(), storage: new Map() }
-        model.set(i, { ...m, nonce: a.nonce, balance: a.balance })
-      } else if (op < 0.45) {
-        const slot = n(slots.length)
-        const value = r() < 0.3 ? new Uint8Array(0) : Uint8Array.from({ length: 1 + n(32) }, () => 1 + n(255))
-        const m = model.get(i)
-        if (m === undefined) await expect(ours.putStorage(address, slots[slot]!, value)).rejects.toThrow('non-existing account')
-        else {
-          await ours.putStorage(address, slots[slot]!, value)
-          if (value.length === 0) m.storage.delete(slot)
-          else m.storage.set(slot, value)
-        }
-      } else if (op < 0.5) {
-        await ours.deleteAccount(address)
-        model.delete(i)
-      } else if (op < 0.53) {
-        await ours.clearStorage(address)
-        const m = model.get(i) ?? { nonce: 0n, balance: 0n, code: new Uint8Array(), storage: new Map() }
-        model.set(i, { ...m, storage: new Map() })
-      } else if (op < 0.56) {
-        const code = codes[n(2)]!
-        await ours.putCode(address, code)
-        const m = model.get(i) ?? { nonce: 0n, balance: 0n, code, storage: new Map() }
-        model.set(i, { ...m, code })
+      if (op < 0.56) {
+        await randomWrite(w, i, step)
       } else if (op < 0.68) {
         const m = model.get(i)
         const a = await ours.getAccount(address)
@@ -101,7 +66,7 @@ describe('LiveState against the engine\'s trie and a model of the state', () => 
         if (r() < 0.5) await ours.commit()
         else {
           await ours.revert()
-          model = before
+          model = w.model = before
         }
       } else if (op < 0.92) {
         // Inside checkpoints too: the miner asks for the block's root before it commits (src/node/miner/miner.ts).

@@ -1,0 +1,63 @@
+/**
+ * A plain model of the world state and the random writes the state tests (liveState, fork_overlay) apply both to it
+ * and to a LiveState: the same write on both sides, so that reads, roots and proofs can be compared afterwards.
+ */
+import { expect } from 'vitest'
+import { Account, type Address } from '@ethereumjs/util'
+import type { LiveState } from '../src/node/state/liveState.js'
+
+export interface ModelAccount {
+  nonce: bigint
+  balance: bigint
+  code: Uint8Array
+  storage: Map<number, Uint8Array>
+}
+/** Accounts by address index; slots by slot index. */
+export type Model = Map<number, ModelAccount>
+
+export const copyModel = (m: Model): Model => new Map([...m].map(([k, a]) => [k, { ...a, storage: new Map(a.storage) }]))
+
+const blank = (code: Uint8Array = new Uint8Array()): ModelAccount => ({ nonce: 0n, balance: 0n, code, storage: new Map() })
+
+/**
+ * One random write to account `i` of `addresses`, on the state and on the model: an account change as the engine
+ * makes it (read, change, write back), a slot (a third of them zeroed), a deleted account, cleared storage or code,
+ * with the odds 18 : 27 : 5 : 3 : 3. A slot of a missing account is refused, as the engine's state manager refuses it.
+ */
+export async function randomWrite(
+  w: { r: () => number; ours: LiveState; model: Model; addresses: Address[]; slots: Uint8Array[]; codes: Uint8Array[] },
+  i: number,
+  step: number,
+): Promise<void> {
+  const n = (k: number) => Math.floor(w.r() * k)
+  const { ours, model } = w
+  const address = w.addresses[i]!
+  const op = w.r() * 56
+  if (op < 18) {
+    const a = (await ours.getAccount(address)) ?? new Account()
+    a.nonce = BigInt(step % 3)
+    a.balance = BigInt(n(1000))
+    await ours.putAccount(address, a)
+    model.set(i, { ...(model.get(i) ?? blank()), nonce: a.nonce, balance: a.balance })
+  } else if (op < 45) {
+    const slot = n(w.slots.length)
+    const value = w.r() < 0.3 ? new Uint8Array(0) : Uint8Array.from({ length: 1 + n(32) }, () => 1 + n(255))
+    const m = model.get(i)
+    if (m === undefined) await expect(ours.putStorage(address, w.slots[slot]!, value)).rejects.toThrow('non-existing account')
+    else {
+      await ours.putStorage(address, w.slots[slot]!, value)
+      if (value.length === 0) m.storage.delete(slot)
+      else m.storage.set(slot, value)
+    }
+  } else if (op < 50) {
+    await ours.deleteAccount(address)
+    model.delete(i)
+  } else if (op < 53) {
+    await ours.clearStorage(address)
+    model.set(i, { ...(model.get(i) ?? blank()), storage: new Map() })
+  } else {
+    const code = w.codes[n(w.codes.length)]!
+    await ours.putCode(address, code)
+    model.set(i, { ...(model.get(i) ?? blank(code)), code })
+  }
+}
