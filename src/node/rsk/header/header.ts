@@ -61,18 +61,19 @@ function extensionHash(h: RskHeader): Uint8Array {
 export function rskHeaderExtensionData(h: RskHeader): Uint8Array {
   if (h.extensionData !== undefined) return h.extensionData
   if (h.logsBloom.length !== 256) throw new Error('the header has no 256-byte logs bloom to hash into its extension')
-  // A sealed block asks twice (its merged-mining hash, then its block hash): kept while the fields are the same arrays.
-  const known = extensions.get(h)
-  if (known !== undefined && known.bloom === h.logsBloom && known.edges === h.txExecutionSublistsEdges && known.baseEvent === h.baseEvent && known.version === h.version) {
+  // A block being sealed asks twice in a row (its merged-mining hash, then its block hash): the last answer is kept
+  // while the header and the fields are the same objects (sealed headers' arrays are never mutated). One entry
+  // only: a memo per header would stay on the heap for every block.
+  const known = lastExtension
+  if (known?.header === h && known.bloom === h.logsBloom && known.edges === h.txExecutionSublistsEdges && known.baseEvent === h.baseEvent && known.version === h.version) {
     return known.data
   }
   const data = rlpEncode([Uint8Array.of(h.version), extensionHash(h)])
-  extensions.set(h, { bloom: h.logsBloom, edges: h.txExecutionSublistsEdges, baseEvent: h.baseEvent, version: h.version, data })
+  lastExtension = { header: h, bloom: h.logsBloom, edges: h.txExecutionSublistsEdges, baseEvent: h.baseEvent, version: h.version, data }
   return data
 }
 
-/** Extension data by header, with the field arrays it was computed from (headers' arrays are never mutated). */
-const extensions = new WeakMap<RskHeader, { bloom: Uint8Array; edges: number[] | undefined; baseEvent: Uint8Array | undefined; version: number; data: Uint8Array }>()
+let lastExtension: { header: RskHeader; bloom: Uint8Array; edges: number[] | undefined; baseEvent: Uint8Array | undefined; version: number; data: Uint8Array } | undefined
 
 /**
  * RSKj's `BlockHeader.getEncoded(withMergedMiningFields, withMerkleProofAndCoinbase, compressed)`.
