@@ -24,8 +24,8 @@ const BRIDGE = '0x0000000000000000000000000000000001000006'
 const REMASC = '0x0000000000000000000000000000000001000008'
 
 /** An HTTP proxy to `target` that counts the JSON-RPC calls it forwards and can refuse everything (`down`). */
-async function countingProxy(target: string): Promise<{ url: string; calls: string[]; down: boolean; close(): Promise<void> }> {
-  const state = { url: '', calls: [] as string[], down: false, close: async () => {} }
+async function countingProxy(target: string): Promise<{ url: string; calls: string[]; down: boolean; delay: number; close(): Promise<void> }> {
+  const state = { url: '', calls: [] as string[], down: false, delay: 0, close: async () => {} }
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
@@ -37,7 +37,8 @@ async function countingProxy(target: string): Promise<{ url: string; calls: stri
       const body = Buffer.concat(chunks).toString()
       const parsed = JSON.parse(body) as { method: string } | { method: string }[]
       for (const c of Array.isArray(parsed) ? parsed : [parsed]) state.calls.push(c.method)
-      fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      new Promise((resolve) => setTimeout(resolve, state.delay))
+        .then(() => fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body }))
         .then(async (r) => res.writeHead(r.status, { 'content-type': 'application/json' }).end(await r.text()))
         .catch(() => res.writeHead(502).end())
     })
@@ -234,6 +235,30 @@ describe('forking a remote rsksim', () => {
     // Back up: the failed read is tried again.
     expect(await rpc(f, 'eth_getBalance', [BOB, 'latest'])).toBe('0x0')
     await f.disconnect()
+  })
+
+  it('a slow remote holds a request no longer than rpcTimeout (-32011); the read goes on and serves the next request', async () => {
+    const p = await fresh({ fork: { url: proxy.url, blockNumber: at.forkNumber, cache: false } as never, rpcTimeout: 300 })
+    const call = { from: COW, to: at.token, data: token.encodeFunctionData('balanceOf', [ALICE]) }
+    await rpc(p, 'eth_call', [{ from: COW, to: at.token, data: token.encodeFunctionData('totalSupply') }, 'latest'])
+    proxy.delay = 1_000
+    try {
+      // ALICE's balance slot is not read yet: the remote answers after the deadline.
+      await rejects(rpc(p, 'eth_call', [call, 'latest']), -32011, 'Execution has got timeout out.')
+      // The node is free at once.
+      expect(Number(await rpc(p, 'eth_blockNumber'))).toBe(at.forkNumber)
+      // The read finishes in the background; the same call then answers from it without asking again.
+      await new Promise((resolve) => setTimeout(resolve, 1_500))
+      const before = proxy.calls.length
+      expect(await rpc(p, 'eth_call', [call, 'latest'])).toBe(await rpc(remote.provider, 'eth_call', [call, hex(at.forkNumber)]))
+      expect(proxy.calls.length).toBe(before)
+    } finally {
+      proxy.delay = 0
+    }
+    // Nothing was left half done: the next block settles every write (no checkpoint left open by the timeout).
+    await rpc(p, 'evm_mine')
+    expect(p.node.chain.state.hasUnrootedWrites).toBe(false)
+    await p.disconnect()
   })
 
   it('with the disk cache, a second run at the same block asks the remote nothing, to start or for what the first one read', async () => {

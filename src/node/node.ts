@@ -167,6 +167,7 @@ export class RskNode {
   /** Makes `fork` the remote this chain reads what it does not hold from. */
   private attachFork(fork: ForkPoint): void {
     this.fork = fork
+    fork.state.guard = this.chain.guard
     this.chain.remoteBlocks = remoteBlocks(fork)
     this.chain.bridge.call = forkBridgeCall(fork)
   }

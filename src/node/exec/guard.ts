@@ -56,6 +56,33 @@ export class ExecutionGuard {
     return this.with(ms > 0 ? Date.now() + ms : Number.POSITIVE_INFINITY, task, true)
   }
 
+  /**
+   * Waits for `pending` (a fork's remote read) no longer than the armed deadline: past it the request fails with
+   * `ExecutionTimeout`, so a slow remote holds the node's queue no longer than any request may run. The read itself
+   * goes on, and what it brings is kept for the next request (src/node/fork/forkState.ts). Without a deadline
+   * (block building) it waits for the read.
+   */
+  async wait<T>(pending: Promise<T>): Promise<T> {
+    if (this.deadline === Number.POSITIVE_INFINITY) return pending
+    const left = this.deadline - Date.now()
+    if (left <= 0) {
+      this.expired = true
+      throw new ExecutionTimeout()
+    }
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.expired = true
+        reject(new ExecutionTimeout())
+      }, left)
+    })
+    try {
+      return await Promise.race([pending, late])
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
   /** Runs `task` with no deadline: block building, whose result must not depend on the clock. */
   unbounded<T>(task: () => Promise<T> | T): Promise<T> {
     return this.with(Number.POSITIVE_INFINITY, task, false)

@@ -18,6 +18,9 @@ export class ForkState implements RemoteValues {
   private readonly slots = new Map<string, Promise<Uint8Array>>()
   private readonly codes = new Map<string, Uint8Array>()
 
+  /** The node's request deadline: a read waits for the remote no longer than it (set by the node, exec/guard.ts). */
+  guard?: { wait<T>(pending: Promise<T>): Promise<T> }
+
   constructor(
     private readonly remote: RemoteNode,
     /** The forked block's number as `0x` hex. */
@@ -25,7 +28,7 @@ export class ForkState implements RemoteValues {
   ) {}
 
   account(address: Uint8Array): Promise<Fetched> {
-    return this.once(this.accounts, binKey(address), () => this.fetchAccount(address))
+    return this.bounded(this.once(this.accounts, binKey(address), () => this.fetchAccount(address)))
   }
 
   code(codeHash: Uint8Array): Uint8Array | undefined {
@@ -33,10 +36,17 @@ export class ForkState implements RemoteValues {
   }
 
   storage(address: Uint8Array, key: Uint8Array): Promise<Uint8Array> {
-    return this.once(this.slots, binKey(address) + binKey(key), async () => {
-      const word = await this.remote.request<string>('eth_getStorageAt', [bytesToHex(address), bytesToHex(key), this.blockTag], { cache: true })
-      return unpadBytes(hexBytes(word, 'eth_getStorageAt'))
-    })
+    return this.bounded(
+      this.once(this.slots, binKey(address) + binKey(key), async () => {
+        const word = await this.remote.request<string>('eth_getStorageAt', [bytesToHex(address), bytesToHex(key), this.blockTag], { cache: true })
+        return unpadBytes(hexBytes(word, 'eth_getStorageAt'))
+      }),
+    )
+  }
+
+  /** The read, waited for no longer than the request may run (the read itself goes on and is kept). */
+  private bounded<T>(read: Promise<T>): Promise<T> {
+    return this.guard === undefined ? read : this.guard.wait(read)
   }
 
   private async fetchAccount(address: Uint8Array): Promise<Fetched> {
