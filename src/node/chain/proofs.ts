@@ -10,7 +10,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { KECCAK256_NULL, KECCAK256_RLP, bytesToBigInt, createAccountFromRLP, setLengthLeft } from '@ethereumjs/util'
 import { keccak256 } from '../crypto.js'
 import { trieGet, trieGetLeaf, trieProof, withNodes } from '../state/nodeTrie.js'
-import { stubLoader } from '../state/nodeSource.js'
+import { hashNodeLoader } from '../state/nodeSource.js'
 import type { Chain } from './chain.js'
 import { StateNotKept } from '../errors.js'
 import { encodeRskReceipt, orderedTrieProof } from './tries.js'
@@ -55,7 +55,7 @@ export async function accountProof(
     if (t === null) throw new StateNotKept(block.hashHex)
     return t
   }
-  const load = stubLoader(trees.source)
+  const load = hashNodeLoader(trees.source)
   const stateTree = tree(block.header.stateRoot)
   const key = keccak256(address)
   const [found, accountNodes] = await withNodes(load, () => [trieGetLeaf(stateTree, key), trieProof(stateTree, key)] as const)

@@ -20,9 +20,9 @@ import { OriginalStorageCache } from '@ethereumjs/statemanager'
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
 import { keccak256 } from '../crypto.js'
 import { rootHash, withSink, type TrieNode } from './trieNode.js'
-import { trieDel, trieGet, trieGetLeaf, triePut, withNodes, type StubLoader } from './nodeTrie.js'
+import { trieDel, trieGet, trieGetLeaf, triePut, withNodes, type HashNodeLoader } from './nodeTrie.js'
 import { type TrieStore, binKey } from './trieStore.js'
-import { stubLoader } from './nodeSource.js'
+import { hashNodeLoader } from './nodeSource.js'
 import { Entry, Undo, copyAccount, sameAccount, type Slot } from './entries.js'
 import { decodeForkLeaf, encodeForkLeaf } from './overlay.js'
 
@@ -50,14 +50,14 @@ export class LiveState implements StateManagerInterface {
   /** Bumped by every change, to know whether `computed` still describes the state. */
   private version = 0
   private computed?: Computed
-  private readonly load: StubLoader | undefined
+  private readonly load: HashNodeLoader | undefined
 
   constructor(
     readonly store: TrieStore,
     root?: TrieNode,
   ) {
     this.root = root
-    this.load = stubLoader(store.source)
+    this.load = hashNodeLoader(store.source)
     this.originalStorageCache = new OriginalStorageCache(this.getStorage.bind(this))
   }
 

@@ -4,10 +4,10 @@
  * old one, which stays valid. Keys are the raw trie keys (the state hashes them before calling: keccak256 of the
  * address or slot), so the same keys and values give the same root as `@ethereumjs/mpt`.
  *
- * Every walk is synchronous over nodes in memory. A node a NodeSource has not loaded yet is a stub; reaching one
+ * Every walk is synchronous over nodes in memory. A node a NodeSource has not loaded yet is a hash node; reaching one
  * throws MissingNode, and `withNodes` loads it and runs the (pure) operation again.
  */
-import { branch, extension, leaf, resolved, toNibbles, encodeNode, MissingNode, type Leaf, type Nibbles, type TrieNode, type Stub } from './trieNode.js'
+import { branch, extension, leaf, resolved, toNibbles, encodeNode, MissingNode, type Leaf, type Nibbles, type TrieNode, type HashNode } from './trieNode.js'
 
 const EMPTY: Uint8Array = new Uint8Array(0)
 
@@ -168,18 +168,18 @@ export function trieProof(root: TrieNode | undefined, key: Uint8Array): Uint8Arr
   return out
 }
 
-/** Loads a stub's node; the NodeSource behind the state supplies it. */
-export type StubLoader = (s: Stub) => Promise<void>
+/** Loads a hash node's node; the NodeSource behind the state supplies it. */
+export type HashNodeLoader = (s: HashNode) => Promise<void>
 
 /** Runs a synchronous trie operation, loading each missing node it reaches and retrying. */
-export async function withNodes<T>(load: StubLoader | undefined, op: () => T): Promise<T> {
+export async function withNodes<T>(load: HashNodeLoader | undefined, op: () => T): Promise<T> {
   for (;;) {
     try {
       return op()
     } catch (e) {
       if (!(e instanceof MissingNode) || load === undefined) throw e
-      await load(e.stub)
-      if (e.stub.node === undefined) throw new Error('trie node not found in the node store')
+      await load(e.node)
+      if (e.node.node === undefined) throw new Error('trie node not found in the node store')
     }
   }
 }

@@ -39,29 +39,29 @@ export interface Branch {
   ref?: Uint8Array
 }
 
-/** A node known by hash only: it lives in a NodeSource (disk, later) until first touched. */
-export interface Stub {
+/** A node known by hash only: it lives in a NodeSource (the database) until first touched. */
+export interface HashNode {
   readonly t: 3
   readonly hash: Uint8Array
-  /** Set once loaded; the stub then stands for this node. */
+  /** Set once loaded; the hash node then stands for this node. */
   node?: TrieNode
   ref?: Uint8Array
 }
 
-export type TrieNode = Leaf | Extension | Branch | Stub
+export type TrieNode = Leaf | Extension | Branch | HashNode
 
 const EMPTY = new Uint8Array(0)
 export const leaf = (path: Nibbles, value: Uint8Array, attached?: TrieNode): Leaf => ({ t: 0, path, value, attached })
 export const extension = (path: Nibbles, child: TrieNode): Extension => ({ t: 1, path, child })
 export const branch = (kids: Array<TrieNode | undefined>, value: Uint8Array = EMPTY): Branch => ({ t: 2, kids, value })
-export const stub = (hash: Uint8Array): Stub => ({ t: 3, hash, ref: hash })
+export const hashNode = (hash: Uint8Array): HashNode => ({ t: 3, hash, ref: hash })
 
-/** Thrown by a synchronous walk that reaches a stub not loaded yet; the async wrapper loads it and retries. */
+/** Thrown by a synchronous walk that reaches a hash node not loaded yet; the async wrapper loads it and retries. */
 export class MissingNode {
-  constructor(readonly stub: Stub) {}
+  constructor(readonly node: HashNode) {}
 }
 
-/** The node a reference stands for (a loaded stub's node), or a MissingNode thrown. */
+/** The node a reference stands for (a loaded hash node's node), or a MissingNode thrown. */
 export function resolved(n: TrieNode): Leaf | Extension | Branch {
   if (n.t !== 3) return n
   if (n.node === undefined) throw new MissingNode(n)
@@ -200,7 +200,7 @@ export function rootHash(n: TrieNode): Uint8Array {
 }
 
 /**
- * Decodes an encoded node. Children referenced by hash become stubs that `known` may already resolve (a node
+ * Decodes an encoded node. Children referenced by hash become hash nodes that `known` may already resolve (a node
  * source hands back nodes it loaded before).
  */
 export function decodeNode(encoded: Uint8Array, known?: (hash: Uint8Array) => TrieNode | undefined): TrieNode {
@@ -213,7 +213,7 @@ function child(item: RlpItem, known?: (hash: Uint8Array) => TrieNode | undefined
   if (Array.isArray(item)) return fromItem(item, known)
   if (item.length === 0) return undefined
   if (item.length !== 32) throw new Error('malformed trie node: a child reference is neither a hash nor a node')
-  return known?.(item) ?? stub(item)
+  return known?.(item) ?? hashNode(item)
 }
 
 function fromItem(item: RlpItem, known?: (hash: Uint8Array) => TrieNode | undefined): TrieNode {

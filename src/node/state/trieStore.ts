@@ -5,11 +5,11 @@
  * of snapshot/revert cycles (a root or code first added after a snapshot cannot be referenced by any state from
  * before it, since both are content-addressed).
  *
- * Where a root is not in memory, a NodeSource (nodeSource.ts) may know it: the tree is then a stub loaded on
+ * Where a root is not in memory, a NodeSource (nodeSource.ts) may know it: the tree is then a hash node loaded on
  * first touch. On a fork, `remote` holds the forked state's values under the local tries (overlay.ts).
  */
 import { KECCAK256_RLP } from '@ethereumjs/util'
-import { refOf, stub, type NodeSink, type TrieNode } from './trieNode.js'
+import { refOf, hashNode, type NodeSink, type TrieNode } from './trieNode.js'
 import type { NodeSource } from './nodeSource.js'
 import type { RemoteValues } from './overlay.js'
 
@@ -141,7 +141,7 @@ export class TrieStore {
     const known = this.roots.get(k) ?? this.storageRoots.get(k)?.deref()
     if (known !== undefined) return known
     if (this.source === undefined) return null
-    const s = stub(hash)
+    const s = hashNode(hash)
     this.roots.set(k, s)
     this.added.push('r' + k)
     this.eras.push(this.era)
