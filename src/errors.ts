@@ -1,7 +1,7 @@
 import { ExecutionTimeout } from './node/exec/guard.js'
 import { ResponseTooLarge } from './node/exec/tracers/sizeBudget.js'
 import { TooManyFilters } from './node/filters/filters.js'
-import { EstimateFailed, ExecutionReverted, TransactionRejected, DatabaseWriteFailed, StateNotKept, RemoteFailed } from './node/errors.js'
+import { EstimateFailed, ExecutionReverted, TransactionRejected, DatabaseWriteFailed, StateNotKept, RemoteFailed, ForkError } from './node/errors.js'
 import { revertError } from './rpc/revert.js'
 
 /**
@@ -112,5 +112,6 @@ export function toRpcError(e: unknown): RpcError {
   if (e instanceof StateNotKept) return new RpcError(ErrorCode.InvalidRequest, e.message, { cause: e })
   // A fork's remote failed while its state was read (src/node/fork): the message names the remote and the call.
   if (e instanceof RemoteFailed) return new RpcError(ErrorCode.Internal, e.message, { cause: e })
+  if (e instanceof ForkError) return new RpcError(e.refused ? ErrorCode.InvalidParams : ErrorCode.Internal, e.message, { cause: e })
   return internalError(e)
 }

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Interface } from 'ethers'
+import { createTestClient, custom } from 'viem'
 import { startServer, type Provider, type RsksimServer } from '../src/index.js'
 import { COW, MINER, deploy, fresh, rejects, send } from './helpers.js'
 import { Events, Storage, Token } from './fixtures/index.js'
@@ -234,6 +235,31 @@ describe('forking a remote rsksim', () => {
     }
     // Back up: the failed read is tried again.
     expect(await rpc(f, 'eth_getBalance', [BOB, 'latest'])).toBe('0x0')
+    await f.disconnect()
+  })
+
+  it('hardhat_reset to a fork through viem\'s test client; bad forking options and a slow remote leave the chain as it was', async () => {
+    const f = await forkAt()
+    const test = createTestClient({ mode: 'hardhat', transport: custom(f, { retryCount: 0 }) })
+    await test.reset({ jsonRpcUrl: proxy.url, blockNumber: 3n })
+    expect(Number(await rpc(f, 'eth_blockNumber'))).toBe(3)
+    expect(await rpc(f, 'eth_getBlockByNumber', ['latest', false])).toEqual(await rpc(remote.provider, 'eth_getBlockByNumber', ['0x3', false]))
+    const head = await rpc(f, 'eth_getBlockByNumber', ['latest', false])
+    await rejects(rpc(f, 'hardhat_reset', [{ forking: { blockNumber: 10_000 } }]), -32602, /cannot fork at block 10000: the remote http:\/\/127\.0\.0\.1:\d+\/\*\*\* is at block/)
+    await rejects(rpc(f, 'hardhat_reset', [{ forking: { blockNumber: -1 } }]), -32602, /forking.blockNumber must be a non-negative integer/)
+    await rejects(rpc(f, 'hardhat_reset', [{ forking: { jsonRpcUrl: 'ftp://x' } }]), -32602, /forking.jsonRpcUrl must be an http\(s\) URL/)
+    // A remote slower than rpcTimeout (default 5 s): the reset answers -32011 and nothing changed.
+    const quick = await fresh({ fork: { url: proxy.url, blockNumber: at.forkNumber, cache: false } as never, rpcTimeout: 200 })
+    proxy.delay = 600
+    try {
+      await rejects(rpc(quick, 'hardhat_reset', [{ forking: { blockNumber: 2 } }]), -32011, 'Execution has got timeout out.')
+    } finally {
+      proxy.delay = 0
+    }
+    expect(Number(await rpc(quick, 'eth_blockNumber'))).toBe(at.forkNumber)
+    expect((await rpc(quick, 'eth_getBlockByNumber', ['latest', false])).hash).toBe(at.forkBlock.hash)
+    await quick.disconnect()
+    expect(await rpc(f, 'eth_getBlockByNumber', ['latest', false])).toEqual(head)
     await f.disconnect()
   })
 

@@ -274,6 +274,14 @@ describe('failures without retry', () => {
     expect(seen).toHaveLength(1)
   })
 
+  it('fails at once, without retrying, on a reply larger than maxReplyBytes', async () => {
+    script = (body) => ({ body: { jsonrpc: '2.0', id: (body as Envelope).id, result: `0x${'ab'.repeat(5_000)}` } })
+    const r = remote({ maxReplyBytes: 4_096, retries: 3 })
+    const e = await failure(r.request('eth_getCode', []))
+    expect(e.message).toContain('failed: the reply is larger than 4096 bytes')
+    expect(seen).toHaveLength(1)
+  })
+
   it('cuts long params to 120 characters in the message', async () => {
     script = (body) => ({ body: rpcError(body as Envelope, -32000, 'nope') })
     const r = remote()

@@ -82,3 +82,18 @@ function shortJson(value: unknown): string {
   }
   return text.length > 120 ? `${text.slice(0, 119)}…` : text
 }
+
+/**
+ * A fork could not be made or read (src/node/fork): `refused` when the request asked for what the remote cannot give
+ * (a block past its head, another chain id: the caller's parameters), else the remote answered something that is not
+ * what JSON-RPC promises. The message says which, and names the remote without its key.
+ */
+export class ForkError extends Error {
+  override readonly name = 'ForkError'
+  constructor(
+    message: string,
+    readonly refused = false,
+  ) {
+    super(message)
+  }
+}

@@ -130,7 +130,7 @@ export class RskNode {
     const db = options.database === undefined ? undefined : await openDatabase(options.database, options.network.chainId)
     const chain = await Chain.create(createRskCommon(options.network, options.minimumGasPrice), db === undefined ? undefined : levelSource(db), fork?.state)
     const node = new RskNode(options, chain)
-    const accounts = options.accounts.map((a) => ({ address: privateKeyToAddress(a.secretKey), balance: a.balance }))
+    const accounts = fundedAccounts(options)
     if (fork !== undefined) {
       node.attachFork(fork)
       await createForkGenesis(chain, fork.block, accounts)
@@ -178,9 +178,28 @@ export class RskNode {
    * forgotten (its disk cache stays).
    */
   async refork(config: ForkConfig): Promise<void> {
-    const next = await connectFork(config, this.options.network.chainId)
-    this.options.fork = { ...config, keep: this.options.fork?.keep ?? { minimumGasPrice: false, blockGasLimit: false } }
     const { chain } = this
+    const accounts = fundedAccounts(this.options)
+    // Everything asked of the new remote comes first, waited for no longer than the request may run: a slow remote
+    // holds the queue no longer than any request, and the chain is not touched until nothing more is to be asked.
+    const pending = connectFork(config, this.options.network.chainId).then(async (fork) => {
+      await Promise.all(accounts.map((a) => fork.state.account(a.address)))
+      return fork
+    })
+    let next: ForkPoint
+    try {
+      next = await chain.guard.wait(pending)
+    } catch (e) {
+      void pending.then((abandoned) => abandoned.remote.close(), () => undefined)
+      throw e
+    }
+    // From here on nothing waits for the remote (what the genesis reads was just read): no deadline applies.
+    await chain.guard.unbounded(() => this.switchFork(config, next, accounts))
+  }
+
+  private async switchFork(config: ForkConfig, next: ForkPoint, accounts: ReturnType<typeof fundedAccounts>): Promise<void> {
+    const { chain } = this
+    this.options.fork = { ...config, keep: this.options.fork?.keep ?? { minimumGasPrice: false, blockGasLimit: false } }
     const dropped = chain.store.headNumber > chain.store.first.number ? chain.store.range(chain.store.first.number + 1n, chain.store.headNumber) : []
     this.fork?.remote.close()
     adoptFork(this.options, next)
@@ -192,7 +211,6 @@ export class RskNode {
     await chain.state.setStateRoot(KECCAK256_RLP)
     this.attachFork(next)
     await this.pool.restore([], async () => 0n)
-    const accounts = this.options.accounts.map((a) => ({ address: privateKeyToAddress(a.secretKey), balance: a.balance }))
     await createForkGenesis(chain, next.block, accounts)
     chain.trees.setEra(chain.store.headNumber)
     if (dropped.length > 0) this.events.emit('blocksRemoved', dropped)
@@ -343,4 +361,9 @@ function adoptFork(options: ResolvedOptions, fork: ForkPoint): void {
   options.network = forkNetwork(fork.chainId, fork.networkId)
   if (options.fork?.keep.minimumGasPrice !== true) options.minimumGasPrice = fork.block.header.minimumGasPrice
   if (options.fork?.keep.blockGasLimit !== true) options.blockGasLimit = fork.block.header.gasLimit
+}
+
+/** The accounts funded at genesis (or on a fork's first block): address and balance. */
+function fundedAccounts(options: ResolvedOptions): Array<{ address: Uint8Array; balance: bigint }> {
+  return options.accounts.map((a) => ({ address: privateKeyToAddress(a.secretKey), balance: a.balance }))
 }

@@ -14,6 +14,7 @@ import { BRIDGE_ADDRESS_HEX } from '../rsk/evm/bridge.js'
 import type { RskHeader } from '../rsk/header/header.js'
 import { flatHex } from '../chain/flatHex.js'
 import { RemoteNode } from './remote.js'
+import { ForkError } from '../errors.js'
 import { ForkCache } from './cache.js'
 import { ForkState, hexBytes, quantity } from './forkState.js'
 
@@ -58,7 +59,7 @@ export async function connectFork(config: ForkConfig, chainId?: bigint): Promise
     const start = (config.cache !== false && config.blockNumber !== undefined ? readStart(config.cache, config.url, config.blockNumber) : undefined) ?? (await askStart(remote, config))
     const remoteChainId = quantity(start.chainId, 'eth_chainId')
     if (chainId !== undefined && remoteChainId !== chainId) {
-      throw new TypeError(`rsksim: the fork's remote ${remote.url} has chain id ${remoteChainId}, this node has ${chainId}: a reset cannot change the chain id`)
+      throw new ForkError(`rsksim: the fork's remote ${remote.url} has chain id ${remoteChainId}, this node has ${chainId}: a reset cannot change the chain id`, true)
     }
     const { networkId, block: json } = start
     const block = forkedBlock(json)
@@ -102,9 +103,9 @@ async function askStart(remote: RemoteNode, config: ForkConfig): Promise<Start> 
   ])
   const latest = quantity(latestHex, 'eth_blockNumber')
   const number = config.blockNumber ?? (latest > FORK_CONFIRMATIONS ? latest - FORK_CONFIRMATIONS : 0n)
-  if (number > latest) throw new TypeError(`rsksim: cannot fork at block ${number}: the remote ${remote.url} is at block ${latest}`)
+  if (number > latest) throw new ForkError(`rsksim: cannot fork at block ${number}: the remote ${remote.url} is at block ${latest}`, true)
   const block = await remote.request<Record<string, unknown> | null>('eth_getBlockByNumber', [hexNumber(number), false])
-  if (block === null || typeof block !== 'object') throw new TypeError(`rsksim: the remote ${remote.url} has no block ${number}`)
+  if (block === null || typeof block !== 'object') throw new ForkError(`rsksim: the remote ${remote.url} has no block ${number}`, true)
   return { chainId, networkId: String(networkId), block }
 }
 
@@ -170,7 +171,7 @@ export function forkedBlock(json: Record<string, unknown>): BlockRecord {
     bitcoinMergedMiningCoinbaseTransaction: bytes('bitcoinMergedMiningCoinbaseTransaction'),
   }
   const hash = bytes('hash')
-  if (hash.length !== 32) throw new TypeError(`the fork's remote answered a block without a 32-byte hash`)
+  if (hash.length !== 32) throw new ForkError(`the fork's remote answered a block without a 32-byte hash`)
   return {
     header,
     hash,
@@ -191,6 +192,8 @@ export function hexNumber(n: bigint): string {
 
 /** How many of the remote's blocks are asked for at once (REMASC and BLOCKHASH read them in order). */
 const BLOCK_WINDOW = 50n
+/** How far below the block asked for the fetched ones are kept (BLOCKHASH reads 256 back). */
+const KEPT_BEHIND = 512n
 
 /**
  * The remote's blocks below the forked one, as records (forkedBlock), for what the miner reads of its ancestors:
@@ -204,6 +207,8 @@ export function remoteBlocks(fork: ForkPoint): (n: bigint) => Promise<BlockRecor
     if (n < 0n || n >= fork.number) return Promise.resolve(undefined)
     const hit = known.get(n)
     if (hit !== undefined) return hit
+    // Readers move forward (REMASC's paid block, the last 256 for BLOCKHASH): what is far behind is dropped.
+    for (const k of known.keys()) if (k < n - KEPT_BEHIND) known.delete(k)
     for (let k = n; k < n + BLOCK_WINDOW && k < fork.number; k++) {
       if (known.has(k)) continue
       const p = fetch(k)

@@ -10,6 +10,7 @@ import { keccak256 } from '../crypto.js'
 import { binKey } from '../state/trieStore.js'
 import { remoteAccount, type RemoteValues } from '../state/overlay.js'
 import type { RemoteNode } from './remote.js'
+import { ForkError } from '../errors.js'
 
 type Fetched = { account: Account; code: Uint8Array } | undefined
 
@@ -78,11 +79,11 @@ export class ForkState implements RemoteValues {
 
 /** A remote's hex quantity as a bigint; anything else is a remote that does not speak JSON-RPC as expected. */
 export function quantity(v: unknown, method: string): bigint {
-  if (typeof v !== 'string' || !/^0x[0-9a-fA-F]+$/.test(v)) throw new TypeError(`the fork's remote answered ${method} with ${JSON.stringify(v)}, not a hex quantity`)
+  if (typeof v !== 'string' || !/^0x[0-9a-fA-F]+$/.test(v)) throw new ForkError(`the fork's remote answered ${method} with ${JSON.stringify(v)}, not a hex quantity`)
   return BigInt(v)
 }
 
 export function hexBytes(v: unknown, method: string): Uint8Array {
-  if (typeof v !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(v)) throw new TypeError(`the fork's remote answered ${method} with ${JSON.stringify(v)}, not hex data`)
+  if (typeof v !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(v)) throw new ForkError(`the fork's remote answered ${method} with ${JSON.stringify(v)}, not hex data`)
   return hexToBytes(v as PrefixedHexString)
 }

@@ -20,14 +20,44 @@ export function remoteAgent(url: URL): HttpAgent {
   return url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options)
 }
 
-export function httpPost(url: URL, agent: HttpAgent, headers: Record<string, string>, body: string, timeout: number, signal: AbortSignal): Promise<PostReply> {
+/**
+ * The largest reply taken from the remote: far above any answer the service gives (10 MiB is its own reply limit), low
+ * enough that a remote sending without end cannot exhaust the node's memory.
+ */
+export const MAX_REPLY_BYTES = 128 * 1024 * 1024
+
+export function httpPost(
+  url: URL,
+  agent: HttpAgent,
+  headers: Record<string, string>,
+  body: string,
+  timeout: number,
+  signal: AbortSignal,
+  maxBytes = MAX_REPLY_BYTES,
+): Promise<PostReply> {
   return new Promise((resolve, reject) => {
+    let settled = false
+    const fail = (e: Error): void => {
+      if (settled) return
+      settled = true
+      reject(e)
+    }
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest
     const req = send(url, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) }, signal }, (res) => {
       const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('error', reject)
+      let size = 0
+      res.on('data', (c: Buffer) => {
+        size += c.length
+        if (size <= maxBytes) return void chunks.push(c)
+        const e = new Error(`the reply is larger than ${maxBytes} bytes`)
+        e.name = 'ReplyTooLarge'
+        fail(e)
+        req.destroy()
+      })
+      res.on('error', fail)
       res.on('end', () => {
+        if (settled) return
+        settled = true
         const retryAfter = res.headers['retry-after']
         resolve({
           status: res.statusCode ?? 0,
@@ -42,7 +72,7 @@ export function httpPost(url: URL, agent: HttpAgent, headers: Record<string, str
       e.name = 'TimeoutError'
       req.destroy(e)
     })
-    req.on('error', reject)
+    req.on('error', fail)
     req.end(body)
   })
 }

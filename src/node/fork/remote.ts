@@ -13,7 +13,7 @@
  *   every message built from something the remote or the network said is scrubbed of the key and header values.
  */
 import type { Agent } from 'node:http'
-import { httpPost, remoteAgent } from './httpPost.js'
+import { MAX_REPLY_BYTES, httpPost, remoteAgent } from './httpPost.js'
 import { RemoteFailed } from '../errors.js'
 import type { ForkCache } from './cache.js'
 
@@ -31,6 +31,8 @@ export interface RemoteOptions {
   backoff?: number
   /** Most calls per HTTP request. Default 50 (RSKj's `max_batch_requests_size`). */
   batchSize?: number
+  /** Largest reply body taken; a larger one fails its calls at once. Default 128 MiB (httpPost.ts). */
+  maxReplyBytes?: number
   /** Where answers of `cache: true` calls are kept; may also be set later with `useCache`. */
   cache?: ForkCache
 }
@@ -96,6 +98,7 @@ export class RemoteNode {
   private readonly secrets: string[]
   private readonly retries: number
   private readonly timeout: number
+  private readonly maxReplyBytes: number
   private readonly backoff: number
   private batchSize: number
   private cache: ForkCache | undefined
@@ -123,6 +126,7 @@ export class RemoteNode {
     this.timeout = count('timeout', options.timeout ?? DEFAULTS.timeout, 1)
     this.backoff = count('backoff', options.backoff ?? DEFAULTS.backoff, 0)
     this.batchSize = count('batchSize', options.batchSize ?? DEFAULTS.batchSize, 1)
+    this.maxReplyBytes = count('maxReplyBytes', options.maxReplyBytes ?? MAX_REPLY_BYTES, 1)
     this.cache = options.cache
 
     this.headers = { 'content-type': 'application/json', ...options.headers }
@@ -265,13 +269,18 @@ export class RemoteNode {
     let text: string
     try {
       const body = JSON.stringify(single ? envelopes[0] : envelopes)
-      const res = await httpPost(this.targetUrl, this.agent, this.headers, body, this.timeout, this.aborter.signal)
+      const res = await httpPost(this.targetUrl, this.agent, this.headers, body, this.timeout, this.aborter.signal, this.maxReplyBytes)
       status = res.status
       statusText = res.statusText
       retryAfter = res.retryAfter
       text = res.text
     } catch (e) {
       if (this.closed) return { kind: 'done' }
+      // The same request would bring the same reply: failed at once, not retried.
+      if (e instanceof Error && e.name === 'ReplyTooLarge') {
+        for (const call of calls) this.fail(call, e.message)
+        return { kind: 'done' }
+      }
       const timedOut = e instanceof Error && e.name === 'TimeoutError'
       return { kind: 'retry', calls, cause: timedOut ? `no answer within ${this.timeout} ms` : `network error: ${this.scrub(describe(e))}` }
     }
