@@ -4,6 +4,7 @@ import { cowKey } from '../node/accounts.js'
 import { isPrivateKey } from '../node/crypto.js'
 import { DEFAULTS, NETWORKS, type ForkOptions, type ProviderOptions, type ResolvedFork, type ResolvedOptions } from './index.js'
 import { ForkCache } from '../node/fork/cache.js'
+import { isForkUrl } from '../node/fork/fork.js'
 
 export function resolveOptions(options: ProviderOptions = {}): ResolvedOptions {
   const network = NETWORKS[options.network ?? DEFAULTS.network]
@@ -46,7 +47,7 @@ export function resolveOptions(options: ProviderOptions = {}): ResolvedOptions {
 
 function checkFork(options: ProviderOptions): ResolvedFork {
   const f = options.fork as ForkOptions | null
-  if (typeof f !== 'object' || f === null || typeof f.url !== 'string' || !/^https?:\/\/./i.test(f.url)) {
+  if (typeof f !== 'object' || f === null || !isForkUrl(f.url)) {
     throw new TypeError('rsksim: fork.url must be an http:// or https:// URL')
   }
   if (options.database !== undefined) throw new TypeError('rsksim: fork and database cannot be used together yet (docs/forking.md)')

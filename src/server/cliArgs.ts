@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util'
 import { NETWORKS, type ForkOptions, type GenesisAccount, type NetworkName } from '../options/index.js'
 import type { ServerOptions } from './index.js'
+import { isForkUrl } from '../node/fork/fork.js'
 
 /** A bad command line: the CLI prints the message and exits with code 2. */
 export class CliUsageError extends Error {
@@ -144,7 +145,7 @@ function forkOptions(v: ReturnType<typeof parseFlags>): ForkOptions | undefined 
     if (stray !== undefined) throw new CliUsageError(`--${stray} needs --fork-url`)
     return undefined
   }
-  if (!/^https?:\/\/./i.test(url)) throw new CliUsageError('--fork-url: expected an http:// or https:// URL')
+  if (!isForkUrl(url)) throw new CliUsageError('--fork-url: expected an http:// or https:// URL')
   if (v.network !== undefined) throw new CliUsageError('--fork-url and --network cannot be combined: the network is the remote\'s')
   if (v.db !== undefined) throw new CliUsageError('--fork-url and --db cannot be combined yet')
   const fork: ForkOptions = { url }

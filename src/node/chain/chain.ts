@@ -23,9 +23,9 @@ import '../enginePatches/index.js'
 
 /** BLOCKHASH reads hashes from the chain, so it returns RSK block hashes (on a fork, the remote's below it). */
 class StoreBlockHashes implements EVMMockBlockchainInterface {
-  constructor(private readonly chain: { blockAt(n: bigint): Promise<BlockRecord | undefined> }) {}
+  constructor(private readonly blockAt: (n: bigint) => Promise<BlockRecord | undefined>) {}
   async getBlock(n: number) {
-    const block = await this.chain.blockAt(BigInt(n))
+    const block = await this.blockAt(BigInt(n))
     const hash = block?.hash ?? new Uint8Array(32)
     return { hash: () => hash }
   }
@@ -69,8 +69,9 @@ export class Chain {
     const store = new BlockStore()
     const guard = new ExecutionGuard()
     const bridge: BridgeReads = {}
-    const hashes = { blockAt: (n: bigint) => chain.blockAt(n) }
-    const vm = await createVM({ common, stateManager: state, blockchain: new StoreBlockHashes(hashes), evmOpts: rskEvmOptions(common, guard, bridge) })
+    // BLOCKHASH asks the chain, which exists by the time any EVM runs.
+    const blockchain = new StoreBlockHashes((n) => chain.blockAt(n))
+    const vm = await createVM({ common, stateManager: state, blockchain, evmOpts: rskEvmOptions(common, guard, bridge) })
     const chain: Chain = new Chain(common, state, vm, store, trees, guard, bridge)
     return chain
   }

@@ -16,7 +16,7 @@ import { flatHex } from '../chain/flatHex.js'
 import { RemoteNode } from './remote.js'
 import { ForkError } from '../errors.js'
 import { ForkCache } from './cache.js'
-import { ForkState, hexBytes, quantity } from './forkState.js'
+import { ForkState, hexBytes, once, quantity } from './forkState.js'
 
 /** How far below the remote's latest block a fork starts when no block is given: a short reorganisation of the
  * remote's tip then does not change the forked block (nor make its disk cache wrong). */
@@ -185,6 +185,9 @@ export function forkedBlock(json: Record<string, unknown>): BlockRecord {
   }
 }
 
+/** Whether `url` is one a fork can read from: http:// or https://. */
+export const isForkUrl = (url: unknown): url is string => typeof url === 'string' && /^https?:\/\/./i.test(url)
+
 /** A block number as the `0x` quantity the remote is asked with. */
 export function hexNumber(n: bigint): string {
   return '0x' + n.toString(16)
@@ -209,13 +212,8 @@ export function remoteBlocks(fork: ForkPoint): (n: bigint) => Promise<BlockRecor
     if (hit !== undefined) return hit
     // Readers move forward (REMASC's paid block, the last 256 for BLOCKHASH): what is far behind is dropped.
     for (const k of known.keys()) if (k < n - KEPT_BEHIND) known.delete(k)
-    for (let k = n; k < n + BLOCK_WINDOW && k < fork.number; k++) {
-      if (known.has(k)) continue
-      const p = fetch(k)
-      known.set(k, p)
-      p.catch(() => known.delete(k))
-    }
-    return known.get(n)!
+    for (let k = n + 1n; k < n + BLOCK_WINDOW && k < fork.number; k++) void once(known, k, () => fetch(k))
+    return once(known, n, () => fetch(n))
   }
 }
 

@@ -29,7 +29,7 @@ export class ForkState implements RemoteValues {
   ) {}
 
   account(address: Uint8Array): Promise<Fetched> {
-    return this.bounded(this.once(this.accounts, binKey(address), () => this.fetchAccount(address)))
+    return this.bounded(once(this.accounts, binKey(address), () => this.fetchAccount(address)))
   }
 
   code(codeHash: Uint8Array): Uint8Array | undefined {
@@ -38,7 +38,7 @@ export class ForkState implements RemoteValues {
 
   storage(address: Uint8Array, key: Uint8Array): Promise<Uint8Array> {
     return this.bounded(
-      this.once(this.slots, binKey(address) + binKey(key), async () => {
+      once(this.slots, binKey(address) + binKey(key), async () => {
         const word = await this.remote.request<string>('eth_getStorageAt', [bytesToHex(address), bytesToHex(key), this.blockTag], { cache: true })
         return unpadBytes(hexBytes(word, 'eth_getStorageAt'))
       }),
@@ -66,15 +66,16 @@ export class ForkState implements RemoteValues {
     return { account: remoteAccount(n, b, codeHash), code }
   }
 
-  /** The memoised answer for `key`, forgotten when it fails. */
-  private once<T>(map: Map<string, Promise<T>>, key: string, fetch: () => Promise<T>): Promise<T> {
-    const known = map.get(key)
-    if (known !== undefined) return known
-    const p = fetch()
-    map.set(key, p)
-    p.catch(() => map.delete(key))
-    return p
-  }
+}
+
+/** The answer kept in `map` for `key`, else `fetch`'s, kept (in flight too) and forgotten if it fails. */
+export function once<K, T>(map: Map<K, Promise<T>>, key: K, fetch: () => Promise<T>): Promise<T> {
+  const known = map.get(key)
+  if (known !== undefined) return known
+  const p = fetch()
+  map.set(key, p)
+  p.catch(() => map.delete(key))
+  return p
 }
 
 /** A remote's hex quantity as a bigint; anything else is a remote that does not speak JSON-RPC as expected. */

@@ -38,10 +38,9 @@ class RemascReceipt implements ReceiptRecord {
     /** RLP list of [to, value] pairs. */
     readonly payments: Uint8Array,
     previous: ReceiptRecord | undefined,
-    /** The bloom when already known (a receipt read back from the database). */
-    knownBloom?: Uint8Array,
+    /** The logs' bloom (`paymentsBloom`, or as read back from the database). */
+    bloom: Uint8Array,
   ) {
-    const bloom = knownBloom ?? paymentsBloom(paidBlock === undefined ? [] : (RLP.decode(payments) as Uint8Array[][]).map(([to]) => to!))
     this.logsBloom = previous !== undefined && equalsBytes(previous.logsBloom, bloom) ? previous.logsBloom : bloom
   }
 
@@ -99,10 +98,10 @@ function paymentsBloom(recipients: Uint8Array[]): Uint8Array {
  * no block was processed). `previous` is the parent block's REMASC receipt, whose arrays are reused when equal.
  */
 export function remascReceipt(cumulativeGasUsed: bigint, previous: ReceiptRecord | undefined, paidBlock?: Uint8Array, payments: RemascPayment[] = []): ReceiptRecord {
-  if (payments.length === 0 || paidBlock === undefined) return new RemascReceipt(cumulativeGasUsed, undefined, NO_PAYMENTS, previous)
+  if (payments.length === 0 || paidBlock === undefined) return new RemascReceipt(cumulativeGasUsed, undefined, NO_PAYMENTS, previous, paymentsBloom([]))
   let encoded = rlpEncode(payments.map((p) => [p.to, bigIntToUnpaddedBytes(p.value)]))
   if (previous instanceof RemascReceipt && equalsBytes(previous.payments, encoded)) encoded = previous.payments
-  return new RemascReceipt(cumulativeGasUsed, paidBlock, encoded, previous)
+  return new RemascReceipt(cumulativeGasUsed, paidBlock, encoded, previous, paymentsBloom(payments.map((p) => p.to)))
 }
 
 /** A REMASC receipt as the on-disk database stores it (src/node/persist/blockCodec.ts): its compact fields. */

@@ -10,6 +10,7 @@ import { quantity } from '../../format/hex.js'
 import { clientVersion } from '../web3.js'
 import { aliases, ok } from './names.js'
 import { FORK_FIRST_BACKOFF_MS } from '../../../node/fork/remote.js'
+import { isForkUrl } from '../../../node/fork/fork.js'
 
 /** The RSK network upgrade rsksim's EVM profile follows (reference §7.4). */
 export const RSK_UPGRADE = 'vetiver900'
@@ -28,7 +29,7 @@ const resetOptions: Codec<ResetForking | null> = (v) => {
   const { jsonRpcUrl, blockNumber } = forking as { jsonRpcUrl?: unknown; blockNumber?: unknown }
   const out: ResetForking = {}
   if (jsonRpcUrl !== undefined && jsonRpcUrl !== null) {
-    if (typeof jsonRpcUrl !== 'string' || !/^https?:\/\/./i.test(jsonRpcUrl)) throw invalidParams('Invalid reset options: forking.jsonRpcUrl must be an http(s) URL.')
+    if (!isForkUrl(jsonRpcUrl)) throw invalidParams('Invalid reset options: forking.jsonRpcUrl must be an http(s) URL.')
     out.url = jsonRpcUrl
   }
   // viem sends `Number(undefined)` (NaN in process, null over JSON) when no block is given.
