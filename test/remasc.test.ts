@@ -233,3 +233,29 @@ describe('REMASC receipt blooms', () => {
     expect(withLogs).toBeGreaterThan(5)
   })
 })
+
+describe('REMASC raw receipts', () => {
+  it("chain_getRawTransactionReceiptByHash is RSKj's receipt RLP of the JSON receipt's fields (reference: ethers encodeRlp)", async () => {
+    const p = await fresh()
+    await send(p, { to: COW1, value: '0x5', gasPrice: '0x3b9aca00' })
+    for (let i = 0; i < 24; i++) await p.request({ method: 'evm_mine', params: [] })
+    let withLogs = 0
+    for (let n = 1; n <= 25; n++) {
+      const block = await rq(p, 'eth_getBlockByNumber', ['0x' + n.toString(16), false])
+      const hash = block.transactions.at(-1)
+      const receipt = await rq(p, 'eth_getTransactionReceipt', [hash])
+      const quantity = (q: string) => (BigInt(q) === 0n ? '0x' : toBeHex(BigInt(q)))
+      const expected = encodeRlp([
+        '0x01',
+        quantity(receipt.cumulativeGasUsed),
+        receipt.logsBloom,
+        receipt.logs.map((l: any) => [l.address, l.topics, l.data]),
+        '0x',
+        '0x01',
+      ])
+      expect(await rq(p, 'chain_getRawTransactionReceiptByHash', [hash])).toBe(expected)
+      if (receipt.logs.length > 0) withLogs++
+    }
+    expect(withLogs).toBeGreaterThan(5)
+  })
+})

@@ -5,14 +5,14 @@
  */
 import { describe, expect, it } from 'vitest'
 import { RLP } from '@ethereumjs/rlp'
-import { bytesToHex, equalsBytes } from '@ethereumjs/util'
-import { rlpEncode, type RlpInput } from '../src/node/rlp.js'
+import { bigIntToUnpaddedBytes, bytesToHex, equalsBytes } from '@ethereumjs/util'
+import { rlpEncode, rlpLength, unpaddedBytes, type RlpInput } from '../src/node/rlp.js'
 import { rng } from './rng.js'
 
 const LENGTHS = [0, 1, 2, 31, 32, 54, 55, 56, 57, 255, 256, 257, 1024]
 
 describe('rlpEncode', () => {
-  it('writes what RLP.encode writes on 3,000 random nested inputs', () => {
+  it('writes what RLP.encode writes on 3,000 random nested inputs (and rlpLength is its length)', () => {
     const r = rng(77)
     const n = (k: number) => Math.floor(r() * k)
     const bytes = (): Uint8Array => {
@@ -28,6 +28,7 @@ describe('rlpEncode', () => {
       const mine = rlpEncode(v)
       const theirs = RLP.encode(v as never)
       if (!equalsBytes(mine, theirs)) expect(bytesToHex(mine)).toBe(bytesToHex(theirs))
+      if (rlpLength(v) !== theirs.length) expect(rlpLength(v)).toBe(theirs.length)
     }
   })
 
@@ -42,5 +43,24 @@ describe('rlpEncode', () => {
     expect(bytesToHex(rlpEncode(Uint8Array.of(0x7f)))).toBe('0x7f')
     expect(bytesToHex(rlpEncode(Uint8Array.of(0x80)))).toBe('0x8180')
     expect(bytesToHex(rlpEncode([]))).toBe('0xc0')
+  })
+})
+
+describe('unpaddedBytes', () => {
+  it("equals @ethereumjs/util's bigIntToUnpaddedBytes on every byte-length boundary and 5,000 random values", () => {
+    const values: bigint[] = [0n, 1n, 0x7fn, 0x80n, 0xffn, 0x100n]
+    for (let bits = 1; bits <= 264; bits++) values.push((1n << BigInt(bits)) - 1n, 1n << BigInt(bits), (1n << BigInt(bits)) + 1n)
+    const r = rng(91)
+    for (let i = 0; i < 5000; i++) {
+      let v = 0n
+      for (let k = Math.floor(r() * 34); k > 0; k--) v = (v << 8n) | BigInt(Math.floor(r() * 256))
+      values.push(v)
+    }
+    for (const v of values) {
+      const mine = unpaddedBytes(v)
+      const theirs = bigIntToUnpaddedBytes(v)
+      if (!equalsBytes(mine, theirs)) expect(`${v}: ${bytesToHex(mine)}`).toBe(`${v}: ${bytesToHex(theirs)}`)
+    }
+    expect(() => unpaddedBytes(-1n)).toThrow(/negative/)
   })
 })

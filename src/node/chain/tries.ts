@@ -6,10 +6,10 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { MerklePatriciaTrie, createMerkleProof } from '@ethereumjs/mpt'
-import { MapDB, bigIntToUnpaddedBytes } from '@ethereumjs/util'
+import { MapDB } from '@ethereumjs/util'
 import { keccak256 } from '../crypto.js'
 import { directOrderedRoot } from './orderedRoot.js'
-import { rlpEncode } from '../rlp.js'
+import { rlpEncode, unpaddedBytes } from '../rlp.js'
 import type { ReceiptRecord } from './types.js'
 
 /** keccak256(RLP("")) — root of an empty trie. */
@@ -17,13 +17,14 @@ export const EMPTY_TRIE_ROOT = new MerklePatriciaTrie().EMPTY_TRIE_ROOT
 
 /** RSKj `TransactionReceipt.getEncoded()`: [postTxState, cumulativeGas, bloom, logs, gasUsed, status]. */
 export function encodeRskReceipt(r: ReceiptRecord): Uint8Array {
+  if (r.encoded !== undefined) return r.encoded()
   const ok = r.status === 1 ? Uint8Array.of(1) : new Uint8Array()
   return rlpEncode([
     ok,
-    bigIntToUnpaddedBytes(r.cumulativeGasUsed),
+    unpaddedBytes(r.cumulativeGasUsed),
     r.logsBloom,
     r.logs.map((l) => [l.address, l.topics, l.data]),
-    bigIntToUnpaddedBytes(r.gasUsed),
+    unpaddedBytes(r.gasUsed),
     ok,
   ])
 }

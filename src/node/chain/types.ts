@@ -21,6 +21,11 @@ export interface ReceiptRecord {
   revertData?: Uint8Array
   /** Engine error name for a failed execution (out of gas, invalid opcode, revert). */
   error?: string
+  /**
+   * The RSK receipt RLP (tries.ts `encodeRskReceipt`), for records that write it without building their logs (the
+   * REMASC receipt, one per block); absent on the others, which are encoded from their fields.
+   */
+  encoded?(): Uint8Array
 }
 
 /** A signed transaction with its sender recovered once and its hash computed once. */

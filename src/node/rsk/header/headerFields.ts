@@ -3,7 +3,8 @@
  * (RSKj `org/ethereum/core/BlockHeader.java`, `BlockHeaderBuilder.java`, `org/ethereum/util/RLP.java`,
  * `org/ethereum/util/ByteUtil.java`). `header.ts` encodes and hashes, `headerDecode.ts` decodes.
  */
-import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util'
+import { bytesToBigInt } from '@ethereumjs/util'
+import { unpaddedBytes } from '../../rlp.js'
 
 /**
  * An RSK block header in domain types.
@@ -118,7 +119,7 @@ export function regtestHeaderShape(number: bigint): Pick<RskHeader, 'version' | 
 export function javaSignedBytes(n: bigint): Uint8Array {
   if (n < 0n) throw new Error('javaSignedBytes: negative value')
   if (n === 0n) return Uint8Array.of(0)
-  const b = bigIntToUnpaddedBytes(n)
+  const b = unpaddedBytes(n)
   return b[0]! >= 0x80 ? Uint8Array.of(0, ...b) : b
 }
 
@@ -128,7 +129,7 @@ export function javaSignedBytes(n: bigint): Uint8Array {
  * @example
  * unsignedBytes(0n) // Uint8Array []
  */
-export const unsignedBytes = (n: bigint): Uint8Array => bigIntToUnpaddedBytes(n)
+export const unsignedBytes = unpaddedBytes
 
 /**
  * The gas-limit bytes RSKj stores: the genesis loader strips leading zeroes (`GenesisHeader`), the block builder

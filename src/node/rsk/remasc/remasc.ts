@@ -14,11 +14,12 @@
  *   The federation is the regtest genesis federation on every network. Contract state lives in storage words at
  *   the keys RSKj uses (`RemascStorageProvider`), as numbers in 32-byte words.
  */
-import { Account, Address, bigIntToBytes, bytesToBigInt, hexToBytes } from '@ethereumjs/util'
+import { Account, Address, bytesToBigInt, hexToBytes } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import { pointCompress } from 'tiny-secp256k1'
 import { keccak256 } from '../../crypto.js'
+import { unpaddedBytes } from '../../rlp.js'
 import type { NetworkName } from '../../../options/index.js'
 import type { BlockStore } from '../../chain/store.js'
 import type { BlockRecord, ReceiptRecord } from '../../chain/types.js'
@@ -86,7 +87,7 @@ async function readWord(state: StateManagerInterface, key: Uint8Array): Promise<
 
 async function writeWord(state: StateManagerInterface, key: Uint8Array, value: bigint): Promise<void> {
   if ((await state.getAccount(REMASC)) === undefined) await state.putAccount(REMASC, new Account())
-  await state.putStorage(REMASC, key, value === 0n ? new Uint8Array() : bigIntToBytes(value))
+  await state.putStorage(REMASC, key, unpaddedBytes(value))
 }
 
 export interface RemascContext {

@@ -8,9 +8,9 @@
  * shared with the previous block's REMASC receipt when equal.
  */
 import { RLP } from '@ethereumjs/rlp'
-import { bigIntToUnpaddedBytes, equalsBytes, setLengthLeft } from '@ethereumjs/util'
+import { equalsBytes, setLengthLeft } from '@ethereumjs/util'
 import { addToBloom } from '../../chain/bloom.js'
-import { rlpEncode } from '../../rlp.js'
+import { rlpEncode, unpaddedBytes, type RlpInput } from '../../rlp.js'
 import { binKey } from '../../state/trieStore.js'
 import type { LogRecord, ReceiptRecord } from '../../chain/types.js'
 import { REMASC } from './remascTx.js'
@@ -61,6 +61,19 @@ class RemascReceipt implements ReceiptRecord {
     return null
   }
 
+  /**
+   * RSKj's receipt RLP, written from the payments without building log objects (the receipt trie encodes one per
+   * mined block): [0x01, cumulative gas, bloom, logs, "" (no gas), 0x01]. test/remasc.test.ts checks it equals the
+   * encoding of `logs`.
+   */
+  encoded(): Uint8Array {
+    const logs: RlpInput[] = []
+    if (this.paidBlock !== undefined) {
+      for (const [topics, value] of paymentItems(this.payments)) logs.push([REMASC.bytes, topics, rlpEncode([this.paidBlock, value])])
+    }
+    return rlpEncode([SUCCESS, unpaddedBytes(this.cumulativeGasUsed), this.logsBloom, logs, NO_BYTES, SUCCESS])
+  }
+
   get logs(): LogRecord[] {
     if (this.paidBlock === undefined) return []
     const blockHash = this.paidBlock
@@ -70,6 +83,20 @@ class RemascReceipt implements ReceiptRecord {
       data: rlpEncode([blockHash, value!]),
     }))
   }
+}
+
+const SUCCESS = Uint8Array.of(1)
+const NO_BYTES = new Uint8Array(0)
+
+/** The last `paymentItems` answer: consecutive blocks mostly pay the same amounts to the same addresses. */
+let lastItems: { payments: Uint8Array; items: [topics: Uint8Array[], value: Uint8Array][] } | undefined
+
+/** Each payment's log topics (the fee topic, the recipient as a word) and value bytes, decoded from the RLP pairs. */
+function paymentItems(payments: Uint8Array): [topics: Uint8Array[], value: Uint8Array][] {
+  if (lastItems?.payments === payments) return lastItems.items
+  const items = (RLP.decode(payments) as Uint8Array[][]).map(([to, value]): [Uint8Array[], Uint8Array] => [[MINING_FEE_TOPIC, setLengthLeft(to!, 32)], value!])
+  lastItems = { payments, items }
+  return items
 }
 
 /** The last bloom computed, by its recipients: consecutive blocks mostly pay the same addresses. */
@@ -99,7 +126,7 @@ function paymentsBloom(recipients: Uint8Array[]): Uint8Array {
  */
 export function remascReceipt(cumulativeGasUsed: bigint, previous: ReceiptRecord | undefined, paidBlock?: Uint8Array, payments: RemascPayment[] = []): ReceiptRecord {
   if (payments.length === 0 || paidBlock === undefined) return new RemascReceipt(cumulativeGasUsed, undefined, NO_PAYMENTS, previous, paymentsBloom([]))
-  let encoded = rlpEncode(payments.map((p) => [p.to, bigIntToUnpaddedBytes(p.value)]))
+  let encoded = rlpEncode(payments.map((p) => [p.to, unpaddedBytes(p.value)]))
   if (previous instanceof RemascReceipt && equalsBytes(previous.payments, encoded)) encoded = previous.payments
   return new RemascReceipt(cumulativeGasUsed, paidBlock, encoded, previous, paymentsBloom(payments.map((p) => p.to)))
 }

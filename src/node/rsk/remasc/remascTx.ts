@@ -4,11 +4,11 @@
  * (the `txs` index key) and builds the bytes, the sender and the engine transaction when asked: a record
  * with all of them built costs about 2.5 KB of heap per mined block (a LegacyTx holds its own Common copy).
  */
-import { RLP } from '@ethereumjs/rlp'
 import { createLegacyTx, type LegacyTx } from '@ethereumjs/tx'
-import { Address, bigIntToUnpaddedBytes, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { Address, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
 import { keccak256 } from '../../crypto.js'
+import { rlpEncode, unpaddedBytes } from '../../rlp.js'
 import { flatHex } from '../../chain/flatHex.js'
 import type { TxRecord } from '../../chain/types.js'
 
@@ -26,7 +26,7 @@ const NO_SENDER_HEX = flatHex(new Uint8Array(20))
  */
 function remascRaw(nonce: bigint): Uint8Array {
   const empty = new Uint8Array(0)
-  return RLP.encode([bigIntToUnpaddedBytes(nonce), ZERO_BYTE, ZERO_BYTE, REMASC.bytes, empty, empty, empty, empty, empty])
+  return rlpEncode([unpaddedBytes(nonce), ZERO_BYTE, ZERO_BYTE, REMASC.bytes, empty, empty, empty, empty, empty])
 }
 
 /** A REMASC transaction record: number and hash stored, the rest rebuilt on each read (fresh copies). */
