@@ -13,7 +13,7 @@
  *   → `encodeRskHeaderWithMergedMining`.
  * On regtest genesis (version 0) all three coincide except that the last one adds the proof and coinbase `0x00`.
  */
-import { rlpEncode } from '../../rlp.js'
+import { rlpEncode, rlpLength } from '../../rlp.js'
 import { bytesToHex } from '@ethereumjs/util'
 import { keccak256 } from '../../crypto.js'
 import { RSK_TAG, lastIndexOf } from '../mergedMining/coinbase.js'
@@ -82,6 +82,11 @@ let lastExtension: { header: RskHeader; bloom: Uint8Array; edges: number[] | und
  * encodeRskHeaderWith(header, { withMergedMiningFields: false, compressed: true }) // what hashForMergedMining hashes
  */
 export function encodeRskHeaderWith(h: RskHeader, opts: HeaderEncoding = {}): Uint8Array {
+  return rlpEncode(rskHeaderItems(h, opts))
+}
+
+/** The items of the list `encodeRskHeaderWith` encodes. */
+function rskHeaderItems(h: RskHeader, opts: HeaderEncoding): Uint8Array[] {
   const withMergedMiningFields = opts.withMergedMiningFields ?? true
   const withProof = opts.withMerkleProofAndCoinbase ?? h.useRskip92Encoding === false
   const compressed = opts.compressed ?? false
@@ -121,7 +126,7 @@ export function encodeRskHeaderWith(h: RskHeader, opts: HeaderEncoding = {}): Ui
     items.push(h.bitcoinMergedMiningHeader)
     if (withProof) items.push(h.bitcoinMergedMiningMerkleProof, h.bitcoinMergedMiningCoinbaseTransaction)
   }
-  return rlpEncode(items)
+  return items
 }
 
 /**
@@ -144,6 +149,11 @@ export function encodeRskHeader(h: RskHeader): Uint8Array {
  */
 export function encodeRskHeaderFull(h: RskHeader): Uint8Array {
   return encodeRskHeaderWith(h)
+}
+
+/** `encodeRskHeaderFull(h).length`, without writing the bytes (a mined block's size needs only the length). */
+export function encodedRskHeaderFullLength(h: RskHeader): number {
+  return rlpLength(rskHeaderItems(h, {}))
 }
 
 /**

@@ -3,7 +3,7 @@
  * checked as RSKj's `co/rsk/validators/ProofOfWorkRule.java` checks it. The submission shapes are in
  * `mergedMiningSubmit.ts`, the coinbase in `coinbase.ts`, the Bitcoin primitives in `bitcoin.ts`.
  */
-import { bytesToBigInt, concatBytes } from '@ethereumjs/util'
+import { bigIntToBytes, bytesToBigInt, concatBytes, setLengthLeft } from '@ethereumjs/util'
 import { dsha256, reverseBytes, serializeBitcoinHeader } from './bitcoin.js'
 import { MIDSTATE_TRIMMED, RSK_TAG, coinbaseBytes, compressCoinbase, compressedCoinbaseTxid, lastIndexOf, minerCoinbase } from './coinbase.js'
 import {
@@ -42,6 +42,28 @@ export function difficultyToTarget(difficulty: bigint): bigint {
 /** The header's proof-of-work value: bitcoinj's `getHash().toBigInteger()`, the digest read little-endian. */
 const powValue = (header: Uint8Array): bigint => bytesToBigInt(reverseBytes(dsha256(header)))
 
+/** The last `targetBytes` answer: every block of a chain has the same difficulty. */
+let lastTarget: { difficulty: bigint; bytes: Uint8Array } | undefined
+
+/** `difficultyToTarget(difficulty)` as 32 big-endian bytes. */
+function targetBytes(difficulty: bigint): Uint8Array {
+  if (lastTarget?.difficulty !== difficulty) lastTarget = { difficulty, bytes: setLengthLeft(bigIntToBytes(difficultyToTarget(difficulty)), 32) }
+  return lastTarget.bytes
+}
+
+/**
+ * `powValue(header) <= target` on the digest itself: bitcoinj reads the double SHA-256 little-endian, so its last
+ * byte is the most significant. `target`: 32 bytes big-endian (`targetBytes`). Saves the number conversions per try.
+ */
+function meetsTarget(digest: Uint8Array, target: Uint8Array): boolean {
+  for (let i = 0; i < 32; i++) {
+    const d = digest[31 - i]!
+    const t = target[i]!
+    if (d !== t) return d < t
+  }
+  return true
+}
+
 /**
  * Merged-mining fields for a block rsksim mines itself: a one-transaction Bitcoin block whose coinbase is the one
  * RSKj's miner writes (`MinerUtils.getBitcoinMergedMiningCoinbaseTransaction`, committing to `hashForMergedMining`
@@ -68,12 +90,12 @@ export function buildMergedMiningFields(hashForMergedMining: Uint8Array, difficu
     bits: MINER_BLOCK_BITS,
     nonce: 0,
   })
-  const target = difficultyToTarget(difficulty)
+  const target = targetBytes(difficulty)
   const view = new DataView(header.buffer)
   for (let nonce = 0; ; nonce++) {
     if (nonce > 0xffffffff) throw new Error('no nonce meets the target: the difficulty is too high for rsksim to mine')
     view.setUint32(76, nonce, true)
-    if (powValue(header) <= target) break
+    if (meetsTarget(dsha256(header), target)) break
   }
   return {
     bitcoinMergedMiningHeader: header,
