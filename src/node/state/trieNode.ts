@@ -103,65 +103,78 @@ function fromHexPrefix(b: Uint8Array): { path: Nibbles; isLeaf: boolean } {
   return { path, isLeaf: flag >= 2 }
 }
 
-/** RLP header of a string or list of `length` payload bytes. */
-function header(length: number, short: number, long: number): Uint8Array {
-  if (length < 56) return Uint8Array.of(short + length)
-  const lenBytes: number[] = []
-  for (let l = length; l > 0; l = Math.floor(l / 256)) lenBytes.unshift(l & 255)
-  return Uint8Array.of(long + lenBytes.length, ...lenBytes)
+/** Size of an RLP length prefix for `n` payload bytes. */
+function prefixSize(n: number): number {
+  if (n < 56) return 1
+  let k = 1
+  for (let l = n; l > 0; l = Math.floor(l / 256)) k++
+  return k
 }
 
-/** RLP of a byte string. */
-function rlpBytes(b: Uint8Array): Uint8Array {
-  if (b.length === 1 && b[0]! < 0x80) return b
-  const h = header(b.length, 0x80, 0xb7)
-  const out = new Uint8Array(h.length + b.length)
-  out.set(h)
-  out.set(b, h.length)
-  return out
-}
-
-/** RLP list of already-encoded items. */
-function rlpList(items: Uint8Array[]): Uint8Array {
-  let length = 0
-  for (const i of items) length += i.length
-  const h = header(length, 0xc0, 0xf7)
-  const out = new Uint8Array(h.length + length)
-  out.set(h)
-  let o = h.length
-  for (const i of items) {
-    out.set(i, o)
-    o += i.length
+/** Writes an RLP length prefix (`short`: 0x80 for a string, 0xc0 for a list) at `o`; returns the next offset. */
+function writePrefix(out: Uint8Array, o: number, n: number, short: number): number {
+  const k = prefixSize(n) - 1
+  if (k === 0) {
+    out[o] = short + n
+    return o + 1
   }
-  return out
+  out[o] = short + 55 + k
+  for (let i = k; i >= 1; i--, n = Math.floor(n / 256)) out[o + i] = n & 0xff
+  return o + 1 + k
 }
 
-const RLP_EMPTY = Uint8Array.of(0x80)
+/** Size of a byte string's RLP. */
+const stringSize = (b: Uint8Array): number => (b.length === 1 && b[0]! < 0x80 ? 1 : prefixSize(b.length) + b.length)
 
-/** What a parent embeds for `n`: a hash as an RLP string, a short node as its raw encoding. */
-function embedded(n: TrieNode): Uint8Array {
-  const r = refOf(n)
-  return r.length === 32 ? rlpBytes(r) : r
+/** Writes a byte string's RLP at `o`; returns the next offset. */
+function writeString(out: Uint8Array, o: number, b: Uint8Array): number {
+  if (b.length === 1 && b[0]! < 0x80) {
+    out[o] = b[0]!
+    return o + 1
+  }
+  o = writePrefix(out, o, b.length, 0x80)
+  out.set(b, o)
+  return o + b.length
 }
 
-/** The node's RLP encoding. */
+/** What a parent embeds for a child reference: a hash as an RLP string, a short node as its raw encoding. */
+const refSize = (r: Uint8Array): number => (r.length === 32 ? 33 : r.length)
+
+function writeRef(out: Uint8Array, o: number, r: Uint8Array): number {
+  if (r.length === 32) out[o++] = 0xa0
+  out.set(r, o)
+  return o + r.length
+}
+
+/**
+ * The node's RLP encoding, sized first and written into one array (the state root re-encodes every node on the
+ * changed paths of each block: one allocation per node instead of one per item and one per list).
+ */
 export function encodeNode(n: TrieNode): Uint8Array {
   const node = resolved(n)
-  switch (node.t) {
-    case 0:
-      return rlpList([rlpBytes(hexPrefix(node.path, true)), rlpBytes(node.value)])
-    case 1:
-      return rlpList([rlpBytes(hexPrefix(node.path, false)), embedded(node.child)])
-    case 2: {
-      const items: Uint8Array[] = new Array(17)
-      for (let i = 0; i < 16; i++) {
-        const k = node.kids[i]
-        items[i] = k === undefined ? RLP_EMPTY : embedded(k)
-      }
-      items[16] = rlpBytes(node.value)
-      return rlpList(items)
+  if (node.t === 2) {
+    let payload = stringSize(node.value)
+    for (let i = 0; i < 16; i++) {
+      const k = node.kids[i]
+      payload += k === undefined ? 1 : refSize(refOf(k))
     }
+    const out = new Uint8Array(prefixSize(payload) + payload)
+    let o = writePrefix(out, 0, payload, 0xc0)
+    for (let i = 0; i < 16; i++) {
+      const k = node.kids[i]
+      if (k === undefined) out[o++] = 0x80
+      else o = writeRef(out, o, refOf(k))
+    }
+    writeString(out, o, node.value)
+    return out
   }
+  const path = hexPrefix(node.path, node.t === 0)
+  const payload = stringSize(path) + (node.t === 0 ? stringSize(node.value) : refSize(refOf(node.child)))
+  const out = new Uint8Array(prefixSize(payload) + payload)
+  const o = writeString(out, writePrefix(out, 0, payload, 0xc0), path)
+  if (node.t === 0) writeString(out, o, node.value)
+  else writeRef(out, o, refOf(node.child))
+  return out
 }
 
 /**
