@@ -22,6 +22,27 @@ function randomKey(): Uint8Array {
 }
 
 describe('secp256k1 primitives', () => {
+  it('a signature recovered again answers the same key; the other recovery bit or another digest is recovered anew (reference: ethers)', () => {
+    const key = randomKey()
+    const digest = randomBytes(32)
+    const sig = new SigningKey(key).sign(digest)
+    const recover = (d: Uint8Array, yParity: number) => bytesToHex(ecrecover(d, BigInt(27 + yParity), getBytes(sig.r), getBytes(sig.s)))
+    const expected = (d: Uint8Array, yParity: number) => `0x${SigningKey.recoverPublicKey(d, Signature.from({ r: sig.r, s: sig.s, v: 27 + yParity })).slice(4)}`
+    const first = ecrecover(digest, BigInt(sig.v), getBytes(sig.r), getBytes(sig.s))
+    expect(ecrecover(digest, BigInt(sig.v), getBytes(sig.r), getBytes(sig.s))).toBe(first) // from the memo
+    expect(bytesToHex(first)).toBe(`0x${SigningKey.computePublicKey(key).slice(4)}`)
+    const flipped = 1 - sig.yParity
+    expect(recover(digest, flipped)).toBe(expected(digest, flipped))
+    expect(recover(digest, flipped)).not.toBe(recover(digest, sig.yParity))
+    const other = randomBytes(32)
+    expect(recover(other, sig.yParity)).toBe(expected(other, sig.yParity))
+    // Past the memo's bound (1,024 keys) the first key is recovered again, still right.
+    for (let i = 0; i < 1100; i++) ecrecover(randomBytes(32), 27n, getBytes(sig.r), getBytes(sig.s))
+    const again = ecrecover(digest, BigInt(sig.v), getBytes(sig.r), getBytes(sig.s))
+    expect(again).not.toBe(first)
+    expect(bytesToHex(again)).toBe(bytesToHex(first))
+  })
+
   it('signDigest gives the signature ethers gives, and ecrecover the key ethers recovers', () => {
     for (let i = 0; i < CASES; i++) {
       const key = randomKey()
