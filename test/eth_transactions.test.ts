@@ -91,6 +91,25 @@ describe('eth_sendRawTransaction', () => {
     expect(tx.transactionIndex).toBe('0x0')
   })
 
+  it('the same signed bytes sent again after evm_revert mine again, from the sender ethers recovers; another chain still refuses them', async () => {
+    const q = await fresh()
+    const nonce = Number(BigInt(await rq(q, 'eth_getTransactionCount', [COW, 'latest'])))
+    const raw = await rawTx({ nonce, to: COW1, value: 7 })
+    const sender = Transaction.from(raw).from!.toLowerCase()
+    for (let i = 0; i < 3; i++) {
+      const id = await rq(q, 'evm_snapshot')
+      expect(await rq(q, 'eth_sendRawTransaction', [raw])).toBe(keccak256(raw))
+      const receipt = await rq(q, 'eth_getTransactionReceipt', [keccak256(raw)])
+      expect([receipt.status, receipt.from]).toEqual(['0x1', sender])
+      expect((await rq(q, 'eth_getTransactionByHash', [keccak256(raw)])).from).toBe(COW)
+      expect(await rq(q, 'evm_revert', [id])).toBe(true)
+      expect(await rq(q, 'eth_getTransactionReceipt', [keccak256(raw)])).toBeNull()
+    }
+    // Decoded transactions are remembered per chain: a chain with another id refuses the bytes as RSKj does.
+    const other = await fresh({ network: 'testnet' })
+    await rejects(rq(other, 'eth_sendRawTransaction', [raw]), -32602, 'Invalid chainId: 33')
+  })
+
   it('refuses typed transactions, wrong chain ids and garbage', async () => {
     const typed = Transaction.from({ type: 2, chainId: 33, nonce: 0, to: COW1, gasLimit: 21000, maxFeePerGas: 1, maxPriorityFeePerGas: 1 })
     typed.signature = new Wallet(COW_KEY).signingKey.sign(typed.unsignedHash)

@@ -9,11 +9,40 @@ import { bytesToBigInt } from '@ethereumjs/util'
 import { invalidParams, RpcError, ErrorCode } from '../../errors.js'
 import { recordOf, TX_OPTIONS } from '../../node/chain/txRecord.js'
 import type { TxRecord } from '../../node/chain/types.js'
+import { binKey } from '../../node/state/trieStore.js'
 
 const SECP256K1_N_DIV_2 = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n
 
+/**
+ * Records decoded lately, per chain and by raw bytes (one character per byte), oldest first: a test that reverts to
+ * a snapshot and sends the same signed transaction again (signatures are deterministic) sends the same bytes, and
+ * decoding, hashing and the sender's address cost about 100 µs. Only transactions that passed every check are kept,
+ * and the engine's transaction is frozen, so a new record around it is what decoding again would give.
+ */
+const decodedByChain = new WeakMap<Common, Map<string, TxRecord>>()
+const DECODED_KEEP = 256
+/** Larger transactions (deployments) are decoded each time: their key would cost more than it saves. */
+const DECODED_MAX_BYTES = 2048
+
 /** Decodes a raw signed transaction as RSKj accepts it: a legacy RLP list of 9 items, chain id 0 or the node's. */
 export function decodeRawTransaction(raw: Uint8Array, common: Common): TxRecord {
+  if (raw.length > DECODED_MAX_BYTES) return decodeAnew(raw, common)
+  let decoded = decodedByChain.get(common)
+  if (decoded === undefined) decodedByChain.set(common, (decoded = new Map()))
+  const key = binKey(raw)
+  const known = decoded.get(key)
+  if (known !== undefined) {
+    decoded.delete(key)
+    decoded.set(key, known)
+    return { ...known, raw }
+  }
+  const record = decodeAnew(raw, common)
+  decoded.set(key, record)
+  if (decoded.size > DECODED_KEEP) decoded.delete(decoded.keys().next().value!)
+  return record
+}
+
+function decodeAnew(raw: Uint8Array, common: Common): TxRecord {
   if (raw.length === 0) throw invalidParams('Invalid input: empty transaction')
   if (raw[0]! < 0xc0) {
     throw new RpcError(ErrorCode.InvalidParams, `Invalid input: typed transactions (EIP-2718 type 0x${raw[0]!.toString(16).padStart(2, '0')}) are not supported; send a legacy (type 0) transaction`)
