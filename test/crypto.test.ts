@@ -10,7 +10,8 @@ import { Common, Mainnet } from '@ethereumjs/common'
 import { bytesToHex } from '@ethereumjs/util'
 import { ecrecover, isPrivateKey, privateKeyToAddress, publicKeyOf, signDigest } from '../src/node/crypto.js'
 import { signTransaction } from '../src/node/chain/txRecord.js'
-import { enginePatches, engineMatchesPin, senderCachePatched, setEnginePatches } from '../src/node/enginePatches/index.js'
+import { createLegacyTxFromRLP } from '@ethereumjs/tx'
+import { enginePatches, engineMatchesPin, senderAddressPatched, senderCachePatched, setEnginePatches } from '../src/node/enginePatches/index.js'
 
 const CASES = 100
 
@@ -90,6 +91,27 @@ describe('sender of a transaction the node signs', () => {
       expect(bytesToHex(record.from)).toBe(parsed.from!.toLowerCase())
       // Identity, not equality: the engine answers the very key handed to it, so it recovered nothing.
       if (senderCachePatched) expect(record.tx.getSenderPublicKey()).toBe(publicKeyOf(key))
+    }
+  })
+
+  it("a raw transaction's sender address is the one ethers recovers, asked once or again, with the patches on and off", () => {
+    expect(senderAddressPatched).toBe(engineMatchesPin)
+    const was = enginePatches.active
+    try {
+      for (const on of [true, false]) {
+        setEnginePatches(on && engineMatchesPin)
+        for (let i = 0; i < 5; i++) {
+          const raw = signTransaction(data, randomKey(), common).raw
+          const tx = createLegacyTxFromRLP(raw, { common })
+          const expected = Transaction.from(bytesToHex(raw)).from!.toLowerCase()
+          expect(tx.getSenderAddress().toString()).toBe(expected)
+          expect(tx.getSenderAddress().toString()).toBe(expected)
+          // Remembered (the same object) only with the patch in effect.
+          expect(tx.getSenderAddress() === tx.getSenderAddress()).toBe(on && senderAddressPatched)
+        }
+      }
+    } finally {
+      setEnginePatches(was)
     }
   })
 

@@ -15,6 +15,7 @@ import {
   memoryPatched,
   PINNED_ENGINE_VERSION,
   runInterpreterPatched,
+  senderAddressPatched,
   senderCachePatched,
 } from '../src/node/enginePatches/index.js'
 import { bytesToWord, wordToBytes } from '../src/node/enginePatches/fastOpcodes.js'
@@ -33,7 +34,7 @@ const rpc = (p: Awaited<ReturnType<typeof fresh>>, method: string, params: unkno
 describe('engine patches', () => {
   it('are applied exactly when the installed engine is the pinned release', () => {
     // Against the installed engine, every patch is in; in a copy whose pin differs, every patch is out.
-    for (const flag of [interpreterPatched, memoryPatched, runInterpreterPatched, commonPatched, senderCachePatched]) {
+    for (const flag of [interpreterPatched, memoryPatched, runInterpreterPatched, commonPatched, senderCachePatched, senderAddressPatched]) {
       expect(flag).toBe(engineMatchesPin)
     }
     expect(engineMatchesPin).toBe(Object.values(ENGINE_VERSIONS).every((v) => v === PINNED_ENGINE_VERSION))

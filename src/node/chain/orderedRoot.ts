@@ -16,6 +16,8 @@ interface Item {
   value: Uint8Array
 }
 
+const EMPTY = new Uint8Array(0)
+
 /** A child reference: the node itself when its RLP is under 32 bytes, else its hash. */
 function ref(node: Input[]): Input {
   const encoded = rlpEncode(node)
@@ -34,14 +36,19 @@ function build(items: Item[], depth: number): Input[] {
     end = i
   }
   if (end > depth) return [hexPrefix(first.subarray(depth, end), false), ref(build(items, end))]
-  const buckets: Item[][] = Array.from({ length: 16 }, () => [])
-  let value: Uint8Array = new Uint8Array()
+  // Buckets made only for the nibbles present (a block's lists have 2-20 items: most of the 16 stay empty).
+  const buckets: Array<Item[] | undefined> = new Array(16)
+  let value: Uint8Array = EMPTY
   for (const it of items) {
     if (it.nibbles.length === depth) value = it.value
-    else buckets[it.nibbles[depth]!]!.push(it)
+    else (buckets[it.nibbles[depth]!] ??= []).push(it)
   }
-  const node: Input[] = buckets.map((b) => (b.length === 0 ? new Uint8Array() : ref(build(b, depth + 1))))
-  node.push(value)
+  const node: Input[] = new Array(17)
+  for (let i = 0; i < 16; i++) {
+    const b = buckets[i]
+    node[i] = b === undefined ? EMPTY : ref(build(b, depth + 1))
+  }
+  node[16] = value
   return node
 }
 

@@ -13,4 +13,4 @@ export { interpreterPatched, memoryPatched, interpreterFieldsFound } from './int
 export { runInterpreterPatched } from './runInterpreter.js'
 export { activatedEipsArray, commonPatched, paramsAlreadyMerged } from './common.js'
 export { fastOpcodes, wordToBytes, bytesToWord, writeWord } from './fastOpcodes.js'
-export { seedSender, senderCachePatched } from './senderCache.js'
+export { seedSender, senderAddressPatched, senderCachePatched } from './senderCache.js'

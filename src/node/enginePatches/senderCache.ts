@@ -10,7 +10,9 @@
  * `getSenderPublicKey` answers, without recovering); off, like every patch, when the engine is not the pinned
  * release or the patches are switched off: the engine then recovers the sender as usual.
  */
-import { createLegacyTx, type LegacyTx, type TransactionCache } from '@ethereumjs/tx'
+import { LegacyTx, createLegacyTx, type TransactionCache } from '@ethereumjs/tx'
+import { Address } from '@ethereumjs/util'
+import { keccak256 } from '../crypto.js'
 import { enginePatches } from './switch.js'
 
 function probe(): boolean {
@@ -40,3 +42,43 @@ export function seedSender(tx: LegacyTx, publicKey: Uint8Array): boolean {
   tx.cache.senderPubKey = publicKey
   return true
 }
+
+/**
+ * `LegacyTx.getSenderAddress`, remembered per frozen transaction. @ethereumjs/tx 10.1.3 (capabilities/legacy.ts
+ * `getSenderAddress`) hashes the public key again on every call, with @noble's JavaScript keccak-256 (8-12 µs per
+ * call here against about 1 µs through WebAssembly), and a transaction is asked at least twice: when the node
+ * records it and in `runTx`. The address is a function of the public key, which a frozen transaction keeps
+ * (`cache.senderPubKey`), so it is computed once, with the node's keccak (crypto.ts). Unfrozen transactions (those
+ * built with `freeze: false`, such as impersonated ones, which answer their own `getSenderAddress`) and the switch
+ * turned off take the engine's method. Checked at load: the method is the prototype's own and answers, on a probe
+ * transaction, the address the engine's method answers.
+ */
+const engineSenderAddress = LegacyTx.prototype.getSenderAddress
+const senderAddresses = new WeakMap<LegacyTx, Address>()
+
+function rememberedSenderAddress(this: LegacyTx): Address {
+  if (!enginePatches.active || !Object.isFrozen(this)) return engineSenderAddress.call(this)
+  let address = senderAddresses.get(this)
+  if (address === undefined) {
+    address = new Address(keccak256(this.getSenderPublicKey()).slice(12))
+    senderAddresses.set(this, address)
+  }
+  return address
+}
+
+function installSenderAddress(): boolean {
+  if (!enginePatches.installable || !Object.prototype.hasOwnProperty.call(LegacyTx.prototype, 'getSenderAddress')) return false
+  try {
+    // A probe whose signature recovers to some key: r is the generator's x coordinate, a point on the curve.
+    const tx = createLegacyTx({ gasLimit: 21000n, v: 27n, r: 0x79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798n, s: 1n })
+    const expected = engineSenderAddress.call(tx).toString()
+    if (rememberedSenderAddress.call(tx).toString() !== expected) return false
+    LegacyTx.prototype.getSenderAddress = rememberedSenderAddress
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Whether frozen transactions remember their sender's address (installed at load; see above). */
+export const senderAddressPatched: boolean = installSenderAddress()
