@@ -25,6 +25,13 @@ export class Entry {
   /** Slots touched, by binary key. Replaced (not emptied) when the storage is cleared, so undo can restore it. */
   slots = new Map<string, Slot>()
   /**
+   * Keys of the slots written since the trie last took this entry's values: the root computation and its adoption
+   * visit these, not every slot ever read (a token's entry holds a slot per holder: walking them all made each block
+   * cost more than the last). May name slots no longer dirty (a revert restored them, or the map was replaced):
+   * readers check `dirty`.
+   */
+  dirtySlots = new Set<string>()
+  /**
    * The root node of the storage trie of `current.storageRoot` when `storageKnown` (undefined: the empty trie); else
    * it is looked up by that hash (the TrieStore, or the database). Read from the account leaf's attachment.
    */
@@ -47,6 +54,7 @@ export class Entry {
     c.base = this.base
     c.current = this.current
     c.slots = new Map(this.slots)
+    c.dirtySlots = new Set(this.dirtySlots)
     c.hashed = this.hashed
     c.storage = this.storage
     c.storageKnown = this.storageKnown

@@ -222,7 +222,9 @@ export class LiveState implements StateManagerInterface {
     if (equalsBytes(v, s.current)) return
     this.remember(address.bytes, key)
     if (this.depth > 0) this.undo.slot(e, s)
-    e.slots.set(binKey(key), { ...s, current: v, dirty: true })
+    const k = binKey(key)
+    e.slots.set(k, { ...s, current: v, dirty: true })
+    e.dirtySlots.add(k)
     this.touch(e)
   }
 
@@ -303,8 +305,9 @@ export class LiveState implements StateManagerInterface {
       if (account !== undefined) {
         storage = this.storageTree(e, account)
         let changed = false
-        for (const s of e.slots.values()) {
-          if (!s.dirty || equalsBytes(s.current, s.base)) continue
+        for (const k of e.dirtySlots) {
+          const s = e.slots.get(k)
+          if (s === undefined || !s.dirty || equalsBytes(s.current, s.base)) continue
           changed = true
           // Over the remote's storage a zero is kept (an empty value), else the remote's value would show through.
           storage = s.current.length > 0 || e.remote ? triePut(storage, s.hashed, RLP.encode(s.current)) : trieDel(storage, s.hashed)
@@ -334,7 +337,11 @@ export class LiveState implements StateManagerInterface {
       e.baseRemote = e.remote
       e.storage = storage
       e.storageKnown = true
-      for (const [k, s] of e.slots) if (s.dirty) e.slots.set(k, { ...s, base: s.current, dirty: false })
+      for (const k of e.dirtySlots) {
+        const s = e.slots.get(k)
+        if (s?.dirty === true) e.slots.set(k, { ...s, base: s.current, dirty: false })
+      }
+      e.dirtySlots.clear()
     }
     this.dirty.clear()
   }
