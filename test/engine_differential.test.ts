@@ -77,6 +77,15 @@ async function scenario(): Promise<unknown[]> {
     await tx(reverter, iface(Reverter).encodeFunctionData(f))
   }
   out.push(await rq('eth_estimateGas', [{ from: COW, to: token, data: iface(Token).encodeFunctionData('transfer', [COW1, 1n]) }]))
+  // Calls without code (a value transfer), to precompiles (Ethereum's and the Bridge), and a value the sender lacks.
+  await tx(COW1, '0x', '0x5208')
+  out.push(await rq('eth_sendTransaction', [{ from: COW, to: COW1, value: '0x3e8' }]))
+  const BRIDGE = '0x0000000000000000000000000000000001000006'
+  for (const to of ['0x0000000000000000000000000000000000000001', '0x0000000000000000000000000000000000000002', '0x0000000000000000000000000000000000000004', BRIDGE]) {
+    out.push(await rq('eth_call', [{ from: COW, to, data: '0x' + 'ab'.repeat(128) }, 'latest']))
+    await tx(to, '0x' + 'cd'.repeat(64), '0x30d40')
+  }
+  out.push(await rq('eth_call', [{ from: '0x000000000000000000000000000000000000dead', to: COW1, value: '0x1' }, 'latest']))
 
   const r = prng(424242)
   for (let i = 0; i < 150; i++) {

@@ -11,6 +11,7 @@ import {
   commonPatched,
   engineMatchesPin,
   ENGINE_VERSIONS,
+  executeCallPatched,
   interpreterPatched,
   memoryPatched,
   PINNED_ENGINE_VERSION,
@@ -34,7 +35,7 @@ const rpc = (p: Awaited<ReturnType<typeof fresh>>, method: string, params: unkno
 describe('engine patches', () => {
   it('are applied exactly when the installed engine is the pinned release', () => {
     // Against the installed engine, every patch is in; in a copy whose pin differs, every patch is out.
-    for (const flag of [interpreterPatched, memoryPatched, runInterpreterPatched, commonPatched, senderCachePatched, senderAddressPatched]) {
+    for (const flag of [interpreterPatched, memoryPatched, runInterpreterPatched, executeCallPatched, commonPatched, senderCachePatched, senderAddressPatched]) {
       expect(flag).toBe(engineMatchesPin)
     }
     expect(engineMatchesPin).toBe(Object.values(ENGINE_VERSIONS).every((v) => v === PINNED_ENGINE_VERSION))
