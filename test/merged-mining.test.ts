@@ -268,3 +268,33 @@ describe('validateMergedMining refusals (ProofOfWorkRule reasons)', () => {
     )
   })
 })
+
+describe('RSKIP110 fork detection data of mined blocks', () => {
+  it("from block 449 on, the hash for merged mining ends with RSKj's ForkDetectionDataCalculator bytes (ancestor hashes by bitcoinjs-lib)", async () => {
+    const { fresh } = await import('./helpers.js')
+    const p = await fresh()
+    const rq = (method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
+    for (let i = 0; i < 452; i++) await rq('evm_mine')
+    const blocks: any[] = []
+    for (let n = 0; n <= 452; n++) blocks.push(await rq('eth_getBlockByNumber', ['0x' + n.toString(16), false]))
+    for (const n of [447, 448, 449, 450, 452]) {
+      const tail = blocks[n].hashForMergedMining.slice(2 + 40)
+      if (n < 449) {
+        // Too short a chain: the plain keccak, whose last 12 bytes are no counter.
+        expect(tail.slice(16)).not.toBe(n.toString(16).padStart(8, '0'))
+        continue
+      }
+      const best = n - 1
+      const cpvStart = Math.floor(best / 64) * 64
+      const expected = new Uint8Array(12)
+      for (let i = 0; i < 7; i++) {
+        // The Bitcoin block hash in display order; the calculator takes its last byte.
+        const hash = Block.fromHex(blocks[cpvStart - i * 64].bitcoinMergedMiningHeader.slice(2)).getId()
+        expected[i] = parseInt(hash.slice(-2), 16)
+      }
+      expected[7] = 0 // uncles in the last 32 blocks
+      new DataView(expected.buffer).setUint32(8, n)
+      expect(tail).toBe(Buffer.from(expected).toString('hex'))
+    }
+  }, 60_000)
+})

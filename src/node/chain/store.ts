@@ -32,6 +32,11 @@ export class BlockStore {
     return this.blocks[0]!
   }
 
+  /** The block `k` blocks below the head (0: the head), if kept. */
+  back(k: number): BlockRecord | undefined {
+    return k < 0 ? undefined : this.blocks[this.blocks.length - 1 - k]
+  }
+
   byNumber(n: bigint): BlockRecord | undefined {
     const i = n - this.base
     return i < 0n || i >= BigInt(this.blocks.length) ? undefined : this.blocks[Number(i)]

@@ -23,21 +23,22 @@ function firstHashByte(header: Uint8Array): number {
 
 /** Fork detection data for the block after `store.head`, or an empty array while the chain is too short. */
 export function forkDetectionData(store: BlockStore): Uint8Array {
-  const best = store.headNumber
-  if (best + 1n < BigInt(MIN_CHAIN)) return new Uint8Array()
+  // Block numbers fit a double (chains of 2^53 blocks are not simulated); the ancestors are counted back from the head.
+  const best = Number(store.headNumber)
+  if (best + 1 < MIN_CHAIN) return new Uint8Array()
   const out = new Uint8Array(12)
-  const cpvStart = (best / BigInt(CPV_JUMP)) * BigInt(CPV_JUMP)
+  const cpvStart = Math.floor(best / CPV_JUMP) * CPV_JUMP
   for (let i = 0; i < CPV_SIZE; i++) {
     // Index counted back from the best block, as the calculator's list is ordered newest first.
-    const back = best - cpvStart + BigInt(i * CPV_JUMP)
+    const back = best - cpvStart + i * CPV_JUMP
     // On a fork the blocks below the forked one are the remote's: their Bitcoin headers count as absent.
-    const header = store.byNumber(best - back)?.header.bitcoinMergedMiningHeader ?? new Uint8Array()
+    const header = store.back(back)?.header.bitcoinMergedMiningHeader
     // bitcoinj's hash bytes are in display (reversed) order: its last byte is the first byte of the digest.
-    out[i] = header.length === 80 ? firstHashByte(header) : 0
+    out[i] = header !== undefined && header.length === 80 ? firstHashByte(header) : 0
   }
   let uncles = 0
-  for (let i = 0n; i < BigInt(UNCLES_WINDOW); i++) uncles += store.byNumber(best - i)?.header.uncleCount ?? 0
+  for (let i = 0; i < UNCLES_WINDOW; i++) uncles += store.back(i)?.header.uncleCount ?? 0
   out[7] = Math.min(uncles, 255)
-  new DataView(out.buffer).setUint32(8, Number(best + 1n))
+  new DataView(out.buffer).setUint32(8, best + 1)
   return out
 }
