@@ -6,6 +6,7 @@
 //   node bench/profile.mjs                       transfers workload (deploy + 500 transfers)
 //   node bench/profile.mjs --workloads fixtures  any worker workload id(s), comma separated
 //   node bench/profile.mjs --top 40 --target rsksim
+//   node bench/profile.mjs --report out/steady.cpuprofile   report a profile written elsewhere (bench/ab.mjs --profile)
 //
 // dist bundles the engine, so a frame's place in dist/*.js is mapped back through dist/*.js.map (Node's own
 // SourceMap) to the original file: src/… for rsksim, node_modules/<package>/… for the engine.
@@ -18,17 +19,19 @@ import { parseArgs } from 'node:util'
 import { benchDir, repoDir } from './lib/targets.mjs'
 
 const { values } = parseArgs({
-  options: { workloads: { type: 'string', default: 'transfers' }, top: { type: 'string', default: '25' }, target: { type: 'string', default: 'rsksim' } },
+  options: { workloads: { type: 'string', default: 'transfers' }, top: { type: 'string', default: '25' }, target: { type: 'string', default: 'rsksim' }, report: { type: 'string' } },
 })
-const dir = path.join(benchDir, 'out/profile')
-rmSync(dir, { recursive: true, force: true })
-mkdirSync(dir, { recursive: true })
-const run = spawnSync(
-  process.execPath,
-  ['--expose-gc', path.join(benchDir, 'lib/worker.mjs'), '--target', values.target, '--workloads', values.workloads, '--profile-dir', dir],
-  { stdio: ['ignore', 'inherit', 'inherit'] },
-)
-if (run.status !== 0) process.exit(run.status ?? 1)
+const dir = values.report ? path.dirname(path.resolve(values.report)) : path.join(benchDir, 'out/profile')
+if (!values.report) {
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir, { recursive: true })
+  const run = spawnSync(
+    process.execPath,
+    ['--expose-gc', path.join(benchDir, 'lib/worker.mjs'), '--target', values.target, '--workloads', values.workloads, '--profile-dir', dir],
+    { stdio: ['ignore', 'inherit', 'inherit'] },
+  )
+  if (run.status !== 0) process.exit(run.status ?? 1)
+}
 
 /** Source maps of dist files, loaded once. */
 const maps = new Map()
@@ -110,4 +113,5 @@ for (const [key, n] of [...byPkg].sort((a, b) => b[1] - a[1]).slice(0, 15))
   console.log(`${(n * dt).toFixed(1).padStart(7)}  ${((100 * n) / total).toFixed(1).padStart(6)}%  ${key}`)
 }
 
-for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) report(file)
+if (values.report) report(path.basename(values.report))
+else for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) report(file)

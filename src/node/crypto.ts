@@ -30,8 +30,8 @@ export function keccak256(data: Uint8Array): Uint8Array {
 /**
  * Keys recovered lately, by digest, signature and recovery bit (one character per byte), oldest first; at most
  * `RECOVERED_KEEP`. A test that reverts to a snapshot and sends the same transaction again sends the same bytes
- * (signatures are deterministic, RFC 6979), so its sender is known: a recovery costs 200-500 µs here, about a
- * quarter of an automined transfer. The answer is a pure function of the key, so the memo cannot change one.
+ * (signatures are deterministic, RFC 6979), so its sender is known: a recovery costs 220-580 µs on the machines
+ * measured (docs/performance.md), about a quarter of an automined transfer. The answer is a pure function of the key, so the memo cannot change one.
  */
 const recovered = new Map<string, Uint8Array>()
 const RECOVERED_KEEP = 1024

@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// Heap per automined transfer block (issue 13's memory target): rsksim in process (dist/), a Token deployed, 600
+// warm-up transfers, then N more, each in its own block; the JS heap after a full GC before and after, divided by N.
+// `--holders new` sends each transfer to a new holder (the state grows by a storage slot per block), `same` to one.
+//
+//   node --expose-gc bench/heap-blocks.mjs [--blocks 3000] [--state-history 128] [--holders same|new] [--snapshots dir]
+//
+// `--snapshots dir` also writes a V8 heap snapshot before and after (open them in Chrome DevTools' Memory tab, or
+// compare them by constructor to see what a block keeps).
+import path from 'node:path'
+import { readFileSync } from 'node:fs'
+import { writeHeapSnapshot } from 'node:v8'
+import { parseArgs } from 'node:util'
+import { Interface, Wallet } from 'ethers'
+import { repoDir } from './lib/targets.mjs'
+
+const { values } = parseArgs({
+  options: { blocks: { type: 'string', default: '3000' }, 'state-history': { type: 'string' }, holders: { type: 'string', default: 'same' }, snapshots: { type: 'string' } },
+})
+if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc')
+const { createProvider } = await import(path.join(repoDir, 'dist/index.js'))
+const contracts = JSON.parse(readFileSync(path.join(repoDir, 'test/fixtures/contracts.json'), 'utf8'))
+const stateHistory = values['state-history'] === undefined ? undefined : Number(values['state-history'])
+const provider = await createProvider({ accountTxRateLimit: false, ...(stateHistory !== undefined ? { stateHistory } : {}) })
+const rq = (method, params = []) => provider.request({ method, params })
+
+const wallet = new Wallet('0xc85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4') // regtest's `cow`
+const chainId = BigInt(await rq('eth_chainId'))
+let nonce = Number(await rq('eth_getTransactionCount', [wallet.address, 'latest']))
+const sign = (fields) => wallet.signTransaction({ type: 0, chainId, nonce: nonce++, gasPrice: 0n, gasLimit: 100_000n, value: 0n, ...fields })
+const token = new Interface(contracts.Token.abi)
+const deployed = await rq('eth_sendRawTransaction', [await sign({ data: contracts.Token.bytecode + token.encodeDeploy([10n ** 30n]).slice(2), gasLimit: 3_000_000n })])
+const tokenAddress = (await rq('eth_getTransactionReceipt', [deployed])).contractAddress
+const holder = (i) => (values.holders === 'new' ? '0x' + (0x1000 + i).toString(16).padStart(40, '0') : '0x' + '12'.repeat(20))
+
+async function transfers(from, n) {
+  const raws = []
+  for (let i = 0; i < n; i++) raws.push(await sign({ to: tokenAddress, data: token.encodeFunctionData('transfer', [holder(from + i), 1n]) }))
+  for (const raw of raws) {
+    const hash = await rq('eth_sendRawTransaction', [raw])
+    if ((await rq('eth_getTransactionReceipt', [hash])).status !== '0x1') throw new Error('transfer failed')
+  }
+}
+function heapAfterGc() {
+  globalThis.gc()
+  globalThis.gc()
+  return process.memoryUsage().heapUsed
+}
+
+const blocks = Number(values.blocks)
+await transfers(0, 600)
+const before = heapAfterGc()
+if (values.snapshots) writeHeapSnapshot(path.join(values.snapshots, 'before.heapsnapshot'))
+await transfers(600, blocks)
+const after = heapAfterGc()
+if (values.snapshots) writeHeapSnapshot(path.join(values.snapshots, 'after.heapsnapshot'))
+console.log(
+  JSON.stringify({ blocks, stateHistory: stateHistory ?? 'all', holders: values.holders, heapBefore: before, heapAfter: after, bytesPerBlock: Math.round((after - before) / blocks) }),
+)
+await provider.disconnect()
