@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Interleaved A/B of rsksim builds, in process (issue 13 item 5): each round runs every build once, in a fresh
 // process of its own (lib/ab-worker.mjs), the order reversed every other round, and the report gives per build the
-// median over rounds of the rate and of the CPU time per operation: the whole process (V8's compiler and GC threads
+// median over rounds of the workload's value (a rate; for keccak, arith and storage the time of one call in ms) and
+// of the CPU time per operation: the whole process (V8's compiler and GC threads
 // included) and its main thread alone (/proc/<pid>/task/<pid>/stat), the figure least moved by the shared machine.
 //
 //   node bench/ab.mjs --builds /path/to/old/checkout,. --rounds 5
-//   node bench/ab.mjs --builds .,../other --workloads transfers,fixtures,mine,calls --batches 1
+//   node bench/ab.mjs --builds .,../other --workloads transfers,fixtures,mine,calls,keccak,arith,storage --batches 1
 //   node bench/ab.mjs --builds . --workloads transfers --batches 3 --transfers 1000 --profile out/steady.cpuprofile
 //
 // A build is a checkout with `dist/` built and `bench/node_modules` installed (its own bench/lib drives it, so old
@@ -54,13 +55,13 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b)
   return s[Math.floor(s.length / 2)]
 }
-console.log(`\n| workload | build | rate (median of ${rounds}) | CPU µs/op, process | CPU µs/op, main thread |`)
+console.log(`\n| workload | build | value (median of ${rounds}) | CPU µs/op, process | CPU µs/op, main thread |`)
 console.log('| --- | --- | ---: | ---: | ---: |')
 for (const w of values.workloads.split(',')) {
   for (const build of builds) {
     const runs = results.get(build).map((x) => x[w]).filter(Boolean)
     if (runs.length === 0) continue
     const cell = (k) => median(runs.map((x) => x[k])).toLocaleString('en-US', { maximumFractionDigits: 1 })
-    console.log(`| ${w} | ${path.relative(process.cwd(), build) || '.'} | ${cell('rate')} | ${cell('cpuUs')} | ${cell('mainUs')} |`)
+    console.log(`| ${w} | ${path.relative(process.cwd(), build) || '.'} | ${cell('value')} | ${cell('cpuUs')} | ${cell('mainUs')} |`)
   }
 }

@@ -1,6 +1,6 @@
 // One build, one process, for bench/ab.mjs: deploys the fixtures, runs each workload `--batches` times with the
-// build's own bench/lib workloads, and prints `AB {workload: {rate, cpuUs, mainUs}}` for the last batch: the rate
-// the workload reports, and the CPU time per operation of its timed section (the process, and its main thread).
+// build's own bench/lib workloads, and prints `AB {workload: {value, cpuUs, mainUs}}` for the last batch: what the
+// workload reports (a rate, or for keccak/arith/storage the median time of a call in ms), and the CPU time per operation of its timed section (the process, and its main thread).
 import path from 'node:path'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
@@ -25,8 +25,8 @@ await w.deployContracts(ctx)
 const c = w.counts({ target: 'rsksim' })
 c.mineBlocks = 3_000
 if (values.transfers) c.transfers = Number(values.transfers)
-const workloads = { transfers: w.transfers, fixtures: w.fixtures, mine: w.mine, calls: w.calls }
-const operations = { transfers: () => c.transfers, fixtures: () => c.fixtures, mine: () => c.mineBlocks, calls: () => c.calls }
+const workloads = { transfers: w.transfers, fixtures: w.fixtures, mine: w.mine, calls: w.calls, keccak: w.keccak, arith: w.arith, storage: w.storage }
+const operations = { transfers: () => c.transfers, fixtures: () => c.fixtures, mine: () => c.mineBlocks, calls: () => c.calls, keccak: () => c.computeReps, arith: () => c.computeReps, storage: () => c.computeReps }
 
 let session
 if (values.profile) {
@@ -40,7 +40,7 @@ if (values.profile) {
 const out = {}
 const ids = values.workloads.split(',')
 for (const id of ids) {
-  if (!workloads[id]) throw new Error(`unknown workload ${id} (transfers, fixtures, mine, calls)`)
+  if (!workloads[id]) throw new Error(`unknown workload ${id} (${Object.keys(workloads).join(', ')})`)
   for (let b = 1; b <= Number(values.batches); b++) {
     const last = b === Number(values.batches)
     const profiled = last && session !== undefined && id === ids.at(-1)
@@ -63,7 +63,7 @@ for (const id of ids) {
     cpu ??= process.cpuUsage(outer)
     main ??= mainThreadUs() - outerMain
     const n = operations[id]()
-    if (last) out[id] = { rate: Math.round(r.value * 10) / 10, cpuUs: Math.round((cpu.user + cpu.system) / n), mainUs: Math.round(main / n) }
+    if (last) out[id] = { value: Math.round(r.value * 10) / 10, cpuUs: Math.round((cpu.user + cpu.system) / n), mainUs: Math.round(main / n) }
   }
 }
 console.log('AB ' + JSON.stringify(out))
