@@ -37,23 +37,29 @@ function lengthOfLength(n: number): number {
   return k
 }
 
+/** Size of the length prefix of `n` payload bytes. */
+export const prefixSize = (n: number): number => 1 + lengthOfLength(n)
+
+/** Size of a byte string's RLP. */
+export const stringSize = (b: Uint8Array): number => (b.length === 1 && b[0]! < 0x80 ? 1 : prefixSize(b.length) + b.length)
+
 /** The encoded size of `input`; records each list's payload length in `lists`. */
 function measure(input: RlpInput, lists: number[]): number {
-  if (input instanceof Uint8Array) {
-    const n = input.length
-    if (n === 1 && input[0]! < 0x80) return 1
-    return 1 + lengthOfLength(n) + n
-  }
+  if (input instanceof Uint8Array) return stringSize(input)
   const slot = lists.length
   lists.push(0)
   let payload = 0
   for (const item of input) payload += measure(item, lists)
   lists[slot] = payload
-  return 1 + lengthOfLength(payload) + payload
+  return prefixSize(payload) + payload
 }
 
-/** Writes a prefix for `n` payload bytes (`short`: 0x80 or 0xc0) at `o`; returns the next offset. */
-function prefix(out: Uint8Array, o: number, n: number, short: number): number {
+/**
+ * Writes the length prefix of `n` payload bytes (`short`: 0x80 for a string, 0xc0 for a list) at `o`; returns the
+ * next offset. With `stringSize`, `prefixSize` and `writeString`, for encoders that write into a buffer of their own
+ * (trie nodes: src/node/state/trieNode.ts).
+ */
+export function writePrefix(out: Uint8Array, o: number, n: number, short: number): number {
   if (n < 56) {
     out[o] = short + n
     return o + 1
@@ -67,17 +73,20 @@ function prefix(out: Uint8Array, o: number, n: number, short: number): number {
   return o + 1 + k
 }
 
-function write(input: RlpInput, out: Uint8Array, o: number, lists: number[], cursor: { next: number }): number {
-  if (input instanceof Uint8Array) {
-    if (input.length === 1 && input[0]! < 0x80) {
-      out[o] = input[0]!
-      return o + 1
-    }
-    o = prefix(out, o, input.length, 0x80)
-    out.set(input, o)
-    return o + input.length
+/** Writes a byte string's RLP at `o`; returns the next offset. */
+export function writeString(out: Uint8Array, o: number, b: Uint8Array): number {
+  if (b.length === 1 && b[0]! < 0x80) {
+    out[o] = b[0]!
+    return o + 1
   }
-  o = prefix(out, o, lists[cursor.next++]!, 0xc0)
+  o = writePrefix(out, o, b.length, 0x80)
+  out.set(b, o)
+  return o + b.length
+}
+
+function write(input: RlpInput, out: Uint8Array, o: number, lists: number[], cursor: { next: number }): number {
+  if (input instanceof Uint8Array) return writeString(out, o, input)
+  o = writePrefix(out, o, lists[cursor.next++]!, 0xc0)
   for (const item of input) o = write(item, out, o, lists, cursor)
   return o
 }

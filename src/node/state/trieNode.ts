@@ -8,6 +8,7 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { keccak256 } from '../crypto.js'
+import { prefixSize, stringSize, writePrefix, writeString } from '../rlp.js'
 
 /** Key remainder below a node, one nibble (0-15) per byte. */
 export type Nibbles = Uint8Array
@@ -101,40 +102,6 @@ function fromHexPrefix(b: Uint8Array): { path: Nibbles; isLeaf: boolean } {
     path[o++] = b[i]! & 15
   }
   return { path, isLeaf: flag >= 2 }
-}
-
-/** Size of an RLP length prefix for `n` payload bytes. */
-function prefixSize(n: number): number {
-  if (n < 56) return 1
-  let k = 1
-  for (let l = n; l > 0; l = Math.floor(l / 256)) k++
-  return k
-}
-
-/** Writes an RLP length prefix (`short`: 0x80 for a string, 0xc0 for a list) at `o`; returns the next offset. */
-function writePrefix(out: Uint8Array, o: number, n: number, short: number): number {
-  const k = prefixSize(n) - 1
-  if (k === 0) {
-    out[o] = short + n
-    return o + 1
-  }
-  out[o] = short + 55 + k
-  for (let i = k; i >= 1; i--, n = Math.floor(n / 256)) out[o + i] = n & 0xff
-  return o + 1 + k
-}
-
-/** Size of a byte string's RLP. */
-const stringSize = (b: Uint8Array): number => (b.length === 1 && b[0]! < 0x80 ? 1 : prefixSize(b.length) + b.length)
-
-/** Writes a byte string's RLP at `o`; returns the next offset. */
-function writeString(out: Uint8Array, o: number, b: Uint8Array): number {
-  if (b.length === 1 && b[0]! < 0x80) {
-    out[o] = b[0]!
-    return o + 1
-  }
-  o = writePrefix(out, o, b.length, 0x80)
-  out.set(b, o)
-  return o + b.length
 }
 
 /** What a parent embeds for a child reference: a hash as an RLP string, a short node as its raw encoding. */
