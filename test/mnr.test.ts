@@ -66,6 +66,8 @@ describe('mnr_getWork', () => {
     expect(work.feesPaidToMiner).toBe('0')
     expect(work.notify).toBe(true)
     expect(work.parentBlockHash).toBe((await rq(p, 'eth_getBlockByNumber', ['latest', false])).hash)
+    // The same work until the chain or the pool changes, also once the clock has passed to the next second.
+    await new Promise((r) => setTimeout(r, 1100))
     const again = await rq(p, 'mnr_getWork')
     expect(again.blockHashForMergedMining).toBe(work.blockHashForMergedMining)
     expect(again.notify).toBe(false)

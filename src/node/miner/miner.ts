@@ -97,7 +97,9 @@ export class Miner {
       header: assembled.header,
       parentHash: assembled.header.parentHash,
       timestamp: time,
-      txHashes: assembled.included.map((t) => t.hashHex),
+      // The pool's transactions only: the REMASC transaction ends every block (counted in, the cached work never
+      // matched the pool and was rebuilt on every mnr_getWork, with a new timestamp once a second had passed).
+      txHashes: assembled.included.filter((t) => t.system === undefined).map((t) => t.hashHex),
       hashForMergedMining: hashForMergedMining(assembled.header),
       paidFees: assembled.header.paidFees,
       difficulty: assembled.header.difficulty,
