@@ -14,6 +14,7 @@ import {
   executeCallPatched,
   interpreterPatched,
   memoryPatched,
+  newInterpreterPatched,
   PINNED_ENGINE_VERSION,
   runInterpreterPatched,
   senderAddressPatched,
@@ -35,10 +36,35 @@ const rpc = (p: Awaited<ReturnType<typeof fresh>>, method: string, params: unkno
 describe('engine patches', () => {
   it('are applied exactly when the installed engine is the pinned release', () => {
     // Against the installed engine, every patch is in; in a copy whose pin differs, every patch is out.
-    for (const flag of [interpreterPatched, memoryPatched, runInterpreterPatched, executeCallPatched, commonPatched, senderCachePatched, senderAddressPatched]) {
+    for (const flag of [interpreterPatched, memoryPatched, runInterpreterPatched, executeCallPatched, newInterpreterPatched, commonPatched, senderCachePatched, senderAddressPatched]) {
       expect(flag).toBe(engineMatchesPin)
     }
     expect(engineMatchesPin).toBe(Object.values(ENGINE_VERSIONS).every((v) => v === PINNED_ENGINE_VERSION))
+  })
+
+  it("newInterpreter builds what the engine's Interpreter constructor builds, but for a 1 KB memory", async () => {
+    const { engineInterpreter } = await import('../src/node/enginePatches/engineModule.js')
+    const { newInterpreter, INITIAL_MEMORY } = await import('../src/node/enginePatches/newInterpreter.js')
+    const { createEVM } = await import('@ethereumjs/evm')
+    if (!newInterpreterPatched) return
+    const evm = await createEVM()
+    const env = { gasRefund: 7n, initialLogs: [[Uint8Array.of(1), [], Uint8Array.of(2)]], address: 'a', depth: 1 }
+    const args = [evm, { sm: 1 }, { chain: 1 }, env, 12_345n, { journal: 1 }, { logger: 1 }, { profiler: 1 }] as const
+    const Interpreter = engineInterpreter as unknown as new (...a: unknown[]) => Record<string, any>
+    const theirs = new Interpreter(...args)
+    const ours = newInterpreter(...(args as unknown as Parameters<typeof newInterpreter>)) as Record<string, any>
+    expect(Object.getPrototypeOf(ours)).toBe(Object.getPrototypeOf(theirs))
+    expect(Object.keys(ours)).toEqual(Object.keys(theirs))
+    expect(Object.keys(ours._runState)).toEqual(Object.keys(theirs._runState))
+    for (const [k, v] of Object.entries(theirs._runState)) {
+      if (k === 'interpreter') expect(ours._runState.interpreter).toBe(ours)
+      else if (k === 'memory') {
+        expect(Object.getPrototypeOf(ours._runState.memory)).toBe(Object.getPrototypeOf(v))
+        expect(ours._runState.memory._store).toEqual(new Uint8Array(INITIAL_MEMORY))
+      } else expect([k, ours._runState[k]]).toEqual([k, v])
+    }
+    for (const k of Object.keys(theirs)) if (k !== '_runState') expect([k, ours[k]]).toEqual([k, theirs[k]])
+    expect(ours._result.logs).not.toBe(env.initialLogs)
   })
 
   it('package.json pins the engine packages exactly (no range a new release could slip under)', () => {

@@ -1,12 +1,12 @@
 /**
- * The engine classes the patches change but @ethereumjs/evm does not export: the interpreter and its memory.
+ * The engine classes the patches change but @ethereumjs/evm does not export: the interpreter, its memory and stack.
  *
  * They are found at load from the engine itself, not by a file path into node_modules (which breaks when a package
  * manager hoists differently, under Yarn Plug'n'Play, and is a second copy when the engine is bundled): a throwaway
  * EVM runs one byte of code through a custom opcode (the engine's public `customOpcodes` option), and that opcode
- * reads the classes off the run state it is handed (`runState.interpreter`, `runState.memory`, public fields of the
- * engine's `RunState` type). So they are always the classes of the engine in use, bundled or not. If the probe fails
- * (a changed engine), both are undefined and nothing is patched.
+ * reads the classes off the run state it is handed (`runState.interpreter`, `runState.memory`, `runState.stack`,
+ * public fields of the engine's `RunState` type). So they are always the classes of the engine in use, bundled or not.
+ * If the probe fails (a changed engine), they are undefined and nothing is patched.
  */
 import { createEVM } from '@ethereumjs/evm'
 import { enginePatches } from './switch.js'
@@ -17,6 +17,7 @@ const PROBE_OPCODE = 0x0c
 interface Found {
   interpreter?: Function
   memory?: Function
+  stack?: Function
 }
 
 async function probe(): Promise<Found> {
@@ -31,6 +32,7 @@ async function probe(): Promise<Found> {
           logicFunction: (runState) => {
             found.interpreter = runState.interpreter.constructor
             found.memory = runState.memory.constructor
+            found.stack = runState.stack.constructor
           },
         },
       ],
@@ -49,3 +51,6 @@ export const engineInterpreter: Function | undefined = found.interpreter
 
 /** The engine's `Memory` class, when found. */
 export const engineMemory: Function | undefined = found.memory
+
+/** The engine's `Stack` class, when found. */
+export const engineStack: Function | undefined = found.stack

@@ -1,6 +1,6 @@
 /**
  * Changes to @ethereumjs internals that no public option reaches: interpreter fast paths (interpreter.ts,
- * runInterpreter.ts, executeCall.ts), Common fast paths (common.ts), faster opcode handlers (fastOpcodes.ts) and the known sender of
+ * runInterpreter.ts, executeCall.ts, newInterpreter.ts), Common fast paths (common.ts), faster opcode handlers (fastOpcodes.ts) and the known sender of
  * a transaction the node signed (senderCache.ts). (The world state is rsksim's own, src/node/state, behind the
  * engine's public StateManagerInterface: it needs no patch.) Everything that
  * touches engine internals lives in this folder, says why, and is fenced by switch.ts: installed only when the
@@ -12,6 +12,7 @@ export { enginePatches, enginePatchesActive, setEnginePatches, ENGINE_VERSIONS, 
 export { interpreterPatched, memoryPatched, interpreterFieldsFound } from './interpreter.js'
 export { runInterpreterPatched } from './runInterpreter.js'
 export { executeCallPatched } from './executeCall.js'
+export { newInterpreterPatched } from './newInterpreter.js'
 export { activatedEipsArray, commonPatched, paramsAlreadyMerged } from './common.js'
 export { fastOpcodes, wordToBytes, bytesToWord, writeWord } from './fastOpcodes.js'
 export { seedSender, senderAddressPatched, senderCachePatched } from './senderCache.js'

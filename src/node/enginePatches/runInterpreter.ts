@@ -16,6 +16,7 @@
 import { EVM, EVMError, type ExecResult } from '@ethereumjs/evm'
 import { Account, BIGINT_0, createZeroAddress, type Address } from '@ethereumjs/util'
 import { engineInterpreter } from './engineModule.js'
+import { newInterpreter, newInterpreterPatched } from './newInterpreter.js'
 import { enginePatches } from './switch.js'
 
 type Message = {
@@ -107,7 +108,10 @@ function patch(proto: EvmInternals, Interpreter: InterpreterClass): void {
       createdAddresses: message.createdAddresses,
       initialLogs: opts.initialLogs,
     }
-    const interpreter = new Interpreter(this, this.stateManager, this.blockchain, env, message.gasLimit, this.journal, this.performanceLogger, this._optsCached.profiler)
+    // newInterpreter.ts: the engine's constructor with a 1 KB first memory instead of 8 KB, when recognised.
+    const interpreter = newInterpreterPatched
+      ? (newInterpreter(this as never, this.stateManager, this.blockchain, env, message.gasLimit, this.journal, this.performanceLogger, this._optsCached.profiler) as InterpreterInstance)
+      : new Interpreter(this, this.stateManager, this.blockchain, env, message.gasLimit, this.journal, this.performanceLogger, this._optsCached.profiler)
     if (message.selfdestruct) interpreter._result.selfdestruct = message.selfdestruct
     if (message.createdAddresses) interpreter._result.createdAddresses = message.createdAddresses
     const interpreterRes = await interpreter.run(message.code, opts)
