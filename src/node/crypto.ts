@@ -13,6 +13,8 @@
 import * as secp from 'tiny-secp256k1'
 import { createKeccak } from 'hash-wasm'
 import type { CustomCrypto } from '@ethereumjs/common'
+import { binKey } from './binKey.js'
+import { RecentMap } from './recentMap.js'
 
 /**
  * keccak-256 through hash-wasm (WebAssembly, no install script): about 0.7 µs for a trie node here against
@@ -28,13 +30,12 @@ export function keccak256(data: Uint8Array): Uint8Array {
 }
 
 /**
- * Keys recovered lately, by digest, signature and recovery bit (one character per byte), oldest first; at most
- * `RECOVERED_KEEP`. A test that reverts to a snapshot and sends the same transaction again sends the same bytes
- * (signatures are deterministic, RFC 6979), so its sender is known: a recovery costs 220-580 µs on the machines
- * measured (docs/performance.md), about a quarter of an automined transfer. The answer is a pure function of the key, so the memo cannot change one.
+ * Keys recovered lately (the 1,024 most recent), by digest, signature and recovery bit. A test that reverts to a
+ * snapshot and sends the same transaction again sends the same bytes (signatures are deterministic, RFC 6979), so
+ * its sender is known: a recovery costs 220-580 µs on the machines measured (docs/performance.md), about a quarter
+ * of an automined transfer. The answer is a pure function of the key, so the memo cannot change one.
  */
-const recovered = new Map<string, Uint8Array>()
-const RECOVERED_KEEP = 1024
+const recovered = new RecentMap<string, Uint8Array>(1024)
 
 /**
  * Recovers the 64-byte uncompressed public key (without the 0x04 prefix) from a signature, as
@@ -50,19 +51,13 @@ export function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint
   input.set(r, 64 - r.length)
   input.set(s, 96 - s.length)
   input[96] = Number(recovery)
-  const key: string = Reflect.apply(String.fromCharCode, null, input)
+  const key = binKey(input)
   const known = recovered.get(key)
-  if (known !== undefined) {
-    // Most recently used last.
-    recovered.delete(key)
-    recovered.set(key, known)
-    return known
-  }
+  if (known !== undefined) return known
   const pub = secp.recover(msgHash, input.subarray(32, 96), Number(recovery) as 0 | 1, false)
   if (pub === null) throw new Error('Invalid signature')
   const answer = pub.subarray(1)
   recovered.set(key, answer)
-  if (recovered.size > RECOVERED_KEEP) recovered.delete(recovered.keys().next().value!)
   return answer
 }
 

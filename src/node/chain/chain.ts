@@ -6,7 +6,8 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { LiveState } from '../state/liveState.js'
-import { TrieStore, binKey } from '../state/trieStore.js'
+import { TrieStore } from '../state/trieStore.js'
+import { binKey } from '../binKey.js'
 import { StateNotKept } from '../errors.js'
 import type { NodeSource } from '../state/nodeSource.js'
 import type { RemoteValues } from '../state/overlay.js'

@@ -1,7 +1,7 @@
 /**
  * Changes to @ethereumjs internals that no public option reaches: interpreter fast paths (interpreter.ts,
- * runInterpreter.ts, executeCall.ts, newInterpreter.ts), Common fast paths (common.ts), faster opcode handlers (fastOpcodes.ts) and the known sender of
- * a transaction the node signed (senderCache.ts). (The world state is rsksim's own, src/node/state, behind the
+ * runInterpreter.ts, executeCall.ts, newInterpreter.ts), Common fast paths (common.ts), faster opcode handlers
+ * (fastOpcodes.ts), and the known sender and sender address of a transaction (senderCache.ts). (The world state is rsksim's own, src/node/state, behind the
  * engine's public StateManagerInterface: it needs no patch.) Everything that
  * touches engine internals lives in this folder, says why, and is fenced by switch.ts: installed only when the
  * installed engine is the pinned release (else one warning, and the engine's own code runs), each field it touches

@@ -7,7 +7,7 @@
 import { bytesToHex, hexToBytes, unpadBytes, KECCAK256_NULL, type PrefixedHexString } from '@ethereumjs/util'
 import type { Account } from '@ethereumjs/util'
 import { keccak256 } from '../crypto.js'
-import { binKey } from '../state/trieStore.js'
+import { binKey } from '../binKey.js'
 import { remoteAccount, type RemoteValues } from '../state/overlay.js'
 import type { RemoteNode } from './remote.js'
 import { ForkError } from '../errors.js'
@@ -65,7 +65,6 @@ export class ForkState implements RemoteValues {
     if (code.length > 0) this.codes.set(binKey(codeHash), code)
     return { account: remoteAccount(n, b, codeHash), code }
   }
-
 }
 
 /** The answer kept in `map` for `key`, else `fetch`'s, kept (in flight too) and forgotten if it fails. */

@@ -4,7 +4,7 @@
  */
 import { RemoteFailed } from '../errors.js'
 import { RLP } from '@ethereumjs/rlp'
-import { bigIntToUnpaddedBytes, generateAddress, hexToBytes, type PrefixedHexString, equalsBytes } from '@ethereumjs/util'
+import { generateAddress, hexToBytes, type PrefixedHexString, equalsBytes } from '@ethereumjs/util'
 import type { Block } from '@ethereumjs/block'
 import type { Chain } from '../chain/chain.js'
 import { executionBlockOf } from '../chain/execBlock.js'
@@ -15,6 +15,7 @@ import { buildMergedMiningFields } from '../rsk/mergedMining/mergedMining.js'
 import { forkDetectionData } from '../rsk/mergedMining/forkDetection.js'
 import { regtestHeaderShape } from '../rsk/header/headerFields.js'
 import { keccak256 } from '../crypto.js'
+import { unpaddedBytes } from '../rlp.js'
 import { flatHex } from '../chain/flatHex.js'
 import { packBytes } from '../chain/packBytes.js'
 import { processMinersFees, remascTransaction, type RemascConfig } from '../rsk/remasc/remasc.js'
@@ -182,7 +183,7 @@ export class Miner {
           cumulativeGasUsed: gasUsed,
           logs,
           logsBloom,
-          contractAddress: t.tx.to === undefined ? generateAddress(t.from, bigIntToUnpaddedBytes(t.tx.nonce)) : null,
+          contractAddress: t.tx.to === undefined ? generateAddress(t.from, unpaddedBytes(t.tx.nonce)) : null,
           ...(failed ? { error: result.execResult.exceptionError!.error, revertData: result.execResult.returnValue } : {}),
         })
         included.push(t)

@@ -3,7 +3,7 @@
  */
 import { Account, equalsBytes } from '@ethereumjs/util'
 import { keccak256 } from '../crypto.js'
-import { binKey } from './trieStore.js'
+import { binKey } from '../binKey.js'
 import type { TrieNode } from './trieNode.js'
 
 /** A storage slot as read from the trie (`base`) and as it is now; values are unpadded (empty = zero). */

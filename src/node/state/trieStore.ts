@@ -12,12 +12,8 @@ import { KECCAK256_RLP } from '@ethereumjs/util'
 import { refOf, hashNode, type NodeSink, type TrieNode } from './trieNode.js'
 import type { NodeSource } from './nodeSource.js'
 import type { RemoteValues } from './overlay.js'
+import { binKey } from '../binKey.js'
 
-/** One character per byte: a cheap, collision-free Map key for a hash. */
-export function binKey(bytes: Uint8Array): string {
-  const s: string = Reflect.apply(String.fromCharCode, null, bytes)
-  return s
-}
 
 const EMPTY_KEY = binKey(KECCAK256_RLP)
 

@@ -9,19 +9,18 @@ import { bytesToBigInt } from '@ethereumjs/util'
 import { invalidParams, RpcError, ErrorCode } from '../../errors.js'
 import { recordOf, TX_OPTIONS } from '../../node/chain/txRecord.js'
 import type { TxRecord } from '../../node/chain/types.js'
-import { binKey } from '../../node/state/trieStore.js'
+import { binKey } from '../../node/binKey.js'
+import { RecentMap } from '../../node/recentMap.js'
 
 const SECP256K1_N_DIV_2 = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n
 
 /**
- * Records decoded lately, per chain and by raw bytes (one character per byte), oldest first: a test that reverts to
- * a snapshot and sends the same signed transaction again (signatures are deterministic) sends the same bytes, and
- * decoding, hashing and the sender's address cost 80-130 µs here (3-5 µs
- * when remembered). Only transactions that passed every check are kept,
- * and the engine's transaction is frozen, so a new record around it is what decoding again would give.
+ * Records decoded lately (the 256 most recent), per chain and by raw bytes: a test that reverts to a snapshot and
+ * sends the same signed transaction again (signatures are deterministic) sends the same bytes, and decoding, hashing
+ * and the sender's address cost 80-130 µs here (3-5 µs when remembered). Only transactions that passed every check
+ * are kept, and the engine's transaction is frozen, so a new record around it is what decoding again would give.
  */
-const decodedByChain = new WeakMap<Common, Map<string, TxRecord>>()
-const DECODED_KEEP = 256
+const decodedByChain = new WeakMap<Common, RecentMap<string, TxRecord>>()
 /** Larger transactions (deployments) are decoded each time: their key would cost more than it saves. */
 const DECODED_MAX_BYTES = 2048
 
@@ -29,17 +28,12 @@ const DECODED_MAX_BYTES = 2048
 export function decodeRawTransaction(raw: Uint8Array, common: Common): TxRecord {
   if (raw.length > DECODED_MAX_BYTES) return decodeAnew(raw, common)
   let decoded = decodedByChain.get(common)
-  if (decoded === undefined) decodedByChain.set(common, (decoded = new Map()))
+  if (decoded === undefined) decodedByChain.set(common, (decoded = new RecentMap(256)))
   const key = binKey(raw)
   const known = decoded.get(key)
-  if (known !== undefined) {
-    decoded.delete(key)
-    decoded.set(key, known)
-    return { ...known, raw }
-  }
+  if (known !== undefined) return { ...known, raw }
   const record = decodeAnew(raw, common)
   decoded.set(key, record)
-  if (decoded.size > DECODED_KEEP) decoded.delete(decoded.keys().next().value!)
   return record
 }
 

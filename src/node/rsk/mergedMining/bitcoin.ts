@@ -29,7 +29,6 @@ export const dsha256 = (b: Uint8Array): Uint8Array => {
   return new Uint8Array(crypto.createHash('sha256').update(once).digest())
 }
 
-
 /**
  * A reversed copy (internal ⇄ display order).
  *

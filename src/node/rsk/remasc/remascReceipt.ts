@@ -11,7 +11,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { equalsBytes, setLengthLeft } from '@ethereumjs/util'
 import { addToBloom } from '../../chain/bloom.js'
 import { rlpEncode, unpaddedBytes, type RlpInput } from '../../rlp.js'
-import { binKey } from '../../state/trieStore.js'
+import { binKey } from '../../binKey.js'
 import type { LogRecord, ReceiptRecord } from '../../chain/types.js'
 import { REMASC } from './remascTx.js'
 
@@ -77,11 +77,8 @@ class RemascReceipt implements ReceiptRecord {
   get logs(): LogRecord[] {
     if (this.paidBlock === undefined) return []
     const blockHash = this.paidBlock
-    return (RLP.decode(this.payments) as Uint8Array[][]).map(([to, value]) => ({
-      address: REMASC.bytes,
-      topics: [MINING_FEE_TOPIC, setLengthLeft(to!, 32)],
-      data: rlpEncode([blockHash, value!]),
-    }))
+    // Fresh arrays on every read: the items are shared with `encoded` and the next blocks.
+    return paymentItems(this.payments).map(([topics, value]) => ({ address: REMASC.bytes, topics: topics.map((t) => t.slice()), data: rlpEncode([blockHash, value]) }))
   }
 }
 
