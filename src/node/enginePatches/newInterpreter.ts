@@ -4,8 +4,8 @@
  *
  * Why: the engine's constructor gives every call frame a `new Memory()`, whose constructor allocates 8 KB
  * (`CONTAINER_SIZE`) outside the JavaScript heap. A token `transfer` uses 160 bytes of memory (the largest in its
- * struct-log trace), so each frame pays for an 8 KB zeroed buffer and the garbage collector for its external memory. The same
- * engine with a 1 KB container answered `eth_call`s 8 % faster (`bench/ab.mjs`, docs/performance.md, seventh round).
+ * struct-log trace), so each frame pays for an 8 KB zeroed buffer and the garbage collector for its external memory.
+ * The same engine with a 1 KB container answered `eth_call`s 8 % faster (`bench/ab.mjs`, docs/performance.md, seventh round).
  * Here a frame's memory starts at 1 KB, and the memory patch (interpreter.ts) grows it as the engine would, by whole
  * words, when a frame uses more.
  *
