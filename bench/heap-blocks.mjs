@@ -41,10 +41,12 @@ async function transfers(from, n) {
     if ((await rq('eth_getTransactionReceipt', [hash])).status !== '0x1') throw new Error('transfer failed')
   }
 }
+/** The JS heap and the ArrayBuffers' memory outside it (a buffer's bytes past V8's on-heap limit live there). */
 function heapAfterGc() {
   globalThis.gc()
   globalThis.gc()
-  return process.memoryUsage().heapUsed
+  const { heapUsed, arrayBuffers } = process.memoryUsage()
+  return { heapUsed, arrayBuffers }
 }
 
 const blocks = Number(values.blocks)
@@ -55,6 +57,14 @@ await transfers(600, blocks)
 const after = heapAfterGc()
 if (values.snapshots) writeHeapSnapshot(path.join(values.snapshots, 'after.heapsnapshot'))
 console.log(
-  JSON.stringify({ blocks, stateHistory: stateHistory ?? 'all', holders: values.holders, heapBefore: before, heapAfter: after, bytesPerBlock: Math.round((after - before) / blocks) }),
+  JSON.stringify({
+    blocks,
+    stateHistory: stateHistory ?? 'all',
+    holders: values.holders,
+    heapBefore: before.heapUsed,
+    heapAfter: after.heapUsed,
+    bytesPerBlock: Math.round((after.heapUsed - before.heapUsed) / blocks),
+    arrayBufferBytesPerBlock: Math.round((after.arrayBuffers - before.arrayBuffers) / blocks),
+  }),
 )
 await provider.disconnect()

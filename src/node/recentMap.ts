@@ -21,4 +21,8 @@ export class RecentMap<K, V> {
     this.map.set(key, value)
     if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!)
   }
+
+  clear(): void {
+    this.map.clear()
+  }
 }

@@ -67,7 +67,7 @@ export class Chain {
     const trees = new TrieStore(source, remote)
     if (source !== undefined) trees.collectWrites()
     const state = new LiveState(trees)
-    const store = new BlockStore()
+    const store = new BlockStore(common)
     const guard = new ExecutionGuard()
     const bridge: BridgeReads = {}
     // BLOCKHASH asks the chain, which exists by the time any EVM runs.

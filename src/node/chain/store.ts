@@ -1,88 +1,194 @@
 /**
  * The canonical chain in memory: blocks by number and hash, and the transaction index. The simulator never
  * keeps side chains: `evm_revert`/`evm_reset` truncate it.
+ *
+ * The newest blocks (`recent`, 512 by default) are kept as records; older ones are kept packed (blockPack.ts) in a
+ * byte arena and unpacked when read, the last few unpacked ones remembered. A mined block with a token transfer
+ * takes about 5 KB of heap as a record and about 1 KB packed (docs/performance.md): a chain of a million blocks
+ * fits in memory, and tests read recent blocks, which stay records. The first block (genesis, or a fork's forked
+ * block) always stays a record.
  */
+import type { Common } from '@ethereumjs/common'
+import { ByteArena } from './byteArena.js'
+import { packBlock, packedBlockHash, unpackBlock } from './blockPack.js'
+import { flatHex } from './flatHex.js'
+import { PrefixIndex } from './prefixIndex.js'
+import { RecentMap } from '../recentMap.js'
 import type { BlockRecord, TxLocation } from './types.js'
 
+/** Blocks kept as records by default: more than the merged-mining fork detection reads back (449). */
+export const RECENT_BLOCKS = 512
+/** Unpacked blocks remembered, so that the requests of one test reading an old block unpack it once. */
+const UNPACKED_KEPT = 64
+
 export class BlockStore {
-  private readonly blocks: BlockRecord[] = []
-  /**
-   * The number of the first block kept: 0, or on a fork the forked block (the blocks below it are the remote's,
-   * src/node/fork).
-   */
+  /** The number of the first block: 0, or on a fork the forked block (the blocks below it are the remote's). */
   private base = 0n
-  private readonly byHash = new Map<string, BlockRecord>()
+  private firstBlock?: BlockRecord
   /**
-   * Mined transactions' blocks by hash. The index is looked up on read: a stored { block, index } object per
-   * transaction costs ~40 heap bytes on every mined block (each has at least the REMASC transaction).
+   * Blocks 1 to `packedEnd - 1` above the first, packed: their positions in `arena` and lengths. Blocks from
+   * `packedEnd` on are the records of `recentBlocks`.
    */
-  private readonly txs = new Map<string, BlockRecord>()
+  private packedEnd = 1
+  private readonly positions: number[] = []
+  private readonly lengths: number[] = []
+  private readonly arena = new ByteArena()
+  private recentBlocks: BlockRecord[] = []
+  private readonly unpacked = new RecentMap<number, BlockRecord>(UNPACKED_KEPT)
+  /** Blocks by hash, and mined transactions' blocks by transaction hash: indexes of blocks above the first. */
+  private readonly byHash = new PrefixIndex()
+  private readonly txs = new PrefixIndex()
+
+  constructor(
+    private readonly common: Common,
+    /** How many of the newest blocks stay records (at least 1). */
+    private recent = RECENT_BLOCKS,
+  ) {}
+
+  /** Keeps only the newest `n` blocks as records (packing the others now). */
+  keepRecent(n: number): void {
+    this.recent = Math.max(1, n)
+    while (this.recentBlocks.length > this.recent) this.packOldest()
+  }
 
   /** The newest block. */
   get head(): BlockRecord {
-    return this.blocks[this.blocks.length - 1]!
+    return this.recentBlocks[this.recentBlocks.length - 1] ?? this.first
   }
 
   get headNumber(): bigint {
-    return this.base + BigInt(this.blocks.length - 1)
+    return this.base + BigInt(this.length - 1)
   }
 
   /** The first block kept: genesis, or the forked block. */
   get first(): BlockRecord {
-    return this.blocks[0]!
+    return this.firstBlock!
   }
 
   /** The block `k` blocks below the head (0: the head), if kept. */
   back(k: number): BlockRecord | undefined {
-    return k < 0 ? undefined : this.blocks[this.blocks.length - 1 - k]
+    return k < 0 ? undefined : this.at(this.length - 1 - k)
   }
 
   byNumber(n: bigint): BlockRecord | undefined {
     const i = n - this.base
-    return i < 0n || i >= BigInt(this.blocks.length) ? undefined : this.blocks[Number(i)]
+    return i < 0n || i >= BigInt(this.length) ? undefined : this.at(Number(i))
   }
 
   /** `hashHex` is lowercase `0x` hex. */
   getByHash(hashHex: string): BlockRecord | undefined {
-    return this.byHash.get(hashHex)
+    if (this.firstBlock?.hashHex === hashHex) return this.firstBlock
+    const i = this.byHash.find(hashHex, (i) => this.hashHexAt(i) === hashHex)
+    return i === undefined ? undefined : this.at(i)
   }
 
   getTx(hashHex: string): TxLocation | undefined {
-    const block = this.txs.get(hashHex)
-    return block === undefined ? undefined : { block, index: block.transactions.findIndex((t) => t.hashHex === hashHex) }
+    const inBlock = (block: BlockRecord | undefined): TxLocation | undefined => {
+      const index = block === undefined ? -1 : block.transactions.findIndex((t) => t.hashHex === hashHex)
+      return index === -1 ? undefined : { block: block!, index }
+    }
+    let found = inBlock(this.firstBlock)
+    this.txs.find(hashHex, (i) => (found ??= inBlock(this.at(i))) !== undefined)
+    return found
   }
 
   /** Appends the next block; the first block appended to an empty store may have any number (a fork's). */
   append(block: BlockRecord): void {
-    if (this.blocks.length === 0) this.base = block.number
-    else if (block.number !== this.headNumber + 1n) throw new Error(`block ${block.number} does not follow ${this.headNumber}`)
-    this.blocks.push(block)
-    this.byHash.set(block.hashHex, block)
-    for (const t of block.transactions) this.txs.set(t.hashHex, block)
+    if (this.firstBlock === undefined) {
+      this.base = block.number
+      this.firstBlock = block
+      return
+    }
+    if (block.number !== this.headNumber + 1n) throw new Error(`block ${block.number} does not follow ${this.headNumber}`)
+    const i = this.length
+    this.recentBlocks.push(block)
+    this.byHash.add(block.hashHex, i)
+    for (const t of block.transactions) this.txs.add(t.hashHex, i)
+    if (this.recentBlocks.length > this.recent) this.packOldest()
   }
 
   /** Forgets every block (a fork moved to another block: hardhat_reset with `forking`). */
   clear(): void {
-    this.blocks.length = 0
+    this.firstBlock = undefined
+    this.base = 0n
+    this.packedEnd = 1
+    this.positions.length = 0
+    this.lengths.length = 0
+    this.arena.clear()
+    this.recentBlocks = []
+    this.unpacked.clear()
     this.byHash.clear()
     this.txs.clear()
-    this.base = 0n
   }
 
   /** Drops every block above `n` (at least the first block stays); returns the dropped blocks, oldest first. */
   truncate(n: bigint): BlockRecord[] {
-    const dropped = this.blocks.splice(Number(n - this.base) + 1)
-    for (const b of dropped) {
-      this.byHash.delete(b.hashHex)
-      for (const t of b.transactions) this.txs.delete(t.hashHex)
+    const keep = Math.max(1, Number(n - this.base) + 1)
+    if (keep >= this.length) return []
+    const dropped: BlockRecord[] = []
+    for (let i = keep; i < this.length; i++) {
+      const b = this.at(i)!
+      this.byHash.remove(b.hashHex, i)
+      for (const t of b.transactions) this.txs.remove(t.hashHex, i)
+      dropped.push(b)
     }
+    if (keep < this.packedEnd) {
+      // The new head becomes a record again (it is read for every request and every block mined on it).
+      const head = keep > 1 ? this.at(keep - 1)! : undefined
+      const from = head === undefined ? keep : keep - 1
+      this.arena.truncate(this.positions[from - 1]!)
+      this.positions.length = this.lengths.length = from - 1
+      this.packedEnd = from
+      this.recentBlocks = head === undefined ? [] : [head]
+    } else {
+      this.recentBlocks.length = keep - this.packedEnd
+    }
+    this.unpacked.clear()
     return dropped
   }
 
   /** Blocks `from`..`to` inclusive, clamped to the chain. */
   range(from: bigint, to: bigint): BlockRecord[] {
     const lo = from < this.base ? 0 : Number(from - this.base)
-    const hi = Math.min(Number(to - this.base), this.blocks.length - 1)
-    return lo > hi ? [] : this.blocks.slice(lo, hi + 1)
+    const hi = Math.min(Number(to - this.base), this.length - 1)
+    const out: BlockRecord[] = []
+    for (let i = lo; i <= hi; i++) out.push(this.at(i)!)
+    return out
+  }
+
+  /** Blocks kept, the first included. */
+  private get length(): number {
+    return this.firstBlock === undefined ? 0 : this.packedEnd + this.recentBlocks.length
+  }
+
+  /** The block at index `i` above the first (0: the first). */
+  private at(i: number): BlockRecord | undefined {
+    if (i === 0) return this.firstBlock
+    if (i >= this.packedEnd) return this.recentBlocks[i - this.packedEnd]
+    let block = this.unpacked.get(i)
+    if (block === undefined) {
+      // A copy: the record's arrays are views of it, and the arena's bytes are reused after a truncation.
+      block = unpackBlock(this.packedAt(i).slice(), this.common)
+      this.unpacked.set(i, block)
+    }
+    return block
+  }
+
+  /** The hash of the block at index `i` (above the first), read without unpacking it. */
+  private hashHexAt(i: number): string | undefined {
+    if (i >= this.packedEnd) return this.recentBlocks[i - this.packedEnd]?.hashHex
+    return flatHex(packedBlockHash(this.packedAt(i)))
+  }
+
+  private packedAt(i: number): Uint8Array {
+    return this.arena.read(this.positions[i - 1]!, this.lengths[i - 1]!)
+  }
+
+  private packOldest(): void {
+    const block = this.recentBlocks.shift()!
+    const packed = packBlock(block)
+    this.positions.push(this.arena.append(packed))
+    this.lengths.push(packed.length)
+    this.packedEnd++
   }
 }

@@ -1,0 +1,269 @@
+/**
+ * A mined block as one byte string, for the blocks the store keeps packed (src/node/chain/store.ts): a block record
+ * with its header, transactions and receipts as objects costs about 5 KB of heap (a token transfer per block:
+ * docs/performance.md), its packed form under 1 KB outside the heap.
+ *
+ * The layout is RLP (src/node/rlp.ts), every field of the record written as it is, so that unpacking gives a record
+ * equal to the one packed (test/blockPack.test.ts): [hash, hashForMergedMining, totalDifficulty, size, header,
+ * transactions, receipts].
+ * Blooms are written as the positions of their set bits (a transfer's receipt sets 9 of 2,048 bits); an optional
+ * field is `[]` when absent and `[value]` when present; a transaction is [raw, sender] (its sender is never
+ * recovered again: impersonated transactions carry a stand-in signature) or `[]` for the REMASC transaction, which
+ * is a function of the block number.
+ */
+import type { Common } from '@ethereumjs/common'
+import { RLP } from '@ethereumjs/rlp'
+import { bytesToBigInt } from '@ethereumjs/util'
+import { rlpEncode, unpaddedBytes, type RlpInput } from '../rlp.js'
+import { flatHex } from './flatHex.js'
+import { StoredTxRecord } from './txRecord.js'
+import type { BlockRecord, LogRecord, ReceiptRecord, TxRecord } from './types.js'
+import type { RskHeader } from '../rsk/header/header.js'
+import { edgesFromBytes, edgesToBytes } from '../rsk/header/headerFields.js'
+import { remascReceiptFromParts, remascReceiptParts } from '../rsk/remasc/remascReceipt.js'
+import { remascTransaction } from '../rsk/remasc/remascTx.js'
+
+type Item = Uint8Array | Item[]
+
+const BLOOM_BYTES = 256
+const NONE: RlpInput[] = []
+const some = (b: Uint8Array): RlpInput[] => [b]
+const optional = (b: Uint8Array | undefined): RlpInput[] => (b === undefined ? NONE : some(b))
+const big = unpaddedBytes
+const num = (n: number): Uint8Array => unpaddedBytes(BigInt(n))
+
+/**
+ * A bloom as the big-endian 16-bit positions of its set bits, or as itself when that is not shorter (then it is 256
+ * bytes long, which no list of positions is).
+ */
+export function packBloom(bloom: Uint8Array): Uint8Array {
+  if (bloom.length !== BLOOM_BYTES) throw new Error(`a bloom is ${BLOOM_BYTES} bytes, not ${bloom.length}`)
+  let set = 0
+  for (let i = 0; i < BLOOM_BYTES; i++) for (let b = bloom[i]!; b !== 0; b &= b - 1) set++
+  if (2 * set >= BLOOM_BYTES) return bloom
+  const out = new Uint8Array(2 * set)
+  let o = 0
+  for (let i = 0; i < BLOOM_BYTES; i++) {
+    const byte = bloom[i]!
+    if (byte === 0) continue
+    for (let bit = 0; bit < 8; bit++) {
+      if ((byte & (1 << bit)) === 0) continue
+      const position = i * 8 + bit
+      out[o++] = position >> 8
+      out[o++] = position & 0xff
+    }
+  }
+  return out
+}
+
+export function unpackBloom(packed: Uint8Array): Uint8Array {
+  if (packed.length === BLOOM_BYTES) return packed
+  const bloom = new Uint8Array(BLOOM_BYTES)
+  for (let o = 0; o < packed.length; o += 2) {
+    const position = (packed[o]! << 8) | packed[o + 1]!
+    bloom[position >> 3]! |= 1 << (position & 7)
+  }
+  return bloom
+}
+
+function packHeader(h: RskHeader): RlpInput[] {
+  return [
+    h.parentHash,
+    h.unclesHash,
+    h.coinbase,
+    h.stateRoot,
+    h.txTrieRoot,
+    h.receiptTrieRoot,
+    packBloom(h.logsBloom),
+    big(h.difficulty),
+    big(h.number),
+    big(h.gasLimit),
+    big(h.gasUsed),
+    big(h.timestamp),
+    h.extraData,
+    big(h.paidFees),
+    big(h.minimumGasPrice),
+    num(h.uncleCount),
+    num(h.version),
+    optional(h.ummRoot),
+    optional(h.txExecutionSublistsEdges === undefined ? undefined : edgesToBytes(h.txExecutionSublistsEdges)),
+    optional(h.baseEvent),
+    h.bitcoinMergedMiningHeader,
+    h.bitcoinMergedMiningMerkleProof,
+    h.bitcoinMergedMiningCoinbaseTransaction,
+    optional(h.forkDetectionData),
+    optional(h.useRskip92Encoding === undefined ? undefined : num(h.useRskip92Encoding ? 1 : 0)),
+    optional(h.difficultyBytes),
+    optional(h.gasLimitBytes),
+    optional(h.extensionData),
+  ]
+}
+
+function unpackHeader(f: Item[]): RskHeader {
+  const h: RskHeader = {
+    parentHash: bytes(f[0]),
+    unclesHash: bytes(f[1]),
+    coinbase: bytes(f[2]),
+    stateRoot: bytes(f[3]),
+    txTrieRoot: bytes(f[4]),
+    receiptTrieRoot: bytes(f[5]),
+    logsBloom: unpackBloom(bytes(f[6])),
+    difficulty: bigOf(f[7]),
+    number: bigOf(f[8]),
+    gasLimit: bigOf(f[9]),
+    gasUsed: bigOf(f[10]),
+    timestamp: bigOf(f[11]),
+    extraData: bytes(f[12]),
+    paidFees: bigOf(f[13]),
+    minimumGasPrice: bigOf(f[14]),
+    uncleCount: numOf(f[15]),
+    version: numOf(f[16]),
+    bitcoinMergedMiningHeader: bytes(f[20]),
+    bitcoinMergedMiningMerkleProof: bytes(f[21]),
+    bitcoinMergedMiningCoinbaseTransaction: bytes(f[22]),
+  }
+  const ummRoot = present(f[17])
+  if (ummRoot !== undefined) h.ummRoot = ummRoot
+  const edges = present(f[18])
+  if (edges !== undefined) h.txExecutionSublistsEdges = edgesFromBytes(edges)
+  const baseEvent = present(f[19])
+  if (baseEvent !== undefined) h.baseEvent = baseEvent
+  const forkDetectionData = present(f[23])
+  if (forkDetectionData !== undefined) h.forkDetectionData = forkDetectionData
+  const rskip92 = present(f[24])
+  if (rskip92 !== undefined) h.useRskip92Encoding = rskip92.length > 0
+  const difficultyBytes = present(f[25])
+  if (difficultyBytes !== undefined) h.difficultyBytes = difficultyBytes
+  const gasLimitBytes = present(f[26])
+  if (gasLimitBytes !== undefined) h.gasLimitBytes = gasLimitBytes
+  const extensionData = present(f[27])
+  if (extensionData !== undefined) h.extensionData = extensionData
+  return h
+}
+
+const packTx = (t: TxRecord): RlpInput => (t.system === 'remasc' ? NONE : [t.raw, t.from])
+
+/** Flags of a receipt: status, then which optional fields follow. */
+const SUCCESS = 1
+const HAS_CONTRACT = 2
+const HAS_REVERT_DATA = 4
+const HAS_ERROR = 8
+
+const packLog = (l: LogRecord): RlpInput => [l.address, l.topics, l.data]
+const textEncoder = new TextEncoder()
+const textDecoder = new TextDecoder()
+
+function packReceipt(r: ReceiptRecord, t: TxRecord): RlpInput {
+  if (t.system === 'remasc') {
+    const parts = remascReceiptParts(r)
+    if (parts !== undefined) {
+      // [cumulativeGasUsed, paid block?, payments, bloom]: the REMASC receipt's own compact fields (remascReceipt.ts).
+      return [[big(parts.cumulativeGasUsed), optional(parts.paidBlock), parts.payments, packBloom(parts.logsBloom)]]
+    }
+  }
+  const flags = r.status | (r.contractAddress !== null ? HAS_CONTRACT : 0) | (r.revertData !== undefined ? HAS_REVERT_DATA : 0) | (r.error !== undefined ? HAS_ERROR : 0)
+  return [
+    num(flags),
+    big(r.gasUsed),
+    big(r.cumulativeGasUsed),
+    r.logs.map(packLog),
+    packBloom(r.logsBloom),
+    r.contractAddress ?? new Uint8Array(),
+    r.revertData ?? new Uint8Array(),
+    r.error === undefined ? new Uint8Array() : textEncoder.encode(r.error),
+  ]
+}
+
+function unpackReceipt(f: Item[]): ReceiptRecord {
+  if (f.length === 1) {
+    const [cumulativeGasUsed, paidBlock, payments, bloom] = list(f[0])
+    const paid = present(paidBlock)
+    return remascReceiptFromParts(
+      { cumulativeGasUsed: bigOf(cumulativeGasUsed), ...(paid !== undefined ? { paidBlock: paid } : {}), payments: bytes(payments), logsBloom: unpackBloom(bytes(bloom)) },
+      undefined,
+    )
+  }
+  const flags = numOf(f[0])
+  const r: ReceiptRecord = {
+    status: (flags & SUCCESS) as 0 | 1,
+    gasUsed: bigOf(f[1]),
+    cumulativeGasUsed: bigOf(f[2]),
+    logs: list(f[3]).map((l) => {
+      const [address, topics, data] = list(l)
+      return { address: bytes(address), topics: list(topics).map(bytes), data: bytes(data) }
+    }),
+    logsBloom: unpackBloom(bytes(f[4])),
+    contractAddress: (flags & HAS_CONTRACT) !== 0 ? bytes(f[5]) : null,
+  }
+  if ((flags & HAS_REVERT_DATA) !== 0) r.revertData = bytes(f[6])
+  if ((flags & HAS_ERROR) !== 0) r.error = textDecoder.decode(bytes(f[7]))
+  return r
+}
+
+/** The packed form of a mined block. */
+export function packBlock(b: BlockRecord): Uint8Array {
+  return rlpEncode([
+    b.hash,
+    b.hashForMergedMining,
+    big(b.totalDifficulty),
+    num(b.size),
+    packHeader(b.header),
+    b.transactions.map(packTx),
+    b.receipts.map((r, i) => packReceipt(r, b.transactions[i]!)),
+  ])
+}
+
+/**
+ * The block `packBlock` packed, as a new record (its arrays are views of `packed`, which must not change). `common`:
+ * the chain's, for the transactions.
+ */
+export function unpackBlock(packed: Uint8Array, common: Common): BlockRecord {
+  const [hash, forMergedMining, totalDifficulty, size, header, transactions, receipts] = list(RLP.decode(packed))
+  const h = unpackHeader(list(header))
+  const blockHash = bytes(hash)
+  return {
+    header: h,
+    hash: blockHash,
+    hashHex: flatHex(blockHash),
+    number: h.number,
+    hashForMergedMining: bytes(forMergedMining),
+    transactions: list(transactions).map((t) => {
+      const fields = list(t)
+      return fields.length === 0 ? remascTransaction(h.number, common) : new StoredTxRecord(bytes(fields[0]), bytes(fields[1]), common)
+    }),
+    receipts: list(receipts).map((r) => unpackReceipt(list(r))),
+    totalDifficulty: bigOf(totalDifficulty),
+    size: numOf(size),
+  }
+}
+
+/** The block hash of a packed block (its first item), read without decoding the rest. */
+export function packedBlockHash(packed: Uint8Array): Uint8Array {
+  const first = packed[0]!
+  // An RLP list's prefix: one byte below 0xf8, else 0xf7 + the number of length bytes that follow it.
+  const at = first < 0xf8 ? 1 : 1 + first - 0xf7
+  if (first < 0xc0 || packed[at] !== 0xa0) throw new Error('packed block: expected a list starting with a 32-byte hash')
+  return packed.subarray(at + 1, at + 33)
+}
+
+function bytes(item: Item | undefined): Uint8Array {
+  if (!(item instanceof Uint8Array)) throw new Error('packed block: expected a byte string')
+  return item
+}
+
+function list(item: Item | undefined): Item[] {
+  if (!Array.isArray(item)) throw new Error('packed block: expected a list')
+  return item
+}
+
+const bigOf = (item: Item | undefined): bigint => {
+  const b = bytes(item)
+  return b.length === 0 ? 0n : bytesToBigInt(b)
+}
+const numOf = (item: Item | undefined): number => Number(bigOf(item))
+
+/** The value of an optional field (`[]` or `[value]`). */
+function present(item: Item | undefined): Uint8Array | undefined {
+  const l = list(item)
+  return l.length === 0 ? undefined : bytes(l[0])
+}
