@@ -17,13 +17,15 @@ import type { BlockRecord } from '../src/node/chain/types.js'
 import type { RskNode } from '../src/node/node.js'
 import type { Provider } from '../src/index.js'
 import { encodeRskReceipt } from '../src/node/chain/tries.js'
+import { BlockStore } from '../src/node/chain/store.js'
+import { StoredTxRecord } from '../src/node/chain/txRecord.js'
 import { rng } from './rng.js'
 
 const nodeOf = (p: Provider) => (p as unknown as { node: RskNode }).node
 const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 
 /** The fields of a record that answers are made of, as plain data. */
-function plain(b: BlockRecord) {
+function plain(b: BlockRecord, decodeTx = true) {
   return {
     header: b.header,
     hash: b.hash,
@@ -32,7 +34,7 @@ function plain(b: BlockRecord) {
     hashForMergedMining: b.hashForMergedMining,
     totalDifficulty: b.totalDifficulty,
     size: b.size,
-    transactions: b.transactions.map((t) => ({ hash: t.hash, hashHex: t.hashHex, raw: t.raw, from: t.from, fromHex: t.fromHex, system: t.system, serialized: t.tx.serialize() })),
+    transactions: b.transactions.map((t) => ({ hash: t.hash, hashHex: t.hashHex, raw: t.raw, from: t.from, fromHex: t.fromHex, system: t.system, ...(decodeTx ? { serialized: t.tx.serialize() } : {}) })),
     receipts: b.receipts.map((r) => ({
       status: r.status,
       gasUsed: r.gasUsed,
@@ -97,6 +99,62 @@ describe('RSKj mainnet headers packed', () => {
       const packed = packBlock(block)
       expect(packedBlockHash(packed)).toEqual(block.hash)
       expect(plain(unpackBlock(packed, common))).toEqual(plain(block))
+    }
+  })
+})
+
+/** A block on top of `parent` with `txs` transactions of random bytes (their hash is keccak of the bytes). */
+function syntheticBlock(parent: BlockRecord | undefined, number: bigint, txs: number, random: () => number, common: Common): BlockRecord {
+  const bytes = (n: number) => Uint8Array.from({ length: n }, () => Math.floor(random() * 256))
+  const [, raw] = MAINNET[0]!
+  const header = {
+    ...decodeRskHeader(hexToBytes(`0x${raw}`), () => ({ umm: false, version: 0, edges: false, baseEvent: false, rskip92: true })),
+    number,
+    parentHash: parent?.hash ?? new Uint8Array(32),
+    logsBloom: new Uint8Array(256),
+  }
+  const hash = bytes(32)
+  const transactions = Array.from({ length: txs }, () => new StoredTxRecord(bytes(40 + Math.floor(random() * 200)), bytes(20), common))
+  const receipts = transactions.map((_, i) => ({ status: 1 as const, gasUsed: 21000n, cumulativeGasUsed: 21000n * BigInt(i + 1), logs: [], logsBloom: new Uint8Array(256), contractAddress: null }))
+  return { header, hash, hashHex: bytesToHex(hash), number, hashForMergedMining: bytes(32), transactions, receipts, totalDifficulty: number, size: 100 }
+}
+
+describe('the block store', () => {
+  it('answers as a plain list of records through random appends, truncations and packing', () => {
+    const common = new Common({ chain: Mainnet })
+    const random = rng(11)
+    for (let round = 0; round < 8; round++) {
+      const store = new BlockStore(common, 1 + Math.floor(random() * 6))
+      const model: BlockRecord[] = []
+      const base = round % 2 === 0 ? 0n : 1000n
+      const add = () => {
+        const b = syntheticBlock(model.at(-1), base + BigInt(model.length), model.length === 0 ? 0 : Math.floor(random() * 3), random, common)
+        model.push(b)
+        store.append(b)
+      }
+      add()
+      for (let step = 0; step < 40; step++) {
+        const r = random()
+        if (r < 0.7) add()
+        else if (r < 0.9) {
+          const n = Math.floor(random() * model.length)
+          const dropped = store.truncate(base + BigInt(n))
+          expect(dropped.map((b) => b.hashHex)).toEqual(model.slice(Math.max(1, n + 1)).map((b) => b.hashHex))
+          model.length = Math.max(1, n + 1)
+        } else store.keepRecent(1 + Math.floor(random() * 4))
+        expect(store.headNumber).toBe(base + BigInt(model.length - 1))
+        expect(store.head.hashHex).toBe(model.at(-1)!.hashHex)
+        expect(store.first.hashHex).toBe(model[0]!.hashHex)
+        expect(store.range(base - 1n, base + BigInt(model.length)).map((b) => b.hashHex)).toEqual(model.map((b) => b.hashHex))
+        for (const [i, b] of model.entries()) {
+          if (random() < 0.1) expect(plain(store.byNumber(base + BigInt(i))!, false)).toEqual(plain(b, false))
+          expect(store.getByHash(b.hashHex)?.number).toBe(b.number)
+          expect(store.back(model.length - 1 - i)?.hashHex).toBe(b.hashHex)
+          b.transactions.forEach((t, index) => expect(store.getTx(t.hashHex)).toMatchObject({ block: { hashHex: b.hashHex }, index }))
+        }
+        expect(store.byNumber(base + BigInt(model.length))).toBeUndefined()
+        expect(store.getByHash('0x' + '00'.repeat(32))).toBeUndefined()
+      }
     }
   })
 })

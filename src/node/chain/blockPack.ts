@@ -7,18 +7,21 @@
  * equal to the one packed (test/blockPack.test.ts): [hash, hashForMergedMining, totalDifficulty, size, header,
  * transactions, receipts].
  * Blooms are written as the positions of their set bits (a transfer's receipt sets 9 of 2,048 bits); an optional
- * field is `[]` when absent and `[value]` when present; a transaction is [raw, sender] (its sender is never
+ * field is `[]` when absent and `[value]` when present, and so is a field that is usually derived from the others
+ * (`[]`: derived; `[value]`: as given): the parent hash (the previous block's hash), the uncles hash (of no uncles),
+ * the header's bloom (the union of its receipts' blooms) and the hash for merged mining (of the header), each checked
+ * when packing. A transaction is [raw, sender] (its sender is never
  * recovered again: impersonated transactions carry a stand-in signature) or `[]` for the REMASC transaction, which
  * is a function of the block number.
  */
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
-import { bytesToBigInt } from '@ethereumjs/util'
+import { bytesToBigInt, equalsBytes, KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
 import { rlpEncode, unpaddedBytes, type RlpInput } from '../rlp.js'
 import { flatHex } from './flatHex.js'
 import { StoredTxRecord } from './txRecord.js'
 import type { BlockRecord, LogRecord, ReceiptRecord, TxRecord } from './types.js'
-import type { RskHeader } from '../rsk/header/header.js'
+import { hashForMergedMining, type RskHeader } from '../rsk/header/header.js'
 import { edgesFromBytes, edgesToBytes } from '../rsk/header/headerFields.js'
 import { remascReceiptFromParts, remascReceiptParts } from '../rsk/remasc/remascReceipt.js'
 import { remascTransaction } from '../rsk/remasc/remascTx.js'
@@ -66,15 +69,36 @@ export function unpackBloom(packed: Uint8Array): Uint8Array {
   return bloom
 }
 
-function packHeader(h: RskHeader): RlpInput[] {
+/** `value` as an optional field, or `[]` when it equals what unpacking would derive. */
+const unlessDerived = (value: Uint8Array, derived: Uint8Array | undefined): RlpInput[] =>
+  derived !== undefined && equalsBytes(value, derived) ? NONE : some(value)
+
+/** The union of the receipts' blooms: what a mined header's bloom is. */
+function receiptsBloom(receipts: readonly ReceiptRecord[]): Uint8Array {
+  const bloom = new Uint8Array(BLOOM_BYTES)
+  for (const r of receipts) for (let i = 0; i < BLOOM_BYTES; i++) bloom[i]! |= r.logsBloom[i]!
+  return bloom
+}
+
+/** RSKj's hash for merged mining of a sealed header, or undefined when it cannot be computed from the header alone. */
+function derivedHashForMergedMining(h: RskHeader): Uint8Array | undefined {
+  try {
+    return hashForMergedMining(h)
+  } catch {
+    return undefined
+  }
+}
+
+function packHeader(h: RskHeader, parentHash: Uint8Array | undefined, receipts: readonly ReceiptRecord[]): RlpInput[] {
+  const bloom = unlessDerived(h.logsBloom, receiptsBloom(receipts))
   return [
-    h.parentHash,
-    h.unclesHash,
+    unlessDerived(h.parentHash, parentHash),
+    unlessDerived(h.unclesHash, KECCAK256_RLP_ARRAY),
     h.coinbase,
     h.stateRoot,
     h.txTrieRoot,
     h.receiptTrieRoot,
-    packBloom(h.logsBloom),
+    bloom.length === 0 ? NONE : some(packBloom(h.logsBloom)),
     big(h.difficulty),
     big(h.number),
     big(h.gasLimit),
@@ -99,15 +123,16 @@ function packHeader(h: RskHeader): RlpInput[] {
   ]
 }
 
-function unpackHeader(f: Item[]): RskHeader {
+function unpackHeader(f: Item[], parentHash: () => Uint8Array, receipts: readonly ReceiptRecord[]): RskHeader {
+  const bloom = present(f[6])
   const h: RskHeader = {
-    parentHash: bytes(f[0]),
-    unclesHash: bytes(f[1]),
+    parentHash: present(f[0]) ?? parentHash(),
+    unclesHash: present(f[1]) ?? KECCAK256_RLP_ARRAY.slice(),
     coinbase: bytes(f[2]),
     stateRoot: bytes(f[3]),
     txTrieRoot: bytes(f[4]),
     receiptTrieRoot: bytes(f[5]),
-    logsBloom: unpackBloom(bytes(f[6])),
+    logsBloom: bloom === undefined ? receiptsBloom(receipts) : unpackBloom(bloom),
     difficulty: bigOf(f[7]),
     number: bigOf(f[8]),
     gasLimit: bigOf(f[9]),
@@ -200,14 +225,14 @@ function unpackReceipt(f: Item[]): ReceiptRecord {
   return r
 }
 
-/** The packed form of a mined block. */
-export function packBlock(b: BlockRecord): Uint8Array {
+/** The packed form of a mined block. `parentHash`: the previous block's hash, when the store has it. */
+export function packBlock(b: BlockRecord, parentHash?: Uint8Array): Uint8Array {
   return rlpEncode([
     b.hash,
-    b.hashForMergedMining,
+    unlessDerived(b.hashForMergedMining, derivedHashForMergedMining(b.header)),
     big(b.totalDifficulty),
     num(b.size),
-    packHeader(b.header),
+    packHeader(b.header, parentHash, b.receipts),
     b.transactions.map(packTx),
     b.receipts.map((r, i) => packReceipt(r, b.transactions[i]!)),
   ])
@@ -215,26 +240,31 @@ export function packBlock(b: BlockRecord): Uint8Array {
 
 /**
  * The block `packBlock` packed, as a new record (its arrays are views of `packed`, which must not change). `common`:
- * the chain's, for the transactions.
+ * the chain's, for the transactions; `parentHash`: the previous block's hash (asked for only if it was left out).
  */
-export function unpackBlock(packed: Uint8Array, common: Common): BlockRecord {
+export function unpackBlock(packed: Uint8Array, common: Common, parentHash: () => Uint8Array = noParent): BlockRecord {
   const [hash, forMergedMining, totalDifficulty, size, header, transactions, receipts] = list(RLP.decode(packed))
-  const h = unpackHeader(list(header))
+  const receiptRecords = list(receipts).map((r) => unpackReceipt(list(r)))
+  const h = unpackHeader(list(header), parentHash, receiptRecords)
   const blockHash = bytes(hash)
   return {
     header: h,
     hash: blockHash,
     hashHex: flatHex(blockHash),
     number: h.number,
-    hashForMergedMining: bytes(forMergedMining),
+    hashForMergedMining: present(forMergedMining) ?? hashForMergedMining(h),
     transactions: list(transactions).map((t) => {
       const fields = list(t)
       return fields.length === 0 ? remascTransaction(h.number, common) : new StoredTxRecord(bytes(fields[0]), bytes(fields[1]), common)
     }),
-    receipts: list(receipts).map((r) => unpackReceipt(list(r))),
+    receipts: receiptRecords,
     totalDifficulty: bigOf(totalDifficulty),
     size: numOf(size),
   }
+}
+
+function noParent(): never {
+  throw new Error('packed block: its parent hash was left out and no parent was given')
 }
 
 /** The block hash of a packed block (its first item), read without decoding the rest. */

@@ -133,15 +133,20 @@ export class BlockStore {
       dropped.push(b)
     }
     if (keep < this.packedEnd) {
-      // The new head becomes a record again (it is read for every request and every block mined on it).
-      const head = keep > 1 ? this.at(keep - 1)! : undefined
-      const from = head === undefined ? keep : keep - 1
-      this.arena.truncate(this.positions[from - 1]!)
-      this.positions.length = this.lengths.length = from - 1
-      this.packedEnd = from
-      this.recentBlocks = head === undefined ? [] : [head]
+      this.arena.truncate(this.positions[keep - 1]!)
+      this.positions.length = this.lengths.length = keep - 1
+      this.packedEnd = keep
+      this.recentBlocks = []
     } else {
       this.recentBlocks.length = keep - this.packedEnd
+    }
+    // The head stays a record (it is read for every request and every block mined on it).
+    if (this.recentBlocks.length === 0 && this.packedEnd > 1) {
+      const head = this.at(this.packedEnd - 1)!
+      this.packedEnd--
+      this.arena.truncate(this.positions[this.packedEnd - 1]!)
+      this.positions.length = this.lengths.length = this.packedEnd - 1
+      this.recentBlocks = [head]
     }
     this.unpacked.clear()
     return dropped
@@ -168,7 +173,7 @@ export class BlockStore {
     let block = this.unpacked.get(i)
     if (block === undefined) {
       // A copy: the record's arrays are views of it, and the arena's bytes are reused after a truncation.
-      block = unpackBlock(this.packedAt(i).slice(), this.common)
+      block = unpackBlock(this.packedAt(i).slice(), this.common, () => this.hashAt(i - 1))
       this.unpacked.set(i, block)
     }
     return block
@@ -180,13 +185,19 @@ export class BlockStore {
     return flatHex(packedBlockHash(this.packedAt(i)))
   }
 
+  /** The hash of the kept block at index `i`, as a new array. */
+  private hashAt(i: number): Uint8Array {
+    if (i === 0 || i >= this.packedEnd) return this.at(i)!.hash.slice()
+    return packedBlockHash(this.packedAt(i)).slice()
+  }
+
   private packedAt(i: number): Uint8Array {
     return this.arena.read(this.positions[i - 1]!, this.lengths[i - 1]!)
   }
 
   private packOldest(): void {
     const block = this.recentBlocks.shift()!
-    const packed = packBlock(block)
+    const packed = packBlock(block, this.hashAt(this.packedEnd - 1))
     this.positions.push(this.arena.append(packed))
     this.lengths.push(packed.length)
     this.packedEnd++
