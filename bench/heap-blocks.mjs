@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Heap per automined transfer block (issue 13's memory target): rsksim in process (dist/), a Token deployed, 600
-// warm-up transfers, then N more, each in its own block; the JS heap after a full GC before and after, divided by N.
+// Heap per automined transfer block (issue 13's memory target): rsksim in process (dist/), a Token deployed, W
+// warm-up transfers (600; past the 512 blocks kept as records, so that packing has run and been compiled), then N more, each in its own block; the JS heap after a full GC before and after, divided by N.
 // `--holders new` sends each transfer to a new holder (the state grows by a storage slot per block), `same` to one.
 //
-//   node --expose-gc bench/heap-blocks.mjs [--blocks 3000] [--state-history 128] [--holders same|new] [--snapshots dir]
+//   node --expose-gc bench/heap-blocks.mjs [--blocks 3000] [--warmup 600] [--state-history 128] [--holders same|new] [--snapshots dir]
 //
 // `--snapshots dir` also writes a V8 heap snapshot before and after (open them in Chrome DevTools' Memory tab, or
 // compare them by constructor to see what a block keeps).
@@ -15,7 +15,7 @@ import { Interface, Wallet } from 'ethers'
 import { repoDir } from './lib/targets.mjs'
 
 const { values } = parseArgs({
-  options: { blocks: { type: 'string', default: '3000' }, 'state-history': { type: 'string' }, holders: { type: 'string', default: 'same' }, snapshots: { type: 'string' } },
+  options: { blocks: { type: 'string', default: '3000' }, warmup: { type: 'string', default: '600' }, 'state-history': { type: 'string' }, holders: { type: 'string', default: 'same' }, snapshots: { type: 'string' } },
 })
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc')
 const { createProvider } = await import(path.join(repoDir, 'dist/index.js'))
@@ -50,15 +50,16 @@ function heapAfterGc() {
 }
 
 const blocks = Number(values.blocks)
-await transfers(0, 600)
+await transfers(0, Number(values.warmup))
 const before = heapAfterGc()
 if (values.snapshots) writeHeapSnapshot(path.join(values.snapshots, 'before.heapsnapshot'))
-await transfers(600, blocks)
+await transfers(Number(values.warmup), blocks)
 const after = heapAfterGc()
 if (values.snapshots) writeHeapSnapshot(path.join(values.snapshots, 'after.heapsnapshot'))
 console.log(
   JSON.stringify({
     blocks,
+    warmup: Number(values.warmup),
     stateHistory: stateHistory ?? 'all',
     holders: values.holders,
     heapBefore: before.heapUsed,

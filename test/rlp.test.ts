@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { RLP } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes, bytesToHex, equalsBytes } from '@ethereumjs/util'
-import { rlpEncode, rlpLength, unpaddedBytes, type RlpInput } from '../src/node/rlp.js'
+import { rlpDecode, rlpEncode, rlpLength, unpaddedBytes, type RlpInput } from '../src/node/rlp.js'
 import { rng } from './rng.js'
 
 const LENGTHS = [0, 1, 2, 31, 32, 54, 55, 56, 57, 255, 256, 257, 1024]
@@ -43,6 +43,54 @@ describe('rlpEncode', () => {
     expect(bytesToHex(rlpEncode(Uint8Array.of(0x7f)))).toBe('0x7f')
     expect(bytesToHex(rlpEncode(Uint8Array.of(0x80)))).toBe('0x8180')
     expect(bytesToHex(rlpEncode([]))).toBe('0xc0')
+  })
+})
+
+describe('rlpDecode', () => {
+  /** What a decoder answers: the value as nested hex, or that it threw. */
+  const outcome = (decode: () => unknown): unknown => {
+    const hex = (v: unknown): unknown => (v instanceof Uint8Array ? bytesToHex(v) : (v as unknown[]).map(hex))
+    try {
+      return hex(decode())
+    } catch {
+      return 'throws'
+    }
+  }
+
+  it('answers what RLP.decode answers on 3,000 random encodings and 6,000 damaged ones (flipped, cut or extended)', () => {
+    const r = rng(123)
+    const n = (k: number) => Math.floor(r() * k)
+    const bytes = (): Uint8Array => {
+      const len = r() < 0.7 ? LENGTHS[n(LENGTHS.length)]! : n(80)
+      return Uint8Array.from({ length: len }, () => (r() < 0.5 ? n(0x80) : n(256)))
+    }
+    const value = (depth: number): RlpInput => {
+      if (depth > 4 || r() < 0.55) return bytes()
+      return Array.from({ length: n(r() < 0.1 && depth < 2 ? 70 : 6) }, () => value(depth + 1))
+    }
+    let threw = 0
+    for (let i = 0; i < 3000; i++) {
+      const encoded = RLP.encode(value(0) as never)
+      expect(outcome(() => rlpDecode(encoded))).toEqual(outcome(() => RLP.decode(encoded)))
+      const flipped = encoded.slice()
+      flipped[n(flipped.length)] = n(256)
+      const cut = encoded.subarray(0, n(encoded.length))
+      const extended = Uint8Array.from([...encoded, n(256)])
+      for (const damaged of [flipped, r() < 0.5 ? cut : extended]) {
+        const theirs = outcome(() => RLP.decode(damaged))
+        if (theirs === 'throws') threw++
+        expect(outcome(() => rlpDecode(damaged))).toEqual(theirs)
+      }
+    }
+    // The damaged inputs exercised the refusals, not only the happy path.
+    expect(threw).toBeGreaterThan(1000)
+  })
+
+  it('refuses non-canonical forms as RLP.decode does', () => {
+    for (const hex of ['8105', 'b800', 'b838' + '00'.repeat(56).slice(2), 'b90000', 'f800', 'c2c0', '82ab', 'f90038' + 'c0'.repeat(56), 'c0c0', '']) {
+      const input = Uint8Array.from(Buffer.from(hex, 'hex'))
+      expect(outcome(() => rlpDecode(input))).toEqual(outcome(() => RLP.decode(input)))
+    }
   })
 })
 

@@ -30,6 +30,7 @@ import { SerialQueue } from './queue.js'
 import { Snapshots } from './snapshots/snapshots.js'
 import { PeerScoring } from './peers/scoring.js'
 import { REMASC_CONFIGS } from './rsk/remasc/remasc.js'
+import { RECENT_BLOCKS } from './chain/store.js'
 import { openDatabase, levelSource } from './persist/database.js'
 import { Persistence } from './persist/persistence.js'
 
@@ -96,6 +97,10 @@ export class RskNode {
       minimumGasPrice: options.minimumGasPrice,
       ...(options.remasc ? { remasc: REMASC_CONFIGS[options.network.name] } : {}),
     }
+    // Blocks read for every new block stay records, not packed: REMASC's paid block, `maturity` below (4,000 on
+    // mainnet), and with `stateHistory` the state roots of the blocks whose states are kept (Chain.blockAppended).
+    const maturity = this.minerConfig.remasc === undefined ? 0 : Number(this.minerConfig.remasc.maturity) + 2
+    chain.store.keepRecent(Math.max(RECENT_BLOCKS, maturity, options.stateHistory ?? 0))
     this.miner = new Miner(chain, this.pool, this.clock, this.minerConfig)
     this.work = new Work(this.miner, chain.store)
   }

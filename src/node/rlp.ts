@@ -91,6 +91,78 @@ function write(input: RlpInput, out: Uint8Array, o: number, lists: number[], cur
   return o
 }
 
+/** A decoded RLP item: a byte string or a list of items. */
+export type RlpItem = Uint8Array | RlpItem[]
+
+/**
+ * Decodes one RLP item that fills `input`, accepting exactly what `@ethereumjs/rlp`'s `RLP.decode` accepts (canonical
+ * single bytes, long forms only past 55 bytes, lengths without leading zeros, no trailing bytes; test/rlp.test.ts
+ * compares them on random valid and damaged inputs). The byte strings are views of `input`, not copies: `RLP.decode`
+ * copies every item and, at each list level, the rest of the list, which made it half the time of unpacking a block
+ * (src/node/chain/blockPack.ts).
+ */
+export function rlpDecode(input: Uint8Array): RlpItem {
+  if (input.length === 0) return new Uint8Array()
+  const item = decodeAt(input, 0, input.length)
+  if (after !== input.length) throw new Error('invalid RLP: remainder must be zero')
+  return item
+}
+
+/** The offset after the item `decodeAt` decoded last (a variable rather than a returned pair: no allocation). */
+let after = 0
+/** The payload start of the long form `longLength` read last. */
+let payloadStart = 0
+
+/** The item at `o`, which must end by `limit`; sets `after`. */
+function decodeAt(input: Uint8Array, o: number, limit: number): RlpItem {
+  const first = input[o]!
+  if (first <= 0x7f) {
+    after = o + 1
+    return input.subarray(o, o + 1)
+  }
+  if (first <= 0xb7) {
+    const end = o + 1 + (first - 0x80)
+    if (end > limit) throw new Error('invalid RLP: string longer than its input')
+    if (first === 0x81 && input[o + 1]! < 0x80) throw new Error('invalid RLP encoding: invalid prefix, single byte < 0x80 are not prefixed')
+    after = end
+    return input.subarray(o + 1, end)
+  }
+  if (first <= 0xbf) {
+    const length = longLength(input, o, first - 0xb7, limit)
+    if (length <= 55) throw new Error('invalid RLP: expected string length to be greater than 55')
+    const start = payloadStart
+    if (start + length > limit) throw new Error('invalid RLP: string longer than its input')
+    after = start + length
+    return input.subarray(start, start + length)
+  }
+  let start: number
+  let length: number
+  if (first <= 0xf7) {
+    start = o + 1
+    length = first - 0xc0
+  } else {
+    length = longLength(input, o, first - 0xf7, limit)
+    if (length < 56) throw new Error('invalid RLP: encoded list too short')
+    start = payloadStart
+  }
+  const end = start + length
+  if (end > limit) throw new Error('invalid RLP: list longer than its input')
+  const items: RlpItem[] = []
+  for (let at = start; at < end; at = after) items.push(decodeAt(input, at, end))
+  after = end
+  return items
+}
+
+/** A long form's payload length (`k` length bytes after the prefix at `o`); sets `payloadStart`. */
+function longLength(input: Uint8Array, o: number, k: number, limit: number): number {
+  if (o + 1 + k > limit) throw new Error('invalid RLP: not enough bytes for the length')
+  if (input[o + 1] === 0) throw new Error('invalid RLP: extra zeros')
+  let length = 0
+  for (let i = 1; i <= k; i++) length = length * 256 + input[o + i]!
+  payloadStart = o + 1 + k
+  return length
+}
+
 /**
  * A non-negative integer as minimal big-endian bytes, zero as the empty string (RLP's integer form): what
  * `@ethereumjs/util`'s `bigIntToUnpaddedBytes` returns, without its hex-string round trip and validation (about 4 %

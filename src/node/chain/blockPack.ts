@@ -4,32 +4,31 @@
  * docs/performance.md), its packed form under 1 KB outside the heap.
  *
  * The layout is RLP (src/node/rlp.ts), every field of the record written as it is, so that unpacking gives a record
- * equal to the one packed (test/blockPack.test.ts): [hash, hashForMergedMining, totalDifficulty, size, header,
- * transactions, receipts].
- * Blooms are written as the positions of their set bits (a transfer's receipt sets 9 of 2,048 bits); an optional
- * field is `[]` when absent and `[value]` when present, and so is a field that is usually derived from the others
- * (`[]`: derived; `[value]`: as given): the parent hash (the previous block's hash), the uncles hash (of no uncles),
- * the header's bloom (the union of its receipts' blooms) and the hash for merged mining (of the header), each checked
- * when packing. A transaction is [raw, sender] (its sender is never
- * recovered again: impersonated transactions carry a stand-in signature) or `[]` for the REMASC transaction, which
- * is a function of the block number.
+ * equal to the one packed (test/blockPack.test.ts): [hash, header bloom, hashForMergedMining, totalDifficulty, size,
+ * header, transactions, receipts]. The hash and the header's bloom come first, to be read without decoding the rest
+ * (`packedBlockHash`, `packedBlockBloom`: index lookups, log queries over old blocks). Blooms are written as the
+ * positions of their set bits (a transfer's receipt sets 9 of 2,048 bits). An optional field is `[]` when absent
+ * and `[value]` when present, and so are the two header fields that are usually derived (`[]`: derived, checked when
+ * packing): the parent hash (the previous block's hash) and the uncles hash (of no uncles). A transaction is [raw,
+ * sender] (its sender is never recovered again: impersonated transactions carry a stand-in signature) or `[]` for the
+ * REMASC transaction, which is a function of the block number.
  */
 import type { Common } from '@ethereumjs/common'
-import { RLP } from '@ethereumjs/rlp'
 import { bytesToBigInt, equalsBytes, KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
-import { rlpEncode, unpaddedBytes, type RlpInput } from '../rlp.js'
+import { rlpDecode, rlpEncode, unpaddedBytes, type RlpInput, type RlpItem } from '../rlp.js'
 import { flatHex } from './flatHex.js'
 import { StoredTxRecord } from './txRecord.js'
 import type { BlockRecord, LogRecord, ReceiptRecord, TxRecord } from './types.js'
-import { hashForMergedMining, type RskHeader } from '../rsk/header/header.js'
+import type { RskHeader } from '../rsk/header/header.js'
 import { edgesFromBytes, edgesToBytes } from '../rsk/header/headerFields.js'
 import { remascReceiptFromParts, remascReceiptParts } from '../rsk/remasc/remascReceipt.js'
 import { remascTransaction } from '../rsk/remasc/remascTx.js'
 
-type Item = Uint8Array | Item[]
+type Item = RlpItem
 
 const BLOOM_BYTES = 256
 const NONE: RlpInput[] = []
+const EMPTY = new Uint8Array()
 const some = (b: Uint8Array): RlpInput[] => [b]
 const optional = (b: Uint8Array | undefined): RlpInput[] => (b === undefined ? NONE : some(b))
 const big = unpaddedBytes
@@ -73,24 +72,8 @@ export function unpackBloom(packed: Uint8Array): Uint8Array {
 const unlessDerived = (value: Uint8Array, derived: Uint8Array | undefined): RlpInput[] =>
   derived !== undefined && equalsBytes(value, derived) ? NONE : some(value)
 
-/** The union of the receipts' blooms: what a mined header's bloom is. */
-function receiptsBloom(receipts: readonly ReceiptRecord[]): Uint8Array {
-  const bloom = new Uint8Array(BLOOM_BYTES)
-  for (const r of receipts) for (let i = 0; i < BLOOM_BYTES; i++) bloom[i]! |= r.logsBloom[i]!
-  return bloom
-}
-
-/** RSKj's hash for merged mining of a sealed header, or undefined when it cannot be computed from the header alone. */
-function derivedHashForMergedMining(h: RskHeader): Uint8Array | undefined {
-  try {
-    return hashForMergedMining(h)
-  } catch {
-    return undefined
-  }
-}
-
-function packHeader(h: RskHeader, parentHash: Uint8Array | undefined, receipts: readonly ReceiptRecord[]): RlpInput[] {
-  const bloom = unlessDerived(h.logsBloom, receiptsBloom(receipts))
+/** The header's fields but the bloom (written at the front of the block). */
+function packHeader(h: RskHeader, parentHash: Uint8Array | undefined): RlpInput[] {
   return [
     unlessDerived(h.parentHash, parentHash),
     unlessDerived(h.unclesHash, KECCAK256_RLP_ARRAY),
@@ -98,7 +81,6 @@ function packHeader(h: RskHeader, parentHash: Uint8Array | undefined, receipts: 
     h.stateRoot,
     h.txTrieRoot,
     h.receiptTrieRoot,
-    bloom.length === 0 ? NONE : some(packBloom(h.logsBloom)),
     big(h.difficulty),
     big(h.number),
     big(h.gasLimit),
@@ -110,7 +92,7 @@ function packHeader(h: RskHeader, parentHash: Uint8Array | undefined, receipts: 
     num(h.uncleCount),
     num(h.version),
     optional(h.ummRoot),
-    optional(h.txExecutionSublistsEdges === undefined ? undefined : edgesToBytes(h.txExecutionSublistsEdges)),
+    optional(h.txExecutionSublistsEdges === undefined ? undefined : h.txExecutionSublistsEdges.length === 0 ? EMPTY : edgesToBytes(h.txExecutionSublistsEdges)),
     optional(h.baseEvent),
     h.bitcoinMergedMiningHeader,
     h.bitcoinMergedMiningMerkleProof,
@@ -123,8 +105,7 @@ function packHeader(h: RskHeader, parentHash: Uint8Array | undefined, receipts: 
   ]
 }
 
-function unpackHeader(f: Item[], parentHash: () => Uint8Array, receipts: readonly ReceiptRecord[]): RskHeader {
-  const bloom = present(f[6])
+function unpackHeader(f: Item[], logsBloom: Uint8Array, parentHash: () => Uint8Array): RskHeader {
   const h: RskHeader = {
     parentHash: present(f[0]) ?? parentHash(),
     unclesHash: present(f[1]) ?? KECCAK256_RLP_ARRAY.slice(),
@@ -132,36 +113,36 @@ function unpackHeader(f: Item[], parentHash: () => Uint8Array, receipts: readonl
     stateRoot: bytes(f[3]),
     txTrieRoot: bytes(f[4]),
     receiptTrieRoot: bytes(f[5]),
-    logsBloom: bloom === undefined ? receiptsBloom(receipts) : unpackBloom(bloom),
-    difficulty: bigOf(f[7]),
-    number: bigOf(f[8]),
-    gasLimit: bigOf(f[9]),
-    gasUsed: bigOf(f[10]),
-    timestamp: bigOf(f[11]),
-    extraData: bytes(f[12]),
-    paidFees: bigOf(f[13]),
-    minimumGasPrice: bigOf(f[14]),
-    uncleCount: numOf(f[15]),
-    version: numOf(f[16]),
-    bitcoinMergedMiningHeader: bytes(f[20]),
-    bitcoinMergedMiningMerkleProof: bytes(f[21]),
-    bitcoinMergedMiningCoinbaseTransaction: bytes(f[22]),
+    logsBloom,
+    difficulty: bigOf(f[6]),
+    number: bigOf(f[7]),
+    gasLimit: bigOf(f[8]),
+    gasUsed: bigOf(f[9]),
+    timestamp: bigOf(f[10]),
+    extraData: bytes(f[11]),
+    paidFees: bigOf(f[12]),
+    minimumGasPrice: bigOf(f[13]),
+    uncleCount: numOf(f[14]),
+    version: numOf(f[15]),
+    bitcoinMergedMiningHeader: bytes(f[19]),
+    bitcoinMergedMiningMerkleProof: bytes(f[20]),
+    bitcoinMergedMiningCoinbaseTransaction: bytes(f[21]),
   }
-  const ummRoot = present(f[17])
+  const ummRoot = present(f[16])
   if (ummRoot !== undefined) h.ummRoot = ummRoot
-  const edges = present(f[18])
-  if (edges !== undefined) h.txExecutionSublistsEdges = edgesFromBytes(edges)
-  const baseEvent = present(f[19])
+  const edges = present(f[17])
+  if (edges !== undefined) h.txExecutionSublistsEdges = edges.length === 0 ? [] : edgesFromBytes(edges)
+  const baseEvent = present(f[18])
   if (baseEvent !== undefined) h.baseEvent = baseEvent
-  const forkDetectionData = present(f[23])
+  const forkDetectionData = present(f[22])
   if (forkDetectionData !== undefined) h.forkDetectionData = forkDetectionData
-  const rskip92 = present(f[24])
+  const rskip92 = present(f[23])
   if (rskip92 !== undefined) h.useRskip92Encoding = rskip92.length > 0
-  const difficultyBytes = present(f[25])
+  const difficultyBytes = present(f[24])
   if (difficultyBytes !== undefined) h.difficultyBytes = difficultyBytes
-  const gasLimitBytes = present(f[26])
+  const gasLimitBytes = present(f[25])
   if (gasLimitBytes !== undefined) h.gasLimitBytes = gasLimitBytes
-  const extensionData = present(f[27])
+  const extensionData = present(f[26])
   if (extensionData !== undefined) h.extensionData = extensionData
   return h
 }
@@ -229,10 +210,11 @@ function unpackReceipt(f: Item[]): ReceiptRecord {
 export function packBlock(b: BlockRecord, parentHash?: Uint8Array): Uint8Array {
   return rlpEncode([
     b.hash,
-    unlessDerived(b.hashForMergedMining, derivedHashForMergedMining(b.header)),
+    packBloom(b.header.logsBloom),
+    b.hashForMergedMining,
     big(b.totalDifficulty),
     num(b.size),
-    packHeader(b.header, parentHash, b.receipts),
+    packHeader(b.header, parentHash),
     b.transactions.map(packTx),
     b.receipts.map((r, i) => packReceipt(r, b.transactions[i]!)),
   ])
@@ -243,21 +225,20 @@ export function packBlock(b: BlockRecord, parentHash?: Uint8Array): Uint8Array {
  * the chain's, for the transactions; `parentHash`: the previous block's hash (asked for only if it was left out).
  */
 export function unpackBlock(packed: Uint8Array, common: Common, parentHash: () => Uint8Array = noParent): BlockRecord {
-  const [hash, forMergedMining, totalDifficulty, size, header, transactions, receipts] = list(RLP.decode(packed))
-  const receiptRecords = list(receipts).map((r) => unpackReceipt(list(r)))
-  const h = unpackHeader(list(header), parentHash, receiptRecords)
+  const [hash, bloom, forMergedMining, totalDifficulty, size, header, transactions, receipts] = list(rlpDecode(packed))
+  const h = unpackHeader(list(header), unpackBloom(bytes(bloom)), parentHash)
   const blockHash = bytes(hash)
   return {
     header: h,
     hash: blockHash,
     hashHex: flatHex(blockHash),
     number: h.number,
-    hashForMergedMining: present(forMergedMining) ?? hashForMergedMining(h),
+    hashForMergedMining: bytes(forMergedMining),
     transactions: list(transactions).map((t) => {
       const fields = list(t)
       return fields.length === 0 ? remascTransaction(h.number, common) : new StoredTxRecord(bytes(fields[0]), bytes(fields[1]), common)
     }),
-    receipts: receiptRecords,
+    receipts: list(receipts).map((r) => unpackReceipt(list(r))),
     totalDifficulty: bigOf(totalDifficulty),
     size: numOf(size),
   }
@@ -267,13 +248,32 @@ function noParent(): never {
   throw new Error('packed block: its parent hash was left out and no parent was given')
 }
 
-/** The block hash of a packed block (its first item), read without decoding the rest. */
-export function packedBlockHash(packed: Uint8Array): Uint8Array {
+/** Offset of a packed block's first item (after its list prefix), checking that it is the 32-byte hash. */
+function hashAt(packed: Uint8Array): number {
   const first = packed[0]!
   // An RLP list's prefix: one byte below 0xf8, else 0xf7 + the number of length bytes that follow it.
   const at = first < 0xf8 ? 1 : 1 + first - 0xf7
   if (first < 0xc0 || packed[at] !== 0xa0) throw new Error('packed block: expected a list starting with a 32-byte hash')
+  return at
+}
+
+/** The block hash of a packed block (its first item), read without decoding the rest. */
+export function packedBlockHash(packed: Uint8Array): Uint8Array {
+  const at = hashAt(packed)
   return packed.subarray(at + 1, at + 33)
+}
+
+/** The header bloom of a packed block (its second item), read without decoding the rest. */
+export function packedBlockBloom(packed: Uint8Array): Uint8Array {
+  const at = hashAt(packed) + 33
+  const prefix = packed[at]!
+  // A byte string: empty (0x80), short (0x80 + length) or long (0xb7 + length bytes); a 256-byte bloom is long.
+  if (prefix < 0x80 || prefix > 0xb9) throw new Error('packed block: expected its bloom after its hash')
+  if (prefix <= 0xb7) return unpackBloom(packed.subarray(at + 1, at + 1 + prefix - 0x80))
+  const k = prefix - 0xb7
+  let length = 0
+  for (let i = 1; i <= k; i++) length = length * 256 + packed[at + i]!
+  return unpackBloom(packed.subarray(at + 1 + k, at + 1 + k + length))
 }
 
 function bytes(item: Item | undefined): Uint8Array {

@@ -10,7 +10,7 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { ByteArena } from './byteArena.js'
-import { packBlock, packedBlockHash, unpackBlock } from './blockPack.js'
+import { packBlock, packedBlockBloom, packedBlockHash, unpackBlock } from './blockPack.js'
 import { flatHex } from './flatHex.js'
 import { PrefixIndex } from './prefixIndex.js'
 import { RecentMap } from '../recentMap.js'
@@ -152,13 +152,29 @@ export class BlockStore {
     return dropped
   }
 
-  /** Blocks `from`..`to` inclusive, clamped to the chain. */
-  range(from: bigint, to: bigint): BlockRecord[] {
+  /**
+   * Blocks `from`..`to` inclusive, clamped to the chain; with `mayHold`, only those whose header bloom it accepts
+   * (packed blocks are then unpacked only when their bloom may hold what is looked for: log queries over old blocks).
+   */
+  range(from: bigint, to: bigint, mayHold?: (bloom: Uint8Array) => boolean): BlockRecord[] {
     const lo = from < this.base ? 0 : Number(from - this.base)
     const hi = Math.min(Number(to - this.base), this.length - 1)
     const out: BlockRecord[] = []
-    for (let i = lo; i <= hi; i++) out.push(this.at(i)!)
+    for (let i = lo; i <= hi; i++) {
+      if (mayHold !== undefined && i > 0 && i < this.packedEnd && !this.unpacked.has(i)) {
+        if (!mayHold(packedBlockBloom(this.packedAt(i)))) continue
+      }
+      const block = this.at(i)!
+      if (mayHold === undefined || mayHold(block.header.logsBloom)) out.push(block)
+    }
     return out
+  }
+
+  /** How many of blocks `from`..`to` the chain has. */
+  count(from: bigint, to: bigint): number {
+    const lo = from < this.base ? 0 : Number(from - this.base)
+    const hi = Math.min(Number(to - this.base), this.length - 1)
+    return Math.max(0, hi - lo + 1)
   }
 
   /** Blocks kept, the first included. */

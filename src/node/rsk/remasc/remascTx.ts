@@ -31,15 +31,16 @@ function remascRaw(nonce: bigint): Uint8Array {
 
 /** A REMASC transaction record: number and hash stored, the rest rebuilt on each read (fresh copies). */
 class RemascTxRecord implements TxRecord {
-  readonly hashHex: string
-
   constructor(
     /** The block's number (the header's own bigint); the nonce is one less. */
     private readonly number: bigint,
     private readonly common: Common,
-    hashHex?: string,
-  ) {
-    this.hashHex = hashHex ?? flatHex(keccak256(remascRaw(number - 1n)))
+    /** The hash, computed on first use (a packed block unpacked to read its header never needs it). */
+    private knownHashHex?: string,
+  ) {}
+
+  get hashHex(): string {
+    return (this.knownHashHex ??= flatHex(keccak256(remascRaw(this.number - 1n))))
   }
 
   get system(): 'remasc' {

@@ -68,9 +68,9 @@ function newLogFilter(node: RskNode, f: FilterObject): bigint {
   const criteria = new LogCriteria(f, from ?? head + 1n, to, hash)
   let history: BlockRecord[] = []
   if (hash !== undefined || from !== undefined) {
-    const blocks = filterBlocks(node, f)
-    const withMatches = new Set(collectLogs(node, f, blocks).map((l) => l.blockHash))
-    history = blocks.filter((b) => withMatches.has(b.hashHex))
+    const covered = filterBlocks(node, f)
+    const withMatches = new Set(collectLogs(node, f, covered).map((l) => l.blockHash))
+    history = covered.blocks.filter((b) => withMatches.has(b.hashHex))
   }
   return filtersOf(node).newLogFilter(criteria, history)
 }

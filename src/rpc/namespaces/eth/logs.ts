@@ -23,15 +23,21 @@ function bound(node: RskNode, sel: BlockSelector | undefined): bigint {
   return b === undefined ? head + 1n : b.number
 }
 
-/** The blocks a filter covers now. */
-export function filterBlocks(node: RskNode, f: FilterObject): BlockRecord[] {
+/** The blocks a filter covers now: how many (`span`, what the limits count) and those whose bloom may match. */
+export interface FilterBlocks {
+  span: number
+  blocks: BlockRecord[]
+}
+
+export function filterBlocks(node: RskNode, f: FilterObject): FilterBlocks {
+  const mayHold = bloomMatcher(f)
   if (f.blockHash !== undefined) {
     const b = node.chain.store.getByHash(bytesToHex(f.blockHash))
-    return b === undefined ? [] : [b]
+    return b === undefined ? { span: 0, blocks: [] } : { span: 1, blocks: mayHold(b.header.logsBloom) ? [b] : [] }
   }
   const from = bound(node, f.fromBlock)
   const to = bound(node, f.toBlock)
-  return node.chain.store.range(from, to)
+  return { span: node.chain.store.count(from, to), blocks: node.chain.store.range(from, to, mayHold) }
 }
 
 /**
@@ -64,10 +70,10 @@ export function bloomMatcher(f: FilterObject): (bloom: Uint8Array) => boolean {
   return (bloom) => groups.every((any) => any.some((bits) => bloomHas(bloom, bits)))
 }
 
-/** Logs of `blocks` that match `f`, enforcing the configured limits. */
-export function collectLogs(node: RskNode, f: FilterObject, blocks: BlockRecord[]): LogJson[] {
+/** Logs of the filter's blocks that match `f`, enforcing the configured limits. */
+export function collectLogs(node: RskNode, f: FilterObject, { span, blocks }: FilterBlocks): LogJson[] {
   const { logsMaxBlockRange: maxRange, logsMaxResults: maxLogs } = node.options
-  const overRange = maxRange > 0 && blocks.length > maxRange
+  const overRange = maxRange > 0 && span > maxRange
   if (overRange && maxLogs === 0) throw new RpcError(ErrorCode.LogLimit, `Cannot query more than ${maxRange} blocks at once`)
   const keep = rawLogMatcher(f)
   const mayHold = bloomMatcher(f)
