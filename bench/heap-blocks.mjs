@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Heap per automined transfer block (issue 13's memory target): rsksim in process (dist/), a Token deployed, W
-// warm-up transfers (600; past the 512 blocks kept as records, so that packing has run and been compiled), then N more, each in its own block; the JS heap after a full GC before and after, divided by N.
+// warm-up transfers (4,600 by default: past the 4,096 newest blocks, kept as records, so that the N blocks measured
+// are the packed ones), then N more, each in its own block; the JS heap after a full GC before and after, divided by
+// N, and the growth of ArrayBuffer memory outside the heap (where packed blocks live) likewise.
 // `--holders new` sends each transfer to a new holder (the state grows by a storage slot per block), `same` to one.
 //
-//   node --expose-gc bench/heap-blocks.mjs [--blocks 3000] [--warmup 600] [--state-history 128] [--holders same|new] [--snapshots dir]
+//   node --expose-gc bench/heap-blocks.mjs [--blocks 3000] [--warmup 4600] [--state-history 128] [--holders same|new] [--snapshots dir]
 //
 // `--snapshots dir` also writes a V8 heap snapshot before and after (open them in Chrome DevTools' Memory tab, or
 // compare them by constructor to see what a block keeps).
@@ -15,7 +17,7 @@ import { Interface, Wallet } from 'ethers'
 import { repoDir } from './lib/targets.mjs'
 
 const { values } = parseArgs({
-  options: { blocks: { type: 'string', default: '3000' }, warmup: { type: 'string', default: '600' }, 'state-history': { type: 'string' }, holders: { type: 'string', default: 'same' }, snapshots: { type: 'string' } },
+  options: { blocks: { type: 'string', default: '3000' }, warmup: { type: 'string', default: '4600' }, 'state-history': { type: 'string' }, holders: { type: 'string', default: 'same' }, snapshots: { type: 'string' } },
 })
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc')
 const { createProvider } = await import(path.join(repoDir, 'dist/index.js'))

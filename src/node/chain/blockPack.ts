@@ -58,9 +58,14 @@ export function packBloom(bloom: Uint8Array): Uint8Array {
   return out
 }
 
-export function unpackBloom(packed: Uint8Array): Uint8Array {
-  if (packed.length === BLOOM_BYTES) return packed
-  const bloom = new Uint8Array(BLOOM_BYTES)
+/** `into`: where to write it (zeroed first), else a new array. */
+export function unpackBloom(packed: Uint8Array, into?: Uint8Array): Uint8Array {
+  if (packed.length === BLOOM_BYTES && into === undefined) return packed
+  const bloom = into?.fill(0) ?? new Uint8Array(BLOOM_BYTES)
+  if (packed.length === BLOOM_BYTES) {
+    bloom.set(packed)
+    return bloom
+  }
   for (let o = 0; o < packed.length; o += 2) {
     const position = (packed[o]! << 8) | packed[o + 1]!
     bloom[position >> 3]! |= 1 << (position & 7)
@@ -263,17 +268,17 @@ export function packedBlockHash(packed: Uint8Array): Uint8Array {
   return packed.subarray(at + 1, at + 33)
 }
 
-/** The header bloom of a packed block (its second item), read without decoding the rest. */
-export function packedBlockBloom(packed: Uint8Array): Uint8Array {
+/** The header bloom of a packed block (its second item), read without decoding the rest; `into` as for unpackBloom. */
+export function packedBlockBloom(packed: Uint8Array, into?: Uint8Array): Uint8Array {
   const at = hashAt(packed) + 33
   const prefix = packed[at]!
   // A byte string: empty (0x80), short (0x80 + length) or long (0xb7 + length bytes); a 256-byte bloom is long.
   if (prefix < 0x80 || prefix > 0xb9) throw new Error('packed block: expected its bloom after its hash')
-  if (prefix <= 0xb7) return unpackBloom(packed.subarray(at + 1, at + 1 + prefix - 0x80))
+  if (prefix <= 0xb7) return unpackBloom(packed.subarray(at + 1, at + 1 + prefix - 0x80), into)
   const k = prefix - 0xb7
   let length = 0
   for (let i = 1; i <= k; i++) length = length * 256 + packed[at + i]!
-  return unpackBloom(packed.subarray(at + 1 + k, at + 1 + k + length))
+  return unpackBloom(packed.subarray(at + 1 + k, at + 1 + k + length), into)
 }
 
 function bytes(item: Item | undefined): Uint8Array {
@@ -288,7 +293,11 @@ function list(item: Item | undefined): Item[] {
 
 const bigOf = (item: Item | undefined): bigint => {
   const b = bytes(item)
-  return b.length === 0 ? 0n : bytesToBigInt(b)
+  if (b.length > 6) return bytesToBigInt(b)
+  // Up to 6 bytes: exact in a double (block numbers, gas, timestamps), without util's hex string.
+  let n = 0
+  for (let i = 0; i < b.length; i++) n = n * 256 + b[i]!
+  return BigInt(n)
 }
 const numOf = (item: Item | undefined): number => Number(bigOf(item))
 

@@ -28,18 +28,21 @@ export class ByteArena {
     return position
   }
 
-  /** The `length` bytes at `position`, as a view (valid until the string is dropped by `truncate`). */
+  /** The `length` bytes at `position`, as a view (its bytes never change). */
   read(position: number, length: number): Uint8Array {
     const offset = position % CHUNK_SPAN
     return this.chunks[(position - offset) / CHUNK_SPAN]!.subarray(offset, offset + length)
   }
 
-  /** Drops the string at `position` and every one appended after it. */
+  /**
+   * Drops the string at `position` and every one appended after it. Their bytes are never written over (views of them
+   * stay valid: records unpacked from them may still be held): appends go on in a new buffer.
+   */
   truncate(position: number): void {
     const offset = position % CHUNK_SPAN
     const chunk = (position - offset) / CHUNK_SPAN
-    this.chunks.length = chunk + 1
-    this.used = offset
+    this.chunks.length = offset === 0 ? chunk : chunk + 1
+    this.used = this.chunks[this.chunks.length - 1]?.length ?? 0
   }
 
   clear(): void {

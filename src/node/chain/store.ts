@@ -2,11 +2,13 @@
  * The canonical chain in memory: blocks by number and hash, and the transaction index. The simulator never
  * keeps side chains: `evm_revert`/`evm_reset` truncate it.
  *
- * The newest blocks (`recent`, 512 by default) are kept as records; older ones are kept packed (blockPack.ts) in a
+ * The newest blocks (`recent`, 4,096 by default) are kept as records; older ones are kept packed (blockPack.ts) in a
  * byte arena and unpacked when read, the last few unpacked ones remembered. A mined block with a token transfer
- * takes about 5 KB of heap as a record and about 1 KB packed (docs/performance.md): a chain of a million blocks
- * fits in memory, and tests read recent blocks, which stay records. The first block (genesis, or a fork's forked
- * block) always stays a record.
+ * takes about 5 KB of heap as a record and about 1 KB packed (docs/performance.md): a node that runs for days keeps
+ * its whole chain in a fifth of the memory, while tests, which read recent blocks, read records. Reading a packed
+ * block costs its unpacking (10-30 µs): a log query over thousands of old blocks that all match is several times
+ * slower than over records (log queries skip, unpacked, the blocks whose bloom cannot match). The first block
+ * (genesis, or a fork's forked block) and the head always stay records.
  */
 import type { Common } from '@ethereumjs/common'
 import { ByteArena } from './byteArena.js'
@@ -16,8 +18,11 @@ import { PrefixIndex } from './prefixIndex.js'
 import { RecentMap } from '../recentMap.js'
 import type { BlockRecord, TxLocation } from './types.js'
 
-/** Blocks kept as records by default: more than the merged-mining fork detection reads back (449). */
-export const RECENT_BLOCKS = 512
+/**
+ * Blocks kept as records by default (about 20 MB of heap with a token transfer each): more than merged mining's fork
+ * detection reads back (449), and than most test suites mine between reverts.
+ */
+export const RECENT_BLOCKS = 4096
 /** Unpacked blocks remembered, so that the requests of one test reading an old block unpack it once. */
 const UNPACKED_KEPT = 64
 
@@ -35,6 +40,8 @@ export class BlockStore {
   private readonly arena = new ByteArena()
   private recentBlocks: BlockRecord[] = []
   private readonly unpacked = new RecentMap<number, BlockRecord>(UNPACKED_KEPT)
+  /** Where packed blocks' blooms are checked by `range` (one buffer for every block). */
+  private readonly bloomScratch = new Uint8Array(256)
   /** Blocks by hash, and mined transactions' blocks by transaction hash: indexes of blocks above the first. */
   private readonly byHash = new PrefixIndex()
   private readonly txs = new PrefixIndex()
@@ -162,7 +169,7 @@ export class BlockStore {
     const out: BlockRecord[] = []
     for (let i = lo; i <= hi; i++) {
       if (mayHold !== undefined && i > 0 && i < this.packedEnd && !this.unpacked.has(i)) {
-        if (!mayHold(packedBlockBloom(this.packedAt(i)))) continue
+        if (!mayHold(packedBlockBloom(this.packedAt(i), this.bloomScratch))) continue
       }
       const block = this.at(i)!
       if (mayHold === undefined || mayHold(block.header.logsBloom)) out.push(block)
@@ -188,8 +195,8 @@ export class BlockStore {
     if (i >= this.packedEnd) return this.recentBlocks[i - this.packedEnd]
     let block = this.unpacked.get(i)
     if (block === undefined) {
-      // A copy: the record's arrays are views of it, and the arena's bytes are reused after a truncation.
-      block = unpackBlock(this.packedAt(i).slice(), this.common, () => this.hashAt(i - 1))
+      // The record's arrays are views of the arena, whose bytes never change.
+      block = unpackBlock(this.packedAt(i), this.common, () => this.hashAt(i - 1))
       this.unpacked.set(i, block)
     }
     return block
@@ -201,10 +208,10 @@ export class BlockStore {
     return flatHex(packedBlockHash(this.packedAt(i)))
   }
 
-  /** The hash of the kept block at index `i`, as a new array. */
+  /** The hash of the kept block at index `i`. */
   private hashAt(i: number): Uint8Array {
-    if (i === 0 || i >= this.packedEnd) return this.at(i)!.hash.slice()
-    return packedBlockHash(this.packedAt(i)).slice()
+    if (i === 0 || i >= this.packedEnd) return this.at(i)!.hash
+    return packedBlockHash(this.packedAt(i))
   }
 
   private packedAt(i: number): Uint8Array {
