@@ -34,16 +34,19 @@ const optional = (b: Uint8Array | undefined): RlpInput[] => (b === undefined ? N
 const big = unpaddedBytes
 const num = (n: number): Uint8Array => unpaddedBytes(BigInt(n))
 
+/** Scratch for `packBloom`: room for every bit's position. */
+const positions = new Uint8Array(2 * 8 * BLOOM_BYTES)
+/** The last bloom packed and its packing: consecutive blocks share bloom objects (REMASC's, an empty block's). */
+let lastBloom: Uint8Array | undefined
+let lastPacked: Uint8Array = new Uint8Array()
+
 /**
  * A bloom as the big-endian 16-bit positions of its set bits, or as itself when that is not shorter (then it is 256
  * bytes long, which no list of positions is).
  */
 export function packBloom(bloom: Uint8Array): Uint8Array {
   if (bloom.length !== BLOOM_BYTES) throw new Error(`a bloom is ${BLOOM_BYTES} bytes, not ${bloom.length}`)
-  let set = 0
-  for (let i = 0; i < BLOOM_BYTES; i++) for (let b = bloom[i]!; b !== 0; b &= b - 1) set++
-  if (2 * set >= BLOOM_BYTES) return bloom
-  const out = new Uint8Array(2 * set)
+  if (bloom === lastBloom) return lastPacked
   let o = 0
   for (let i = 0; i < BLOOM_BYTES; i++) {
     const byte = bloom[i]!
@@ -51,11 +54,13 @@ export function packBloom(bloom: Uint8Array): Uint8Array {
     for (let bit = 0; bit < 8; bit++) {
       if ((byte & (1 << bit)) === 0) continue
       const position = i * 8 + bit
-      out[o++] = position >> 8
-      out[o++] = position & 0xff
+      positions[o++] = position >> 8
+      positions[o++] = position & 0xff
     }
   }
-  return out
+  lastBloom = bloom
+  lastPacked = o >= BLOOM_BYTES ? bloom : positions.slice(0, o)
+  return lastPacked
 }
 
 /** `into`: where to write it (zeroed first), else a new array. */

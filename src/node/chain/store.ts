@@ -23,6 +23,8 @@ import type { BlockRecord, TxLocation } from './types.js'
  * detection reads back (449), and than most test suites mine between reverts.
  */
 export const RECENT_BLOCKS = 4096
+/** Records packed at a time once past `recent`. */
+const PACK_BATCH = 256
 /** Unpacked blocks remembered, so that the requests of one test reading an old block unpack it once. */
 const UNPACKED_KEPT = 64
 
@@ -55,7 +57,7 @@ export class BlockStore {
   /** Keeps only the newest `n` blocks as records (packing the others now). */
   keepRecent(n: number): void {
     this.recent = Math.max(1, n)
-    while (this.recentBlocks.length > this.recent) this.packOldest()
+    if (this.recentBlocks.length > this.recent) this.packOldest(this.recentBlocks.length - this.recent)
   }
 
   /** The newest block. */
@@ -111,7 +113,8 @@ export class BlockStore {
     this.recentBlocks.push(block)
     this.byHash.add(block.hashHex, i)
     for (const t of block.transactions) this.txs.add(t.hashHex, i)
-    if (this.recentBlocks.length > this.recent) this.packOldest()
+    // In batches: taking the first of 4,096 records out of the array moves the others (a few µs).
+    if (this.recentBlocks.length >= this.recent + Math.min(PACK_BATCH, this.recent)) this.packOldest(this.recentBlocks.length - this.recent)
   }
 
   /** Forgets every block (a fork moved to another block: hardhat_reset with `forking`). */
@@ -218,11 +221,13 @@ export class BlockStore {
     return this.arena.read(this.positions[i - 1]!, this.lengths[i - 1]!)
   }
 
-  private packOldest(): void {
-    const block = this.recentBlocks.shift()!
-    const packed = packBlock(block, this.hashAt(this.packedEnd - 1))
-    this.positions.push(this.arena.append(packed))
-    this.lengths.push(packed.length)
-    this.packedEnd++
+  /** Packs the `n` oldest records. */
+  private packOldest(n: number): void {
+    for (const block of this.recentBlocks.splice(0, n)) {
+      const packed = packBlock(block, this.hashAt(this.packedEnd - 1))
+      this.positions.push(this.arena.append(packed))
+      this.lengths.push(packed.length)
+      this.packedEnd++
+    }
   }
 }
