@@ -226,6 +226,21 @@ describe('a chain whose blocks are packed', () => {
     await p.disconnect()
   })
 
+  it('applies the log limits over packed blocks as over records (-32012 once past the results limit)', async () => {
+    const p = await fresh({ logsMaxBlockRange: 5, logsMaxResults: 3 })
+    const token = await deploy(p, Token, [10n ** 24n])
+    const erc20 = new Interface(Token.abi as never)
+    for (let i = 0; i < 12; i++) await send(p, { to: token, data: erc20.encodeFunctionData('transfer', [COW, 1n]) })
+    const query = async (filter: object) => rq(p, 'eth_getLogs', [{ address: token, ...filter }]).catch((e) => `${e.code} ${e.message}`)
+    const filters = [{ fromBlock: '0x0' }, { fromBlock: '0x3', toBlock: '0x7' }, { fromBlock: '0x2', toBlock: '0x5' }, { fromBlock: '0x9' }]
+    const before = await Promise.all(filters.map(query))
+    expect(before[0]).toBe('-32012 Filter returned more than 3 logs.')
+    expect((before[1] as unknown[]).length).toBe(5)
+    nodeOf(p).chain.store.keepRecent(1)
+    expect(await Promise.all(filters.map(query))).toEqual(before)
+    await p.disconnect()
+  })
+
   it('reverts into packed blocks and mines on from there', async () => {
     const p = await fresh()
     const node = nodeOf(p)

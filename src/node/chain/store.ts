@@ -162,22 +162,26 @@ export class BlockStore {
     return dropped
   }
 
+  /** Blocks `from`..`to` inclusive, clamped to the chain. */
+  range(from: bigint, to: bigint): BlockRecord[] {
+    return [...this.blocksIn(from, to)]
+  }
+
   /**
-   * Blocks `from`..`to` inclusive, clamped to the chain; with `mayHold`, only those whose header bloom it accepts
-   * (packed blocks are then unpacked only when their bloom may hold what is looked for: log queries over old blocks).
+   * Blocks `from`..`to` inclusive, clamped to the chain, one at a time (a reader that stops early unpacks no more);
+   * with `mayHold`, only those whose header bloom it accepts (packed blocks are unpacked only when their bloom may
+   * hold what is looked for: log queries over old blocks).
    */
-  range(from: bigint, to: bigint, mayHold?: (bloom: Uint8Array) => boolean): BlockRecord[] {
+  *blocksIn(from: bigint, to: bigint, mayHold?: (bloom: Uint8Array) => boolean): Generator<BlockRecord> {
     const lo = from < this.base ? 0 : Number(from - this.base)
     const hi = Math.min(Number(to - this.base), this.length - 1)
-    const out: BlockRecord[] = []
-    for (let i = lo; i <= hi; i++) {
+    for (let i = lo; i <= hi && i < this.length; i++) {
       if (mayHold !== undefined && i > 0 && i < this.packedEnd && !this.unpacked.has(i)) {
         if (!mayHold(packedBlockBloom(this.packedAt(i), this.bloomScratch))) continue
       }
       const block = this.at(i)!
-      if (mayHold === undefined || mayHold(block.header.logsBloom)) out.push(block)
+      if (mayHold === undefined || mayHold(block.header.logsBloom)) yield block
     }
-    return out
   }
 
   /** How many of blocks `from`..`to` the chain has. */

@@ -68,9 +68,7 @@ function newLogFilter(node: RskNode, f: FilterObject): bigint {
   const criteria = new LogCriteria(f, from ?? head + 1n, to, hash)
   let history: BlockRecord[] = []
   if (hash !== undefined || from !== undefined) {
-    const covered = filterBlocks(node, f)
-    const withMatches = new Set(collectLogs(node, f, covered).map((l) => l.blockHash))
-    history = covered.blocks.filter((b) => withMatches.has(b.hashHex))
+    collectLogs(node, f, filterBlocks(node, f), history)
   }
   return filtersOf(node).newLogFilter(criteria, history)
 }

@@ -23,10 +23,13 @@ function bound(node: RskNode, sel: BlockSelector | undefined): bigint {
   return b === undefined ? head + 1n : b.number
 }
 
-/** The blocks a filter covers now: how many (`span`, what the limits count) and those whose bloom may match. */
+/**
+ * The blocks a filter covers now: how many (`span`, what the limits count) and those whose bloom may match, read as
+ * they are iterated (a query stopped by the results limit reads, and unpacks, no further).
+ */
 export interface FilterBlocks {
   span: number
-  blocks: BlockRecord[]
+  blocks: Iterable<BlockRecord>
 }
 
 export function filterBlocks(node: RskNode, f: FilterObject): FilterBlocks {
@@ -37,7 +40,7 @@ export function filterBlocks(node: RskNode, f: FilterObject): FilterBlocks {
   }
   const from = bound(node, f.fromBlock)
   const to = bound(node, f.toBlock)
-  return { span: node.chain.store.count(from, to), blocks: node.chain.store.range(from, to, mayHold) }
+  return { span: node.chain.store.count(from, to), blocks: node.chain.store.blocksIn(from, to, mayHold) }
 }
 
 /**
@@ -70,8 +73,8 @@ export function bloomMatcher(f: FilterObject): (bloom: Uint8Array) => boolean {
   return (bloom) => groups.every((any) => any.some((bits) => bloomHas(bloom, bits)))
 }
 
-/** Logs of the filter's blocks that match `f`, enforcing the configured limits. */
-export function collectLogs(node: RskNode, f: FilterObject, { span, blocks }: FilterBlocks): LogJson[] {
+/** Logs of the filter's blocks that match `f`, enforcing the configured limits; `matched` gets the blocks that hold some. */
+export function collectLogs(node: RskNode, f: FilterObject, { span, blocks }: FilterBlocks, matched?: BlockRecord[]): LogJson[] {
   const { logsMaxBlockRange: maxRange, logsMaxResults: maxLogs } = node.options
   const overRange = maxRange > 0 && span > maxRange
   if (overRange && maxLogs === 0) throw new RpcError(ErrorCode.LogLimit, `Cannot query more than ${maxRange} blocks at once`)
@@ -79,7 +82,9 @@ export function collectLogs(node: RskNode, f: FilterObject, { span, blocks }: Fi
   const mayHold = bloomMatcher(f)
   const out: LogJson[] = []
   for (const block of blocks) {
-    for (const log of blockLogs(block, keep, mayHold)) {
+    const logs = blockLogs(block, keep, mayHold)
+    if (logs.length > 0) matched?.push(block)
+    for (const log of logs) {
       out.push(log)
       if (overRange && maxLogs > 0 && out.length > maxLogs) {
         throw new RpcError(ErrorCode.LogLimit, `Filter returned more than ${maxLogs} logs.`)
