@@ -10,34 +10,24 @@
 // `--snapshots dir` also writes a V8 heap snapshot before and after (open them in Chrome DevTools' Memory tab, or
 // compare them by constructor to see what a block keeps).
 import path from 'node:path'
-import { readFileSync } from 'node:fs'
 import { writeHeapSnapshot } from 'node:v8'
 import { parseArgs } from 'node:util'
-import { Interface, Wallet } from 'ethers'
 import { repoDir } from './lib/targets.mjs'
+import { deployToken } from './lib/token.mjs'
 
 const { values } = parseArgs({
   options: { blocks: { type: 'string', default: '3000' }, warmup: { type: 'string', default: '4600' }, 'state-history': { type: 'string' }, holders: { type: 'string', default: 'same' }, snapshots: { type: 'string' } },
 })
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc')
 const { createProvider } = await import(path.join(repoDir, 'dist/index.js'))
-const contracts = JSON.parse(readFileSync(path.join(repoDir, 'test/fixtures/contracts.json'), 'utf8'))
 const stateHistory = values['state-history'] === undefined ? undefined : Number(values['state-history'])
 const provider = await createProvider({ accountTxRateLimit: false, ...(stateHistory !== undefined ? { stateHistory } : {}) })
-const rq = (method, params = []) => provider.request({ method, params })
-
-const wallet = new Wallet('0xc85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4') // regtest's `cow`
-const chainId = BigInt(await rq('eth_chainId'))
-let nonce = Number(await rq('eth_getTransactionCount', [wallet.address, 'latest']))
-const sign = (fields) => wallet.signTransaction({ type: 0, chainId, nonce: nonce++, gasPrice: 0n, gasLimit: 100_000n, value: 0n, ...fields })
-const token = new Interface(contracts.Token.abi)
-const deployed = await rq('eth_sendRawTransaction', [await sign({ data: contracts.Token.bytecode + token.encodeDeploy([10n ** 30n]).slice(2), gasLimit: 3_000_000n })])
-const tokenAddress = (await rq('eth_getTransactionReceipt', [deployed])).contractAddress
+const { rq, transfer } = await deployToken(provider)
 const holder = (i) => (values.holders === 'new' ? '0x' + (0x1000 + i).toString(16).padStart(40, '0') : '0x' + '12'.repeat(20))
 
 async function transfers(from, n) {
   const raws = []
-  for (let i = 0; i < n; i++) raws.push(await sign({ to: tokenAddress, data: token.encodeFunctionData('transfer', [holder(from + i), 1n]) }))
+  for (let i = 0; i < n; i++) raws.push(await transfer(holder(from + i)))
   for (const raw of raws) {
     const hash = await rq('eth_sendRawTransaction', [raw])
     if ((await rq('eth_getTransactionReceipt', [hash])).status !== '0x1') throw new Error('transfer failed')

@@ -6,26 +6,17 @@
 //
 //   node bench/logs-old-blocks.mjs [--blocks 6000] [--repo /path/to/other/checkout]
 import path from 'node:path'
-import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { Interface, Wallet } from 'ethers'
 import { repoDir } from './lib/targets.mjs'
+import { deployToken } from './lib/token.mjs'
 
 const { values } = parseArgs({ options: { blocks: { type: 'string', default: '6000' }, repo: { type: 'string', default: repoDir } } })
 const { createProvider } = await import(path.join(path.resolve(values.repo), 'dist/index.js'))
-const contracts = JSON.parse(readFileSync(path.join(repoDir, 'test/fixtures/contracts.json'), 'utf8'))
 const provider = await createProvider({ accountTxRateLimit: false })
-const rq = (method, params = []) => provider.request({ method, params })
-const wallet = new Wallet('0xc85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4') // regtest's `cow`
-const chainId = BigInt(await rq('eth_chainId'))
-let nonce = Number(await rq('eth_getTransactionCount', [wallet.address, 'latest']))
-const sign = (fields) => wallet.signTransaction({ type: 0, chainId, nonce: nonce++, gasPrice: 0n, gasLimit: 100_000n, value: 0n, ...fields })
-const token = new Interface(contracts.Token.abi)
-const deployed = await rq('eth_sendRawTransaction', [await sign({ data: contracts.Token.bytecode + token.encodeDeploy([10n ** 30n]).slice(2), gasLimit: 3_000_000n })])
-const tokenAddress = (await rq('eth_getTransactionReceipt', [deployed])).contractAddress
+const { rq, tokenAddress, transfer } = await deployToken(provider)
 const blocks = Number(values.blocks)
 const raws = []
-for (let i = 0; i < blocks; i++) raws.push(await sign({ to: tokenAddress, data: token.encodeFunctionData('transfer', ['0x' + '12'.repeat(20), 1n]) }))
+for (let i = 0; i < blocks; i++) raws.push(await transfer('0x' + '12'.repeat(20)))
 for (const raw of raws) await rq('eth_sendRawTransaction', [raw])
 const head = Number(await rq('eth_blockNumber'))
 
@@ -46,7 +37,7 @@ console.log(
     results: [
       await time('token, from block 0', { fromBlock: '0x0', toBlock: 'latest', address: tokenAddress }),
       await time('an address no block has, from block 0', { fromBlock: '0x0', toBlock: 'latest', address: '0x' + '34'.repeat(20) }),
-      await time('token, last 500 blocks', { fromBlock: `0x${(head - 499).toString(16)}`, toBlock: 'latest', address: tokenAddress }),
+      await time('token, last 500 blocks', { fromBlock: `0x${Math.max(0, head - 499).toString(16)}`, toBlock: 'latest', address: tokenAddress }),
     ],
   }),
 )

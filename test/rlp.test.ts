@@ -11,18 +11,26 @@ import { rng } from './rng.js'
 
 const LENGTHS = [0, 1, 2, 31, 32, 54, 55, 56, 57, 255, 256, 257, 1024]
 
+/**
+ * Random nested inputs from `r`: byte strings mostly of boundary lengths, half their bytes below 0x80, lists up to
+ * depth 5 (a few of 70 items). Call the result with depth 0.
+ */
+function randomInputs(r: () => number): (depth: number) => RlpInput {
+  const n = (k: number) => Math.floor(r() * k)
+  const bytes = (): Uint8Array => {
+    const len = r() < 0.7 ? LENGTHS[n(LENGTHS.length)]! : n(80)
+    return Uint8Array.from({ length: len }, () => (r() < 0.5 ? n(0x80) : n(256)))
+  }
+  const value = (depth: number): RlpInput => {
+    if (depth > 4 || r() < 0.55) return bytes()
+    return Array.from({ length: n(r() < 0.1 && depth < 2 ? 70 : 6) }, () => value(depth + 1))
+  }
+  return value
+}
+
 describe('rlpEncode', () => {
   it('writes what RLP.encode writes on 3,000 random nested inputs (and rlpLength is its length)', () => {
-    const r = rng(77)
-    const n = (k: number) => Math.floor(r() * k)
-    const bytes = (): Uint8Array => {
-      const len = r() < 0.7 ? LENGTHS[n(LENGTHS.length)]! : n(80)
-      return Uint8Array.from({ length: len }, () => (r() < 0.5 ? n(0x80) : n(256)))
-    }
-    const value = (depth: number): RlpInput => {
-      if (depth > 4 || r() < 0.55) return bytes()
-      return Array.from({ length: n(r() < 0.1 && depth < 2 ? 70 : 6) }, () => value(depth + 1))
-    }
+    const value = randomInputs(rng(77))
     for (let i = 0; i < 3000; i++) {
       const v = value(0)
       const mine = rlpEncode(v)
@@ -60,14 +68,7 @@ describe('rlpDecode', () => {
   it('answers what RLP.decode answers on 3,000 random encodings and 6,000 damaged ones (flipped, cut or extended)', () => {
     const r = rng(123)
     const n = (k: number) => Math.floor(r() * k)
-    const bytes = (): Uint8Array => {
-      const len = r() < 0.7 ? LENGTHS[n(LENGTHS.length)]! : n(80)
-      return Uint8Array.from({ length: len }, () => (r() < 0.5 ? n(0x80) : n(256)))
-    }
-    const value = (depth: number): RlpInput => {
-      if (depth > 4 || r() < 0.55) return bytes()
-      return Array.from({ length: n(r() < 0.1 && depth < 2 ? 70 : 6) }, () => value(depth + 1))
-    }
+    const value = randomInputs(r)
     let threw = 0
     for (let i = 0; i < 3000; i++) {
       const encoded = RLP.encode(value(0) as never)
