@@ -42,7 +42,7 @@ export class BlockStore {
   private readonly arena = new ByteArena()
   private recentBlocks: BlockRecord[] = []
   private readonly unpacked = new RecentMap<number, BlockRecord>(UNPACKED_KEPT)
-  /** Where packed blocks' blooms are checked by `range` (one buffer for every block). */
+  /** Where packed blocks' blooms are checked by `blocksIn` (one buffer for every block). */
   private readonly bloomScratch = new Uint8Array(256)
   /** Blocks by hash, and mined transactions' blocks by transaction hash: indexes of blocks above the first. */
   private readonly byHash = new PrefixIndex()
