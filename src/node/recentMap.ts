@@ -22,11 +22,6 @@ export class RecentMap<K, V> {
     if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!)
   }
 
-  /** Whether `key` is kept (without making it the newest). */
-  has(key: K): boolean {
-    return this.map.has(key)
-  }
-
   clear(): void {
     this.map.clear()
   }

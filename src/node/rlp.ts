@@ -98,8 +98,8 @@ export type RlpItem = Uint8Array | RlpItem[]
  * Decodes one RLP item that fills `input`, accepting exactly what `@ethereumjs/rlp`'s `RLP.decode` accepts (canonical
  * single bytes, long forms only past 55 bytes, lengths without leading zeros, no trailing bytes; test/rlp.test.ts
  * compares them on random valid and damaged inputs). The byte strings are views of `input`, not copies: `RLP.decode`
- * copies every item and, at each list level, the rest of the list, which made it half the time of unpacking a block
- * (src/node/chain/blockPack.ts).
+ * copies every item and, at each list level, the rest of the list, which took half the samples of a profile of
+ * packing and unpacking blocks (src/node/chain/blockPack.ts).
  */
 export function rlpDecode(input: Uint8Array): RlpItem {
   if (input.length === 0) return new Uint8Array()

@@ -1,7 +1,7 @@
 /**
  * A mined block as one byte string, for the blocks the store keeps packed (src/node/chain/store.ts): a block record
  * with its header, transactions and receipts as objects costs about 5 KB of heap (a token transfer per block:
- * docs/performance.md), its packed form under 1 KB outside the heap.
+ * docs/performance.md), its packed form about 1.1 KB outside the heap.
  *
  * The layout is RLP (src/node/rlp.ts), every field of the record written as it is, so that unpacking gives a record
  * equal to the one packed (test/blockPack.test.ts): [hash, header bloom, hashForMergedMining, totalDifficulty, size,
@@ -24,11 +24,8 @@ import { edgesFromBytes, edgesToBytes } from '../rsk/header/headerFields.js'
 import { remascReceiptFromParts, remascReceiptParts } from '../rsk/remasc/remascReceipt.js'
 import { remascTransaction } from '../rsk/remasc/remascTx.js'
 
-type Item = RlpItem
-
 const BLOOM_BYTES = 256
 const NONE: RlpInput[] = []
-const EMPTY = new Uint8Array()
 const some = (b: Uint8Array): RlpInput[] => [b]
 const optional = (b: Uint8Array | undefined): RlpInput[] => (b === undefined ? NONE : some(b))
 const big = unpaddedBytes
@@ -102,7 +99,7 @@ function packHeader(h: RskHeader, parentHash: Uint8Array | undefined): RlpInput[
     num(h.uncleCount),
     num(h.version),
     optional(h.ummRoot),
-    optional(h.txExecutionSublistsEdges === undefined ? undefined : h.txExecutionSublistsEdges.length === 0 ? EMPTY : edgesToBytes(h.txExecutionSublistsEdges)),
+    optional(h.txExecutionSublistsEdges === undefined ? undefined : edgesToBytes(h.txExecutionSublistsEdges)),
     optional(h.baseEvent),
     h.bitcoinMergedMiningHeader,
     h.bitcoinMergedMiningMerkleProof,
@@ -115,7 +112,7 @@ function packHeader(h: RskHeader, parentHash: Uint8Array | undefined): RlpInput[
   ]
 }
 
-function unpackHeader(f: Item[], logsBloom: Uint8Array, parentHash: () => Uint8Array): RskHeader {
+function unpackHeader(f: RlpItem[], logsBloom: Uint8Array, parentHash: () => Uint8Array): RskHeader {
   const h: RskHeader = {
     parentHash: present(f[0]) ?? parentHash(),
     unclesHash: present(f[1]) ?? KECCAK256_RLP_ARRAY.slice(),
@@ -141,7 +138,7 @@ function unpackHeader(f: Item[], logsBloom: Uint8Array, parentHash: () => Uint8A
   const ummRoot = present(f[16])
   if (ummRoot !== undefined) h.ummRoot = ummRoot
   const edges = present(f[17])
-  if (edges !== undefined) h.txExecutionSublistsEdges = edges.length === 0 ? [] : edgesFromBytes(edges)
+  if (edges !== undefined) h.txExecutionSublistsEdges = edgesFromBytes(edges)
   const baseEvent = present(f[18])
   if (baseEvent !== undefined) h.baseEvent = baseEvent
   const forkDetectionData = present(f[22])
@@ -190,7 +187,7 @@ function packReceipt(r: ReceiptRecord, t: TxRecord): RlpInput {
   ]
 }
 
-function unpackReceipt(f: Item[]): ReceiptRecord {
+function unpackReceipt(f: RlpItem[]): ReceiptRecord {
   if (f.length === 1) {
     const [cumulativeGasUsed, paidBlock, payments, bloom] = list(f[0])
     const paid = present(paidBlock)
@@ -286,17 +283,17 @@ export function packedBlockBloom(packed: Uint8Array, into?: Uint8Array): Uint8Ar
   return unpackBloom(packed.subarray(at + 1 + k, at + 1 + k + length), into)
 }
 
-function bytes(item: Item | undefined): Uint8Array {
+function bytes(item: RlpItem | undefined): Uint8Array {
   if (!(item instanceof Uint8Array)) throw new Error('packed block: expected a byte string')
   return item
 }
 
-function list(item: Item | undefined): Item[] {
+function list(item: RlpItem | undefined): RlpItem[] {
   if (!Array.isArray(item)) throw new Error('packed block: expected a list')
   return item
 }
 
-const bigOf = (item: Item | undefined): bigint => {
+const bigOf = (item: RlpItem | undefined): bigint => {
   const b = bytes(item)
   if (b.length > 6) return bytesToBigInt(b)
   // Up to 6 bytes: exact in a double (block numbers, gas, timestamps), without util's hex string.
@@ -304,10 +301,10 @@ const bigOf = (item: Item | undefined): bigint => {
   for (let i = 0; i < b.length; i++) n = n * 256 + b[i]!
   return BigInt(n)
 }
-const numOf = (item: Item | undefined): number => Number(bigOf(item))
+const numOf = (item: RlpItem | undefined): number => Number(bigOf(item))
 
 /** The value of an optional field (`[]` or `[value]`). */
-function present(item: Item | undefined): Uint8Array | undefined {
+function present(item: RlpItem | undefined): Uint8Array | undefined {
   const l = list(item)
   return l.length === 0 ? undefined : bytes(l[0])
 }

@@ -149,6 +149,8 @@ export function gasLimitBytesFor(number: bigint, gasLimit: bigint): Uint8Array {
  * edgesToBytes([1, 256]) // Uint8Array [1, 0, 0, 1]
  */
 export function edgesToBytes(edges: number[]): Uint8Array {
+  // No edges (every block mined here): no buffer and DataView for nothing.
+  if (edges.length === 0) return NO_BYTES
   const out = new Uint8Array(edges.length * 2)
   const view = new DataView(out.buffer)
   edges.forEach((e, i) => view.setInt16(2 * i, e, true))
@@ -162,6 +164,7 @@ export function edgesToBytes(edges: number[]): Uint8Array {
  * edgesFromBytes(Uint8Array.of(1, 0, 0, 1)) // [1, 256]
  */
 export function edgesFromBytes(b: Uint8Array): number[] {
+  if (b.length < 2) return []
   const view = new DataView(b.buffer, b.byteOffset, b.length)
   return Array.from({ length: Math.floor(b.length / 2) }, (_, i) => view.getInt16(2 * i, true))
 }

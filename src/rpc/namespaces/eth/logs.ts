@@ -30,17 +30,19 @@ function bound(node: RskNode, sel: BlockSelector | undefined): bigint {
 export interface FilterBlocks {
   span: number
   blocks: Iterable<BlockRecord>
+  /** The filter's bloom test (bloomMatcher), for the receipts of those blocks. */
+  mayHold: (bloom: Uint8Array) => boolean
 }
 
 export function filterBlocks(node: RskNode, f: FilterObject): FilterBlocks {
   const mayHold = bloomMatcher(f)
   if (f.blockHash !== undefined) {
     const b = node.chain.store.getByHash(bytesToHex(f.blockHash))
-    return b === undefined ? { span: 0, blocks: [] } : { span: 1, blocks: mayHold(b.header.logsBloom) ? [b] : [] }
+    return b === undefined ? { span: 0, blocks: [], mayHold } : { span: 1, blocks: mayHold(b.header.logsBloom) ? [b] : [], mayHold }
   }
   const from = bound(node, f.fromBlock)
   const to = bound(node, f.toBlock)
-  return { span: node.chain.store.count(from, to), blocks: node.chain.store.blocksIn(from, to, mayHold) }
+  return { span: node.chain.store.count(from, to), blocks: node.chain.store.blocksIn(from, to, mayHold), mayHold }
 }
 
 /**
@@ -74,12 +76,11 @@ export function bloomMatcher(f: FilterObject): (bloom: Uint8Array) => boolean {
 }
 
 /** Logs of the filter's blocks that match `f`, enforcing the configured limits; `matched` gets the blocks that hold some. */
-export function collectLogs(node: RskNode, f: FilterObject, { span, blocks }: FilterBlocks, matched?: BlockRecord[]): LogJson[] {
+export function collectLogs(node: RskNode, f: FilterObject, { span, blocks, mayHold }: FilterBlocks, matched?: BlockRecord[]): LogJson[] {
   const { logsMaxBlockRange: maxRange, logsMaxResults: maxLogs } = node.options
   const overRange = maxRange > 0 && span > maxRange
   if (overRange && maxLogs === 0) throw new RpcError(ErrorCode.LogLimit, `Cannot query more than ${maxRange} blocks at once`)
   const keep = rawLogMatcher(f)
-  const mayHold = bloomMatcher(f)
   const out: LogJson[] = []
   for (const block of blocks) {
     const logs = blockLogs(block, keep, mayHold)
