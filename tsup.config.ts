@@ -37,8 +37,9 @@ export default defineConfig({
   define: { __RSKSIM_ENGINE_VERSIONS__: JSON.stringify(engineVersions) },
   noExternal: [/^@ethereumjs\//, /^@noble\//, 'eventemitter3', 'hash-wasm'],
   // classic-level (the on-disk database, an optional dependency) loads its native LevelDB binding from its own
-  // directory: imported from node_modules at run time, only when a database directory is asked for.
-  external: ['classic-level'],
+  // directory: imported from node_modules at run time, only when a database directory is asked for. secp256k1-native
+  // (native sender recovery, optional too: src/node/nativeSecp256k1.ts) loads its prebuilt binary the same way.
+  external: ['classic-level', 'secp256k1-native'],
   // Bundled CommonJS (debug, lru-cache) calls require() for Node built-ins; an ES module has none of its own.
   banner: { js: "import { createRequire as __rsksimCreateRequire } from 'node:module'; const require = __rsksimCreateRequire(import.meta.url);" },
 })

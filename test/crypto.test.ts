@@ -1,14 +1,16 @@
 /**
- * The secp256k1 primitives of src/node/crypto.ts (libsecp256k1 as WebAssembly) against an independent
- * implementation: ethers' SigningKey (@noble/curves), on random keys and digests. Signatures must be identical, not
+ * The secp256k1 primitives of src/node/crypto.ts (libsecp256k1, natively through `secp256k1-native` where it loads
+ * and as WebAssembly) against an independent implementation: ethers' SigningKey (@noble/curves), on random keys and
+ * digests; recovery is checked both ways. Signatures must be identical, not
  * just valid: both sides use RFC 6979 nonces and low s, so any difference is a bug. And the sender the node hands a
  * transaction it signed (enginePatches/senderCache.ts) is the one ethers recovers from the signed bytes.
  */
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { computeAddress, getBytes, hexlify, randomBytes, Signature, SigningKey, Transaction } from 'ethers'
 import { Common, Mainnet } from '@ethereumjs/common'
 import { bytesToHex } from '@ethereumjs/util'
-import { ecrecover, isPrivateKey, privateKeyToAddress, publicKeyOf, signDigest } from '../src/node/crypto.js'
+import { ecrecover, isPrivateKey, privateKeyToAddress, publicKeyOf, signDigest, useNativeRecovery } from '../src/node/crypto.js'
+import { nativeRecover } from '../src/node/nativeSecp256k1.js'
 import { signTransaction } from '../src/node/chain/txRecord.js'
 import { createLegacyTxFromRLP } from '@ethereumjs/tx'
 import { enginePatches, engineMatchesPin, senderAddressPatched, senderCachePatched, setEnginePatches } from '../src/node/enginePatches/index.js'
@@ -22,7 +24,27 @@ function randomKey(): Uint8Array {
   }
 }
 
-describe('secp256k1 primitives', () => {
+/** secp256k1's group order n (SEC 2). */
+const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
+const word = (x: bigint) => getBytes(`0x${x.toString(16).padStart(64, '0')}`)
+
+describe('native recovery', () => {
+  it('loads on the platforms with a prebuilt binary (this one included: CI runs on Linux x64)', () => {
+    const prebuilt = ['linux-x64', 'linux-arm', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-ia32']
+    if (prebuilt.includes(`${process.platform}-${process.arch}`) && process.env.RSKSIM_NATIVE_SECP256K1 === undefined) {
+      expect(nativeRecover).toBeTypeOf('function')
+    }
+    expect(useNativeRecovery(true)).toBe(nativeRecover !== undefined)
+  })
+})
+
+for (const native of [true, false]) describe(`secp256k1 primitives (recovery ${native ? 'native' : 'through WebAssembly'})`, () => {
+  beforeAll(() => {
+    if (native && nativeRecover === undefined) return
+    expect(useNativeRecovery(native)).toBe(native)
+  })
+  afterAll(() => void useNativeRecovery(true))
+
   it('a signature recovered again answers the same key; the other recovery bit or another digest is recovered anew (reference: ethers)', () => {
     const key = randomKey()
     const digest = randomBytes(32)
@@ -75,6 +97,61 @@ describe('secp256k1 primitives', () => {
     expect(() => ecrecover(digest, 29n, getBytes(sig.r), getBytes(sig.s))).toThrow('Invalid signature v value')
     expect(() => ecrecover(digest, 27n, new Uint8Array(32), getBytes(sig.s))).toThrow()
     expect(() => ecrecover(digest, 27n, new Uint8Array(33).fill(1), getBytes(sig.s))).toThrow('Invalid signature')
+  })
+
+  it('refuses r or s of zero or at or past the group order, and recovers an r that is no x coordinate to nothing', () => {
+    const digest = randomBytes(32)
+    const sig = Signature.from(new SigningKey(randomKey()).sign(digest))
+    for (const bad of [0n, N, N + 1n, 2n ** 256n - 1n]) {
+      expect(() => ecrecover(digest, 27n, word(bad), getBytes(sig.s))).toThrow('Invalid signature')
+      expect(() => ecrecover(digest, 27n, getBytes(sig.r), word(bad))).toThrow('Invalid signature')
+    }
+    // x = 5 is on no point of y² = x³ + 7 (125 + 7 = 132 is not a square mod p), so r = 5 recovers nothing.
+    expect(() => ecrecover(digest, 27n, word(5n), getBytes(sig.s))).toThrow('Invalid signature')
+  })
+
+  it('recovers a high s (n - s) with the other recovery bit to the same key, as the ecrecover precompile must', () => {
+    for (let i = 0; i < 20; i++) {
+      const key = randomKey()
+      const digest = randomBytes(32)
+      const sig = new SigningKey(key).sign(digest)
+      const high = word(N - BigInt(sig.s))
+      const expected = `0x${SigningKey.computePublicKey(key).slice(4)}`
+      expect(bytesToHex(ecrecover(digest, BigInt(28 - sig.yParity), getBytes(sig.r), high))).toBe(expected)
+      // The largest scalars: r = n - 1 or s = n - 1 are in range (a key may or may not exist; both paths agree below).
+      expect(bytesToHex(ecrecover(digest, 27n, getBytes(sig.r), word(N - 1n)))).toMatch(/^0x[0-9a-f]{128}$/)
+    }
+  })
+})
+
+describe('native and WebAssembly recovery', () => {
+  it('recover the same keys, or both nothing, on random and edge signatures', () => {
+    if (nativeRecover === undefined) return
+    const cases: [Uint8Array, Uint8Array, Uint8Array, bigint][] = []
+    for (let i = 0; i < 200; i++) {
+      const digest = randomBytes(32)
+      const sig = new SigningKey(randomKey()).sign(digest)
+      cases.push([digest, getBytes(sig.r), getBytes(sig.s), BigInt(sig.v)])
+      cases.push([digest, randomBytes(32), randomBytes(32), 27n + BigInt(i % 2)]) // mostly recovers some key
+      cases.push([digest, word(N - 1n - BigInt(i)), word(BigInt(i) + 1n), 27n + BigInt(i % 2)])
+    }
+    const answer = (c: (typeof cases)[number]) => {
+      try {
+        return bytesToHex(ecrecover(c[0], c[3], c[1], c[2]))
+      } catch (e) {
+        return (e as Error).message
+      }
+    }
+    try {
+      useNativeRecovery(true)
+      const natively = cases.map(answer)
+      useNativeRecovery(false)
+      const wasm = cases.map(answer)
+      expect(natively).toEqual(wasm)
+      expect(natively.filter((a) => a.startsWith('0x')).length).toBeGreaterThan(400)
+    } finally {
+      useNativeRecovery(true)
+    }
   })
 })
 

@@ -1,20 +1,23 @@
 /**
  * Fast elliptic-curve and hash primitives handed to the engine through @ethereumjs/common's `customCrypto`.
  *
- * secp256k1 is libsecp256k1 compiled to WebAssembly (`tiny-secp256k1`: no install script, no native code). Measured
- * here (CPU time per call, docs/performance.md "Sender recovery without the native binding"): recovery 222 µs,
- * signing 101 µs, against 56 and 38 µs for the native `secp256k1` package used before and 1,369 and 423 µs for
- * @noble/curves. The native package was dropped (issue 12): it pulls `elliptic` (advisory GHSA-848j-6mx2-7j84, no
- * fixed release) and its install script runs under stock npm, and no maintained native binding was found that ships
- * prebuilds without both. Its cost: about 8 % of a raw transfer (2,343 → 2,533 µs CPU per transaction with its
- * receipt). Transactions the node signs itself no longer recover their sender (txRecord.ts `signTransaction`), so
- * `eth_sendTransaction` costs what it did with the native binding (1,726 → 1,691 µs).
+ * secp256k1 is libsecp256k1 in both of its forms here:
+ * - Sender recovery (one per raw transaction, and the ecrecover precompile) runs natively where the optional
+ *   `secp256k1-native` binding loads and passes its check (nativeSecp256k1.ts): 100-106 µs per recovery on this
+ *   machine against 530-600 µs through WebAssembly (docs/performance.md "Ninth round"). Elsewhere, or with
+ *   `RSKSIM_NATIVE_SECP256K1=off`, it runs through WebAssembly, with the same answers (test/crypto.test.ts runs both).
+ * - Signing and public keys run through WebAssembly (`tiny-secp256k1`: no install script, no native code): 101 µs a
+ *   signature here, and the node signs only for `eth_sendTransaction` and the signing methods. Transactions the node
+ *   signs itself never recover their sender (txRecord.ts `signTransaction` hands over the key's public key).
+ * The `secp256k1` package used before issue 12 was dropped: it pulls `elliptic` (advisory GHSA-848j-6mx2-7j84, no
+ * fixed release), its install script runs under stock npm, and rsksim loaded it through an internal file.
  */
 import * as secp from 'tiny-secp256k1'
 import { createKeccak } from 'hash-wasm'
 import type { CustomCrypto } from '@ethereumjs/common'
 import { binKey } from './binKey.js'
 import { RecentMap } from './recentMap.js'
+import { nativeRecover, type Recover } from './nativeSecp256k1.js'
 
 /**
  * keccak-256 through hash-wasm (WebAssembly, no install script): about 0.7 µs for a trie node here against
@@ -32,15 +35,52 @@ export function keccak256(data: Uint8Array): Uint8Array {
 /**
  * Keys recovered lately (the 1,024 most recent), by digest, signature and recovery bit. A test that reverts to a
  * snapshot and sends the same transaction again sends the same bytes (signatures are deterministic, RFC 6979), so
- * its sender is known: a recovery costs 220-580 µs on the machines measured (docs/performance.md), about a quarter
- * of an automined transfer. The answer is a pure function of the key, so the memo cannot change one.
+ * its sender is known: a recovery costs 100-106 µs natively and 530-600 µs through WebAssembly here
+ * (docs/performance.md). The answer is a pure function of the key, so the memo cannot change one.
  */
 const recovered = new RecentMap<string, Uint8Array>(1024)
+
+/** Recovery through WebAssembly (which throws 'Expected Signature' where r is no point's x coordinate). */
+const wasmRecover: Recover = (msgHash, rs, recovery) => {
+  try {
+    return secp.recover(msgHash, rs, recovery, false)?.subarray(1) ?? null
+  } catch {
+    return null
+  }
+}
+
+/** The recovery in use: native where it loaded (nativeSecp256k1.ts), else WebAssembly. */
+let recover: Recover = nativeRecover ?? wasmRecover
+
+/**
+ * Chooses native recovery (when it loaded) or WebAssembly for what runs from now on, and forgets recovered keys;
+ * answers whether native recovery is in use. For tests that check both give the same answers, and for measuring.
+ */
+export function useNativeRecovery(on: boolean): boolean {
+  recover = on && nativeRecover !== undefined ? nativeRecover : wasmRecover
+  recovered.clear()
+  return recover === nativeRecover
+}
+
+/** secp256k1's group order n, big-endian: r and s must lie in [1, n - 1]. */
+const ORDER = Uint8Array.from(Buffer.from('fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141', 'hex'))
+
+/** Whether the 32 bytes at `offset` of `bytes` are a scalar in [1, n - 1]. */
+function isScalar(bytes: Uint8Array, offset: number): boolean {
+  let zero = true
+  for (let i = 0; i < 32; i++) if (bytes[offset + i] !== 0) zero = false
+  if (zero) return false
+  for (let i = 0; i < 32; i++) {
+    const b = bytes[offset + i]!
+    if (b !== ORDER[i]) return b < ORDER[i]!
+  }
+  return false // equal to n
+}
 
 /**
  * Recovers the 64-byte uncompressed public key (without the 0x04 prefix) from a signature, as
  * `@ethereumjs/util`'s `ecrecover` does, using libsecp256k1. Callers must not write to the answer (it may be the
- * memo's).
+ * memo's). r or s of zero or past the group order recover nothing ('Invalid signature'), as in libsecp256k1.
  */
 export function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint8Array, chainId?: bigint): Uint8Array {
   const recovery = chainId === undefined ? v - 27n : v - (2n * chainId + 35n)
@@ -54,9 +94,9 @@ export function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint
   const key = binKey(input)
   const known = recovered.get(key)
   if (known !== undefined) return known
-  const pub = secp.recover(msgHash, input.subarray(32, 96), Number(recovery) as 0 | 1, false)
-  if (pub === null) throw new Error('Invalid signature')
-  const answer = pub.subarray(1)
+  if (!isScalar(input, 32) || !isScalar(input, 64)) throw new Error('Invalid signature')
+  const answer = recover(msgHash, input.subarray(32, 96), Number(recovery) as 0 | 1)
+  if (answer === null) throw new Error('Invalid signature')
   recovered.set(key, answer)
   return answer
 }

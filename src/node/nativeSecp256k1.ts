@@ -1,0 +1,105 @@
+/**
+ * Sender recovery through native libsecp256k1 where it loads: the optional dependency `secp256k1-native` (N-API
+ * bindings with prebuilt binaries for Linux x64/arm, macOS x64/arm64 and Windows x64/ia32 inside the package, loaded
+ * by `node-gyp-build` from the package's own folder: nothing is compiled, no install script is needed, package.json
+ * `allowScripts` leaves its script off). Measured here: 100-106 µs per recovery against 530-600 µs through
+ * WebAssembly (docs/performance.md "Ninth round"), and one recovery per raw transaction is a quarter of an automined
+ * transfer through WebAssembly.
+ *
+ * Loaded defensively, as issue 12 asked of a native binding: when the package is missing (an install that skipped
+ * optional dependencies, a platform without a prebuild and no compiler), fails to load, or fails the check below,
+ * `nativeRecover` is undefined and crypto.ts recovers through WebAssembly (`tiny-secp256k1`), with the same answers.
+ * `RSKSIM_NATIVE_SECP256K1=off` in the environment keeps it unloaded.
+ *
+ * The binding's `secp256k1_ecdsa_recoverable_signature_parse_compact` cannot be called (in 1.1.3 it reads the
+ * recovery id from the argument that holds the signature, and throws), so the 65-byte recoverable signature is
+ * written here in libsecp256k1's own layout for this build (`USE_SCALAR_4X64` on x64: r and s each as 32
+ * little-endian bytes, then the recovery id; the layout `secp256k1_ecdsa_recoverable_signature_save` writes when a
+ * scalar is 32 bytes). Scalars must be below the group order there: callers check r and s first (crypto.ts). That
+ * layout is an internal of the library, so at load a known signature must recover to the generator point (the key
+ * of private key 1, from SEC 2) and a corrupted one must not, or the binding is not used.
+ */
+import { createRequire } from 'node:module'
+
+/** The calls of `secp256k1-native` used here (its API names the C functions). */
+interface Binding {
+  secp256k1_context_VERIFY: number
+  secp256k1_ec_UNCOMPRESSED: number
+  secp256k1_context_create(flags: number): Uint8Array
+  secp256k1_ecdsa_recover(ctx: Uint8Array, pubkey: Uint8Array, sig: Uint8Array, msg32: Uint8Array): void
+  secp256k1_ec_pubkey_serialize(ctx: Uint8Array, output: Uint8Array, pubkey: Uint8Array, flags: number): number
+}
+
+/** Recovers the 64-byte uncompressed public key (no 0x04 prefix), or null when the signature recovers none. */
+export type Recover = (msgHash: Uint8Array, rs: Uint8Array, recovery: 0 | 1) => Uint8Array | null
+
+const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s, 'hex'))
+
+/** Private key 1 signed the digest 0x00 01 02 … 1f (RFC 6979); its public key is secp256k1's generator G. */
+const CHECK = {
+  digest: Uint8Array.from({ length: 32 }, (_, i) => i),
+  rs: hex('a951b0cf98bd51c614c802a65a418fa42482dc5c45c9394e39c0d98773c51cd530104fdc36d91582b5757e1de73d982e803cc14d75e82c65daf924e38d27d834'),
+  recovery: 1 as const,
+  generator: hex(
+    '79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8',
+  ),
+}
+
+function load(): Binding | undefined {
+  try {
+    return createRequire(import.meta.url)('secp256k1-native') as Binding
+  } catch {
+    return undefined
+  }
+}
+
+/** A recover function over the binding. */
+function recoverWith(binding: Binding): Recover {
+  const ctx = binding.secp256k1_context_create(binding.secp256k1_context_VERIFY)
+  const sig = new Uint8Array(65)
+  const pubkey = new Uint8Array(64) // libsecp256k1's internal point
+  return (msgHash, rs, recovery) => {
+    for (let i = 0; i < 32; i++) {
+      sig[i] = rs[31 - i]!
+      sig[32 + i] = rs[63 - i]!
+    }
+    sig[64] = recovery
+    try {
+      binding.secp256k1_ecdsa_recover(ctx, pubkey, sig, msgHash)
+    } catch {
+      return null // "public key could not be recovered": r is no point's x coordinate
+    }
+    const out = new Uint8Array(65)
+    binding.secp256k1_ec_pubkey_serialize(ctx, out, pubkey, binding.secp256k1_ec_UNCOMPRESSED)
+    return out.subarray(1)
+  }
+}
+
+/** Whether `recover` answers the known vector, and a corrupted digest recovers another key. */
+function passesCheck(recover: Recover): boolean {
+  try {
+    const key = recover(CHECK.digest, CHECK.rs, CHECK.recovery)
+    const other = recover(CHECK.digest.map((b) => b ^ 0xff), CHECK.rs, CHECK.recovery)
+    const same = (a: Uint8Array | null, b: Uint8Array) => a !== null && a.length === b.length && a.every((x, i) => x === b[i])
+    return same(key, CHECK.generator) && !same(other, CHECK.generator)
+  } catch {
+    return false
+  }
+}
+
+const off = ['off', '0', 'false'].includes((process.env.RSKSIM_NATIVE_SECP256K1 ?? '').toLowerCase())
+
+function nativeOrNothing(): Recover | undefined {
+  if (off) return undefined
+  const binding = load()
+  if (binding === undefined) return undefined
+  try {
+    const recover = recoverWith(binding)
+    return passesCheck(recover) ? recover : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Native recovery, or undefined when the binding is switched off, missing, or failed its check. */
+export const nativeRecover: Recover | undefined = nativeOrNothing()
