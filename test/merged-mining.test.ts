@@ -22,7 +22,8 @@ import {
   sha256Midstate,
   sha256Resume,
 } from '../src/node/rsk/mergedMining/bitcoin.js'
-import { coinbaseBytes, minerCoinbase } from '../src/node/rsk/mergedMining/coinbase.js'
+import { coinbaseBytes, minerCoinbase, minerCoinbaseBytes } from '../src/node/rsk/mergedMining/coinbase.js'
+import { HeaderHasher } from '../src/node/rsk/mergedMining/sha256State.js'
 import { decodeRskHeader, hashForMergedMining } from '../src/node/rsk/header/header.js'
 import {
   buildMergedMiningFields,
@@ -140,6 +141,52 @@ describe('buildMergedMiningFields', () => {
       expect(parseBitcoinHeader(mm.bitcoinMergedMiningHeader)).toMatchObject({ version: 70012, time: 1_700_000_123, bits: 0x207fffff })
       expect(parseBitcoinHeader(mm.bitcoinMergedMiningHeader).merkleRoot).toEqual(compressedCoinbaseTxid(mm.bitcoinMergedMiningCoinbaseTransaction))
       expect(validateMergedMining(HASH, difficulty, mm)).toBeNull()
+    }
+  })
+
+  it('the shortcuts of the nonce search give the bytes the plain pieces give (template coinbase, remembered midstate, header hasher)', () => {
+    // The reference: the coinbase serialized field by field, the header hashed by @noble/hashes, compressCoinbase's
+    // midstate computed anew; what buildMergedMiningFields did before the shortcuts (issue 13).
+    const reference = (hash: Uint8Array, difficulty: bigint, time: number) => {
+      const prefix = new Uint8Array(4)
+      new DataView(prefix.buffer).setUint32(0, time, true)
+      const raw = coinbaseBytes(minerCoinbase(hash, prefix))
+      const header = serializeBitcoinHeader({ version: 70012, prevBlock: new Uint8Array(32), merkleRoot: sha256(sha256(raw)), time, bits: 0x207fffff, nonce: 0 })
+      const target = difficultyToTarget(difficulty)
+      for (let nonce = 0; ; nonce++) {
+        new DataView(header.buffer).setUint32(76, nonce, true)
+        if (BigInt('0x' + Buffer.from(sha256(sha256(header))).reverse().toString('hex')) <= target) break
+      }
+      const tagAt = Buffer.from(raw).lastIndexOf(Buffer.from(TAG))
+      const cut = Math.floor(tagAt / 64) * 64
+      const state = new Uint8Array(40)
+      new DataView(state.buffer).setBigUint64(0, BigInt(cut))
+      sha256Midstate(raw, cut / 64).forEach((w, i) => new DataView(state.buffer).setUint32(8 + 4 * i, w))
+      return { header, compressed: new Uint8Array([...state, ...raw.subarray(cut)]) }
+    }
+    for (let i = 0; i < 60; i++) {
+      const hash = bytes(32, (j) => j * 31 + i * 17)
+      const difficulty = [1n, 3n, 50n, 1000n][i % 4]!
+      const time = 1_700_000_000 + i * 977
+      const mm = buildMergedMiningFields(hash, difficulty, BigInt(time))
+      const ref = reference(hash, difficulty, time)
+      expect(mm.bitcoinMergedMiningHeader).toEqual(ref.header)
+      expect(mm.bitcoinMergedMiningCoinbaseTransaction).toEqual(ref.compressed)
+    }
+    // The coinbase template, across prefix lengths (a new template each time the length changes), and a compressed
+    // coinbase after one whose first block differed (the remembered midstate must not answer for it).
+    for (const n of [4, 0, 300, 4, 61, 4]) {
+      const prefix = bytes(n, (j) => j * 5 + n)
+      expect(minerCoinbaseBytes(HASH, prefix)).toEqual(coinbaseBytes(minerCoinbase(HASH, prefix)))
+      const raw = minerCoinbaseBytes(OTHER, prefix)
+      expect(compressedCoinbaseTxid(compressCoinbase(raw))).toEqual(dsha256(raw))
+    }
+    // The header hasher: headers sharing their first 64 bytes, against @noble/hashes.
+    const header = bytes(80, (j) => j * 3)
+    const hasher = new HeaderHasher(header)
+    for (let k = 0; k < 50; k++) {
+      for (let j = 64; j < 80; j++) header[j] = (j * k + 11) & 0xff
+      expect(hasher.digest(header)).toEqual(sha256(sha256(header)))
     }
   })
 

@@ -46,12 +46,29 @@ function indexOf(hay: Uint8Array, needle: Uint8Array): number {
 export function compressCoinbase(coinbase: Uint8Array, lastTag = true): Uint8Array {
   const tag = lastTag ? lastIndexOf(coinbase, RSK_TAG) : indexOf(coinbase, RSK_TAG)
   const blocks = tag < 0 ? 0 : Math.floor(tag / 64)
-  const h = sha256Midstate(coinbase, blocks)
+  const h = midstateOf(coinbase, blocks)
   const state = new Uint8Array(MIDSTATE_TRIMMED)
   const view = new DataView(state.buffer)
   view.setBigUint64(0, BigInt(blocks * 64))
   for (let i = 0; i < 8; i++) view.setUint32(8 + 4 * i, h[i]!)
   return concatBytes(state, coinbase.subarray(blocks * 64))
+}
+
+/** The last midstate computed, with the bytes it hashed: the coinbases rsksim mines begin with the same block. */
+let lastMidstate: { hashed: Uint8Array; h: Uint32Array } | undefined
+
+/** `sha256Midstate(data, blocks)`, answered from the last call when it hashed the same bytes. */
+function midstateOf(data: Uint8Array, blocks: number): Uint32Array {
+  const n = blocks * 64
+  const last = lastMidstate
+  if (last !== undefined && last.hashed.length === n && n <= data.length) {
+    let same = true
+    for (let i = 0; i < n && same; i++) same = last.hashed[i] === data[i]
+    if (same) return last.h
+  }
+  const h = sha256Midstate(data, blocks)
+  lastMidstate = { hashed: data.slice(0, n), h }
+  return h
 }
 
 /**
@@ -122,3 +139,27 @@ export function minerCoinbase(hashForMergedMining: Uint8Array, prefix: Uint8Arra
  * const raw = coinbaseBytes(minerCoinbase(hash))
  */
 export const coinbaseBytes = (tx: BitcoinTransaction): Uint8Array => serializeBitcoinTransaction(tx, false)
+
+/** `coinbaseBytes(minerCoinbase(…))` for one prefix length, with where the prefix starts in it. */
+let template: { prefixLength: number; bytes: Uint8Array; prefixAt: number } | undefined
+
+/**
+ * `coinbaseBytes(minerCoinbase(hashForMergedMining, prefix))`, written into a copy of the serialized template
+ * (only the prefix and the hash differ between the coinbases rsksim mines; test/mergedMining.test.ts compares the
+ * two).
+ *
+ * @example
+ * minerCoinbaseBytes(hash, prefix) // equal to coinbaseBytes(minerCoinbase(hash, prefix))
+ */
+export function minerCoinbaseBytes(hashForMergedMining: Uint8Array, prefix: Uint8Array): Uint8Array {
+  if (hashForMergedMining.length !== 32) throw new Error(`hashForMergedMining has 32 bytes, got ${hashForMergedMining.length}`)
+  if (template?.prefixLength !== prefix.length) {
+    const bytes = coinbaseBytes(minerCoinbase(new Uint8Array(32), new Uint8Array(prefix.length)))
+    // The tag's last occurrence is the template's own (prefix and hash are zeros): the prefix is right before it.
+    template = { prefixLength: prefix.length, bytes, prefixAt: lastIndexOf(bytes, RSK_TAG) - prefix.length }
+  }
+  const out = template.bytes.slice()
+  out.set(prefix, template.prefixAt)
+  out.set(hashForMergedMining, template.prefixAt + prefix.length + RSK_TAG.length)
+  return out
+}

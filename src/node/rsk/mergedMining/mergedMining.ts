@@ -5,7 +5,8 @@
  */
 import { bigIntToBytes, bytesToBigInt, concatBytes, setLengthLeft } from '@ethereumjs/util'
 import { dsha256, reverseBytes, serializeBitcoinHeader } from './bitcoin.js'
-import { MIDSTATE_TRIMMED, RSK_TAG, coinbaseBytes, compressCoinbase, compressedCoinbaseTxid, lastIndexOf, minerCoinbase } from './coinbase.js'
+import { HeaderHasher } from './sha256State.js'
+import { MIDSTATE_TRIMMED, RSK_TAG, compressCoinbase, compressedCoinbaseTxid, lastIndexOf, minerCoinbaseBytes } from './coinbase.js'
 import {
   fieldsFromBitcoinBlock,
   fieldsFromBlockTransactions,
@@ -81,7 +82,7 @@ export function buildMergedMiningFields(hashForMergedMining: Uint8Array, difficu
   // RSKj's prefix is random; the block time keeps rsksim's coinbases distinct and reproducible.
   const prefix = new Uint8Array(4)
   new DataView(prefix.buffer).setUint32(0, time, true)
-  const raw = coinbaseBytes(minerCoinbase(hashForMergedMining, prefix))
+  const raw = minerCoinbaseBytes(hashForMergedMining, prefix)
   const header = serializeBitcoinHeader({
     version: MINER_BLOCK_VERSION,
     prevBlock: new Uint8Array(32),
@@ -92,10 +93,11 @@ export function buildMergedMiningFields(hashForMergedMining: Uint8Array, difficu
   })
   const target = targetBytes(difficulty)
   const view = new DataView(header.buffer)
+  const hasher = new HeaderHasher(header) // the nonce is in the last 16 bytes: the first 64 are hashed once
   for (let nonce = 0; ; nonce++) {
     if (nonce > 0xffffffff) throw new Error('no nonce meets the target: the difficulty is too high for rsksim to mine')
     view.setUint32(76, nonce, true)
-    if (meetsTarget(dsha256(header), target)) break
+    if (meetsTarget(hasher.digest(header), target)) break
   }
   return {
     bitcoinMergedMiningHeader: header,
