@@ -6,7 +6,7 @@
 // included) and its main thread alone (/proc/<pid>/task/<pid>/stat), the figure least moved by the shared machine.
 //
 //   node bench/ab.mjs --builds /path/to/old/checkout,. --rounds 5
-//   node bench/ab.mjs --builds .,../other --workloads transfers,fixtures,mine,calls,keccak,arith,storage --batches 1
+//   node bench/ab.mjs --builds .,../other --workloads transfers,sends,fixtures,mine,calls,keccak,arith,storage --batches 1
 //   node bench/ab.mjs --builds . --workloads transfers --batches 3 --transfers 1000 --profile out/steady.cpuprofile
 //
 // A build is a checkout with `dist/` built and `bench/node_modules` installed (its own bench/lib drives it, so old

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { computeAddress, getBytes, hexlify, randomBytes, Signature, SigningKey, Transaction } from 'ethers'
 import { Common, Mainnet } from '@ethereumjs/common'
 import { bytesToHex } from '@ethereumjs/util'
-import { ecrecover, isPrivateKey, privateKeyToAddress, publicKeyOf, signDigest, useNativeRecovery } from '../src/node/crypto.js'
-import { nativeRecover } from '../src/node/nativeSecp256k1.js'
+import { ecrecover, isPrivateKey, privateKeyToAddress, publicKeyOf, signDigest, useNativeSecp256k1 } from '../src/node/crypto.js'
+import { native } from '../src/node/nativeSecp256k1.js'
 import { signTransaction } from '../src/node/chain/txRecord.js'
 import { createLegacyTxFromRLP } from '@ethereumjs/tx'
 import { enginePatches, engineMatchesPin, senderAddressPatched, senderCachePatched, setEnginePatches } from '../src/node/enginePatches/index.js'
@@ -28,22 +28,22 @@ function randomKey(): Uint8Array {
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
 const word = (x: bigint) => getBytes(`0x${x.toString(16).padStart(64, '0')}`)
 
-describe('native recovery', () => {
+describe('native libsecp256k1', () => {
   it('loads on the platforms with a prebuilt binary (this one included: CI runs on Linux x64)', () => {
     const prebuilt = ['linux-x64', 'linux-arm', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-ia32']
     if (prebuilt.includes(`${process.platform}-${process.arch}`) && process.env.RSKSIM_NATIVE_SECP256K1 === undefined) {
-      expect(nativeRecover).toBeTypeOf('function')
+      expect(native).toBeTypeOf('object')
     }
-    expect(useNativeRecovery(true)).toBe(nativeRecover !== undefined)
+    expect(useNativeSecp256k1(true)).toBe(native !== undefined)
   })
 })
 
-for (const native of [true, false]) describe(`secp256k1 primitives (recovery ${native ? 'native' : 'through WebAssembly'})`, () => {
+for (const nativeOn of [true, false]) describe(`secp256k1 primitives (${nativeOn ? 'native' : 'through WebAssembly'})`, () => {
   beforeAll(() => {
-    if (native && nativeRecover === undefined) return
-    expect(useNativeRecovery(native)).toBe(native)
+    if (nativeOn && native === undefined) return
+    expect(useNativeSecp256k1(nativeOn)).toBe(nativeOn)
   })
-  afterAll(() => void useNativeRecovery(true))
+  afterAll(() => void useNativeSecp256k1(true))
 
   it('a signature recovered again answers the same key; the other recovery bit or another digest is recovered anew (reference: ethers)', () => {
     const key = randomKey()
@@ -124,9 +124,9 @@ for (const native of [true, false]) describe(`secp256k1 primitives (recovery ${n
   })
 })
 
-describe('native and WebAssembly recovery', () => {
+describe('native and WebAssembly libsecp256k1', () => {
   it('recover the same keys, or both nothing, on random and edge signatures', () => {
-    if (nativeRecover === undefined) return
+    if (native === undefined) return
     const cases: [Uint8Array, Uint8Array, Uint8Array, bigint][] = []
     for (let i = 0; i < 200; i++) {
       const digest = randomBytes(32)
@@ -143,14 +143,32 @@ describe('native and WebAssembly recovery', () => {
       }
     }
     try {
-      useNativeRecovery(true)
+      useNativeSecp256k1(true)
       const natively = cases.map(answer)
-      useNativeRecovery(false)
+      useNativeSecp256k1(false)
       const wasm = cases.map(answer)
       expect(natively).toEqual(wasm)
       expect(natively.filter((a) => a.startsWith('0x')).length).toBeGreaterThan(400)
     } finally {
-      useNativeRecovery(true)
+      useNativeSecp256k1(true)
+    }
+  })
+
+  it('sign the same digests into the same signatures (RFC 6979 nonces, low s)', () => {
+    if (native === undefined) return
+    const cases = Array.from({ length: 100 }, () => [randomBytes(32), randomKey()] as const)
+    const signAll = () =>
+      cases.map(([digest, key]) => {
+        const { r, s, recovery } = signDigest(digest, key)
+        return `${hexlify(r)}${hexlify(s).slice(2)}:${recovery}`
+      })
+    try {
+      useNativeSecp256k1(true)
+      const natively = signAll()
+      useNativeSecp256k1(false)
+      expect(natively).toEqual(signAll())
+    } finally {
+      useNativeSecp256k1(true)
     }
   })
 })

@@ -25,8 +25,8 @@ await w.deployContracts(ctx)
 const c = w.counts({ target: 'rsksim' })
 c.mineBlocks = 3_000
 if (values.transfers) c.transfers = Number(values.transfers)
-const workloads = { transfers: w.transfers, fixtures: w.fixtures, mine: w.mine, calls: w.calls, keccak: w.keccak, arith: w.arith, storage: w.storage }
-const operations = { transfers: () => c.transfers, fixtures: () => c.fixtures, mine: () => c.mineBlocks, calls: () => c.calls, keccak: () => c.computeReps, arith: () => c.computeReps, storage: () => c.computeReps }
+const workloads = { transfers: w.transfers, sends: w.sends, fixtures: w.fixtures, mine: w.mine, calls: w.calls, keccak: w.keccak, arith: w.arith, storage: w.storage }
+const operations = { transfers: () => c.transfers, sends: () => c.transfers, fixtures: () => c.fixtures, mine: () => c.mineBlocks, calls: () => c.calls, keccak: () => c.computeReps, arith: () => c.computeReps, storage: () => c.computeReps }
 
 let session
 if (values.profile) {

@@ -130,6 +130,27 @@ export async function transfers(ctx, c) {
   return { value: c.transfers / s, detail: `${c.transfers} tx` }
 }
 
+/**
+ * ERC-20 transfers sent with `eth_sendTransaction` from the target's funded account, which the node holds and signs
+ * for (as Hardhat tests' signers do), each with its receipt read. Same count as `transfers`.
+ */
+export async function sends(ctx, c) {
+  // Encoded before the clock starts: the simulator is timed, not ethers' ABI encoder.
+  const txs = Array.from({ length: c.transfers }, (_, i) => ({ from: ctx.from, to: ctx.token, data: transferData(30_000 + i), gas: quantity(TRANSFER_GAS), gasPrice: quantity(ctx.gasPrice) }))
+  await ctx.clock.start('sends')
+  const t0 = performance.now()
+  let failed = 0
+  for (const tx of txs) {
+    const hash = await ctx.t.request('eth_sendTransaction', [tx])
+    if ((await ctx.t.request('eth_getTransactionReceipt', [hash]))?.status !== '0x1') failed++
+  }
+  const s = (performance.now() - t0) / 1000
+  await ctx.clock.stop('sends')
+  ctx.nonce += c.transfers
+  if (failed) throw new Error(`${failed} transfers failed or had no receipt`)
+  return { value: c.transfers / s, detail: `${c.transfers} tx` }
+}
+
 /** Automine off or on: `evm_setAutomine` (rsksim, Hardhat, Anvil), or Ganache's `miner_stop` / `miner_start`. */
 async function setAutomine(t, on) {
   try {

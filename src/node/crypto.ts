@@ -1,14 +1,13 @@
 /**
  * Fast elliptic-curve and hash primitives handed to the engine through @ethereumjs/common's `customCrypto`.
  *
- * secp256k1 is libsecp256k1 in both of its forms here:
- * - Sender recovery (one per raw transaction, and the ecrecover precompile) runs natively where the optional
- *   `secp256k1-native` binding loads and passes its check (nativeSecp256k1.ts): 100-106 µs per recovery on this
- *   machine against 530-600 µs through WebAssembly (docs/performance.md "Ninth round"). Elsewhere, or with
- *   `RSKSIM_NATIVE_SECP256K1=off`, it runs through WebAssembly, with the same answers (test/crypto.test.ts runs both).
- * - Signing and public keys run through WebAssembly (`tiny-secp256k1`: no install script, no native code): 101 µs a
- *   signature here, and the node signs only for `eth_sendTransaction` and the signing methods. Transactions the node
- *   signs itself never recover their sender (txRecord.ts `signTransaction` hands over the key's public key).
+ * secp256k1 is libsecp256k1 in both of its forms here: natively where the optional `secp256k1-native` binding loads
+ * and passes its check (nativeSecp256k1.ts; measured here, recovery 100-106 µs and signing 68 µs, against 530-600
+ * and 220-230 µs through WebAssembly: docs/performance.md "Ninth round"), else through WebAssembly (`tiny-secp256k1`:
+ * no install script, no native code), with the same answers (test/crypto.test.ts runs both);
+ * `RSKSIM_NATIVE_SECP256K1=off` keeps to WebAssembly. Public keys of held keys are derived through WebAssembly, once
+ * per key. Transactions the node signs itself never recover their sender (txRecord.ts `signTransaction` hands over
+ * the key's public key).
  * The `secp256k1` package used before issue 12 was dropped: it pulls `elliptic` (advisory GHSA-848j-6mx2-7j84, no
  * fixed release), its install script runs under stock npm, and rsksim loaded it through an internal file.
  */
@@ -17,7 +16,7 @@ import { createKeccak } from 'hash-wasm'
 import type { CustomCrypto } from '@ethereumjs/common'
 import { binKey } from './binKey.js'
 import { RecentMap } from './recentMap.js'
-import { nativeRecover, type Recover } from './nativeSecp256k1.js'
+import { native, type Recover, type Sign } from './nativeSecp256k1.js'
 
 /**
  * keccak-256 through hash-wasm (WebAssembly, no install script): about 0.7 µs for a trie node here against
@@ -49,17 +48,26 @@ const wasmRecover: Recover = (msgHash, rs, recovery) => {
   }
 }
 
-/** The recovery in use: native where it loaded (nativeSecp256k1.ts), else WebAssembly. */
-let recover: Recover = nativeRecover ?? wasmRecover
+/** Signing through WebAssembly. */
+const wasmSign: Sign = (digest, privateKey) => {
+  const { signature, recoveryId } = secp.signRecoverable(digest, privateKey)
+  return { rs: signature, recovery: recoveryId as 0 | 1 }
+}
+
+/** What is in use: native where it loaded (nativeSecp256k1.ts), else WebAssembly. */
+let recover: Recover = native?.recover ?? wasmRecover
+let sign: Sign = native?.sign ?? wasmSign
 
 /**
- * Chooses native recovery (when it loaded) or WebAssembly for what runs from now on, and forgets recovered keys;
- * answers whether native recovery is in use. For tests that check both give the same answers, and for measuring.
+ * Chooses native libsecp256k1 (when it loaded) or WebAssembly for what runs from now on, and forgets recovered
+ * keys; answers whether native is in use. For tests that check both give the same answers, and for measuring.
  */
-export function useNativeRecovery(on: boolean): boolean {
-  recover = on && nativeRecover !== undefined ? nativeRecover : wasmRecover
+export function useNativeSecp256k1(on: boolean): boolean {
+  const chosen = on ? native : undefined
+  recover = chosen?.recover ?? wasmRecover
+  sign = chosen?.sign ?? wasmSign
   recovered.clear()
-  return recover === nativeRecover
+  return chosen !== undefined
 }
 
 /** secp256k1's group order n, big-endian: r and s must lie in [1, n - 1]. */
@@ -103,8 +111,8 @@ export function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint
 
 /** Signs a 32-byte digest; returns r, s and the recovery bit (low-s, libsecp256k1's default RFC 6979 nonce). */
 export function signDigest(digest: Uint8Array, privateKey: Uint8Array): { r: Uint8Array; s: Uint8Array; recovery: 0 | 1 } {
-  const { signature, recoveryId } = secp.signRecoverable(digest, privateKey)
-  return { r: signature.subarray(0, 32), s: signature.subarray(32, 64), recovery: recoveryId as 0 | 1 }
+  const { rs, recovery } = sign(digest, privateKey)
+  return { r: rs.subarray(0, 32), s: rs.subarray(32, 64), recovery }
 }
 
 /**

@@ -1,14 +1,15 @@
 /**
- * Sender recovery through native libsecp256k1 where it loads: the optional dependency `secp256k1-native` (N-API
+ * Sender recovery and signing through native libsecp256k1 where it loads: the optional dependency `secp256k1-native` (N-API
  * bindings with prebuilt binaries for Linux x64/arm, macOS x64/arm64 and Windows x64/ia32 inside the package, loaded
  * by `node-gyp-build` from the package's own folder: nothing is compiled, no install script is needed, package.json
  * `allowScripts` leaves its script off). Measured here: 100-106 µs per recovery against 530-600 µs through
- * WebAssembly (docs/performance.md "Ninth round"), and one recovery per raw transaction is a quarter of an automined
- * transfer through WebAssembly.
+ * WebAssembly, 68 µs per signature against 220-230 µs (docs/performance.md "Ninth round"); one recovery per raw
+ * transaction was a quarter of an automined transfer through WebAssembly.
  *
  * Loaded defensively, as issue 12 asked of a native binding: when the package is missing (an install that skipped
  * optional dependencies, a platform without a prebuild and no compiler), fails to load, or fails the check below,
- * `nativeRecover` is undefined and crypto.ts recovers through WebAssembly (`tiny-secp256k1`), with the same answers.
+ * `native` is undefined and crypto.ts recovers and signs through WebAssembly (`tiny-secp256k1`), with the same
+ * answers (signatures are RFC 6979 in both, so identical).
  * `RSKSIM_NATIVE_SECP256K1=off` in the environment keeps it unloaded.
  *
  * The binding's `secp256k1_ecdsa_recoverable_signature_parse_compact` cannot be called (in 1.1.3 it reads the
@@ -17,23 +18,32 @@
  * little-endian bytes, then the recovery id; the layout `secp256k1_ecdsa_recoverable_signature_save` writes when a
  * scalar is 32 bytes). Scalars must be below the group order there: callers check r and s first (crypto.ts). That
  * layout is an internal of the library, so at load a known signature must recover to the generator point (the key
- * of private key 1, from SEC 2) and a corrupted one must not, or the binding is not used.
+ * of private key 1, from SEC 2) and a corrupted one must not, and private key 1 must sign that digest into that
+ * signature, or the binding is not used.
  */
 import { createRequire } from 'node:module'
 
 /** The calls of `secp256k1-native` used here (its API names the C functions). */
 interface Binding {
   secp256k1_context_VERIFY: number
+  secp256k1_context_SIGN: number
   secp256k1_ec_UNCOMPRESSED: number
   secp256k1_context_create(flags: number): Uint8Array
+  secp256k1_ecdsa_sign_recoverable(ctx: Uint8Array, sig: Uint8Array, msg32: Uint8Array, seckey: Uint8Array): void
+  secp256k1_ecdsa_recoverable_signature_serialize_compact(ctx: Uint8Array, output64: Uint8Array, sig: Uint8Array): number
   secp256k1_ecdsa_recover(ctx: Uint8Array, pubkey: Uint8Array, sig: Uint8Array, msg32: Uint8Array): void
   secp256k1_ec_pubkey_serialize(ctx: Uint8Array, output: Uint8Array, pubkey: Uint8Array, flags: number): number
 }
 
 /** Recovers the 64-byte uncompressed public key (no 0x04 prefix), or null when the signature recovers none. */
 export type Recover = (msgHash: Uint8Array, rs: Uint8Array, recovery: 0 | 1) => Uint8Array | null
+/** Signs a 32-byte digest with a valid private key: r ‖ s (low s, RFC 6979 nonce) and the recovery bit. */
+export type Sign = (digest: Uint8Array, privateKey: Uint8Array) => { rs: Uint8Array; recovery: 0 | 1 }
 
 const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s, 'hex'))
+
+/** Private key 1 (32 bytes). */
+const KEY_ONE = Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? 1 : 0))
 
 /** Private key 1 signed the digest 0x00 01 02 … 1f (RFC 6979); its public key is secp256k1's generator G. */
 const CHECK = {
@@ -75,13 +85,27 @@ function recoverWith(binding: Binding): Recover {
   }
 }
 
-/** Whether `recover` answers the known vector, and a corrupted digest recovers another key. */
-function passesCheck(recover: Recover): boolean {
+/** A sign function over the binding. */
+function signWith(binding: Binding): Sign {
+  const ctx = binding.secp256k1_context_create(binding.secp256k1_context_SIGN)
+  const sig = new Uint8Array(65) // libsecp256k1's internal recoverable signature
+  return (digest, privateKey) => {
+    binding.secp256k1_ecdsa_sign_recoverable(ctx, sig, digest, privateKey)
+    const rs = new Uint8Array(64)
+    const recovery = binding.secp256k1_ecdsa_recoverable_signature_serialize_compact(ctx, rs, sig)
+    return { rs, recovery: recovery as 0 | 1 }
+  }
+}
+
+const same = (a: Uint8Array | null, b: Uint8Array) => a !== null && a.length === b.length && a.every((x, i) => x === b[i])
+
+/** Whether `recover` and `sign` answer the known vector, and a corrupted digest recovers another key. */
+function passesCheck(recover: Recover, sign: Sign): boolean {
   try {
     const key = recover(CHECK.digest, CHECK.rs, CHECK.recovery)
     const other = recover(CHECK.digest.map((b) => b ^ 0xff), CHECK.rs, CHECK.recovery)
-    const same = (a: Uint8Array | null, b: Uint8Array) => a !== null && a.length === b.length && a.every((x, i) => x === b[i])
-    return same(key, CHECK.generator) && !same(other, CHECK.generator)
+    const signed = sign(CHECK.digest, KEY_ONE)
+    return same(key, CHECK.generator) && !same(other, CHECK.generator) && same(signed.rs, CHECK.rs) && signed.recovery === CHECK.recovery
   } catch {
     return false
   }
@@ -89,17 +113,18 @@ function passesCheck(recover: Recover): boolean {
 
 const off = ['off', '0', 'false'].includes((process.env.RSKSIM_NATIVE_SECP256K1 ?? '').toLowerCase())
 
-function nativeOrNothing(): Recover | undefined {
+function nativeOrNothing(): { recover: Recover; sign: Sign } | undefined {
   if (off) return undefined
   const binding = load()
   if (binding === undefined) return undefined
   try {
     const recover = recoverWith(binding)
-    return passesCheck(recover) ? recover : undefined
+    const sign = signWith(binding)
+    return passesCheck(recover, sign) ? { recover, sign } : undefined
   } catch {
     return undefined
   }
 }
 
-/** Native recovery, or undefined when the binding is switched off, missing, or failed its check. */
-export const nativeRecover: Recover | undefined = nativeOrNothing()
+/** Native recovery and signing, or undefined when the binding is switched off, missing, or failed its check. */
+export const native: { readonly recover: Recover; readonly sign: Sign } | undefined = nativeOrNothing()
