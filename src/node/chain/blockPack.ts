@@ -187,12 +187,12 @@ function packReceipt(r: ReceiptRecord, t: TxRecord): RlpInput {
   ]
 }
 
-function unpackReceipt(f: RlpItem[]): ReceiptRecord {
+function unpackReceipt(f: RlpItem[], bloomInto: Uint8Array): ReceiptRecord {
   if (f.length === 1) {
     const [cumulativeGasUsed, paidBlock, payments, bloom] = list(f[0])
     const paid = present(paidBlock)
     return remascReceiptFromParts(
-      { cumulativeGasUsed: bigOf(cumulativeGasUsed), ...(paid !== undefined ? { paidBlock: paid } : {}), payments: bytes(payments), logsBloom: unpackBloom(bytes(bloom)) },
+      { cumulativeGasUsed: bigOf(cumulativeGasUsed), ...(paid !== undefined ? { paidBlock: paid } : {}), payments: bytes(payments), logsBloom: unpackBloom(bytes(bloom), bloomInto) },
       undefined,
     )
   }
@@ -205,7 +205,7 @@ function unpackReceipt(f: RlpItem[]): ReceiptRecord {
       const [address, topics, data] = list(l)
       return { address: bytes(address), topics: list(topics).map(bytes), data: bytes(data) }
     }),
-    logsBloom: unpackBloom(bytes(f[4])),
+    logsBloom: unpackBloom(bytes(f[4]), bloomInto),
     contractAddress: (flags & HAS_CONTRACT) !== 0 ? bytes(f[5]) : null,
   }
   if ((flags & HAS_REVERT_DATA) !== 0) r.revertData = bytes(f[6])
@@ -233,7 +233,12 @@ export function packBlock(b: BlockRecord, parentHash?: Uint8Array): Uint8Array {
  */
 export function unpackBlock(packed: Uint8Array, common: Common, parentHash: () => Uint8Array = noParent): BlockRecord {
   const [hash, bloom, forMergedMining, totalDifficulty, size, header, transactions, receipts] = list(rlpDecode(packed))
-  const h = unpackHeader(list(header), unpackBloom(bytes(bloom)), parentHash)
+  const receiptItems = list(receipts)
+  // Every bloom of the block in one buffer: a typed array over 64 bytes has its own off-heap store, and a log query
+  // over many packed blocks unpacks one block after another (one store per block instead of one per bloom).
+  const blooms = new Uint8Array(BLOOM_BYTES * (1 + receiptItems.length))
+  const bloomAt = (i: number) => blooms.subarray(BLOOM_BYTES * i, BLOOM_BYTES * (i + 1))
+  const h = unpackHeader(list(header), unpackBloom(bytes(bloom), bloomAt(0)), parentHash)
   const blockHash = bytes(hash)
   return {
     header: h,
@@ -245,7 +250,7 @@ export function unpackBlock(packed: Uint8Array, common: Common, parentHash: () =
       const fields = list(t)
       return fields.length === 0 ? remascTransaction(h.number, common) : new StoredTxRecord(bytes(fields[0]), bytes(fields[1]), common)
     }),
-    receipts: list(receipts).map((r) => unpackReceipt(list(r))),
+    receipts: receiptItems.map((r, i) => unpackReceipt(list(r), bloomAt(i + 1))),
     totalDifficulty: bigOf(totalDifficulty),
     size: numOf(size),
   }
