@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { createEVM } from '@ethereumjs/evm'
 import { Address, hexToBytes } from '@ethereumjs/util'
-import { engineMatchesPin, runInterpreterPatched } from '../src/node/enginePatches/index.js'
+import { engineMatchesPin, enginePatches, runInterpreterPatched, setEnginePatches } from '../src/node/enginePatches/index.js'
 
 describe('runInterpreter patch', () => {
   it('is applied exactly when the installed engine is the pinned release', () => {
@@ -29,5 +29,34 @@ describe('runInterpreter patch', () => {
     // Same object on every read, and spreads see it as the engine's plain property.
     expect(execResult.runState).toBe(execResult.runState)
     expect({ ...execResult }.runState).toBe(execResult.runState)
+  })
+
+  it("answers the engine's own result, key for key in its order, for a return, a revert, a failure and a deployment", async () => {
+    const to = new Address(hexToBytes('0x00000000000000000000000000000000000000aa'))
+    const cases: Array<[string, string, boolean]> = [
+      ['return', '0x602a60005260206000f3', false],
+      ['revert', '0x602a60005260206000fd', false], // … REVERT
+      ['invalid opcode', '0xfe', false],
+      // initcode returning one byte of code: a CREATE message, which carries createdAddresses
+      ['deployment', '0x6001600c60003960016000f3fe', true],
+    ]
+    const was = enginePatches.active
+    try {
+      for (const [name, code, create] of cases) {
+        const results = []
+        for (const on of [true, false]) {
+          setEnginePatches(on && engineMatchesPin)
+          const evm = await createEVM()
+          await evm.stateManager.putCode(to, hexToBytes(code as `0x${string}`))
+          const { execResult } = await evm.runCall(create ? { data: hexToBytes(code as `0x${string}`), gasLimit: 100_000n } : { to, gasLimit: 100_000n })
+          const { runState, ...rest } = execResult as unknown as Record<string, unknown>
+          expect(runState, name).toBeTypeOf('object')
+          results.push({ keys: Object.keys(execResult), rest })
+        }
+        expect(results[0], name).toEqual(results[1])
+      }
+    } finally {
+      setEnginePatches(was)
+    }
   })
 })

@@ -99,7 +99,10 @@ const factories = {
   },
 
   async 'rsksim-http'() {
-    const child = spawn(process.execPath, ['--expose-gc', path.join(here, 'rsksim-server.mjs')], {
+    // RSKSIM_SERVER_PROFILE=dir: the server writes a CPU profile there when it closes (read it with
+    // `node bench/profile.mjs --report dir/<file>.cpuprofile`).
+    const profile = process.env.RSKSIM_SERVER_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.RSKSIM_SERVER_PROFILE] : []
+    const child = spawn(process.execPath, ['--expose-gc', ...profile, path.join(here, 'rsksim-server.mjs')], {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     })
     const url = await new Promise((resolve, reject) => {
@@ -123,7 +126,9 @@ const factories = {
       memory,
       close: async () => {
         rpc.close()
-        child.kill()
+        // A profiled server exits by itself (rsksim-server.mjs 'close'), so that its profile is written.
+        if (profile.length === 0) child.kill()
+        else await new Promise((resolve) => (child.once('exit', resolve), child.send('close')))
       },
     }
   },
@@ -163,7 +168,9 @@ const factories = {
       memory: async () => rssOfPid(child.pid),
       close: async () => {
         rpc.close()
-        child.kill()
+        // A profiled server exits by itself (rsksim-server.mjs 'close'), so that its profile is written.
+        if (profile.length === 0) child.kill()
+        else await new Promise((resolve) => (child.once('exit', resolve), child.send('close')))
       },
     }
   },
