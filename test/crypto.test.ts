@@ -132,7 +132,7 @@ describe('native and WebAssembly libsecp256k1', () => {
       const digest = randomBytes(32)
       const sig = new SigningKey(randomKey()).sign(digest)
       cases.push([digest, getBytes(sig.r), getBytes(sig.s), BigInt(sig.v)])
-      cases.push([digest, randomBytes(32), randomBytes(32), 27n + BigInt(i % 2)]) // mostly recovers some key
+      cases.push([digest, randomBytes(32), randomBytes(32), 27n + BigInt(i % 2)])
       cases.push([digest, word(N - 1n - BigInt(i)), word(BigInt(i) + 1n), 27n + BigInt(i % 2)])
     }
     const answer = (c: (typeof cases)[number]) => {
@@ -148,7 +148,9 @@ describe('native and WebAssembly libsecp256k1', () => {
       useNativeSecp256k1(false)
       const wasm = cases.map(answer)
       expect(natively).toEqual(wasm)
-      expect(natively.filter((a) => a.startsWith('0x')).length).toBeGreaterThan(400)
+      // The 200 real signatures recover a key, and about half the others (an r is an x coordinate half the time).
+      expect(natively.filter((a) => a.startsWith('0x')).length).toBeGreaterThan(300)
+      expect(natively.filter((a) => a === 'Invalid signature').length).toBeGreaterThan(100)
     } finally {
       useNativeSecp256k1(true)
     }
