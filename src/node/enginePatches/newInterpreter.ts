@@ -22,27 +22,6 @@ export const INITIAL_MEMORY = 1024
 
 type Ctor = new (...args: unknown[]) => object
 
-/** Frames whose first memory one shared buffer holds. */
-const FRAMES_PER_BUFFER = 64
-let shared = new ArrayBuffer(0)
-let sharedUsed = 0
-
-/**
- * A frame's first memory: a 1 KB view carved from a shared buffer, never handed out twice (so zeroed, as a fresh
- * ArrayBuffer is). A typed array over 64 bytes gets an off-heap store of its own, and allocating 1 KB that way cost
- * about 3 µs against 0.3-0.6 µs for a view here (Node 20, docs/performance.md "Ninth round"). A buffer is freed once
- * the memories of its 64 frames are gone; a frame that grows past 1 KB moves to an array of its own (interpreter.ts).
- */
-function firstMemory(): Uint8Array {
-  if (sharedUsed + INITIAL_MEMORY > shared.byteLength) {
-    shared = new ArrayBuffer(FRAMES_PER_BUFFER * INITIAL_MEMORY)
-    sharedUsed = 0
-  }
-  const store = new Uint8Array(shared, sharedUsed, INITIAL_MEMORY)
-  sharedUsed += INITIAL_MEMORY
-  return store
-}
-
 interface EvmLike {
   common: { consensusType(): string }
   _optsCached: { cliqueSigner?: unknown }
@@ -100,7 +79,7 @@ export function newInterpreter(
     throw EthereumJSErrorWithoutCode('Must include cliqueSigner function if clique/poa is being used for consensus type')
   }
   const memory = Object.create((engineMemory as Ctor).prototype) as { _store: Uint8Array }
-  memory._store = firstMemory()
+  memory._store = new Uint8Array(INITIAL_MEMORY)
   it._runState = {
     programCounter: 0,
     opCode: 0xfe, // INVALID opcode
