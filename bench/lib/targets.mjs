@@ -168,9 +168,7 @@ const factories = {
       memory: async () => rssOfPid(child.pid),
       close: async () => {
         rpc.close()
-        // A profiled server exits by itself (rsksim-server.mjs 'close'), so that its profile is written.
-        if (profile.length === 0) child.kill()
-        else await new Promise((resolve) => (child.once('exit', resolve), child.send('close')))
+        child.kill()
       },
     }
   },

@@ -11,7 +11,7 @@
  * The interpreter is finished when the result is returned and nothing writes to its run state, result or
  * environment afterwards, so the later merge holds the same values. The result object itself is one literal with
  * the engine's keys in the engine's order, not a spread copy that properties are then added to: on Node 20 each
- * property added to a spread copy costs 1.5-2 µs (about 10 µs per call frame with the engine's five).
+ * property added to a spread copy costs 1.2-2.1 µs (about 10 µs per call frame with the engine's five).
  *
  * `_executeCall` (executeCall.ts) hands over its message itself, not a copy: see there.
  *
@@ -128,7 +128,7 @@ function patch(proto: EvmInternals, Interpreter: InterpreterClass): void {
     const { gasLeft, gasRefund, stateGasSpilled } = interpreterRes.runState
     const exceptionError = interpreterRes.exceptionError
     // The engine's object, key for key in its order (the result's own keys, then runState and the run's figures),
-    // written as one literal: adding properties to a spread copy costs V8 (Node 20) 1.5-2 µs each, about 10 µs per
+    // written as one literal: adding properties to a spread copy costs V8 (Node 20) 1.2-2.1 µs each, about 10 µs per
     // call frame for the engine's `{ ...result, runState, … }` (docs/performance.md "Ninth round").
     // The result holds logs, returnValue and selfdestruct, and createdAddresses when the message carried them or
     // the run failed (the interpreter's constructor and this method are all that set its keys).
