@@ -14,9 +14,10 @@
  *
  * The binding's `secp256k1_ecdsa_recoverable_signature_parse_compact` cannot be called (in 1.1.3 it reads the
  * recovery id from the argument that holds the signature, and throws), so the 65-byte recoverable signature is
- * written here in libsecp256k1's own layout for this build (`USE_SCALAR_4X64` on x64: r and s each as 32
- * little-endian bytes, then the recovery id; the layout `secp256k1_ecdsa_recoverable_signature_save` writes when a
- * scalar is 32 bytes). Scalars must be below the group order there: callers check r and s first (crypto.ts). That
+ * written here in libsecp256k1's own layout (what `secp256k1_ecdsa_recoverable_signature_save` writes when a scalar
+ * is 32 bytes: r and s as their limbs, then the recovery id; both scalar forms the package builds, 4x64 on x64 Unix
+ * and 8x32 elsewhere, store limbs least significant first, so on little-endian machines r and s are 32 little-endian
+ * bytes each). Scalars must be below the group order there: callers check r and s first (crypto.ts). That
  * layout is an internal of the library, so at load a known signature must recover to the generator point (the key
  * of private key 1, from SEC 2) and a corrupted one must not, and private key 1 must sign that digest into that
  * signature, or the binding is not used.
