@@ -126,7 +126,8 @@ export class Subscriptions {
       else if (k.type === 'logs') {
         // RSKj's LogsNotification: the eth_getLogs fields in the same order, logIndex counted within the transaction.
         for (const log of blockLogs(block, k.keep, k.mayHold, true)) {
-          this.sink(id, { ...log, removed })
+          log.removed = removed // a fresh object (a spread copy with `removed` added is V8's slow path)
+          this.sink(id, log)
         }
       }
     }

@@ -79,7 +79,14 @@ function logsOf(range: LogRange, items: LogBlockEvent[]): LogJson[] {
   const keep = rawLogMatcher(range.filter)
   const mayHold = bloomMatcher(range.filter)
   const out: LogJson[] = []
-  for (const { block, removed } of items) for (const log of blockLogs(block, keep, mayHold)) out.push({ ...log, removed })
+  // Each log is a fresh object: `removed` is set on it (a property added to a spread copy is V8's slow path, 1.2-2.1 µs
+  // a log on Node 20: docs/performance.md "Ninth round").
+  for (const { block, removed } of items) {
+    for (const log of blockLogs(block, keep, mayHold)) {
+      log.removed = removed
+      out.push(log)
+    }
+  }
   return out
 }
 
@@ -111,7 +118,9 @@ export const ethFilterMethods: MethodTable = {
     if (f === undefined) throw filterNotFound()
     if (f.kind !== 'log' || !(f.range instanceof LogCriteria)) return events(f)
     const filter = f.range.filter
-    return collectLogs(node, filter, filterBlocks(node, filter)).map((l) => ({ ...l, removed: false }))
+    const logs = collectLogs(node, filter, filterBlocks(node, filter))
+    for (const log of logs) log.removed = false // fresh objects, as in logsOf
+    return logs
   }),
 
   eth_uninstallFilter: method([filterId], ({ node }, id) => filtersOf(node).uninstall(id)),
