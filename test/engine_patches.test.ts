@@ -20,7 +20,8 @@ import {
   senderAddressPatched,
   senderCachePatched,
 } from '../src/node/enginePatches/index.js'
-import { bytesToWord, wordToBytes } from '../src/node/enginePatches/fastOpcodes.js'
+import { wordToBytes } from '../src/node/enginePatches/fastOpcodes.js'
+import { bytesToWord } from '../src/node/rlp.js'
 import { Compute } from './fixtures/index.js'
 import { deploy, fresh, send } from './helpers.js'
 

@@ -2,8 +2,8 @@
  * Fast elliptic-curve and hash primitives handed to the engine through @ethereumjs/common's `customCrypto`.
  *
  * secp256k1 is libsecp256k1 in both of its forms here: natively where the optional `secp256k1-native` binding loads
- * and passes its check (nativeSecp256k1.ts; measured here, recovery 100-106 µs and signing 68 µs, against 530-600
- * and 220-230 µs through WebAssembly: docs/performance.md "Ninth round"), else through WebAssembly (`tiny-secp256k1`:
+ * and passes its check (nativeSecp256k1.ts; measured here, recovery 101-106 µs and signing 67-68 µs, against 532-598
+ * and 221-231 µs through WebAssembly: docs/performance.md "Ninth round"), else through WebAssembly (`tiny-secp256k1`:
  * no install script, no native code), with the same answers (test/crypto.test.ts runs both);
  * `RSKSIM_NATIVE_SECP256K1=off` keeps to WebAssembly. Public keys of held keys are derived through WebAssembly, once
  * per key. Transactions the node signs itself never recover their sender (txRecord.ts `signTransaction` hands over
@@ -14,6 +14,7 @@
 import * as secp from 'tiny-secp256k1'
 import { createKeccak } from 'hash-wasm'
 import type { CustomCrypto } from '@ethereumjs/common'
+import { SECP256K1_ORDER, bytesToBigInt } from '@ethereumjs/util'
 import { binKey } from './binKey.js'
 import { RecentMap } from './recentMap.js'
 import { native, type Recover, type Sign } from './nativeSecp256k1.js'
@@ -34,7 +35,7 @@ export function keccak256(data: Uint8Array): Uint8Array {
 /**
  * Keys recovered lately (the 1,024 most recent), by digest, signature and recovery bit. A test that reverts to a
  * snapshot and sends the same transaction again sends the same bytes (signatures are deterministic, RFC 6979), so
- * its sender is known: a recovery costs 100-106 µs natively and 530-600 µs through WebAssembly here
+ * its sender is known: a recovery costs 101-106 µs natively and 532-598 µs through WebAssembly here
  * (docs/performance.md). The answer is a pure function of the key, so the memo cannot change one.
  */
 const recovered = new RecentMap<string, Uint8Array>(1024)
@@ -70,20 +71,8 @@ export function useNativeSecp256k1(on: boolean): boolean {
   return chosen !== undefined
 }
 
-/** secp256k1's group order n, big-endian: r and s must lie in [1, n - 1]. */
-const ORDER = Uint8Array.from(Buffer.from('fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141', 'hex'))
-
-/** Whether the 32 bytes at `offset` of `bytes` are a scalar in [1, n - 1]. */
-function isScalar(bytes: Uint8Array, offset: number): boolean {
-  let zero = true
-  for (let i = 0; i < 32; i++) if (bytes[offset + i] !== 0) zero = false
-  if (zero) return false
-  for (let i = 0; i < 32; i++) {
-    const b = bytes[offset + i]!
-    if (b !== ORDER[i]) return b < ORDER[i]!
-  }
-  return false // equal to n
-}
+/** Whether a signature value is a scalar in [1, n - 1] (n: secp256k1's group order). */
+const isScalar = (x: bigint): boolean => x > 0n && x < SECP256K1_ORDER
 
 /**
  * Recovers the 64-byte uncompressed public key (without the 0x04 prefix) from a signature, as
@@ -102,7 +91,7 @@ export function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint
   const key = binKey(input)
   const known = recovered.get(key)
   if (known !== undefined) return known
-  if (!isScalar(input, 32) || !isScalar(input, 64)) throw new Error('Invalid signature')
+  if (!isScalar(bytesToBigInt(r)) || !isScalar(bytesToBigInt(s))) throw new Error('Invalid signature')
   const answer = recover(msgHash, input.subarray(32, 96), Number(recovery) as 0 | 1)
   if (answer === null) throw new Error('Invalid signature')
   recovered.set(key, answer)

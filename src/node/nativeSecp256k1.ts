@@ -2,8 +2,8 @@
  * Sender recovery and signing through native libsecp256k1 where it loads: the optional dependency `secp256k1-native` (N-API
  * bindings with prebuilt binaries for Linux x64/arm, macOS x64/arm64 and Windows x64/ia32 inside the package, loaded
  * by `node-gyp-build` from the package's own folder: nothing is compiled, no install script is needed, package.json
- * `allowScripts` leaves its script off). Measured here: 100-106 µs per recovery against 530-600 µs through
- * WebAssembly, 68 µs per signature against 220-230 µs (docs/performance.md "Ninth round"); one recovery per raw
+ * `allowScripts` leaves its script off). Measured here: 101-106 µs per recovery against 532-598 µs through
+ * WebAssembly, 67-68 µs per signature against 221-231 µs (docs/performance.md "Ninth round"); one recovery per raw
  * transaction was a quarter of an automined transfer through WebAssembly.
  *
  * Loaded defensively, as issue 12 asked of a native binding: when the package is missing (an install that skipped
@@ -23,6 +23,8 @@
  * signature, or the binding is not used.
  */
 import { createRequire } from 'node:module'
+import { equalsBytes, hexToBytes } from '@ethereumjs/util'
+import { offInEnvironment } from './envSwitch.js'
 
 /** The calls of `secp256k1-native` used here (its API names the C functions). */
 interface Binding {
@@ -41,18 +43,16 @@ export type Recover = (msgHash: Uint8Array, rs: Uint8Array, recovery: 0 | 1) => 
 /** Signs a 32-byte digest with a valid private key: r ‖ s (low s, RFC 6979 nonce) and the recovery bit. */
 export type Sign = (digest: Uint8Array, privateKey: Uint8Array) => { rs: Uint8Array; recovery: 0 | 1 }
 
-const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s, 'hex'))
-
 /** Private key 1 (32 bytes). */
 const KEY_ONE = Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? 1 : 0))
 
 /** Private key 1 signed the digest 0x00 01 02 … 1f (RFC 6979); its public key is secp256k1's generator G. */
 const CHECK = {
   digest: Uint8Array.from({ length: 32 }, (_, i) => i),
-  rs: hex('a951b0cf98bd51c614c802a65a418fa42482dc5c45c9394e39c0d98773c51cd530104fdc36d91582b5757e1de73d982e803cc14d75e82c65daf924e38d27d834'),
+  rs: hexToBytes('0xa951b0cf98bd51c614c802a65a418fa42482dc5c45c9394e39c0d98773c51cd530104fdc36d91582b5757e1de73d982e803cc14d75e82c65daf924e38d27d834'),
   recovery: 1 as const,
-  generator: hex(
-    '79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8',
+  generator: hexToBytes(
+    '0x79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8',
   ),
 }
 
@@ -98,7 +98,7 @@ function signWith(binding: Binding): Sign {
   }
 }
 
-const same = (a: Uint8Array | null, b: Uint8Array) => a !== null && a.length === b.length && a.every((x, i) => x === b[i])
+const same = (a: Uint8Array | null, b: Uint8Array): boolean => a !== null && equalsBytes(a, b)
 
 /** Whether `recover` and `sign` answer the known vector, and a corrupted digest recovers another key. */
 function passesCheck(recover: Recover, sign: Sign): boolean {
@@ -112,10 +112,8 @@ function passesCheck(recover: Recover, sign: Sign): boolean {
   }
 }
 
-const off = ['off', '0', 'false'].includes((process.env.RSKSIM_NATIVE_SECP256K1 ?? '').toLowerCase())
-
 function nativeOrNothing(): { recover: Recover; sign: Sign } | undefined {
-  if (off) return undefined
+  if (offInEnvironment('RSKSIM_NATIVE_SECP256K1')) return undefined
   const binding = load()
   if (binding === undefined) return undefined
   try {

@@ -195,3 +195,25 @@ export function unpaddedBytes(n: bigint): Uint8Array {
   }
   return out
 }
+
+/**
+ * Big-endian bytes as an unsigned integer: util's `bytesToBigInt` without its hex string (EVM words in
+ * enginePatches/fastOpcodes.ts; the integers of packed blocks, the inverse of `unpaddedBytes`).
+ */
+export function bytesToWord(bytes: Uint8Array): bigint {
+  const n = bytes.length
+  // Up to six significant bytes fit a double exactly.
+  let lead = 0
+  while (lead < n && bytes[lead] === 0) lead++
+  if (n - lead <= 6) {
+    let v = 0
+    for (let i = lead; i < n; i++) v = v * 256 + bytes[i]!
+    return BigInt(v)
+  }
+  let r = 0n
+  let i = 0
+  const view = new DataView(bytes.buffer, bytes.byteOffset, n)
+  for (; i + 8 <= n; i += 8) r = (r << 64n) | view.getBigUint64(i)
+  for (; i < n; i++) r = (r << 8n) | BigInt(bytes[i]!)
+  return r
+}

@@ -14,8 +14,8 @@
  * REMASC transaction, which is a function of the block number.
  */
 import type { Common } from '@ethereumjs/common'
-import { bytesToBigInt, equalsBytes, KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
-import { rlpDecode, rlpEncode, unpaddedBytes, type RlpInput, type RlpItem } from '../rlp.js'
+import { equalsBytes, KECCAK256_RLP_ARRAY } from '@ethereumjs/util'
+import { bytesToWord, rlpDecode, rlpEncode, unpaddedBytes, type RlpInput, type RlpItem } from '../rlp.js'
 import { flatHex } from './flatHex.js'
 import { StoredTxRecord } from './txRecord.js'
 import type { BlockRecord, LogRecord, ReceiptRecord, TxRecord } from './types.js'
@@ -298,14 +298,7 @@ function list(item: RlpItem | undefined): RlpItem[] {
   return item
 }
 
-const bigOf = (item: RlpItem | undefined): bigint => {
-  const b = bytes(item)
-  if (b.length > 6) return bytesToBigInt(b)
-  // Up to 6 bytes: exact in a double (block numbers, gas, timestamps), without util's hex string.
-  let n = 0
-  for (let i = 0; i < b.length; i++) n = n * 256 + b[i]!
-  return BigInt(n)
-}
+const bigOf = (item: RlpItem | undefined): bigint => bytesToWord(bytes(item))
 const numOf = (item: RlpItem | undefined): number => Number(bigOf(item))
 
 /** The value of an optional field (`[]` or `[value]`). */

@@ -3,14 +3,13 @@
  *
  * Why: the engine hands the interpreter a copy of the call's message built as
  * `{ ...{ codeAddress: message.codeAddress }, ...message, gasLimit }`. Spreading the message's 19 fields into an object
- * that already has a property takes V8's generic path, one property at a time: 33-37 µs per call frame here, against
- * 3.5-4.5 µs for `{ ...message, codeAddress, gasLimit }` (measured alone, Node 20), and about a sixth of an `eth_call`
- * of `balanceOf` (profile: `node bench/profile.mjs --workloads calls`, the spread's line). That copy only gives the
- * interpreter the message's fields with `gasLimit` set to what this method charged before it, and on the path
- * copied here nothing is charged before (gasLimit stays `message.gasLimit`), so the message itself is handed over:
- * `runInterpreter` reads its fields by name (`codeAddress` through Message.prototype's getter) and writes none. Even
- * `{ ...message, codeAddress, gasLimit }` cost 3.1-4.6 µs, against 0.14-0.28 µs without the added `codeAddress`
- * (measured alone, Node 20: adding a property to a spread copy is V8's slow path).
+ * that already has a property takes V8's generic path, one property at a time: 33-37 µs per call frame here, about a
+ * sixth of an `eth_call` of `balanceOf` (profile: `node bench/profile.mjs --workloads calls`, the spread's line), and
+ * even `{ ...message, codeAddress, gasLimit }` cost 3.1-4.6 µs against 0.14-0.28 µs without the added `codeAddress`
+ * (measured alone, Node 20: adding a property to a spread copy is V8's slow path). The copy only gives the
+ * interpreter the message's fields with `gasLimit` set to what this method charged before it, and on the path copied
+ * here nothing is charged before (gasLimit stays `message.gasLimit`), so the message itself is handed over:
+ * `runInterpreter` reads its fields by name (`codeAddress` through Message.prototype's getter) and writes none.
  *
  * Only the path rsksim's chains take is copied: calls with none of the EIPs whose steps
  * the engine's method adds (6800, 7864 and 7928 witnesses, 2780 top-frame charges, 7708 transfer logs) active, the
@@ -114,9 +113,7 @@ function patch(proto: EvmInternals): void {
       result = await this.runPrecompile(message.code, message.data, gasLimit)
       result.gasRefund = message.gasRefund
     } else {
-      // The engine copies the message here to set its gas limit, which on this path is the message's own (none of
-      // the EIPs that charge before the interpreter runs is active): the message itself serves, and the copy's
-      // added `codeAddress` (a getter of Message.prototype) was the slow part (see the file's comment).
+      // The engine's copy of the message only sets the gas limit, the message's own on this path (file comment).
       result = await this.runInterpreter(message, { initialLogs: undefined })
     }
     if (message.depth === 0) this.postMessageCleanup()

@@ -16,6 +16,7 @@ import type { Common } from '@ethereumjs/common'
 import type { EVMOpts } from '@ethereumjs/evm'
 import { enginePatches } from './switch.js'
 import { interpreterFieldsFound } from './interpreter.js'
+import { bytesToWord } from '../rlp.js'
 
 type CustomOpcode = NonNullable<EVMOpts['customOpcodes']>[number]
 type AddOpcode = Extract<CustomOpcode, { logicFunction: unknown }>
@@ -28,25 +29,6 @@ const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 /** Hex digit values by character code. */
 const HEX_VALUE = new Uint8Array(128)
 for (let i = 0; i < 16; i++) HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i
-
-/** Big-endian bytes as an unsigned integer (the engine's `bytesToBigInt`, without the hex string). */
-export function bytesToWord(bytes: Uint8Array): bigint {
-  const n = bytes.length
-  // Up to six significant bytes fit a double exactly.
-  let lead = 0
-  while (lead < n && bytes[lead] === 0) lead++
-  if (n - lead <= 6) {
-    let v = 0
-    for (let i = lead; i < n; i++) v = v * 256 + bytes[i]!
-    return BigInt(v)
-  }
-  let r = 0n
-  let i = 0
-  const view = new DataView(bytes.buffer, bytes.byteOffset, n)
-  for (; i + 8 <= n; i += 8) r = (r << 64n) | view.getBigUint64(i)
-  for (; i < n; i++) r = (r << 8n) | BigInt(bytes[i]!)
-  return r
-}
 
 /** Writes a stack word as 32 big-endian bytes at `offset` of `out` (the engine's `setLengthLeft(bigIntToBytes(w), 32)`). */
 export function writeWord(out: Uint8Array, offset: number, word: bigint): void {

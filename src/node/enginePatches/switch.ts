@@ -15,6 +15,7 @@
 import { createRequire } from 'node:module'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { offInEnvironment } from '../envSwitch.js'
 
 /** The engine release the patches were written against. */
 export const PINNED_ENGINE_VERSION = '10.1.3'
@@ -50,7 +51,7 @@ export const ENGINE_VERSIONS: Readonly<Record<string, string | undefined>> =
 /** Every patched package is the pinned release. */
 export const engineMatchesPin: boolean = PATCHED_PACKAGES.every((p) => ENGINE_VERSIONS[p] === PINNED_ENGINE_VERSION)
 
-const offByEnvironment = ['off', '0', 'false'].includes((process.env.RSKSIM_ENGINE_PATCHES ?? '').toLowerCase())
+const offByEnvironment = offInEnvironment('RSKSIM_ENGINE_PATCHES')
 
 /** Whether patches may be installed (the engine is the pinned release), and whether they run now. */
 export const enginePatches = { installable: engineMatchesPin, active: engineMatchesPin && !offByEnvironment }

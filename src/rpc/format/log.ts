@@ -57,3 +57,13 @@ export function blockLogs(
   })
   return out
 }
+
+/**
+ * Sets `removed` on logs just formatted (fresh objects from `formatLog`), as filter results and subscriptions carry
+ * it. Set, not copied in: a property added to a spread copy (`{ ...log, removed }`) is V8's slow path, 1.2-2.1 µs a
+ * log on Node 20 (docs/performance.md "Ninth round").
+ */
+export function markRemoved(logs: LogJson[], removed: boolean): LogJson[] {
+  for (const log of logs) log.removed = removed
+  return logs
+}

@@ -11,7 +11,7 @@ import type { RskNode } from '../../node/node.js'
 import type { BlockRecord, LogRecord, TxRecord } from '../../node/chain/types.js'
 import { filterObject } from '../codecs/objects.js'
 import { formatBlock } from '../format/block.js'
-import { blockLogs } from '../format/log.js'
+import { blockLogs, markRemoved } from '../format/log.js'
 import { bloomMatcher, rawLogMatcher } from '../namespaces/eth/logs.js'
 import { invalidParams } from '../../errors.js'
 
@@ -125,10 +125,7 @@ export class Subscriptions {
       if (k.type === 'newHeads' && !removed) this.sink(id, (header ??= headerNotification(block)))
       else if (k.type === 'logs') {
         // RSKj's LogsNotification: the eth_getLogs fields in the same order, logIndex counted within the transaction.
-        for (const log of blockLogs(block, k.keep, k.mayHold, true)) {
-          log.removed = removed // a fresh object (a spread copy with `removed` added is V8's slow path)
-          this.sink(id, log)
-        }
+        for (const log of markRemoved(blockLogs(block, k.keep, k.mayHold, true), removed)) this.sink(id, log)
       }
     }
   }
