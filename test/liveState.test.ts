@@ -98,6 +98,56 @@ describe('LiveState against the engine\'s trie and a model of the state', () => 
     expect(proved).toBeGreaterThan(0)
   })
 
+  it('answers what it read before without a lookup, and refuses bad writes as the engine does, read or not', async () => {
+    // Reads of an entry already read are answered without an async frame (liveState.ts `known`): both paths must
+    // refuse with a rejected promise (never a synchronous throw) and the engine's MerkleStateManager's messages.
+    const failure = async (f: () => Promise<unknown>): Promise<string> => {
+      let p: Promise<unknown> | undefined
+      expect(() => (p = f())).not.toThrow()
+      return p!.then(
+        () => 'resolved',
+        (e: Error) => e.message,
+      )
+    }
+    const ref = new MerkleStateManager()
+    const key = new Uint8Array(32)
+    const cases: Array<[string, (s: LiveState | MerkleStateManager, a: Address) => Promise<unknown>]> = [
+      ['short key read', (s, a) => s.getStorage(a, new Uint8Array(31))],
+      ['short key write', (s, a) => s.putStorage(a, new Uint8Array(31), Uint8Array.of(1))],
+      ['long value', (s, a) => s.putStorage(a, key, new Uint8Array(33))],
+      ['missing account', (s, a) => s.putStorage(a, key, Uint8Array.of(1))],
+    ]
+    for (const [name, f] of cases) {
+      const expected = await failure(() => f(ref, new Address(setLengthLeft(Uint8Array.of(9), 20))))
+      expect(expected, name).not.toBe('resolved')
+      const fresh = new LiveState(new TrieStore())
+      const a = new Address(setLengthLeft(Uint8Array.of(9), 20))
+      expect(await failure(() => f(fresh, a)), `${name}, never read`).toBe(expected)
+      await fresh.getAccount(a)
+      expect(await failure(() => f(fresh, a)), `${name}, read before`).toBe(expected)
+    }
+
+    // Answers are the same either way, and copies: changing what was handed out changes nothing.
+    const store = new TrieStore()
+    const s = new LiveState(store)
+    const a = new Address(setLengthLeft(Uint8Array.of(1), 20))
+    await s.putAccount(a, new Account(1n, 5n))
+    await s.putCode(a, Uint8Array.of(0x60, 0x01))
+    await s.putStorage(a, key, Uint8Array.of(0, 7))
+    await s.getStateRoot()
+    const cold = new LiveState(store)
+    await cold.setStateRoot(await s.getStateRoot())
+    for (const state of [cold, cold, s]) {
+      const got = (await state.getAccount(a))!
+      expect([got.nonce, got.balance]).toEqual([1n, 5n])
+      got.balance = 99n
+      expect(bytesToHex(await state.getStorage(a, key))).toBe('0x07')
+      expect(bytesToHex(await state.getCode(a))).toBe('0x6001')
+      expect(await state.getCodeSize(a)).toBe(2)
+      expect(await state.getCodeSize(new Address(setLengthLeft(Uint8Array.of(2), 20)))).toBe(0)
+    }
+  })
+
   it('an old root stays readable after later writes, and rollback forgets what came after a mark', async () => {
     const store = new TrieStore()
     const s = new LiveState(store)

@@ -28,6 +28,21 @@ import { Entry, Undo, copyAccount, sameAccount, type Slot } from './entries.js'
 import { decodeForkLeaf, encodeForkLeaf } from './overlay.js'
 
 const EMPTY = new Uint8Array(0)
+/** One settled promise for every write answered at once (a settled promise never changes). */
+const RESOLVED: Promise<void> = Promise.resolve()
+
+/** A copy of the entry's account: the engine modifies what it reads. */
+const accountOf = (e: Entry): Account | undefined => (e.current === undefined ? undefined : copyAccount(e.current))
+
+/** What `knownSlot` answers for a slot not read yet. */
+const NOT_READ = null
+
+/** The slot if it was read before; undefined for a missing account; NOT_READ when it must be read from the trie. */
+function knownSlot(e: Entry, key: Uint8Array): Slot | undefined | typeof NOT_READ {
+  // Checked first: slots read while the account existed may outlive it (a revert restores the map they are in).
+  if (e.current === undefined) return undefined
+  return e.slots.get(binKey(key)) ?? NOT_READ
+}
 
 interface Computed {
   version: number
@@ -64,7 +79,12 @@ export class LiveState implements StateManagerInterface {
 
   // ---- accounts ----------------------------------------------------------------------------------------------
 
-  /** The entry of `address`, read from the trie on first touch. */
+  /**
+   * The entry of `address`, read from the trie on first touch. The engine and REMASC ask for the same few accounts
+   * over and over (about 34 `getAccount` calls per block of one token transfer, counted), so the public methods
+   * below answer an entry or slot already read at once (`Promise.resolve` of the answer, no `async` frame and no
+   * awaits inside: docs/performance.md, tenth round) and fall back to this for a miss.
+   */
   private async entry(address: Address): Promise<Entry> {
     const k = binKey(address.bytes)
     const known = this.entries.get(k)
@@ -90,13 +110,29 @@ export class LiveState implements StateManagerInterface {
     return e
   }
 
-  async getAccount(address: Address): Promise<Account | undefined> {
-    const a = (await this.entry(address)).current
-    return a === undefined ? undefined : copyAccount(a)
+  /** The entry of `address` if it was read before (no lookup, no promise). */
+  private known(address: Address): Entry | undefined {
+    return this.entries.get(binKey(address.bytes))
   }
 
-  async putAccount(address: Address, account: Account | undefined): Promise<void> {
-    const e = await this.entry(address)
+  getAccount(address: Address): Promise<Account | undefined> {
+    const e = this.known(address)
+    if (e !== undefined) return Promise.resolve(accountOf(e))
+    return this.entry(address).then(accountOf)
+  }
+
+  putAccount(address: Address, account: Account | undefined): Promise<void> {
+    const e = this.known(address)
+    if (e === undefined) return this.entry(address).then((e) => this.writeAccount(e, address, account))
+    try {
+      this.writeAccount(e, address, account)
+      return RESOLVED
+    } catch (err) {
+      return Promise.reject(err)
+    }
+  }
+
+  private writeAccount(e: Entry, address: Address, account: Account | undefined): void {
     if (account === undefined) return this.removeAccount(e)
     this.remember(address.bytes)
     // An account written with another storage root has that storage: the slots known for the old one are dropped,
@@ -169,33 +205,42 @@ export class LiveState implements StateManagerInterface {
     await this.modifyAccountFields(address, { codeHash: hash })
   }
 
-  async getCode(address: Address): Promise<Uint8Array> {
+  getCode(address: Address): Promise<Uint8Array> {
+    const e = this.known(address)
+    const a = e?.current
+    if (e !== undefined && (a === undefined || equalsBytes(a.codeHash, KECCAK256_NULL))) return Promise.resolve(EMPTY)
+    const held = a === undefined ? undefined : this.store.heldCode(a.codeHash)
+    if (held !== undefined) return Promise.resolve(held)
+    return this.readCode(address)
+  }
+
+  private async readCode(address: Address): Promise<Uint8Array> {
     const a = (await this.entry(address)).current
     if (a === undefined || equalsBytes(a.codeHash, KECCAK256_NULL)) return EMPTY
     return (await this.store.code(a.codeHash)) ?? EMPTY
   }
 
-  async getCodeSize(address: Address): Promise<number> {
-    return (await this.getCode(address)).length
+  getCodeSize(address: Address): Promise<number> {
+    return this.getCode(address).then((code) => code.length)
   }
 
   // ---- storage -----------------------------------------------------------------------------------------------
 
   /** Slot value without leading zeros (empty when unset), as the engine's state manager answers. */
-  async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
-    if (key.length !== 32) throw EthereumJSErrorWithoutCode('Storage key must be 32 bytes long')
-    const e = await this.entry(address)
-    return (await this.slot(e, key))?.current ?? EMPTY
+  getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    if (key.length !== 32) return Promise.reject(EthereumJSErrorWithoutCode('Storage key must be 32 bytes long'))
+    const e = this.known(address)
+    const s = e === undefined ? NOT_READ : knownSlot(e, key)
+    if (s !== NOT_READ) return Promise.resolve(s?.current ?? EMPTY)
+    return this.entry(address).then(async (e) => (await this.slot(e, key))?.current ?? EMPTY)
   }
 
   /** The slot's entry, read from the account's storage trie on first touch; undefined for a missing account. */
   private async slot(e: Entry, key: Uint8Array): Promise<Slot | undefined> {
-    // Checked first: slots read while the account existed may outlive it (a revert restores the map they are in).
-    const account = e.current
-    if (account === undefined) return undefined
+    const known = knownSlot(e, key)
+    if (known !== NOT_READ) return known
+    const account = e.current!
     const k = binKey(key)
-    const known = e.slots.get(k)
-    if (known !== undefined) return known
     const hashed = keccak256(key)
     const stored = await withNodes(this.load, () => trieGet(this.storageTree(e, account), hashed))
     let value: Uint8Array = EMPTY
@@ -213,11 +258,21 @@ export class LiveState implements StateManagerInterface {
     return s
   }
 
-  async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
-    if (key.length !== 32) throw EthereumJSErrorWithoutCode('Storage key must be 32 bytes long')
-    if (value.length > 32) throw EthereumJSErrorWithoutCode('Storage value cannot be longer than 32 bytes')
-    const e = await this.entry(address)
-    const s = await this.slot(e, key)
+  putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    if (key.length !== 32) return Promise.reject(EthereumJSErrorWithoutCode('Storage key must be 32 bytes long'))
+    if (value.length > 32) return Promise.reject(EthereumJSErrorWithoutCode('Storage value cannot be longer than 32 bytes'))
+    const e = this.known(address)
+    const s = e === undefined ? NOT_READ : knownSlot(e, key)
+    if (s === NOT_READ) return this.entry(address).then(async (e) => this.writeSlot(e, address, key, await this.slot(e, key), value))
+    try {
+      this.writeSlot(e!, address, key, s, value)
+      return RESOLVED
+    } catch (err) {
+      return Promise.reject(err)
+    }
+  }
+
+  private writeSlot(e: Entry, address: Address, key: Uint8Array, s: Slot | undefined, value: Uint8Array): void {
     if (s === undefined) throw EthereumJSErrorWithoutCode('putStorage() called on non-existing account')
     const v = unpadBytes(value)
     if (equalsBytes(v, s.current)) return

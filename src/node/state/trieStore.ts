@@ -164,12 +164,17 @@ export class TrieStore {
 
   /** Code by hash: the same array for the same code (the interpreter caches jump analysis per code array). */
   async code(hash: Uint8Array): Promise<Uint8Array | undefined> {
-    const known = this.codes.get(binKey(hash)) ?? this.remote?.code(hash)
+    const known = this.heldCode(hash)
     if (known !== undefined || this.source === undefined) return known
     const loaded = await this.source.getCode(hash)
     if (loaded === undefined) return undefined
     this.codes.set(binKey(hash), loaded)
     return loaded
+  }
+
+  /** The code of `hash` if it is in memory (no database read). */
+  heldCode(hash: Uint8Array): Uint8Array | undefined {
+    return this.codes.get(binKey(hash)) ?? this.remote?.code(hash)
   }
 
   /** A position to roll back to. */
