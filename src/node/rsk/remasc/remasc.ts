@@ -81,13 +81,16 @@ async function addBalance(state: StateManagerInterface, address: Address, amount
   await state.putAccount(address, account)
 }
 
+/**
+ * REMASC's storage words. `processMinersFees` first makes sure the REMASC account exists (RSKj's first write, the
+ * siblings list, would create it), so these read and write storage without asking for the account each time.
+ */
 async function readWord(state: StateManagerInterface, key: Uint8Array): Promise<bigint> {
-  return (await state.getAccount(REMASC)) === undefined ? 0n : bytesToBigInt(await state.getStorage(REMASC, key))
+  return bytesToBigInt(await state.getStorage(REMASC, key))
 }
 
-async function writeWord(state: StateManagerInterface, key: Uint8Array, value: bigint): Promise<void> {
-  if ((await state.getAccount(REMASC)) === undefined) await state.putAccount(REMASC, new Account())
-  await state.putStorage(REMASC, key, unpaddedBytes(value))
+function writeWord(state: StateManagerInterface, key: Uint8Array, value: bigint): Promise<void> {
+  return state.putStorage(REMASC, key, unpaddedBytes(value))
 }
 
 export interface RemascContext {
@@ -110,11 +113,13 @@ export async function processMinersFees(ctx: RemascContext): Promise<ReceiptReco
   // Every payment is logged with the paid block's hash (remascReceipt.ts builds the logs).
   const payments: RemascPayment[] = []
   const pay = async (value: bigint, to: Address) => {
-    await addBalance(state, REMASC, -value)
+    // A zero payment changes nothing of REMASC's (which exists, below); it may still create the payee's account.
+    if (value !== 0n) await addBalance(state, REMASC, -value)
     await addBalance(state, to, value)
     payments.push({ to: to.bytes, value })
   }
   const candidate = number - config.maturity
+  if ((await state.getAccount(REMASC)) === undefined) await state.putAccount(REMASC, new Account())
   // RemascStorageProvider.save writes the (always empty) siblings list on every execution.
   await writeWord(state, KEYS.siblings, 0xc0n)
   const processing = candidate >= 1n ? (ctx.store.byNumber(candidate) ?? (await ctx.remoteBlocks?.(candidate))) : undefined
