@@ -11,6 +11,7 @@ import { MerkleStateManager, getMerkleStateProof } from '@ethereumjs/statemanage
 import { Account, Address, bytesToHex, setLengthLeft } from '@ethereumjs/util'
 import { LiveState } from '../src/node/state/liveState.js'
 import { TrieStore } from '../src/node/state/trieStore.js'
+import { encodeAccount } from '../src/node/state/entries.js'
 import { accountProof } from '../src/node/chain/proofs.js'
 import type { Chain } from '../src/node/chain/chain.js'
 import type { BlockRecord } from '../src/node/chain/types.js'
@@ -96,6 +97,20 @@ describe('LiveState against the engine\'s trie and a model of the state', () => 
       }
     }
     expect(proved).toBeGreaterThan(0)
+  })
+
+  it("writes an account's leaf as the engine's Account.serialize() does", () => {
+    const r = rng(7)
+    const edges = [0n, 1n, 0x7fn, 0x80n, 0xffn, 0x100n, 0xffff_ffff_ffffn, 0x1_0000_0000_0000n, 2n ** 64n, 2n ** 256n - 1n]
+    const big = () => {
+      const bytes = Math.floor(r() * 33)
+      let n = 0n
+      for (let i = 0; i < bytes; i++) n = (n << 8n) | BigInt(Math.floor(r() * 256))
+      return n
+    }
+    const hash = () => Uint8Array.from({ length: 32 }, () => Math.floor(r() * 256))
+    const accounts = [...edges.map((n) => new Account(n, n)), ...Array.from({ length: 500 }, () => new Account(big() % 2n ** 64n, big(), hash(), hash()))]
+    for (const a of accounts) expect(bytesToHex(encodeAccount(a))).toBe(bytesToHex(a.serialize()))
   })
 
   it('answers what it read before without a lookup, and refuses bad writes as the engine does, read or not', async () => {

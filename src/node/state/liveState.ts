@@ -19,12 +19,13 @@ import { RLP } from '@ethereumjs/rlp'
 import { OriginalStorageCache } from '@ethereumjs/statemanager'
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
 import { keccak256 } from '../crypto.js'
+import { rlpEncode } from '../rlp.js'
 import { rootHash, withSink, type TrieNode } from './trieNode.js'
 import { trieDel, trieGet, trieGetLeaf, triePut, withNodes, type HashNodeLoader } from './nodeTrie.js'
 import type { TrieStore } from './trieStore.js'
 import { binKey } from '../binKey.js'
 import { hashNodeLoader } from './nodeSource.js'
-import { Entry, Undo, copyAccount, sameAccount, type Slot } from './entries.js'
+import { Entry, Undo, copyAccount, encodeAccount, sameAccount, type Slot } from './entries.js'
 import { decodeForkLeaf, encodeForkLeaf } from './overlay.js'
 
 const EMPTY = new Uint8Array(0)
@@ -366,7 +367,7 @@ export class LiveState implements StateManagerInterface {
           if (s === undefined || !s.dirty || equalsBytes(s.current, s.base)) continue
           changed = true
           // Over the remote's storage a zero is kept (an empty value), else the remote's value would show through.
-          storage = s.current.length > 0 || e.remote ? triePut(storage, s.hashed, RLP.encode(s.current)) : trieDel(storage, s.hashed)
+          storage = s.current.length > 0 || e.remote ? triePut(storage, s.hashed, rlpEncode(s.current)) : trieDel(storage, s.hashed)
         }
         if (changed) {
           const hash = storage === undefined ? KECCAK256_RLP : rootHash(storage)
@@ -378,7 +379,7 @@ export class LiveState implements StateManagerInterface {
       if (sameAccount(account, e.base) && e.remote === e.baseRemote) continue
       // The storage trie rides on the account's leaf: the state root reaches it, and frees it with itself.
       if (fork) root = triePut(root, e.hashedKey(), encodeForkLeaf(account, e.remote), account === undefined ? undefined : storage)
-      else root = account === undefined ? trieDel(root, e.hashedKey()) : triePut(root, e.hashedKey(), account.serialize(), storage)
+      else root = account === undefined ? trieDel(root, e.hashedKey()) : triePut(root, e.hashedKey(), encodeAccount(account), storage)
     }
     const hash = root === undefined ? KECCAK256_RLP : rootHash(root)
     this.store.addRoot(hash, root)
