@@ -301,6 +301,22 @@ describe('startServer: the fast path hands a connection to node:http mid-stream'
     expect(await c.closedByServer()).toBe(true)
   })
 
+  it('checks a head again when one byte of it changes, though it has the length of the heads before', async () => {
+    // The fast path compares a head with the connection's last one instead of parsing it again (fastPath.ts).
+    const c = new Conn(server.port)
+    c.write(post(rpc('eth_chainId', 1)) + post(rpc('eth_chainId', 2)))
+    c.write(post(rpc('eth_blockNumber', 3)))
+    const same = post(rpc('eth_chainId', 4))
+    const wrongType = same.replace('application/json', 'application/jsox')
+    expect(wrongType.length).toBe(same.length)
+    c.write(wrongType)
+    const replies = await c.replies(4)
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 415])
+    expect(replies.slice(0, 3).map(idOf)).toEqual([1, 2, 3])
+    expect(result(replies[0])).toBe('0x21')
+    expect(await c.closedByServer()).toBe(true)
+  })
+
   it('answers 2,000 pipelined bodies that are not JSON, each with its 400, in one write', async () => {
     const c = new Conn(server.port)
     c.write(post('{').repeat(2000))
