@@ -12,6 +12,9 @@ import { bytesToHex } from '@ethereumjs/util'
 import { ecrecover, isPrivateKey, privateKeyToAddress, publicKeyOf, signDigest, useNativeSecp256k1 } from '../src/node/crypto.js'
 import { native } from '../src/node/nativeSecp256k1.js'
 import { signTransaction } from '../src/node/chain/txRecord.js'
+import { createRskCommon } from '../src/node/chain/common.js'
+import { NETWORKS } from '../src/options/index.js'
+import { decodeRawTransaction } from '../src/rpc/codecs/rawTransaction.js'
 import { createLegacyTxFromRLP } from '@ethereumjs/tx'
 import { enginePatches, engineMatchesPin, senderAddressPatched, senderCachePatched, setEnginePatches } from '../src/node/enginePatches/index.js'
 
@@ -224,5 +227,69 @@ describe('sender of a transaction the node signs', () => {
     } finally {
       setEnginePatches(was)
     }
+  })
+})
+
+describe('sender of a raw transaction (rawTransaction.ts recovers it from the fields as received)', () => {
+  const common = createRskCommon(NETWORKS.regtest)
+  const wallets = Array.from({ length: 4 }, () => new SigningKey(hexlify(randomKey())))
+
+  /** A random legacy transaction signed by ethers: EIP-155 for chain 33 or not (v 27/28), a deployment or a call. */
+  function randomRaw(i: number): string {
+    const pick = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)]!
+    const tx = Transaction.from({
+      type: 0,
+      chainId: i % 2 === 0 ? 33n : 0n,
+      nonce: pick([0, 1, 127, 128, 0xffff, 2 ** 32]),
+      gasPrice: pick([0n, 1n, 60_000_000n, 10n ** 18n]),
+      gasLimit: pick([21_000n, 100_000n, 6_800_000n]),
+      to: i % 5 === 0 ? null : hexlify(randomBytes(20)),
+      value: pick([0n, 1n, 10n ** 24n]),
+      data: hexlify(randomBytes(pick([0, 1, 4, 68, 300]))),
+    })
+    tx.signature = wallets[i % wallets.length]!.sign(tx.unsignedHash)
+    return tx.serialized
+  }
+
+  it("is the sender ethers recovers, with the patches on and off, and the key is the engine's own recovery", () => {
+    const was = enginePatches.active
+    try {
+      for (const on of [true, false]) {
+        setEnginePatches(on && engineMatchesPin)
+        for (let i = 0; i < 120; i++) {
+          const raw = randomRaw(i)
+          const record = decodeRawTransaction(getBytes(raw), common)
+          expect(bytesToHex(record.from), raw).toBe(Transaction.from(raw).from!.toLowerCase())
+          // The key handed over (or recovered by the engine) is what the engine recovers from a fresh copy.
+          const fresh = createLegacyTxFromRLP(getBytes(raw), { common, allowUnlimitedInitCodeSize: true })
+          expect(bytesToHex(record.tx.getSenderPublicKey())).toBe(bytesToHex(fresh.getSenderPublicKey()))
+        }
+      }
+    } finally {
+      setEnginePatches(was)
+    }
+  })
+
+  it('refuses a signature that recovers no key with the engine\'s message, whether or not rsksim tried first', () => {
+    const tx = Transaction.from(randomRaw(0))
+    // r = 5 is the x coordinate of no curve point: libsecp256k1 recovers nothing.
+    const bad = Transaction.from({ ...tx.toJSON(), signature: { r: `0x${'00'.repeat(31)}05`, s: tx.signature!.s, v: tx.signature!.v } })
+    const was = enginePatches.active
+    const messages: string[] = []
+    try {
+      for (const on of [true, false]) {
+        setEnginePatches(on && engineMatchesPin)
+        try {
+          decodeRawTransaction(getBytes(bad.serialized), common)
+          messages.push('decoded')
+        } catch (e) {
+          messages.push((e as Error).message)
+        }
+      }
+    } finally {
+      setEnginePatches(was)
+    }
+    expect(messages[0]).toMatch(/^Invalid input: .*Invalid Signature/)
+    expect(messages[1]).toBe(messages[0])
   })
 })
