@@ -14,8 +14,9 @@
 import * as secp from 'tiny-secp256k1'
 import { createKeccak } from 'hash-wasm'
 import type { CustomCrypto } from '@ethereumjs/common'
-import { SECP256K1_ORDER, bytesToBigInt } from '@ethereumjs/util'
+import { SECP256K1_ORDER } from '@ethereumjs/util'
 import { binKey } from './binKey.js'
+import { bytesToWord } from './rlp.js'
 import { RecentMap } from './recentMap.js'
 import { native, type Recover, type Sign } from './nativeSecp256k1.js'
 
@@ -91,7 +92,7 @@ export function ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s: Uint
   const key = binKey(input)
   const known = recovered.get(key)
   if (known !== undefined) return known
-  if (!isScalar(bytesToBigInt(r)) || !isScalar(bytesToBigInt(s))) throw new Error('Invalid signature')
+  if (!isScalar(bytesToWord(r)) || !isScalar(bytesToWord(s))) throw new Error('Invalid signature')
   const answer = recover(msgHash, input.subarray(32, 96), Number(recovery) as 0 | 1)
   if (answer === null) throw new Error('Invalid signature')
   recovered.set(key, answer)

@@ -5,17 +5,15 @@
 import type { Common } from '@ethereumjs/common'
 import { Capability, createLegacyTxFromBytesArray, type LegacyTx } from '@ethereumjs/tx'
 import { RLP } from '@ethereumjs/rlp'
-import { bytesToBigInt } from '@ethereumjs/util'
+import { SECP256K1_ORDER_DIV_2 } from '@ethereumjs/util'
 import { invalidParams, RpcError, ErrorCode } from '../../errors.js'
 import { recordOf, TX_OPTIONS } from '../../node/chain/txRecord.js'
 import type { TxRecord } from '../../node/chain/types.js'
 import { binKey } from '../../node/binKey.js'
 import { RecentMap } from '../../node/recentMap.js'
-import { rlpEncode, unpaddedBytes } from '../../node/rlp.js'
+import { bytesToWord, rlpEncode, unpaddedBytes } from '../../node/rlp.js'
 import { ecrecover, keccak256 } from '../../node/crypto.js'
 import { seedSender } from '../../node/enginePatches/senderCache.js'
-
-const SECP256K1_N_DIV_2 = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n
 
 /**
  * Records decoded lately (the 256 most recent), per chain and by raw bytes: a test that reverts to a snapshot and
@@ -55,11 +53,11 @@ function decodeAnew(raw: Uint8Array, common: Common): TxRecord {
   } catch (e) {
     throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
   }
-  const v = bytesToBigInt(fields[6]!)
-  const s = bytesToBigInt(fields[8]!)
+  const v = bytesToWord(fields[6]!)
+  const s = bytesToWord(fields[8]!)
   const chainId = common.chainId()
   const derived = v === 27n || v === 28n ? 0n : (v - 35n) / 2n
-  if (fields[6]!.length > 1 || (derived !== 0n && derived !== chainId) || s > SECP256K1_N_DIV_2) {
+  if (fields[6]!.length > 1 || (derived !== 0n && derived !== chainId) || s > SECP256K1_ORDER_DIV_2) {
     throw invalidParams(`Invalid chainId: ${derived}`)
   }
   let tx: LegacyTx
