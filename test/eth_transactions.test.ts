@@ -1,5 +1,5 @@
 import { describe, expect, it, beforeAll } from 'vitest'
-import { Interface, Transaction, Wallet, keccak256, hashMessage, recoverAddress, Signature } from 'ethers'
+import { Interface, Transaction, Wallet, keccak256, hashMessage, recoverAddress, Signature, decodeRlp, encodeRlp, toBeHex } from 'ethers'
 import type { Provider } from '../src/index.js'
 import { COW, COW1, COW_KEY, deploy, fresh, rejects, send } from './helpers.js'
 import { Events, Reverter, Token } from './fixtures/index.js'
@@ -117,6 +117,14 @@ describe('eth_sendRawTransaction', () => {
     const wrongChain = Transaction.from({ type: 0, chainId: 31, nonce: 0, to: COW1, gasLimit: 21000, gasPrice: 0 })
     wrongChain.signature = new Wallet(COW_KEY).signingKey.sign(wrongChain.unsignedHash)
     await rejects(rq(p, 'eth_sendRawTransaction', [wrongChain.serialized]), -32602, 'Invalid chainId: 31')
+    // The same transfer with s replaced by n - s (and the parity flipped) still recovers a key, but RSKj takes only
+    // low s: -32602 with its chain-id text (reference: rskj.md, "s must be ≤ n/2").
+    const low = Transaction.from({ type: 0, chainId: 33, nonce: 0, to: COW1, gasLimit: 21000, gasPrice: 0 })
+    low.signature = new Wallet(COW_KEY).signingKey.sign(low.unsignedHash)
+    const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
+    const [nonce, gasPrice, gasLimit, to, value, data] = decodeRlp(low.serialized) as string[]
+    const highS = encodeRlp([nonce!, gasPrice!, gasLimit!, to!, value!, data!, toBeHex(low.signature.v === 27 ? 102 : 101), low.signature.r, toBeHex(n - BigInt(low.signature.s))])
+    await rejects(rq(p, 'eth_sendRawTransaction', [highS]), -32602, 'Invalid chainId: 33')
     await rejects(rq(p, 'eth_sendRawTransaction', ['0xc0ffee']), -32602, /Invalid input/)
     await rejects(rq(p, 'eth_sendRawTransaction', ['zz']), -32602, 'Invalid data format: invalid hex value.')
   })
