@@ -6,7 +6,7 @@
  * transaction it signed (enginePatches/senderCache.ts) is the one ethers recovers from the signed bytes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { computeAddress, getBytes, hexlify, randomBytes, Signature, SigningKey, Transaction } from 'ethers'
+import { computeAddress, getBytes, hexlify, keccak256, randomBytes, Signature, SigningKey, Transaction, Wallet } from 'ethers'
 import { Common, Mainnet } from '@ethereumjs/common'
 import { bytesToHex } from '@ethereumjs/util'
 import { ecrecover, isPrivateKey, privateKeyToAddress, publicKeyOf, signDigest, useNativeSecp256k1 } from '../src/node/crypto.js'
@@ -191,6 +191,28 @@ describe('sender of a transaction the node signs', () => {
       expect(bytesToHex(record.from)).toBe(parsed.from!.toLowerCase())
       // Identity, not equality: the engine answers the very key handed to it, so it recovered nothing.
       if (senderCachePatched) expect(record.tx.getSenderPublicKey()).toBe(publicKeyOf(key))
+    }
+  })
+
+  it("writes the bytes ethers signs for the same fields and key, and the engine's serialize() gives them back", async () => {
+    const pick = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)]!
+    for (const c of [common, createRskCommon(NETWORKS.regtest)]) {
+      for (let i = 0; i < 40; i++) {
+        const key = randomKey()
+        const fields = {
+          nonce: pick([0n, 1n, 127n, 128n, 2n ** 32n]),
+          gasPrice: pick([0n, 1n, 60_000_000n, 10n ** 18n]),
+          gasLimit: pick([21_000n, 6_800_000n]),
+          to: i % 4 === 0 ? undefined : hexlify(randomBytes(20)),
+          value: pick([0n, 1n, 10n ** 24n]),
+          data: hexlify(randomBytes(pick([0, 1, 68, 300]))),
+        }
+        const record = signTransaction(fields, key, c)
+        const expected = await new Wallet(hexlify(key)).signTransaction({ type: 0, chainId: c.chainId(), ...fields, to: fields.to ?? null })
+        expect(bytesToHex(record.raw)).toBe(expected)
+        expect(bytesToHex(record.tx.serialize())).toBe(expected)
+        expect(bytesToHex(record.hash)).toBe(keccak256(expected))
+      }
     }
   })
 
