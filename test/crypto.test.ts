@@ -203,12 +203,12 @@ describe('sender of a transaction the node signs', () => {
           nonce: pick([0n, 1n, 127n, 128n, 2n ** 32n]),
           gasPrice: pick([0n, 1n, 60_000_000n, 10n ** 18n]),
           gasLimit: pick([21_000n, 6_800_000n]),
-          to: i % 4 === 0 ? undefined : hexlify(randomBytes(20)),
+          to: i % 4 === 0 ? undefined : (hexlify(randomBytes(20)) as `0x${string}`),
           value: pick([0n, 1n, 10n ** 24n]),
-          data: hexlify(randomBytes(pick([0, 1, 68, 300]))),
+          data: hexlify(randomBytes(pick([0, 1, 68, 300]))) as `0x${string}`,
         }
         const record = signTransaction(fields, key, c)
-        const expected = await new Wallet(hexlify(key)).signTransaction({ type: 0, chainId: c.chainId(), ...fields, to: fields.to ?? null })
+        const expected = await new Wallet(hexlify(key)).signTransaction({ type: 0, chainId: c.chainId(), ...fields, nonce: Number(fields.nonce), to: fields.to ?? null })
         expect(bytesToHex(record.raw)).toBe(expected)
         expect(bytesToHex(record.tx.serialize())).toBe(expected)
         expect(bytesToHex(record.hash)).toBe(keccak256(expected))
