@@ -62,16 +62,20 @@ describe('database crash safety', () => {
       const acked = path.join(work, 'acked.txt')
       writeFileSync(acked, '')
       let ackCount = 0
+      let previousRunAcks = 0
       let seed = 12345
       const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff)
       const kills = Number(process.env.CRASH_KILLS ?? 50)
       for (let kill = 0; kill < kills; kill++) {
         const lines = await runAndKill(child, db, acked, 20 + Math.floor(random() * 400))
         const check = lines.find((l) => l.startsWith('CHECK') || l.startsWith('OPENFAIL'))
-        expect({ kill, check }).toEqual({ kill, check: expect.stringMatching(new RegExp(`^CHECK 0x[0-9a-f]+ ${ackCount} ok$`)) })
+        // On a failure the message says which kill, how many acknowledgements the run before it added, and the places
+        // of the missing hashes in the acknowledged list.
+        expect({ kill, previousRunAcks, check }).toEqual({ kill, previousRunAcks, check: expect.stringMatching(new RegExp(`^CHECK 0x[0-9a-f]+ ${ackCount} ok$`)) })
         const acks = lines.filter((l) => l.startsWith('ACK ')).map((l) => l.slice(4))
         appendFileSync(acked, acks.map((h) => h + '\n').join(''))
         ackCount += acks.length
+        previousRunAcks = acks.length
       }
       // The final restart checks the last kill.
       const last = await runAndKill(child, db, acked, 0)
