@@ -17,7 +17,7 @@ const ALL_BYTES = Uint8Array.from({ length: 256 }, (_, i) => i)
 const viaApply = (bytes: Uint8Array): string => Reflect.apply(String.fromCharCode, null, bytes) as string
 const latin1Works = ((): boolean => {
   try {
-    return typeof latin1Slice === 'function' && latin1Slice.call(ALL_BYTES.subarray(1), 0, 255) === viaApply(ALL_BYTES.subarray(1))
+    return typeof latin1Slice === 'function' && latin1Slice.call(ALL_BYTES, 0, 256) === viaApply(ALL_BYTES)
   } catch {
     return false
   }

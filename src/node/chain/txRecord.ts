@@ -50,7 +50,7 @@ export function signTransaction(data: LegacyTxData, privateKey: Uint8Array, comm
   // ethers' signed transaction and with the engine's serialize().
   const fields = legacyFields(unsigned)
   const eip155 = unsigned.supports(Capability.EIP155ReplayProtection)
-  const { r, s, recovery } = signDigest(keccak256(rlpEncode(eip155 ? [...fields, unpaddedBytes(chainId), EMPTY, EMPTY] : fields)), privateKey)
+  const { r, s, recovery } = signDigest(legacySigningHash(fields, eip155 ? chainId : undefined), privateKey)
   const v = BigInt(recovery) + 35n + 2n * chainId
   const signed = createLegacyTx({ ...data, v, r, s }, { common, ...TX_OPTIONS })
   seedSender(signed, publicKeyOf(privateKey))
@@ -58,6 +58,17 @@ export function signTransaction(data: LegacyTxData, privateKey: Uint8Array, comm
 }
 
 const EMPTY = new Uint8Array()
+
+/**
+ * The digest a legacy transaction's signature signs: keccak-256 of the RLP list of its first six fields, plus chain
+ * id, 0 and 0 under EIP-155 (`chainId` given). For transactions the node signs and for raw ones it recovers
+ * (src/rpc/codecs/rawTransaction.ts).
+ */
+export function legacySigningHash(fields: readonly Uint8Array[], chainId: bigint | undefined): Uint8Array {
+  const signed = fields.slice(0, 6)
+  if (chainId !== undefined) signed.push(unpaddedBytes(chainId), EMPTY, EMPTY)
+  return keccak256(rlpEncode(signed))
+}
 
 /** The six signed fields of a legacy transaction as its RLP holds them (numbers unpadded; no `to` for a deployment). */
 function legacyFields(tx: LegacyTx): Uint8Array[] {

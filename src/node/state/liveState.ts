@@ -82,9 +82,9 @@ export class LiveState implements StateManagerInterface {
 
   /**
    * The entry of `address`, read from the trie on first touch. The engine and REMASC ask for the same few accounts
-   * over and over (about 34 `getAccount` calls per block of one token transfer, counted), so the public methods
-   * below answer an entry or slot already read at once (`Promise.resolve` of the answer, no `async` frame and no
-   * awaits inside: docs/performance.md, tenth round) and fall back to this for a miss.
+   * over and over (28 `getAccount` calls per block of one token transfer, 16 of them REMASC's, counted), so the
+   * public methods below answer an entry or slot already read at once (`Promise.resolve` of the answer, no `async`
+   * frame and no awaits inside: docs/performance.md, tenth round) and fall back to this for a miss.
    */
   private async entry(address: Address): Promise<Entry> {
     const k = binKey(address.bytes)

@@ -7,12 +7,12 @@ import { Capability, createLegacyTxFromBytesArray, type LegacyTx } from '@ethere
 import { RLP } from '@ethereumjs/rlp'
 import { SECP256K1_ORDER_DIV_2 } from '@ethereumjs/util'
 import { invalidParams, RpcError, ErrorCode } from '../../errors.js'
-import { recordOf, TX_OPTIONS } from '../../node/chain/txRecord.js'
+import { legacySigningHash, recordOf, TX_OPTIONS } from '../../node/chain/txRecord.js'
 import type { TxRecord } from '../../node/chain/types.js'
 import { binKey } from '../../node/binKey.js'
 import { RecentMap } from '../../node/recentMap.js'
-import { bytesToWord, rlpEncode, unpaddedBytes } from '../../node/rlp.js'
-import { ecrecover, keccak256 } from '../../node/crypto.js'
+import { bytesToWord } from '../../node/rlp.js'
+import { ecrecover } from '../../node/crypto.js'
 import { seedSender } from '../../node/enginePatches/senderCache.js'
 
 /**
@@ -64,33 +64,27 @@ function decodeAnew(raw: Uint8Array, common: Common): TxRecord {
   try {
     // From the fields decoded above: createLegacyTxFromRLP would decode the same bytes again.
     tx = createLegacyTxFromBytesArray(fields, { common, ...TX_OPTIONS })
-    seedRecoveredSender(tx, fields)
+    seedRecoveredSender(tx, fields, chainId)
     return recordOf(tx, raw)
   } catch (e) {
     throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
   }
 }
 
-const EMPTY = new Uint8Array()
-
 /**
  * Recovers the sender from the fields as received and hands the key to the transaction (senderCache.ts), so the
  * engine does not rebuild the signed message from the transaction's numbers (`LegacyTx.getMessageToSign`: each
  * field converted back to bytes through hex strings, then RLP.encode; about 26 µs of the 164 µs a sender cost in a
- * profile of warm transfers, docs/performance.md tenth round). The message is the RLP list of the first six fields,
- * plus chain id, 0 and 0 under EIP-155; the fields are the engine's own bytes, since it refused leading zeros when it
- * built `tx`, and the recovery is the engine's (`customCrypto.ecrecover`) with the same arguments. Any failure seeds
- * nothing: the engine then recovers as before and answers its own error. test/raw_transactions.test.ts compares the
- * senders with ethers' on random transactions, with the patches on and off.
+ * profile of warm transfers, docs/performance.md tenth round). The fields are the engine's own bytes, since it
+ * refused leading zeros when it built `tx`, and the recovery is the engine's (`customCrypto.ecrecover`) with the
+ * same arguments. Any failure seeds nothing: the engine then recovers as before and answers its own error.
+ * test/crypto.test.ts compares the senders with ethers' on random transactions, with the patches on and off.
  */
-function seedRecoveredSender(tx: LegacyTx, fields: Uint8Array[]): void {
+function seedRecoveredSender(tx: LegacyTx, fields: Uint8Array[], chainId: bigint): void {
   try {
     const eip155 = tx.supports(Capability.EIP155ReplayProtection)
-    const chainId = tx.common.chainId()
-    const signed = fields.slice(0, 6)
-    if (eip155) signed.push(unpaddedBytes(chainId), EMPTY, EMPTY)
-    const key = ecrecover(keccak256(rlpEncode(signed)), tx.v!, fields[7]!, fields[8]!, eip155 ? chainId : undefined)
-    seedSender(tx, key)
+    const digest = legacySigningHash(fields, eip155 ? chainId : undefined)
+    seedSender(tx, ecrecover(digest, tx.v!, fields[7]!, fields[8]!, eip155 ? chainId : undefined))
   } catch {
     // The engine recovers (and refuses) the signature itself.
   }
