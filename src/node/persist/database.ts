@@ -183,12 +183,15 @@ export async function openDatabase(where: { path?: string; level?: LevelLike }, 
  * numbers are above the one in LevelDB's head record), then empties the log.
  */
 async function replayLog(db: Pick<Database, 'level' | 'opts'>, dir: string): Promise<void> {
-  const records = WriteLog.read(logFile(dir))
-  if (records.length === 0) return
+  const file = logFile(dir)
+  // A log with bytes but no whole record (its first record torn by the kill) is emptied too: this process appends
+  // to the same file, and a reader stops at the torn bytes, so every record written after them would be unreadable.
+  if (!existsSync(file) || statSync(file).size === 0) return
+  const records = WriteLog.read(file)
   const rawHead = await dbGet(db, HEAD_KEY)
   const done = rawHead === undefined ? 0n : BigInt((JSON.parse(new TextDecoder().decode(rawHead)) as { seq?: string }).seq ?? '0')
   for (const r of records) if (r.seq > done) await calls(db.level).batch(r.ops, db.opts)
-  const log = new WriteLog(logFile(dir))
+  const log = new WriteLog(file)
   log.clear()
   log.close()
 }
