@@ -13,10 +13,10 @@
  * those fields were found in the engine's source (interpreter.ts `interpreterFieldsFound`).
  */
 import type { Common } from '@ethereumjs/common'
-import type { EVMOpts } from '@ethereumjs/evm'
+import { EVMError, type EVMOpts } from '@ethereumjs/evm'
 import { enginePatches } from './switch.js'
 import { interpreterFieldsFound } from './interpreter.js'
-import { bytesToWord } from '../rlp.js'
+import { bytesToWord, unpaddedBytes } from '../rlp.js'
 
 type CustomOpcode = NonNullable<EVMOpts['customOpcodes']>[number]
 type AddOpcode = Extract<CustomOpcode, { logicFunction: unknown }>
@@ -145,5 +145,63 @@ export function fastOpcodes(common: Common, baseFee: (op: number) => number): Ad
         writeWord(runState.memory._store, at, word)
       },
     },
+    ...storageAndLogs(common, baseFee, charge),
   ]
+}
+
+/**
+ * SLOAD and LOG0-4 (and, for rsk/evm/evmProfile.ts, SSTORE's logic): the engine's, with the key, the value and the
+ * topics converted without hex strings and array spreads (`setLengthLeft(bigIntToBytes(w), 32)`), and SLOAD without
+ * its async gas function, which adds nothing unless EIP-2929 or the Verkle EIPs are on. Each is left to the engine
+ * when an EIP that changes it is on (2929, 6800, 7864 for SLOAD; 8037 for SSTORE).
+ */
+function storageAndLogs(common: Common, baseFee: (op: number) => number, charge: ReturnType<typeof memoryCharge>): AddOpcode[] {
+  const out: AddOpcode[] = []
+  if (!common.isActivatedEIP(2929) && !common.isActivatedEIP(6800) && !common.isActivatedEIP(7864)) {
+    out.push({
+      opcode: 0x54,
+      opcodeName: 'SLOAD',
+      baseFee: baseFee(0x54),
+      logicFunction: async (runState: RunState) => {
+        const value = await runState.interpreter.storageLoad(wordToBytes(runState.stack.pop()))
+        runState.stack.push(value.length === 0 ? 0n : bytesToWord(value))
+      },
+    })
+  }
+  const topicGas = common.param('logTopicGas')
+  const dataGas = common.param('logDataGas')
+  for (let count = 0; count <= 4; count++) {
+    const topicsGas = topicGas * BigInt(count)
+    out.push({
+      opcode: 0xa0 + count,
+      opcodeName: 'LOG',
+      baseFee: baseFee(0xa0 + count),
+      gasFunction: (runState: RunState, gas: bigint) => {
+        if (runState.interpreter.isStatic()) throw new EVMError(EVMError.errorMessages.STATIC_STATE_CHANGE)
+        const [offset, length] = runState.stack.peek(2) as [bigint, bigint]
+        return gas + charge(runState, offset, length) + topicsGas + length * dataGas
+      },
+      logicFunction: (runState: RunState) => {
+        const [offset, length] = runState.stack.popN(2) as [bigint, bigint]
+        const topics = count === 0 ? [] : runState.stack.popN(count).map(wordToBytes)
+        // A copy: the log outlives the frame's memory.
+        const data = length === 0n ? new Uint8Array(0) : runState.memory.read(Number(offset), Number(length))
+        runState.interpreter.log(data, count, topics)
+      },
+    })
+  }
+  return out
+}
+
+/**
+ * SSTORE's logic with the key and value converted without hex strings (the engine's stores the value's shortest
+ * bytes, empty for zero, as `unpaddedBytes` gives), or undefined where the engine's must run (EIP-8037's state gas,
+ * or the patches off). Its gas function is RSK's (rsk/evm/evmProfile.ts).
+ */
+export function fastSstore(common: Common): AddOpcode['logicFunction'] | undefined {
+  if (common.customCrypto.keccak256 === undefined || !enginePatches.active || !interpreterFieldsFound || common.isActivatedEIP(8037)) return undefined
+  return async (runState: RunState) => {
+    const [key, value] = runState.stack.popN(2) as [bigint, bigint]
+    await runState.interpreter.storageStore(wordToBytes(key), unpaddedBytes(value))
+  }
 }

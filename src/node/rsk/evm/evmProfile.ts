@@ -22,7 +22,7 @@ import type { Common } from '@ethereumjs/common'
 import { Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
 import { rskPrecompiles, type BridgeReads } from './bridge.js'
 import { minimumGasPriceOf } from '../../chain/common.js'
-import { fastOpcodes, wordToBytes } from '../../enginePatches/index.js'
+import { fastOpcodes, fastSstore, wordToBytes } from '../../enginePatches/index.js'
 import type { ExecutionGuard } from '../../exec/guard.js'
 
 type CustomOpcode = NonNullable<EVMOpts['customOpcodes']>[number]
@@ -161,7 +161,8 @@ export function rskOpcodes(common: Common): CustomOpcode[] {
   })
   const extcodesize = engine(0x3b).opHandler
   return [
-    // Not RSK rules: the engine's MLOAD, MSTORE and KECCAK256 with cheaper conversions (see fastOpcodes.ts).
+    // Not RSK rules: the engine's PUSH, MLOAD, MSTORE, KECCAK256, SLOAD, LOG0-4 (and below SSTORE's logic) with cheaper
+    // conversions (see fastOpcodes.ts).
     ...fastOpcodes(common, fee),
     {
       opcode: 0x48,
@@ -170,7 +171,7 @@ export function rskOpcodes(common: Common): CustomOpcode[] {
       // Read at each use: anvil_setMinGasPrice changes it for the blocks that follow.
       logicFunction: (runState: RunState) => runState.stack.push(minimumGasPriceOf(common)),
     },
-    wrapped(0x55, sstoreGas),
+    { ...wrapped(0x55, sstoreGas), logicFunction: fastSstore(common) ?? engine(0x55).opHandler },
     ...[0xf1, 0xf2, 0xf4, 0xfa].map((op) => wrapped(op, callGas(engine(op).gasHandler as GasFunction, op))),
     ...[0xf0, 0xf5].map((op) => wrapped(op, createGas(engine(op).gasHandler as GasFunction))),
     wrapped(0xff, selfdestructGas(engine(0xff).gasHandler as GasFunction)),
