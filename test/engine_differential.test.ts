@@ -15,7 +15,10 @@ import type { Provider } from '../src/index.js'
 const iface = (a: { abi: readonly unknown[] }) => new Interface(a.abi as never)
 
 /** Opcodes random programs are drawn from: arithmetic, memory, storage, hashing, jumps, calls, logs. */
-const OPS = [0x01, 0x02, 0x03, 0x04, 0x06, 0x0a, 0x10, 0x14, 0x16, 0x19, 0x1b, 0x1c, 0x20, 0x30, 0x33, 0x34, 0x36, 0x3d, 0x43, 0x45, 0x47, 0x50, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5a, 0x5b, 0x5f, 0x80, 0x81, 0x90, 0x91, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xf3, 0xfd]
+const OPS = [0x01, 0x02, 0x03, 0x04, 0x06, 0x0a, 0x10, 0x14, 0x16, 0x19, 0x1b, 0x1c, 0x20, 0x30, 0x32, 0x33, 0x34, 0x35, 0x36, 0x3d, 0x43, 0x45, 0x47, 0x50, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5a, 0x5b, 0x5f, 0x80, 0x81, 0x90, 0x91, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xf3, 0xfd]
+
+/** Where random programs run as a contract's code (eth_call's state override). */
+const PROGRAM = '0x00000000000000000000000000000000000c0de5'
 
 function randomProgram(r: () => number): string {
   let code = ''
@@ -92,6 +95,9 @@ async function scenario(): Promise<unknown[]> {
   for (let i = 0; i < 150; i++) {
     const code = randomProgram(r)
     out.push({ code, call: await rq('eth_call', [{ from: COW, data: code, gas: '0xf4240' }, 'latest']) })
+    // The same program as a contract's code (a state override), called with call data of any length up to 80 bytes.
+    const input = '0x' + Array.from({ length: Math.floor(r() * 81) }, () => Math.floor(r() * 256).toString(16).padStart(2, '0')).join('')
+    out.push({ input, call: await rq('eth_call', [{ from: COW, to: PROGRAM, data: input, gas: '0xf4240' }, 'latest', { [PROGRAM]: { code } }]) })
     if (i % 10 === 0) await tx(undefined, code, '0xf4240')
   }
   await p.disconnect()
@@ -100,6 +106,22 @@ async function scenario(): Promise<unknown[]> {
 
 describe('engine patches on and off', () => {
   afterAll(() => setEnginePatches(true))
+
+  it('ADDRESS, CALLER, ORIGIN and CALLDATALOAD past the end of the data read what they must, patches on and off', async () => {
+    // ADDRESS -> m[0], CALLER -> m[32], ORIGIN -> m[64], CALLDATALOAD(5) -> m[96]; RETURN m[0..128).
+    const code = '0x305f52' + '33602052' + '32604052' + '600535606052' + '60805ff3'
+    const input = '0x' + '0102030405060708090a'
+    const word = (hex: string) => hex.replace(/^0x/, '').toLowerCase().padStart(64, '0')
+    // Bytes 5..9 of the input, then zeros to 32 bytes.
+    const expected = '0x' + word(PROGRAM) + word(COW) + word(COW) + '060708090a'.padEnd(64, '0')
+    for (const on of [true, false]) {
+      setEnginePatches(on)
+      const p = await fresh()
+      expect(await p.request({ method: 'eth_call', params: [{ from: COW, to: PROGRAM, data: input }, 'latest', { [PROGRAM]: { code } }] })).toBe(expected)
+      await p.disconnect()
+    }
+    setEnginePatches(true)
+  })
 
   it('give identical receipts, returns, hashes, state roots and traces', async () => {
     setEnginePatches(true)

@@ -145,17 +145,18 @@ export function fastOpcodes(common: Common, baseFee: (op: number) => number): Ad
         writeWord(runState.memory._store, at, word)
       },
     },
-    ...storageAndLogs(common, baseFee, charge),
+    ...wordOpcodes(common, baseFee, charge),
   ]
 }
 
 /**
- * SLOAD and LOG0-4 (and, for rsk/evm/evmProfile.ts, SSTORE's logic): the engine's, with the key, the value and the
- * topics converted without hex strings and array spreads (`setLengthLeft(bigIntToBytes(w), 32)`), and SLOAD without
+ * SLOAD, LOG0-4, CALLDATALOAD, ADDRESS, ORIGIN and CALLER (and, for rsk/evm/evmProfile.ts, SSTORE's logic): the
+ * engine's, with keys, values, topics and words converted without hex strings and array spreads
+ * (`setLengthLeft(bigIntToBytes(w), 32)`, `bytesToBigInt`), and SLOAD without
  * its async gas function, which adds nothing unless EIP-2929 or the Verkle EIPs are on. Each is left to the engine
  * when an EIP that changes it is on (2929, 6800, 7864 for SLOAD; 8037 for SSTORE).
  */
-function storageAndLogs(common: Common, baseFee: (op: number) => number, charge: ReturnType<typeof memoryCharge>): AddOpcode[] {
+function wordOpcodes(common: Common, baseFee: (op: number) => number, charge: ReturnType<typeof memoryCharge>): AddOpcode[] {
   const out: AddOpcode[] = []
   if (!common.isActivatedEIP(2929) && !common.isActivatedEIP(6800) && !common.isActivatedEIP(7864)) {
     out.push({
@@ -168,6 +169,31 @@ function storageAndLogs(common: Common, baseFee: (op: number) => number, charge:
       },
     })
   }
+  // CALLDATALOAD and the address opcodes: the engine's read the word through a hex string (util's bytesToBigInt).
+  out.push(
+    {
+      opcode: 0x35,
+      opcodeName: 'CALLDATALOAD',
+      baseFee: baseFee(0x35),
+      logicFunction: (runState: RunState) => {
+        const pos = runState.stack.pop()
+        const data = runState.interpreter.getCallData()
+        // At or past the end: the engine reads no byte, so zero.
+        if (pos >= BigInt(data.length)) {
+          runState.stack.push(0n)
+          return
+        }
+        const at = Number(pos)
+        const loaded = data.subarray(at, at + 32)
+        const word = bytesToWord(loaded)
+        // Past the end of the call data the missing bytes are zeros on the right.
+        runState.stack.push(loaded.length < 32 ? word << BigInt(8 * (32 - loaded.length)) : word)
+      },
+    },
+    { opcode: 0x30, opcodeName: 'ADDRESS', baseFee: baseFee(0x30), logicFunction: (runState: RunState) => runState.stack.push(bytesToWord(runState.interpreter.getAddress().bytes)) },
+    { opcode: 0x32, opcodeName: 'ORIGIN', baseFee: baseFee(0x32), logicFunction: (runState: RunState) => runState.stack.push(bytesToWord(runState.env.origin.bytes)) },
+    { opcode: 0x33, opcodeName: 'CALLER', baseFee: baseFee(0x33), logicFunction: (runState: RunState) => runState.stack.push(bytesToWord(runState.env.caller.bytes)) },
+  )
   const topicGas = common.param('logTopicGas')
   const dataGas = common.param('logDataGas')
   for (let count = 0; count <= 4; count++) {
