@@ -91,6 +91,14 @@ async function scenario(): Promise<unknown[]> {
   }
   out.push(await rq('eth_call', [{ from: '0x000000000000000000000000000000000000dead', to: COW1, value: '0x1' }, 'latest']))
 
+  // A LOG inside a STATICCALL fails the callee only (A stores the call's 0 and its gas left, and returns them).
+  const staticA = '0x00000000000000000000000000000000000000aa'
+  const staticB = '0x00000000000000000000000000000000000000bb'
+  await rq('anvil_setCode', [staticA, '0x5f5f5f5f73' + staticB.slice(2) + '62010000fa5f525a60205260405ff3'])
+  await rq('anvil_setCode', [staticB, '0x60015fa000'])
+  out.push(await rq('eth_call', [{ from: COW, to: staticA, gas: '0x100000' }, 'latest']))
+  await tx(staticA, '0x', '0x100000')
+
   const r = prng(424242)
   for (let i = 0; i < 150; i++) {
     const code = randomProgram(r)
