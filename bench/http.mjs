@@ -7,6 +7,7 @@
 //
 //   node bench/http.mjs                                 rsksim (dist/) and Anvil, 3 rounds of 10 s per workload
 //   node bench/http.mjs --servers rsksim,base,raw,anvil --rounds 5 --seconds 5
+//   node bench/http.mjs --servers rsksim --workloads blockNumber,balance,callNoCode,call   an eth_call taken apart
 //       base = the build in bench/out/dist-base (e.g. the base branch's dist/, copied there before a change)
 //       raw  = rsksim's provider behind the raw `net` HTTP/1.1 prototype (bench/lib/raw-http.mjs)
 //       nodehttp = rsksim (dist/) with startServer's fast path off (node:http for every request)
@@ -57,6 +58,10 @@ for (const name of values.servers.split(',')) {
   const bodies = {
     blockNumber: { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] },
     call: { jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ from: ctx.from, to: ctx.token, data: tokenAbi.encodeFunctionData('balanceOf', [ctx.from]) }, 'latest'] },
+    // To take an eth_call apart: the same call to an address without code (the call's setup, no execution), and a
+    // balance read (a state read with a body of about the same size).
+    callNoCode: { jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ from: ctx.from, to: '0x' + '00'.repeat(19) + 'ee', data: tokenAbi.encodeFunctionData('balanceOf', [ctx.from]) }, 'latest'] },
+    balance: { jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [ctx.from, 'latest'] },
   }
   servers.push({ name, t, bodies })
   process.stderr.write(`started ${name} (pid ${t.pid}) at ${t.url}\n`)
