@@ -14,6 +14,11 @@ import { createProvider, startServer, type Provider } from '../src/index.js'
 import { Events, Storage, Token } from './fixtures/index.js'
 import { COW, COW1, NO_QUOTA, deploy, send } from './helpers.js'
 import { parseCli } from '../src/server/cliArgs.js'
+import { serialize } from 'node:v8'
+import { unpackBlock } from '../src/node/chain/blockPack.js'
+import { remascReceiptParts } from '../src/node/rsk/remasc/remascReceipt.js'
+import type { BlockRecord } from '../src/node/chain/types.js'
+import type { RskNode } from '../src/node/node.js'
 
 const dirs: string[] = []
 const tempDir = (): string => {
@@ -156,7 +161,7 @@ describe('database', () => {
 
     const newer = new MemoryLevel()
     await newer.put('rsksim:meta', JSON.stringify({ format: 'rsksim-db', version: 99, chainId: '33', networkId: '33', genesis: '0x' }))
-    await expect(createProvider({ database: { level: newer } })).rejects.toThrow(/format version 99, newer than this rsksim reads \(1\)/)
+    await expect(createProvider({ database: { level: newer } })).rejects.toThrow(/format version 99, newer than this rsksim reads \(2\)/)
     await expect(createProvider({ database: { path: dir, level: newer } as never })).rejects.toThrow(/either path or level/)
   })
 })
@@ -202,6 +207,110 @@ describe('database with interval mining', () => {
     expect(Number(await rpc(b, 'eth_blockNumber'))).toBeGreaterThanOrEqual(3)
     expect(await rpc(b, 'eth_getBlockByNumber', ['0x3', false])).toEqual(before)
     await b.disconnect()
+  })
+})
+
+describe('database formats', () => {
+  const VIEW = { keyEncoding: 'view', valueEncoding: 'view' } as const
+  const META = new TextEncoder().encode('rsksim:meta')
+  const nodeOf = (p: Provider) => (p as unknown as { node: RskNode }).node
+  const metaOf = async (level: MemoryLevel) => JSON.parse(new TextDecoder().decode(await level.get(META, VIEW))) as { version: number }
+
+  /** Blocks, receipts, a balance and the token's logs at the given numbers, and lookups of the given transactions. */
+  async function sampled(p: Provider, numbers: number[], txs: string[], token: string): Promise<unknown> {
+    const out: unknown[] = []
+    for (const n of numbers) {
+      const block = await rpc(p, 'eth_getBlockByNumber', ['0x' + n.toString(16), true])
+      out.push(block, await rpc(p, 'eth_getBlockByHash', [block.hash, false]), await rpc(p, 'eth_getBalance', [COW1, '0x' + n.toString(16)]))
+      for (const t of block.transactions) out.push(await rpc(p, 'eth_getTransactionReceipt', [t.hash]))
+    }
+    for (const t of txs) out.push(await rpc(p, 'eth_getTransactionByHash', [t]), await rpc(p, 'eth_getTransactionReceipt', [t]))
+    out.push(await rpc(p, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest', address: token }]))
+    return out
+  }
+
+  it('a database with more blocks than the store keeps as records opens with the old ones packed as read, and answers as before', async () => {
+    const level = new MemoryLevel()
+    const a = await createProvider({ ...NO_QUOTA, database: { level } })
+    const token = await deploy(a, Token, [10n ** 24n])
+    const transfer = (i: number) => send(a, { to: token, data: new Interface(Token.abi as never).encodeFunctionData('transfer', [COW1, 100n + BigInt(i)]) })
+    const txs: string[] = []
+    for (let i = 0; i < 3; i++) txs.push((await transfer(i)).transactionHash)
+    await rpc(a, 'hardhat_mine', ['0x1100'])
+    for (let i = 3; i < 5; i++) txs.push((await transfer(i)).transactionHash)
+    const head = Number(await rpc(a, 'eth_blockNumber'))
+    const recent = nodeOf(a).chain.store.recentLimit
+    expect(head).toBeGreaterThan(recent + 100)
+    const numbers = [0, 1, 2, 3, 4, 5, 15, 16, 1000, head - recent - 1, head - recent, head - recent + 1, head - 1, head]
+    const before = await sampled(a, numbers, txs, token)
+    await a.disconnect()
+
+    const b = await createProvider({ ...NO_QUOTA, database: { level } })
+    // The blocks below the newest `recent` were appended packed (store.ts appendPacked), not as records.
+    expect((nodeOf(b).chain.store as unknown as { packedEnd: number }).packedEnd).toBe(head - recent + 1)
+    expect(await sampled(b, numbers, txs, token)).toEqual(before)
+    // And mining goes on from there.
+    const next = await transfer(9)
+    expect(next.status).toBe('0x1')
+    expect(Number(next.blockNumber)).toBe(head + 1)
+    await b.disconnect()
+  }, 60_000)
+
+  /** A block as format 1 stored it: its record in V8's serialization (the layout blockCodec.ts still reads). */
+  function formatOne(b: BlockRecord): Uint8Array {
+    return serialize({
+      header: b.header,
+      hash: b.hash,
+      number: b.number,
+      hashForMergedMining: b.hashForMergedMining,
+      transactions: b.transactions.map((t) => (t.system === 'remasc' ? { remasc: true, hash: t.hash } : { raw: t.raw, from: t.from, hash: t.hash })),
+      receipts: b.receipts.map((r, i) => {
+        const parts = b.transactions[i]!.system === 'remasc' ? remascReceiptParts(r) : undefined
+        if (parts !== undefined) return { remasc: parts }
+        return {
+          status: r.status,
+          gasUsed: r.gasUsed,
+          cumulativeGasUsed: r.cumulativeGasUsed,
+          logs: r.logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data })),
+          logsBloom: r.logsBloom,
+          contractAddress: r.contractAddress,
+          ...(r.revertData !== undefined ? { revertData: r.revertData } : {}),
+          ...(r.error !== undefined ? { error: r.error } : {}),
+        }
+      }),
+      totalDifficulty: b.totalDifficulty,
+      size: b.size,
+    })
+  }
+
+  it('reads a database of format 1, marks it 2 with its first write, and reads the two formats together', async () => {
+    const level = new MemoryLevel()
+    const a = await createProvider({ ...NO_QUOTA, database: { level } })
+    const common = nodeOf(a).chain.common
+    const token = await deploy(a, Token, [10n ** 24n])
+    const events = await deploy(a, Events)
+    for (let i = 0; i < 3; i++) await send(a, { to: token, data: new Interface(Token.abi as never).encodeFunctionData('transfer', [COW1, 1000n + BigInt(i)]) })
+    await send(a, { to: events, data: new Interface(Events.abi as never).encodeFunctionData('emitMany', [3n]) })
+    // Past REMASC's maturity, so that REMASC receipts carry payments.
+    for (let i = 0; i < 12; i++) await rpc(a, 'evm_mine')
+    const addresses = [COW, COW1, token, events]
+    const before = await picture(a, addresses)
+    await a.disconnect()
+    // Every block rewritten as format 1 wrote it, and the description's version set back to 1.
+    for await (const [key, value] of level.iterator<Uint8Array, Uint8Array>({ ...VIEW, gte: Uint8Array.of(0x62), lt: Uint8Array.of(0x63) })) {
+      await level.put(key, formatOne(unpackBlock(value, common)), VIEW)
+    }
+    await level.put(META, new TextEncoder().encode(JSON.stringify({ ...(await metaOf(level)), version: 1 })), VIEW)
+
+    const b = await createProvider({ ...NO_QUOTA, database: { level } })
+    expect(await picture(b, addresses)).toEqual(before)
+    await send(b, { to: COW1, value: '0x7' })
+    expect((await metaOf(level)).version).toBe(2)
+    const after = await picture(b, addresses)
+    await b.disconnect()
+    const c = await createProvider({ ...NO_QUOTA, database: { level } })
+    expect(await picture(c, addresses)).toEqual(after)
+    await c.disconnect()
   })
 })
 

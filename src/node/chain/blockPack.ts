@@ -22,7 +22,8 @@ import type { BlockRecord, LogRecord, ReceiptRecord, TxRecord } from './types.js
 import type { RskHeader } from '../rsk/header/header.js'
 import { edgesFromBytes, edgesToBytes } from '../rsk/header/headerFields.js'
 import { remascReceiptFromParts, remascReceiptParts } from '../rsk/remasc/remascReceipt.js'
-import { remascTransaction } from '../rsk/remasc/remascTx.js'
+import { remascTransaction, remascTxHashHex } from '../rsk/remasc/remascTx.js'
+import { keccak256 } from '../crypto.js'
 
 const BLOOM_BYTES = 256
 const NONE: RlpInput[] = []
@@ -273,6 +274,20 @@ function hashAt(packed: Uint8Array): number {
 export function packedBlockHash(packed: Uint8Array): Uint8Array {
   const at = hashAt(packed)
   return packed.subarray(at + 1, at + 33)
+}
+
+/**
+ * What the store indexes a packed block by, read without building its record (a database opening with old blocks
+ * keeps them packed): its hash, its number and its transactions' hashes.
+ */
+export function packedBlockKeys(packed: Uint8Array): { hashHex: string; number: bigint; txHashHexes: string[] } {
+  const items = list(rlpDecode(packed))
+  const number = bigOf(list(items[5])[7])
+  const txHashHexes = list(items[6]).map((t) => {
+    const fields = list(t)
+    return fields.length === 0 ? remascTxHashHex(number) : flatHex(keccak256(bytes(fields[0])))
+  })
+  return { hashHex: flatHex(bytes(items[0])), number, txHashHexes }
 }
 
 /** The header bloom of a packed block (its second item), read without decoding the rest; `into` as for unpackBloom. */

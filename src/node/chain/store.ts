@@ -12,7 +12,7 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { ByteArena } from './byteArena.js'
-import { packBlock, packedBlockBloom, packedBlockHash, unpackBlock } from './blockPack.js'
+import { packBlock, packedBlockBloom, packedBlockHash, packedBlockKeys, unpackBlock } from './blockPack.js'
 import { flatHex } from './flatHex.js'
 import { PrefixIndex } from './prefixIndex.js'
 import { RecentMap } from '../recentMap.js'
@@ -115,6 +115,29 @@ export class BlockStore {
     for (const t of block.transactions) this.txs.add(t.hashHex, i)
     // In batches: taking the first of 4,096 records out of the array moves the others (a few µs).
     if (this.recentBlocks.length >= this.recent + Math.min(PACK_BATCH, this.recent)) this.packOldest(this.recentBlocks.length - this.recent)
+  }
+
+  /** How many of the newest blocks stay records. */
+  get recentLimit(): number {
+    return this.recent
+  }
+
+  /**
+   * Appends the next block in its packed form (blockPack.ts), kept packed: no record is built (a database opening
+   * with its old blocks). Records appended before it are packed first, so blocks stay in order; the first block must
+   * be a record, and so must the newest (`head` reads a record): the caller appends those with `append`.
+   */
+  appendPacked(packed: Uint8Array): void {
+    if (this.firstBlock === undefined) throw new Error('the first block of a store is appended as a record')
+    const { hashHex, number, txHashHexes } = packedBlockKeys(packed)
+    if (number !== this.headNumber + 1n) throw new Error(`block ${number} does not follow ${this.headNumber}`)
+    if (this.recentBlocks.length > 0) this.packOldest(this.recentBlocks.length)
+    const i = this.length
+    this.positions.push(this.arena.append(packed))
+    this.lengths.push(packed.length)
+    this.packedEnd++
+    this.byHash.add(hashHex, i)
+    for (const h of txHashHexes) this.txs.add(h, i)
   }
 
   /** Forgets every block (a fork moved to another block: hardhat_reset with `forking`). */

@@ -1,18 +1,22 @@
 /**
  * Blocks and pending transactions as stored in the database (src/node/persist/database.ts).
  *
- * A block is its record (header fields, receipts, totals: bytes, bigints and numbers only) in V8's structured
- * serialization (`node:v8`), which keeps Uint8Array and bigint as they are, with each transaction reduced to
- * what rebuilds it: its raw bytes and its sender (never recovered again: impersonated transactions carry a
- * stand-in signature), or the REMASC marker (the REMASC transaction of block n is a function of n).
+ * A block is stored packed, as the block store keeps its old blocks in memory (src/node/chain/blockPack.ts: one RLP
+ * string, its hash first), so that a database opens with its old blocks kept as they are read, neither decoded nor
+ * packed again; only the newest (the store's records) are unpacked. Format version 1 stored a block as its record
+ * in V8's structured serialization (`node:v8`), with each transaction reduced to its raw bytes, sender and hash, or
+ * the REMASC marker, and the REMASC receipt as its payments: such blocks are still read (a V8 serialization starts
+ * with the byte 0xff, which no packed block does: an RLP list would need an 8-byte length). Pending transactions
+ * are stored in that V8 form.
  */
 import { serialize, deserialize } from 'node:v8'
 import type { Common } from '@ethereumjs/common'
 import { flatHex } from '../chain/flatHex.js'
 import { StoredTxRecord } from '../chain/txRecord.js'
 import type { BlockRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
-import { remascReceiptFromParts, remascReceiptParts, type RemascReceiptParts } from '../rsk/remasc/remascReceipt.js'
+import { remascReceiptFromParts, type RemascReceiptParts } from '../rsk/remasc/remascReceipt.js'
 import { remascTransaction } from '../rsk/remasc/remascTx.js'
+import { packBlock, unpackBlock } from '../chain/blockPack.js'
 
 interface StoredTx {
   raw?: Uint8Array
@@ -32,24 +36,6 @@ interface StoredBlock extends Omit<BlockRecord, 'transactions' | 'hashHex' | 're
   receipts: Array<ReceiptRecord | StoredRemascReceipt>
 }
 
-/** A receipt as plain data (receipts may be objects with getters, which structured serialization skips). */
-function storedReceipt(r: ReceiptRecord, t: TxRecord): ReceiptRecord | StoredRemascReceipt {
-  if (t.system === 'remasc') {
-    const parts = remascReceiptParts(r)
-    if (parts !== undefined) return { remasc: parts }
-  }
-  return {
-    status: r.status,
-    gasUsed: r.gasUsed,
-    cumulativeGasUsed: r.cumulativeGasUsed,
-    logs: r.logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data })),
-    logsBloom: r.logsBloom,
-    contractAddress: r.contractAddress,
-    ...(r.revertData !== undefined ? { revertData: r.revertData } : {}),
-    ...(r.error !== undefined ? { error: r.error } : {}),
-  }
-}
-
 const storedTx = (t: TxRecord): StoredTx => (t.system === 'remasc' ? { remasc: true, hash: t.hash } : { raw: t.raw, from: t.from, hash: t.hash })
 
 function txOf(s: StoredTx, number: bigint, common: Common): TxRecord {
@@ -58,30 +44,26 @@ function txOf(s: StoredTx, number: bigint, common: Common): TxRecord {
   return new StoredTxRecord(s.raw, s.from, common, s.hash)
 }
 
+/** A block as the database stores it: packed, its parent hash included (each record stands alone). */
 export function encodeBlock(b: BlockRecord): Uint8Array {
-  const stored: StoredBlock = {
-    header: b.header,
-    hash: b.hash,
-    number: b.number,
-    hashForMergedMining: b.hashForMergedMining,
-    transactions: b.transactions.map(storedTx),
-    receipts: b.receipts.map((r, i) => storedReceipt(r, b.transactions[i]!)),
-    totalDifficulty: b.totalDifficulty,
-    size: b.size,
-  }
-  return serialize(stored)
+  return packBlock(b)
 }
 
+/** Whether a stored block is packed (format 2), not a V8 serialization (format 1). */
+export const isPackedBlock = (bytes: Uint8Array): boolean => bytes.length > 0 && bytes[0] !== 0xff
+
 /**
- * A block read back. `previous` is the parent block's record: its REMASC receipt shares equal arrays with this one,
- * as when mined (remascReceipt.ts).
+ * A block read back, either format. `previous`: the parent block's record, asked for only by a format-1 block (its
+ * REMASC receipt shares equal arrays with the parent's, as when mined: remascReceipt.ts).
  */
-export function decodeBlock(bytes: Uint8Array, common: Common, previous?: BlockRecord): BlockRecord {
+export function decodeBlock(bytes: Uint8Array, common: Common, previous: () => BlockRecord | undefined): BlockRecord {
+  if (isPackedBlock(bytes)) return unpackBlock(bytes, common)
   const s = deserialize(bytes) as StoredBlock
   if (typeof s !== 'object' || s === null || typeof s.number !== 'bigint' || !(s.hash instanceof Uint8Array) || !Array.isArray(s.transactions) || !Array.isArray(s.receipts)) {
     throw new Error('not a block record')
   }
-  const previousRemasc = previous?.transactions.at(-1)?.system === 'remasc' ? previous.receipts.at(-1) : undefined
+  const parent = previous()
+  const previousRemasc = parent?.transactions.at(-1)?.system === 'remasc' ? parent.receipts.at(-1) : undefined
   const receipts = s.receipts.map((r) =>
     'remasc' in r ? remascReceiptFromParts(r.remasc, previousRemasc) : r,
   )

@@ -68,7 +68,11 @@ export async function dbValues(db: Pick<Database, 'level' | 'opts'>, prefix: str
 
 export const VIEW: Encodings = { keyEncoding: 'view', valueEncoding: 'view' }
 export const DB_FORMAT = 'rsksim-db'
-export const DB_VERSION = 1
+/**
+ * 2: blocks packed (blockCodec.ts). A database of version 1 (blocks in V8's serialization) is read, and marked 2 by
+ * the first batch written to it: the blocks written after that are packed, which an rsksim reading only 1 cannot read.
+ */
+export const DB_VERSION = 2
 
 /** A database that cannot be used; the message says why and nothing was written. */
 export class DatabaseError extends Error {

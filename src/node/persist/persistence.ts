@@ -19,7 +19,7 @@ import type { BlockRecord } from '../chain/types.js'
 import type { SealedHex } from '../wallet/keyStore.js'
 import { toAddressBytes } from '../accounts.js'
 import { Address } from '@ethereumjs/util'
-import { decodeBlock, decodeTx, encodeBlock, encodeTx } from './blockCodec.js'
+import { decodeBlock, decodeTx, encodeBlock, encodeTx, isPackedBlock } from './blockCodec.js'
 import { WriteLog } from './writeLog.js'
 import { DatabaseWriteFailed } from '../errors.js'
 import {
@@ -220,14 +220,18 @@ export class Persistence {
     if (rawHead === undefined) throw damaged('no head record')
     const head = JSON.parse(new TextDecoder().decode(rawHead)) as HeadRecord
     this.seq = BigInt(head.seq ?? '0')
-    for (const value of await dbValues(this.db, 'b')) {
-      let block: BlockRecord
+    const values = await dbValues(this.db, 'b')
+    // Blocks older than the store's records stay packed as they were read (format 2); the first and the newest
+    // become records.
+    const recordsFrom = values.length - chain.store.recentLimit
+    for (let k = 0; k < values.length; k++) {
+      const value = values[k]!
       try {
-        block = decodeBlock(value, chain.common, chain.store.byNumber(chain.store.headNumber))
+        if (k > 0 && k < recordsFrom && isPackedBlock(value)) chain.store.appendPacked(value)
+        else chain.store.append(decodeBlock(value, chain.common, () => chain.store.byNumber(chain.store.headNumber)))
       } catch (e) {
         throw damaged(`a block record is unreadable (${(e as Error).message})`)
       }
-      chain.store.append(block)
     }
     if (chain.store.byNumber(0n) === undefined || chain.head.hashHex !== head.hash) throw damaged(`the blocks end at ${chain.store.headNumber}, the head record names ${head.number}`)
     if (this.db.meta !== undefined && chain.store.byNumber(0n)!.hashHex !== this.db.meta.genesis) throw damaged('its genesis block is not the one it was made with')
@@ -249,6 +253,12 @@ export class Persistence {
     for (const k of head.keys) node.accounts.restoreSealed(k)
     const txs = (await dbValues(this.db, 'p')).map((v) => decodeTx(v, chain.common))
     await node.pool.restore(txs, async (sender) => (await chain.state.getAccount(new Address(toAddressBytes(sender))))?.nonce ?? 0n)
+    // A database of an earlier format version is marked with this one by the next batch, which writes blocks in it.
+    const meta = this.db.meta
+    if (meta !== undefined && meta.version < DB_VERSION) {
+      meta.version = DB_VERSION
+      this.extra.push({ type: 'put', key: META_KEY, value: utf8.encode(JSON.stringify(meta)) })
+    }
     // What was read is what is written: the next batch holds only changes.
     this.head = chain.store.headNumber
     this.poolChanges = node.pool.changes

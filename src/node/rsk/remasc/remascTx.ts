@@ -40,7 +40,7 @@ class RemascTxRecord implements TxRecord {
   ) {}
 
   get hashHex(): string {
-    return (this.knownHashHex ??= flatHex(keccak256(remascRaw(this.number - 1n))))
+    return (this.knownHashHex ??= remascTxHashHex(this.number))
   }
 
   get system(): 'remasc' {
@@ -74,4 +74,9 @@ class RemascTxRecord implements TxRecord {
  */
 export function remascTransaction(number: bigint, engineCommon: Common, hashHex?: string): TxRecord {
   return new RemascTxRecord(number, engineCommon, hashHex)
+}
+
+/** The hash of block `number`'s REMASC transaction, as `0x` hex. */
+export function remascTxHashHex(number: bigint): string {
+  return flatHex(keccak256(remascRaw(number - 1n)))
 }
