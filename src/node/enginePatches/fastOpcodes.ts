@@ -1,12 +1,13 @@
 /**
- * Faster handlers for the memory and hashing opcodes, given to the EVM through its public `customOpcodes` option
- * next to the RSK rules of evmProfile.ts. Same results, same gas, same errors as the engine's (@ethereumjs/evm
- * 10.1.3 opcodes/functions.js and gas.js); only the byte/bigint conversions differ.
+ * Faster handlers for the push, memory, hashing, storage, log, call-data and address opcodes (PUSH1-32, MLOAD,
+ * MSTORE, KECCAK256, SLOAD, SSTORE's logic, LOG0-4, CALLDATALOAD, ADDRESS, ORIGIN, CALLER), given to the EVM through
+ * its public `customOpcodes` option next to the RSK rules of evmProfile.ts. Same results, same gas, same errors as the
+ * engine's (@ethereumjs/evm 10.1.3 opcodes/functions.js and gas.js); only the byte/bigint conversions differ.
  *
  * The engine converts between 32-byte words and bigints through hex strings and pads with array spreads
  * (`setLengthLeft(bigIntToBytes(word), 32)` is `new Uint8Array([...zeros, ...bytes])`): `setLength` alone was over
- * a quarter of a keccak loop. Its gas handlers are async functions, so every MLOAD/MSTORE/KECCAK256 also waited a
- * microtask for its memory charge; the ones here are synchronous (the engine accepts either).
+ * a quarter of a keccak loop. Its gas handlers are async functions, so every MLOAD/MSTORE/KECCAK256/LOG also waited
+ * a microtask for its charge; the ones here are synchronous (the engine accepts either).
  *
  * They reach into the interpreter (the run state's `cachedPushes` and `shouldDoJumpAnalysis`, memory's `_store`), so
  * they live with the other engine patches: none is given to an EVM unless the patches are on when it is created and
