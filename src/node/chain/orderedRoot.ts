@@ -52,9 +52,19 @@ function build(items: Item[], depth: number): Input[] {
   return node
 }
 
+/** Key nibbles kept for the first indexes (every block's lists start at 0): read only, never written. */
+const KEPT_KEYS = 1024
+const keyNibbles: Uint8Array[] = []
+
+/** The nibbles of RLP(i), the trie key of item i. */
+function keyOf(i: number): Uint8Array {
+  if (i >= KEPT_KEYS) return toNibbles(RLP.encode(i))
+  return (keyNibbles[i] ??= toNibbles(RLP.encode(i)))
+}
+
 /** keccak256 of the root node of the trie RLP(index) -> values[index]; `empty` for an empty list. */
 export function directOrderedRoot(values: Uint8Array[], empty: Uint8Array): Uint8Array {
   if (values.length === 0) return empty
-  const items = values.map((value, i) => ({ nibbles: toNibbles(RLP.encode(i)), value }))
+  const items = values.map((value, i) => ({ nibbles: keyOf(i), value }))
   return keccak256(rlpEncode(build(items, 0)))
 }
