@@ -19,7 +19,9 @@ import { unpaddedBytes } from '../rlp.js'
 import { flatHex } from '../chain/flatHex.js'
 import { packBytes } from '../chain/packBytes.js'
 import { processMinersFees, remascTransaction, type RemascConfig } from '../rsk/remasc/remasc.js'
-import { runBlockTransaction } from '../chain/runBlockTx.js'
+import { runBlockTransaction, type BlockContext } from '../chain/runBlockTx.js'
+import type { VM } from '@ethereumjs/vm'
+import type { StateManagerInterface } from '@ethereumjs/common'
 import type { TxPool } from '../pool/pool.js'
 import type { Clock } from './clock.js'
 
@@ -136,16 +138,9 @@ export class Miner {
     const parent = chain.head
     const number = parent.number + 1n
     // The engine's block (about 25 µs to build) is made when the first transaction runs: an empty block needs none.
-    let execBlock: Block | undefined
-    const context = {
-      vm: chain.vm,
-      state: chain.state,
-      get block(): Block {
-        return (execBlock ??= executionBlockOf(chain.common, { number, timestamp: time, gasLimit: config.blockGasLimit, coinbase: config.coinbase, difficulty: BLOCK_DIFFICULTY }))
-      },
-      coinbase: config.coinbase,
-      remasc: config.remasc !== undefined,
-    }
+    const context = new BuildingBlock(chain.vm, chain.state, config.coinbase, config.remasc !== undefined, () =>
+      executionBlockOf(chain.common, { number, timestamp: time, gasLimit: config.blockGasLimit, coinbase: config.coinbase, difficulty: BLOCK_DIFFICULTY }),
+    )
     const included: TxRecord[] = []
     const receipts: ReceiptRecord[] = []
     const dropped: Dropped[] = []
@@ -319,3 +314,22 @@ function rlpListLength(payload: number): number {
   return payload + 1 + Math.ceil(Math.log2(payload + 1) / 8)
 }
 
+/**
+ * The context of a block being built, its engine block made on first use. A class rather than an object literal with
+ * a getter: V8 builds such a literal in its runtime, about 2.7 µs per mined block in a profile of empty blocks.
+ */
+class BuildingBlock implements BlockContext {
+  private made: Block | undefined
+
+  constructor(
+    readonly vm: VM,
+    readonly state: StateManagerInterface,
+    readonly coinbase: Uint8Array,
+    readonly remasc: boolean,
+    private readonly make: () => Block,
+  ) {}
+
+  get block(): Block {
+    return (this.made ??= this.make())
+  }
+}
