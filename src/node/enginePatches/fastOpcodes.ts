@@ -61,6 +61,9 @@ export function wordToBytes(word: bigint): Uint8Array {
   return out
 }
 
+/** Whether an EVM made now for `common` gets the fast handlers: the patches on, the engine's fields found, a custom keccak. */
+const fastOpcodesApply = (common: Common): boolean => common.customCrypto.keccak256 !== undefined && enginePatches.active && interpreterFieldsFound
+
 /** The engine's `subMemUsage` (opcodes/util.js) with the two prices read once. */
 function memoryCharge(memoryGas: bigint, quadDiv: bigint) {
   return (runState: RunState, offset: bigint, length: bigint): bigint => {
@@ -84,7 +87,7 @@ function memoryCharge(memoryGas: bigint, quadDiv: bigint) {
  */
 export function fastOpcodes(common: Common, baseFee: (op: number) => number): AddOpcode[] {
   const keccak = common.customCrypto.keccak256
-  if (keccak === undefined || !enginePatches.active || !interpreterFieldsFound) return []
+  if (keccak === undefined || !fastOpcodesApply(common)) return []
   const charge = memoryCharge(common.param('memoryGas'), common.param('quadCoefficientDivGas'))
   const wordGas = common.param('keccak256WordGas')
   // The engine's PUSH asks isActivatedEIP(6800) and (7864) on every push for Verkle code-chunk gas; without them
@@ -226,7 +229,7 @@ function wordOpcodes(common: Common, baseFee: (op: number) => number, charge: Re
  * or the patches off). Its gas function is RSK's (rsk/evm/evmProfile.ts).
  */
 export function fastSstore(common: Common): AddOpcode['logicFunction'] | undefined {
-  if (common.customCrypto.keccak256 === undefined || !enginePatches.active || !interpreterFieldsFound || common.isActivatedEIP(8037)) return undefined
+  if (!fastOpcodesApply(common) || common.isActivatedEIP(8037)) return undefined
   return async (runState: RunState) => {
     const [key, value] = runState.stack.popN(2) as [bigint, bigint]
     await runState.interpreter.storageStore(wordToBytes(key), unpaddedBytes(value))

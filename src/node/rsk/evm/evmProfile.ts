@@ -161,8 +161,8 @@ export function rskOpcodes(common: Common): CustomOpcode[] {
   })
   const extcodesize = engine(0x3b).opHandler
   return [
-    // Not RSK rules: the engine's PUSH, MLOAD, MSTORE, KECCAK256, SLOAD, LOG0-4 (and below SSTORE's logic) with cheaper
-    // conversions (see fastOpcodes.ts).
+    // Not RSK rules: the engine's handlers with cheaper word conversions (fastOpcodes.ts lists them; SSTORE's logic
+    // is given below, with RSK's SSTORE gas).
     ...fastOpcodes(common, fee),
     {
       opcode: 0x48,
