@@ -30,8 +30,8 @@ for (const build of values.builds.split(',').map((b) => path.resolve(b))) {
   await w.deployContracts(ctx)
   const c = w.counts({ target: 'rsksim' })
   Object.assign(c, { transfers: per, fixtures: Math.max(1, Math.round(per / 5)), calls: per * 10, mineBlocks: per * 5 })
-  const operations = { transfers: c.transfers, sends: c.transfers, fixtures: c.fixtures, calls: c.calls, mine: c.mineBlocks }[values.workload]
-  if (operations === undefined) throw new Error('ab-inproc.mjs counts operations of transfers, sends, fixtures, calls and mine')
+  const operations = w.operationsOf(values.workload, c)
+  if (operations === undefined || ['keccak', 'arith', 'storage'].includes(values.workload)) throw new Error('ab-inproc.mjs counts operations of transfers, sends, fixtures, calls and mine')
   setups.push({ build, w, ctx, c, operations, times: [] })
 }
 for (let b = 0; b < Number(values.batches); b++) {

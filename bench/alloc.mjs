@@ -33,8 +33,8 @@ const ctx = await w.prepare(t)
 await w.deployContracts(ctx)
 const c = w.counts({ target: 'rsksim' })
 c.mineBlocks = 3_000 // as bench/ab.mjs: 10,000 empty blocks twice would take long for a sampled run
-const operations = { transfers: c.transfers, sends: c.transfers, fixtures: c.fixtures, calls: c.calls, mine: c.mineBlocks }[values.workload]
-if (operations === undefined) throw new Error('alloc.mjs counts operations of transfers, sends, fixtures, calls and mine')
+const operations = w.operationsOf(values.workload, c)
+if (operations === undefined || ['keccak', 'arith', 'storage'].includes(values.workload)) throw new Error('alloc.mjs counts operations of transfers, sends, fixtures, calls and mine')
 
 const session = new Session()
 session.connect()

@@ -26,7 +26,6 @@ const c = w.counts({ target: 'rsksim' })
 c.mineBlocks = 3_000
 if (values.transfers) c.transfers = Number(values.transfers)
 const workloads = { transfers: w.transfers, sends: w.sends, fixtures: w.fixtures, mine: w.mine, calls: w.calls, keccak: w.keccak, arith: w.arith, storage: w.storage }
-const operations = { transfers: () => c.transfers, sends: () => c.transfers, fixtures: () => c.fixtures, mine: () => c.mineBlocks, calls: () => c.calls, keccak: () => c.computeReps, arith: () => c.computeReps, storage: () => c.computeReps }
 
 let session
 if (values.profile) {
@@ -62,7 +61,7 @@ for (const id of ids) {
     if (r.rate) r = r.rate
     cpu ??= process.cpuUsage(outer)
     main ??= mainThreadUs() - outerMain
-    const n = operations[id]()
+    const n = w.operationsOf(id, c)
     if (last) out[id] = { value: Math.round(r.value * 10) / 10, cpuUs: Math.round((cpu.user + cpu.system) / n), mainUs: Math.round(main / n) }
   }
 }

@@ -14,6 +14,11 @@ const computeAbi = new Interface(contracts.Compute.abi)
 export const GAS = 10_000_000n
 const TRANSFER_GAS = 100_000n
 
+/** How many operations one run of workload `id` performs with counts `c` (undefined for a workload not counted so). */
+export function operationsOf(id, c) {
+  return { transfers: c.transfers, sends: c.transfers, fixtures: c.fixtures, mine: c.mineBlocks, calls: c.calls, keccak: c.computeReps, arith: c.computeReps, storage: c.computeReps }[id]
+}
+
 /** Iteration counts: full run, --quick, and the Ganache scaling (its JS VM takes ~20 ms per transaction). */
 export function counts({ quick, target }) {
   const c = {
