@@ -15,7 +15,7 @@ import type { Provider } from '../src/index.js'
 const iface = (a: { abi: readonly unknown[] }) => new Interface(a.abi as never)
 
 /** Opcodes random programs are drawn from: arithmetic, memory, storage, hashing, jumps, calls, logs. */
-const OPS = [0x01, 0x02, 0x03, 0x04, 0x06, 0x0a, 0x10, 0x14, 0x16, 0x19, 0x1b, 0x1c, 0x20, 0x30, 0x32, 0x33, 0x34, 0x35, 0x36, 0x3d, 0x43, 0x45, 0x47, 0x50, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5a, 0x5b, 0x5f, 0x80, 0x81, 0x90, 0x91, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xf3, 0xfd]
+const OPS = [0x00, 0x01, 0x02, 0x03, 0x04, 0x06, 0x0a, 0x10, 0x14, 0x16, 0x19, 0x1b, 0x1c, 0x20, 0x30, 0x32, 0x33, 0x34, 0x35, 0x36, 0x3d, 0x43, 0x45, 0x47, 0x50, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5a, 0x5b, 0x5f, 0x80, 0x81, 0x90, 0x91, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xf3, 0xfd]
 
 /** Where random programs run as a contract's code (eth_call's state override). */
 const PROGRAM = '0x00000000000000000000000000000000000c0de5'
@@ -99,6 +99,13 @@ async function scenario(): Promise<unknown[]> {
   out.push(await rq('eth_call', [{ from: COW, to: staticA, gas: '0x100000' }, 'latest']))
   await tx(staticA, '0x', '0x100000')
 
+  // RETURN of memory never written: its expansion is charged (33 words: 3 * 33 + 33 * 33 / 512 = 101 gas).
+  const returner = '0x00000000000000000000000000000000000000cc'
+  await rq('anvil_setCode', [returner, '0x6020610400f3'])
+  out.push(await rq('eth_call', [{ from: COW, to: returner }, 'latest']))
+  const returned = await tx(returner, '0x', '0x100000')
+  out.push((returned as unknown as { gasUsed: string }).gasUsed)
+
   const r = prng(424242)
   for (let i = 0; i < 150; i++) {
     const code = randomProgram(r)
@@ -126,6 +133,23 @@ describe('engine patches on and off', () => {
       setEnginePatches(on)
       const p = await fresh()
       expect(await p.request({ method: 'eth_call', params: [{ from: COW, to: PROGRAM, data: input }, 'latest', { [PROGRAM]: { code } }] })).toBe(expected)
+      await p.disconnect()
+    }
+    setEnginePatches(true)
+  })
+
+  it('RETURN of memory never written charges its expansion, patches on and off', async () => {
+    // PUSH1 0x20 PUSH2 0x0400 RETURN: 21,000 + 3 + 3 + memory for 0x420 bytes (33 words: 3 * 33 + floor(33^2 / 512)).
+    const code = '0x6020610400f3'
+    for (const on of [true, false]) {
+      setEnginePatches(on)
+      const p = await fresh()
+      await p.request({ method: 'anvil_setCode', params: [PROGRAM, code] })
+      const hash = await p.request({ method: 'eth_sendTransaction', params: [{ from: COW, to: PROGRAM, gas: '0x100000' }] })
+      const receipt = (await p.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { gasUsed: string; status: string }
+      expect(receipt.status).toBe('0x1')
+      expect(BigInt(receipt.gasUsed)).toBe(21_000n + 3n + 3n + 3n * 33n + (33n * 33n) / 512n)
+      expect(await p.request({ method: 'eth_call', params: [{ from: COW, to: PROGRAM }, 'latest'] })).toBe('0x' + '00'.repeat(32))
       await p.disconnect()
     }
     setEnginePatches(true)

@@ -24,6 +24,7 @@ import { wordToBytes } from '../src/node/enginePatches/fastOpcodes.js'
 import { bytesToWord } from '../src/node/rlp.js'
 import { Compute } from './fixtures/index.js'
 import { deploy, fresh, send } from './helpers.js'
+import { prng } from './fuzz/shapes.js'
 
 /** Initcode that returns the 16 bytes after it as the runtime code. */
 const INIT = '0x601080600b6000396000f3'
@@ -95,6 +96,22 @@ describe('fast MLOAD/MSTORE/KECCAK256 (src/node/enginePatches/fastOpcodes.ts)', 
       expect(bytes).toEqual(setLengthLeft(bigIntToBytes(w), 32))
       expect(bytesToWord(bytes)).toBe(w)
       expect(bytesToWord(bytes.subarray(3))).toBe(bytesToBigInt(bytes.subarray(3)))
+    }
+  })
+
+  it('read big-endian bytes of every length up to 40 like util bytesToBigInt, leading zeros or not', () => {
+    const r = prng(97)
+    for (let n = 0; n <= 40; n++) {
+      for (let k = 0; k < 20; k++) {
+        // Some leading zero bytes now and then, a subarray of a larger buffer now and then.
+        const zeros = k % 3 === 0 ? Math.floor(r() * (n + 1)) : 0
+        const backing = new Uint8Array(n + 8)
+        const bytes = k % 2 === 0 ? backing.subarray(5, 5 + n) : new Uint8Array(n)
+        for (let i = zeros; i < n; i++) bytes[i] = Math.floor(r() * 256)
+        backing.fill(0xff, 0, 5)
+        backing.fill(0xff, 5 + n)
+        expect(bytesToWord(bytes), `${n} bytes, ${zeros} zeros`).toBe(bytesToBigInt(bytes))
+      }
     }
   })
 

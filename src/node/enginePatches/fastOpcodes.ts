@@ -1,6 +1,6 @@
 /**
- * Faster handlers for the push, memory, hashing, storage, log, call-data and address opcodes (PUSH1-32, MLOAD,
- * MSTORE, KECCAK256, SLOAD, SSTORE's logic, LOG0-4, CALLDATALOAD, ADDRESS, ORIGIN, CALLER), given to the EVM through
+ * Faster handlers for the push, memory, hashing, storage, log, call-data, address and halting opcodes (PUSH1-32,
+ * MLOAD, MSTORE, KECCAK256, SLOAD, SSTORE's logic, LOG0-4, CALLDATALOAD, ADDRESS, ORIGIN, CALLER, STOP, RETURN), given to the EVM through
  * its public `customOpcodes` option next to the RSK rules of evmProfile.ts. Same results, same gas, same errors as the
  * engine's (@ethereumjs/evm 10.1.3 opcodes/functions.js and gas.js); only the byte/bigint conversions differ.
  *
@@ -9,7 +9,8 @@
  * a quarter of a keccak loop. Its gas handlers are async functions, so every MLOAD/MSTORE/KECCAK256/LOG also waited
  * a microtask for its charge; the ones here are synchronous (the engine accepts either).
  *
- * They reach into the interpreter (the run state's `cachedPushes` and `shouldDoJumpAnalysis`, memory's `_store`), so
+ * They reach into the interpreter (the run state's `cachedPushes` and `shouldDoJumpAnalysis`, memory's `_store`, the
+ * result's `returnValue`), so
  * they live with the other engine patches: none is given to an EVM unless the patches are on when it is created and
  * those fields were found in the engine's source (interpreter.ts `interpreterFieldsFound`).
  */
@@ -150,6 +151,42 @@ export function fastOpcodes(common: Common, baseFee: (op: number) => number): Ad
       },
     },
     ...wordOpcodes(common, baseFee, charge),
+    ...haltOpcodes(common, baseFee, charge),
+  ]
+}
+
+/**
+ * STOP and RETURN without a thrown error. The engine ends a frame by throwing (`trap(STOP)`, also through
+ * `interpreter.finish`) and catching it in the step loop: a throw and an unwind per call frame, 3-7 µs of an
+ * `eth_call` of `balanceOf` in a profile (docs/performance.md, twelfth round). Here the handler sets what `finish`
+ * sets (the result's return value) and moves the program counter to the end of the code, where the engine's step
+ * loop and the fast one (interpreter.ts) stop as they stop on STOP: no error, the same gas, the same result. Left to
+ * the engine with the Verkle EIPs (their access witness is committed after a handler that returns, not after one
+ * that throws).
+ */
+function haltOpcodes(common: Common, baseFee: (op: number) => number, charge: ReturnType<typeof memoryCharge>): AddOpcode[] {
+  if (common.isActivatedEIP(6800) || common.isActivatedEIP(7864)) return []
+  const end = (runState: RunState) => {
+    runState.programCounter = runState.code.length
+  }
+  return [
+    { opcode: 0x00, opcodeName: 'STOP', baseFee: baseFee(0x00), logicFunction: end },
+    {
+      opcode: 0xf3,
+      opcodeName: 'RETURN',
+      baseFee: baseFee(0xf3),
+      gasFunction: (runState: RunState, gas: bigint) => {
+        const [offset, length] = runState.stack.peek(2) as [bigint, bigint]
+        return gas + charge(runState, offset, length)
+      },
+      logicFunction: (runState: RunState) => {
+        const [offset, length] = runState.stack.popN(2) as [bigint, bigint]
+        // A copy: the return value outlives the frame's memory.
+        const value = length === 0n ? new Uint8Array(0) : runState.memory.read(Number(offset), Number(length))
+        ;(runState.interpreter as unknown as { _result: { returnValue?: Uint8Array } })._result.returnValue = value
+        end(runState)
+      },
+    },
   ]
 }
 

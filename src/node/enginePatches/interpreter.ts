@@ -241,13 +241,14 @@ const memoryProto: unknown = engineMemory?.prototype
 /**
  * The fields the patches read or write that no method check covers, looked for in the engine's own source text
  * (property names survive bundling): the run state's `cachedPushes`, `shouldDoJumpAnalysis` and `validJumps`, the
- * EVM's `_opcodeMap`, and Memory's `_store`. A release that renamed one leaves every patch of this file off.
+ * EVM's `_opcodeMap`, the result's `returnValue` (set by `finish`, which the fast RETURN replaces), and Memory's
+ * `_store`. A release that renamed one leaves every patch of this file off.
  */
 const interpreterSource = typeof engineInterpreter === 'function' ? engineInterpreter.toString() : ''
 const memorySource = typeof engineMemory === 'function' ? engineMemory.toString() : ''
 /** Whether the interpreter's and memory's fields used here (and by the fast opcodes) are where the patches expect them. */
 export const interpreterFieldsFound =
-  ['cachedPushes', 'shouldDoJumpAnalysis', 'validJumps', '_opcodeMap', 'programCounter'].every((f) => interpreterSource.includes(f)) &&
+  ['cachedPushes', 'shouldDoJumpAnalysis', 'validJumps', '_opcodeMap', 'programCounter', '_result.returnValue'].every((f) => interpreterSource.includes(f)) &&
   memorySource.includes('_store')
 
 /** Whether the interpreter patches are in effect (false when the engine's layout was not recognised). */
