@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { Interface, solidityPackedKeccak256, toBeHex } from 'ethers'
-import { bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util'
+import { Address, bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util'
 import { readFileSync } from 'node:fs'
 import {
   commonPatched,
@@ -19,6 +19,8 @@ import {
   runInterpreterPatched,
   senderAddressPatched,
   senderCachePatched,
+  addressHexPatched,
+  setEnginePatches,
 } from '../src/node/enginePatches/index.js'
 import { wordToBytes } from '../src/node/enginePatches/fastOpcodes.js'
 import { bytesToWord } from '../src/node/rlp.js'
@@ -38,7 +40,7 @@ const rpc = (p: Awaited<ReturnType<typeof fresh>>, method: string, params: unkno
 describe('engine patches', () => {
   it('are applied exactly when the installed engine is the pinned release', () => {
     // Against the installed engine, every patch is in; in a copy whose pin differs, every patch is out.
-    for (const flag of [interpreterPatched, memoryPatched, runInterpreterPatched, executeCallPatched, newInterpreterPatched, commonPatched, senderCachePatched, senderAddressPatched]) {
+    for (const flag of [interpreterPatched, memoryPatched, runInterpreterPatched, executeCallPatched, newInterpreterPatched, commonPatched, senderCachePatched, senderAddressPatched, addressHexPatched]) {
       expect(flag).toBe(engineMatchesPin)
     }
     expect(engineMatchesPin).toBe(Object.values(ENGINE_VERSIONS).every((v) => v === PINNED_ENGINE_VERSION))
@@ -85,6 +87,22 @@ describe('engine patches', () => {
     const b = await send(p, { data: INIT + RUNTIME_B })
     expect(b.contractAddress).toBe(a.contractAddress)
     expect(BigInt((await rpc(p, 'eth_call', [{ to: b.contractAddress }, 'latest'])) as string)).toBe(7n)
+  })
+})
+
+describe("addresses' hex (src/node/enginePatches/addressHex.ts)", () => {
+  it('is the lowercase 0x hex of the bytes, patches on and off', () => {
+    const r = prng(31)
+    const samples = [new Uint8Array(20), new Uint8Array(20).fill(0xff)]
+    for (let k = 0; k < 200; k++) samples.push(Uint8Array.from({ length: 20 }, () => Math.floor(r() * 256)))
+    try {
+      for (const on of [true, false]) {
+        setEnginePatches(on)
+        for (const bytes of samples) expect(new Address(bytes).toString()).toBe('0x' + Buffer.from(bytes).toString('hex'))
+      }
+    } finally {
+      setEnginePatches(true)
+    }
   })
 })
 

@@ -1,7 +1,8 @@
 /**
  * Changes to @ethereumjs internals that no public option reaches: interpreter fast paths (interpreter.ts,
  * runInterpreter.ts, executeCall.ts, newInterpreter.ts), Common fast paths (common.ts), faster opcode handlers
- * (fastOpcodes.ts), and the known sender and sender address of a transaction (senderCache.ts). (The world state is rsksim's own, src/node/state, behind the
+ * (fastOpcodes.ts), the known sender and sender address of a transaction (senderCache.ts), and addresses' hex
+ * (addressHex.ts). (The world state is rsksim's own, src/node/state, behind the
  * engine's public StateManagerInterface: it needs no patch.) Everything that
  * touches engine internals lives in this folder, says why, and is fenced by switch.ts: installed only when the
  * installed engine is the pinned release (else one warning, and the engine's own code runs), each field it touches
@@ -16,3 +17,4 @@ export { newInterpreterPatched } from './newInterpreter.js'
 export { activatedEipsArray, commonPatched, paramsAlreadyMerged } from './common.js'
 export { fastOpcodes, fastSstore, wordToBytes, writeWord } from './fastOpcodes.js'
 export { seedSender, senderAddressPatched, senderCachePatched } from './senderCache.js'
+export { addressHexPatched } from './addressHex.js'
