@@ -9,13 +9,19 @@
  * Here a frame's memory starts at 1 KB, and the memory patch (interpreter.ts) grows it as the engine would, by whole
  * words, when a frame uses more.
  *
- * The constructor is the engine's line for line except that memory; the load check compares the run state's keys
+ * The constructor is the engine's line for line except that memory and the shared empty arrays; the load check compares the run state's keys
  * and the constructor's other assignments with the engine's source text, and the memory constructor's only
  * statement, so a release that changes either leaves the engine's constructor in use.
  */
 import { EthereumJSErrorWithoutCode } from '@ethereumjs/util'
 import { engineInterpreter, engineMemory, engineStack } from './engineModule.js'
 import { enginePatches } from './switch.js'
+
+/**
+ * The run state's empty `code`, `validJumps` and `returnBytes`, one for every frame (the engine makes three new ones:
+ * 0.7 µs per frame in a profile). Each is replaced, never written into, and an empty array holds nothing to write.
+ */
+const EMPTY = new Uint8Array(0)
 
 /** Bytes of memory a frame starts with (a multiple of the 32-byte word, as the memory patch requires). */
 export const INITIAL_MEMORY = 1024
@@ -87,8 +93,8 @@ export function newInterpreter(
     memoryWordCount: 0n,
     highestMemCost: 0n,
     stack: new (engineStack as Ctor)(),
-    code: new Uint8Array(0),
-    validJumps: Uint8Array.from([]),
+    code: EMPTY,
+    validJumps: EMPTY,
     cachedPushes: {},
     stateManager,
     blockchain,
@@ -98,7 +104,7 @@ export function newInterpreter(
     gasRefund: env.gasRefund,
     gasLeft,
     stateGasSpilled: 0n,
-    returnBytes: new Uint8Array(0),
+    returnBytes: EMPTY,
   }
   it.journal = journal
   it._env = env

@@ -7,8 +7,8 @@
  * included. Objects that large are built in dictionary mode: the profile of an `eth_call` of `balanceOf` shows
  * `runInterpreter` with about a tenth of the self time. Neither the engine (EVM, VM) nor rsksim reads
  * `execResult.runState` (tracers read the interpreter's run state through the 'step' event), but it is public in the
- * `ExecResult` type, so it is kept: an enumerable getter builds the very same merge on first access and remembers it.
- * The interpreter is finished when the result is returned and nothing writes to its run state, result or
+ * `ExecResult` type, so it is kept: a proxy (`lazyRunState`) builds the very same merge on first access and remembers
+ * it. The interpreter is finished when the result is returned and nothing writes to its run state, result or
  * environment afterwards, so the later merge holds the same values. The result object itself is one literal with
  * the engine's keys in the engine's order, not a spread copy that properties are then added to: on Node 20 each
  * property added to a spread copy costs 1.2-2.1 µs (about 10 µs per call frame with the engine's five).
@@ -120,10 +120,9 @@ function patch(proto: EvmInternals, Interpreter: InterpreterClass): void {
       result = { logs: [], returnValue: result.returnValue, selfdestruct: new Map(), createdAddresses: new Set() }
     }
     message.accessWitness?.commit()
-    const finalResult = result
-    let merged: object | undefined
-    const runState = () => (merged ??= { ...interpreterRes.runState, ...finalResult, ...interpreter._env })
-    const keep = (value: object) => void (merged = value)
+    // The engine's `runState` is `{ ...interpreterRes.runState, ...result, ...interpreter._env }`, a copy of ~60 keys
+    // nothing in the engine or rsksim reads: built on first access (lazyRunState below).
+    const runState = lazyRunState(interpreterRes.runState, result, interpreter._env)
     const returnValue = result.returnValue ?? new Uint8Array(0)
     const { gasLeft, gasRefund, stateGasSpilled } = interpreterRes.runState
     const exceptionError = interpreterRes.exceptionError
@@ -137,12 +136,7 @@ function patch(proto: EvmInternals, Interpreter: InterpreterClass): void {
         logs: result.logs,
         returnValue,
         selfdestruct: result.selfdestruct,
-        get runState() {
-          return runState()
-        },
-        set runState(value: object) {
-          keep(value)
-        },
+        runState,
         exceptionError,
         gas: gasLeft,
         executionGasUsed: gasUsed,
@@ -155,12 +149,7 @@ function patch(proto: EvmInternals, Interpreter: InterpreterClass): void {
       returnValue,
       selfdestruct: result.selfdestruct,
       createdAddresses: result.createdAddresses,
-      get runState() {
-        return runState()
-      },
-      set runState(value: object) {
-        keep(value)
-      },
+      runState,
       exceptionError,
       gas: gasLeft,
       executionGasUsed: gasUsed,
@@ -168,6 +157,38 @@ function patch(proto: EvmInternals, Interpreter: InterpreterClass): void {
       stateGasSpilled,
     } as unknown as ExecResult
   }
+}
+
+/** What a lazy run state merges, and the merge once made. */
+interface RunStateParts {
+  runState: object
+  result: object
+  env: object
+  merged: Record<PropertyKey, unknown> | undefined
+}
+
+const merged = (t: RunStateParts): Record<PropertyKey, unknown> => (t.merged ??= { ...t.runState, ...t.result, ...t.env })
+
+/** Every operation on a lazy run state acts on the merge (made on the first one). */
+const LAZY: ProxyHandler<RunStateParts> = {
+  get: (t, key) => Reflect.get(merged(t), key),
+  set: (t, key, value) => Reflect.set(merged(t), key, value),
+  has: (t, key) => Reflect.has(merged(t), key),
+  deleteProperty: (t, key) => Reflect.deleteProperty(merged(t), key),
+  ownKeys: (t) => Reflect.ownKeys(merged(t)),
+  getOwnPropertyDescriptor: (t, key) => Reflect.getOwnPropertyDescriptor(merged(t), key),
+  defineProperty: (t, key, descriptor) => Reflect.defineProperty(merged(t), key, descriptor),
+}
+
+/**
+ * The engine's merged run state as a plain data property whose merge is made on first use: a proxy over the three
+ * parts. A getter on the result object did the same, but V8 builds an object literal with accessors in its runtime,
+ * one property at a time: ~5 µs per call frame in a profile of `eth_call`s (docs/performance.md "Twelfth round"),
+ * against one small object and a proxy here. Spreads and `Object.keys` of the result see `runState` as the engine's
+ * plain property; reads, writes, `in`, keys and descriptors of the run state see the merge.
+ */
+function lazyRunState(runState: object, result: object, env: object): object {
+  return new Proxy<RunStateParts>({ runState, result, env, merged: undefined }, LAZY)
 }
 
 const evmProto: unknown = EVM.prototype
