@@ -71,6 +71,25 @@ describe('engine patches', () => {
     expect(ours._result.logs).not.toBe(env.initialLogs)
   })
 
+  it('gives every frame a zeroed first memory that no other frame shares, across slabs', async () => {
+    const { newInterpreter, INITIAL_MEMORY } = await import('../src/node/enginePatches/newInterpreter.js')
+    const { createEVM } = await import('@ethereumjs/evm')
+    if (!newInterpreterPatched) return
+    const evm = await createEVM()
+    const args = [evm, {}, {}, { gasRefund: 0n }, 1n, {}, {}, {}] as unknown as Parameters<typeof newInterpreter>
+    const memories: Uint8Array[] = []
+    // More frames than one slab holds (64), each written all over as soon as it is made.
+    for (let i = 0; i < 200; i++) {
+      const store = (newInterpreter(...args) as { _runState: { memory: { _store: Uint8Array } } })._runState.memory._store
+      expect(store.length).toBe(INITIAL_MEMORY)
+      expect(store.every((b) => b === 0)).toBe(true)
+      store.fill((i % 255) + 1)
+      memories.push(store)
+    }
+    // Nothing written later reached an earlier frame's memory.
+    memories.forEach((m, i) => expect(m.every((b) => b === (i % 255) + 1)).toBe(true))
+  })
+
   it('package.json pins the engine packages exactly (no range a new release could slip under)', () => {
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as Record<string, Record<string, string> | undefined>
     const engine = Object.entries({ ...pkg.dependencies, ...pkg.devDependencies }).filter(([n]) => n.startsWith('@ethereumjs/'))
