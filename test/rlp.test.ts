@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { RLP } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes, bytesToHex, equalsBytes } from '@ethereumjs/util'
-import { rlpDecode, rlpEncode, rlpLength, unpaddedBytes, type RlpInput } from '../src/node/rlp.js'
+import { rlpDecode, rlpEncode, rlpEncodeScratch, rlpLength, scratchBytes, unpaddedBytes, type RlpInput } from '../src/node/rlp.js'
 import { rng } from './rng.js'
 
 const LENGTHS = [0, 1, 2, 31, 32, 54, 55, 56, 57, 255, 256, 257, 1024]
@@ -38,6 +38,21 @@ describe('rlpEncode', () => {
       if (!equalsBytes(mine, theirs)) expect(bytesToHex(mine)).toBe(bytesToHex(theirs))
       if (rlpLength(v) !== theirs.length) expect(rlpLength(v)).toBe(theirs.length)
     }
+  })
+
+  it('rlpEncodeScratch writes the same bytes into a reused buffer left dirty by the call before', () => {
+    const value = randomInputs(rng(78))
+    for (let i = 0; i < 1000; i++) {
+      // Fill the reused buffer with garbage first: every byte of the encoding must be written, none left over.
+      scratchBytes(4096).fill(0x5a)
+      const v = value(0)
+      const mine = rlpEncodeScratch(v)
+      const theirs = RLP.encode(v as never)
+      if (!equalsBytes(mine, theirs)) expect(bytesToHex(mine)).toBe(bytesToHex(theirs))
+    }
+    // Past the reused buffer's size, an array of its own.
+    const big = new Uint8Array(70_000).fill(1)
+    expect(equalsBytes(rlpEncodeScratch([big]), RLP.encode([big]))).toBe(true)
   })
 
   it('long payloads: 65,535 and 65,536 bytes, and a list over 56 bytes of single bytes', () => {

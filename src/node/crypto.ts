@@ -16,7 +16,7 @@ import { createKeccak } from 'hash-wasm'
 import type { CustomCrypto } from '@ethereumjs/common'
 import { SECP256K1_ORDER } from '@ethereumjs/util'
 import { binKey } from './binKey.js'
-import { bytesToWord } from './rlp.js'
+import { bytesToWord, rlpEncodeScratch, type RlpInput } from './rlp.js'
 import { RecentMap } from './recentMap.js'
 import { native, type Recover, type Sign } from './nativeSecp256k1.js'
 
@@ -31,6 +31,11 @@ export function keccak256(data: Uint8Array): Uint8Array {
   keccakHasher.init()
   keccakHasher.update(data)
   return keccakHasher.digest('binary')
+}
+
+/** keccak-256 of `input`'s RLP, encoded into a reused buffer (rlp.ts `rlpEncodeScratch`), never into one of its own. */
+export function keccakRlp(input: RlpInput): Uint8Array {
+  return keccak256(rlpEncodeScratch(input))
 }
 
 /**

@@ -7,8 +7,8 @@
  * test/orderedRoot.test.ts compares both on random lists.
  */
 import { RLP } from '@ethereumjs/rlp'
-import { rlpEncode, type RlpInput as Input } from '../rlp.js'
-import { keccak256 } from '../crypto.js'
+import { rlpEncodeScratch, type RlpInput as Input } from '../rlp.js'
+import { keccak256, keccakRlp } from '../crypto.js'
 import { hexPrefix, toNibbles } from '../state/trieNode.js'
 
 interface Item {
@@ -20,7 +20,7 @@ const EMPTY = new Uint8Array(0)
 
 /** A child reference: the node itself when its RLP is under 32 bytes, else its hash. */
 function ref(node: Input[]): Input {
-  const encoded = rlpEncode(node)
+  const encoded = rlpEncodeScratch(node)
   return encoded.length < 32 ? node : keccak256(encoded)
 }
 
@@ -66,5 +66,5 @@ function keyOf(i: number): Uint8Array {
 export function directOrderedRoot(values: Uint8Array[], empty: Uint8Array): Uint8Array {
   if (values.length === 0) return empty
   const items = values.map((value, i) => ({ nibbles: keyOf(i), value }))
-  return keccak256(rlpEncode(build(items, 0)))
+  return keccakRlp(build(items, 0))
 }

@@ -6,7 +6,7 @@ import type { Common } from '@ethereumjs/common'
 import { Capability, createLegacyTx, createLegacyTxFromRLP, type LegacyTx, type LegacyTxData } from '@ethereumjs/tx'
 import { Address, bytesToBigInt, unpadBytes } from '@ethereumjs/util'
 import { rlpEncode, unpaddedBytes } from '../rlp.js'
-import { keccak256, publicKeyOf, signDigest } from '../crypto.js'
+import { keccak256, keccakRlp, publicKeyOf, signDigest } from '../crypto.js'
 import { seedSender } from '../enginePatches/senderCache.js'
 import type { TxRecord } from './types.js'
 import { flatHex } from './flatHex.js'
@@ -67,7 +67,7 @@ const EMPTY = new Uint8Array()
 export function legacySigningHash(fields: readonly Uint8Array[], chainId: bigint | undefined): Uint8Array {
   const signed = fields.slice(0, 6)
   if (chainId !== undefined) signed.push(unpaddedBytes(chainId), EMPTY, EMPTY)
-  return keccak256(rlpEncode(signed))
+  return keccakRlp(signed)
 }
 
 /** The six signed fields of a legacy transaction as its RLP holds them (numbers unpadded; no `to` for a deployment). */

@@ -8,7 +8,7 @@
  */
 import { RLP } from '@ethereumjs/rlp'
 import { keccak256 } from '../crypto.js'
-import { prefixSize, stringSize, writePrefix, writeString } from '../rlp.js'
+import { prefixSize, scratchBytes, stringSize, writePrefix, writeString } from '../rlp.js'
 
 /** Key remainder below a node, one nibble (0-15) per byte. */
 export type Nibbles = Uint8Array
@@ -115,9 +115,10 @@ function writeRef(out: Uint8Array, o: number, r: Uint8Array): number {
 
 /**
  * The node's RLP encoding, sized first and written into one array (the state root re-encodes every node on the
- * changed paths of each block: one allocation per node instead of one per item and one per list).
+ * changed paths of each block: one allocation per node instead of one per item and one per list). `transient`:
+ * written into rlp.ts's reused buffer instead (valid until its next use), for an encoding hashed at once and dropped.
  */
-export function encodeNode(n: TrieNode): Uint8Array {
+export function encodeNode(n: TrieNode, transient = false): Uint8Array {
   const node = resolved(n)
   if (node.t === 2) {
     let payload = stringSize(node.value)
@@ -125,7 +126,8 @@ export function encodeNode(n: TrieNode): Uint8Array {
       const k = node.kids[i]
       payload += k === undefined ? 1 : refSize(refOf(k))
     }
-    const out = new Uint8Array(prefixSize(payload) + payload)
+    // Every child's reference is known (memoised) before the buffer is taken: nothing below encodes another node.
+    const out = output(prefixSize(payload) + payload, transient)
     let o = writePrefix(out, 0, payload, 0xc0)
     for (let i = 0; i < 16; i++) {
       const k = node.kids[i]
@@ -137,7 +139,7 @@ export function encodeNode(n: TrieNode): Uint8Array {
   }
   const path = hexPrefix(node.path, node.t === 0)
   const payload = stringSize(path) + (node.t === 0 ? stringSize(node.value) : refSize(refOf(node.child)))
-  const out = new Uint8Array(prefixSize(payload) + payload)
+  const out = output(prefixSize(payload) + payload, transient)
   const o = writeString(out, writePrefix(out, 0, payload, 0xc0), path)
   if (node.t === 0) writeString(out, o, node.value)
   else writeRef(out, o, refOf(node.child))
@@ -163,13 +165,20 @@ export function withSink<T>(s: NodeSink | undefined, f: () => T): T {
   }
 }
 
-/** The node's reference (memoised): its encoding if under 32 bytes, else its keccak256. */
+/** An array of `size` bytes of its own, or the reused one (every byte is written by the caller). */
+const output = (size: number, transient: boolean): Uint8Array => (transient ? scratchBytes(size) : new Uint8Array(size))
+
+/**
+ * The node's reference (memoised): its encoding if under 32 bytes, else its keccak256. Without a sink the encoding
+ * is only hashed, so it is written into the reused buffer (a short one is copied out to be kept as the reference).
+ */
 export function refOf(n: TrieNode): Uint8Array {
   if (n.ref !== undefined) return n.ref
-  const enc = encodeNode(n)
-  if (enc.length < 32) return (n.ref = enc)
+  const keep = sink
+  const enc = encodeNode(n, keep === undefined)
+  if (enc.length < 32) return (n.ref = keep === undefined ? enc.slice() : enc)
   const hash = keccak256(enc)
-  sink?.(hash, enc)
+  keep?.(hash, enc)
   return (n.ref = hash)
 }
 

@@ -15,7 +15,7 @@
  */
 import { rlpEncode, rlpLength } from '../../rlp.js'
 import { bytesToHex } from '@ethereumjs/util'
-import { keccak256 } from '../../crypto.js'
+import { keccak256, keccakRlp } from '../../crypto.js'
 import { RSK_TAG, lastIndexOf } from '../mergedMining/coinbase.js'
 import {
   edgesToBytes,
@@ -48,7 +48,7 @@ function extensionHash(h: RskHeader): Uint8Array {
   const items: Uint8Array[] = [keccak256(h.logsBloom)]
   if (h.version >= 2) items.push(h.baseEvent ?? EMPTY)
   if (h.txExecutionSublistsEdges !== undefined) items.push(edgesToBytes(h.txExecutionSublistsEdges))
-  return keccak256(rlpEncode(items))
+  return keccakRlp(items)
 }
 
 /**
@@ -173,7 +173,7 @@ export function encodeRskHeaderWithMergedMining(h: RskHeader): Uint8Array {
  * bytesToHex(rskBlockHash(header)) // eth_getBlockByNumber(...).hash
  */
 export function rskBlockHash(h: RskHeader): Uint8Array {
-  return keccak256(encodeRskHeader(h))
+  return keccakRlp(rskHeaderItems(h, { compressed: true }))
 }
 
 /** RSKIP110 constants (`BlockHeader`, `co/rsk/config/MiningConfig.java`). */
@@ -183,7 +183,7 @@ const FORK_DETECTION_MIN_HEIGHT = 449n
 
 /** keccak of the compressed encoding without merged-mining fields, folded with a UMM root if any (`getBaseHashForMergedMining`). */
 function baseHashForMergedMining(h: RskHeader): Uint8Array {
-  const hash = keccak256(encodeRskHeaderWith(h, { withMergedMiningFields: false, compressed: true }))
+  const hash = keccakRlp(rskHeaderItems(h, { withMergedMiningFields: false, compressed: true }))
   if (h.ummRoot === undefined || h.ummRoot.length === 0) return hash
   if (h.ummRoot.length !== 20) throw new Error(`UMM Root length must be either 0 or 20. Found: ${h.ummRoot.length}`)
   const leftRight = new Uint8Array(40)
