@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { RLP } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes, bytesToHex, equalsBytes } from '@ethereumjs/util'
-import { rlpDecode, rlpEncode, rlpEncodeScratch, rlpLength, scratchBytes, unpaddedBytes, type RlpInput } from '../src/node/rlp.js'
+import { rlpDecode, rlpEncode, rlpEncodeEach, rlpEncodeScratch, rlpLength, scratchBytes, unpaddedBytes, type RlpInput } from '../src/node/rlp.js'
 import { rng } from './rng.js'
 
 const LENGTHS = [0, 1, 2, 31, 32, 54, 55, 56, 57, 255, 256, 257, 1024]
@@ -53,6 +53,21 @@ describe('rlpEncode', () => {
     // Past the reused buffer's size, an array of its own.
     const big = new Uint8Array(70_000).fill(1)
     expect(equalsBytes(rlpEncodeScratch([big]), RLP.encode([big]))).toBe(true)
+  })
+
+  it('rlpEncodeEach writes each of a list of inputs as RLP.encode does, apart, through a reused buffer', () => {
+    const value = randomInputs(rng(79))
+    for (let round = 0; round < 200; round++) {
+      const inputs = Array.from({ length: round % 20 }, () => value(0))
+      // Something else written through the other reused buffer in between must not touch these.
+      const views = rlpEncodeEach(inputs)
+      rlpEncodeScratch(value(0))
+      expect(views.length).toBe(inputs.length)
+      inputs.forEach((v, i) => {
+        const theirs = RLP.encode(v as never)
+        if (!equalsBytes(views[i]!, theirs)) expect(bytesToHex(views[i]!)).toBe(bytesToHex(theirs))
+      })
+    }
   })
 
   it('long payloads: 65,535 and 65,536 bytes, and a list over 56 bytes of single bytes', () => {

@@ -166,6 +166,22 @@ describe('regtest headers', () => {
     expect(rskBlockHash({ ...h, logsBloom: new Uint8Array(256) })).not.toEqual(rskBlockHash(h))
   })
 
+  it('the hash follows the bloom through a run of headers that repeat, change and reuse blooms', () => {
+    // Each expected hash from the extension's definition (RLP.encode and keccak of the bloom itself), in an order
+    // that reuses a bloom's contents in a new array, changes one bit, and returns to an earlier bloom.
+    const h = mined(5n)
+    const blooms = [new Uint8Array(256).fill(7), new Uint8Array(256).fill(7), new Uint8Array(256), new Uint8Array(256).fill(7)]
+    blooms[2]![100] = 1
+    blooms.push(Uint8Array.from(blooms[2]!), new Uint8Array(256).fill(9))
+    for (const [i, logsBloom] of blooms.entries()) {
+      const header = { ...h, logsBloom }
+      const extension = keccak256(RLP.encode([keccak256(logsBloom), new Uint8Array(), new Uint8Array()]))
+      const items = RLP.decode(encodeRskHeader(header)) as Uint8Array[]
+      expect(items[6], `bloom ${i}`).toEqual(RLP.encode([Uint8Array.of(2), extension]))
+      expect(rskBlockHash(header), `bloom ${i}`).toEqual(keccak256(encodeRskHeader(header)))
+    }
+  })
+
   it('round-trips getEncoded, getFullEncoded and the hash encoding', () => {
     for (const h of [mined(1n), { ...mined(7n), txExecutionSublistsEdges: [2, 300], baseEvent: Uint8Array.of(1, 2, 3) }]) {
       const full = decodeRskHeader(encodeRskHeaderFull(h))

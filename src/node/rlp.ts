@@ -48,6 +48,30 @@ export function scratchBytes(n: number): Uint8Array {
   return scratch.subarray(0, n)
 }
 
+/**
+ * `rlpEncode` of each input, written back to back into a second reused buffer (not the one of `rlpEncodeScratch`):
+ * views valid only until the next call here, for a list of values that is hashed into a root and dropped (a
+ * block's receipts).
+ */
+export function rlpEncodeEach(inputs: readonly RlpInput[]): Uint8Array[] {
+  const lists: number[][] = inputs.map(() => [])
+  const sizes = inputs.map((input, i) => measure(input, lists[i]!))
+  let total = 0
+  for (const n of sizes) total += n
+  if (total > SCRATCH_MAX) return inputs.map(rlpEncode)
+  if (total > eachScratch.length) eachScratch = new Uint8Array(SCRATCH_MAX)
+  const out: Uint8Array[] = []
+  let at = 0
+  for (let i = 0; i < inputs.length; i++) {
+    const view = eachScratch.subarray(at, at + sizes[i]!)
+    write(inputs[i]!, view, 0, lists[i]!, { next: 0 })
+    out.push(view)
+    at += sizes[i]!
+  }
+  return out
+}
+let eachScratch = new Uint8Array(4096)
+
 /** `rlpEncode(input).length`, without writing the bytes. */
 export function rlpLength(input: RlpInput): number {
   return measure(input, [])

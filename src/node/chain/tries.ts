@@ -9,7 +9,7 @@ import { MerklePatriciaTrie, createMerkleProof } from '@ethereumjs/mpt'
 import { MapDB } from '@ethereumjs/util'
 import { keccak256 } from '../crypto.js'
 import { directOrderedRoot } from './orderedRoot.js'
-import { rlpEncode, unpaddedBytes } from '../rlp.js'
+import { rlpEncode, rlpEncodeEach, unpaddedBytes, type RlpInput } from '../rlp.js'
 import type { ReceiptRecord } from './types.js'
 
 /** keccak256(RLP("")) — root of an empty trie. */
@@ -17,16 +17,22 @@ export const EMPTY_TRIE_ROOT = new MerklePatriciaTrie().EMPTY_TRIE_ROOT
 
 /** RSKj `TransactionReceipt.getEncoded()`: [postTxState, cumulativeGas, bloom, logs, gasUsed, status]. */
 export function encodeRskReceipt(r: ReceiptRecord): Uint8Array {
-  if (r.encoded !== undefined) return r.encoded()
+  return rlpEncode(receiptItems(r))
+}
+
+/** The items `encodeRskReceipt` encodes. */
+function receiptItems(r: ReceiptRecord): RlpInput {
+  if (r.rlpItems !== undefined) return r.rlpItems()
   const ok = r.status === 1 ? Uint8Array.of(1) : new Uint8Array()
-  return rlpEncode([
-    ok,
-    unpaddedBytes(r.cumulativeGasUsed),
-    r.logsBloom,
-    r.logs.map((l) => [l.address, l.topics, l.data]),
-    unpaddedBytes(r.gasUsed),
-    ok,
-  ])
+  return [ok, unpaddedBytes(r.cumulativeGasUsed), r.logsBloom, r.logs.map((l) => [l.address, l.topics, l.data]), unpaddedBytes(r.gasUsed), ok]
+}
+
+/**
+ * The receipt trie's root for `receipts`: `orderedTrieRoot` of their encodings, which are written into a reused
+ * buffer (rlp.ts `rlpEncodeEach`) since only their hashes are kept.
+ */
+export function receiptsRoot(receipts: readonly ReceiptRecord[]): Uint8Array {
+  return directOrderedRoot(rlpEncodeEach(receipts.map(receiptItems)), EMPTY_TRIE_ROOT)
 }
 
 /**

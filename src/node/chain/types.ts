@@ -1,6 +1,7 @@
 /** Domain records of the simulated chain: bytes and bigints only, never hex strings or JSON-RPC shapes. */
 import type { LegacyTx } from '@ethereumjs/tx'
 import type { RskHeader } from '../rsk/header/header.js'
+import type { RlpInput } from '../rlp.js'
 
 export interface LogRecord {
   address: Uint8Array
@@ -22,10 +23,10 @@ export interface ReceiptRecord {
   /** Engine error name for a failed execution (out of gas, invalid opcode, revert). */
   error?: string
   /**
-   * The RSK receipt RLP (tries.ts `encodeRskReceipt`), for records that write it without building their logs (the
-   * REMASC receipt, one per block); absent on the others, which are encoded from their fields.
+   * The items of the RSK receipt RLP (tries.ts `receiptItems`), for records that give them without building their
+   * logs (the REMASC receipt, one per block); absent on the others, which are encoded from their fields.
    */
-  encoded?(): Uint8Array
+  rlpItems?(): RlpInput
 }
 
 /** A signed transaction with its sender recovered once and its hash computed once. */

@@ -9,7 +9,7 @@ import type { Block } from '@ethereumjs/block'
 import type { Chain } from '../chain/chain.js'
 import { executionBlockOf } from '../chain/execBlock.js'
 import type { BlockRecord, LogRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
-import { encodeRskReceipt, orderedTrieRoot } from '../chain/tries.js'
+import { orderedTrieRoot, receiptsRoot } from '../chain/tries.js'
 import { encodedRskHeaderFullLength, hashForMergedMining, rskBlockHash, type RskHeader } from '../rsk/header/header.js'
 import { buildMergedMiningFields } from '../rsk/mergedMining/mergedMining.js'
 import { forkDetectionData } from '../rsk/mergedMining/forkDetection.js'
@@ -205,7 +205,7 @@ export class Miner {
         coinbase: config.coinbase,
         stateRoot: await chain.state.getStateRoot(),
         txTrieRoot: await orderedTrieRoot(included.map((t) => t.raw)),
-        receiptTrieRoot: await orderedTrieRoot(receipts.map(encodeRskReceipt)),
+        receiptTrieRoot: receiptsRoot(receipts),
         logsBloom: bloom,
         difficulty: BLOCK_DIFFICULTY,
         number,

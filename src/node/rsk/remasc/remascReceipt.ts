@@ -62,16 +62,16 @@ class RemascReceipt implements ReceiptRecord {
   }
 
   /**
-   * RSKj's receipt RLP, written from the payments without building log objects (the receipt trie encodes one per
-   * mined block): [0x01, cumulative gas, bloom, logs, "" (no gas), 0x01]. test/remasc.test.ts checks it equals the
-   * encoding of `logs`.
+   * The items of RSKj's receipt RLP, made from the payments without building log objects (the receipt trie encodes
+   * one per mined block): [0x01, cumulative gas, bloom, logs, "" (no gas), 0x01]. test/remasc.test.ts checks the
+   * encoding equals the one of `logs`.
    */
-  encoded(): Uint8Array {
+  rlpItems(): RlpInput {
     const logs: RlpInput[] = []
     if (this.paidBlock !== undefined) {
       for (const [topics, value] of paymentItems(this.payments)) logs.push([REMASC.bytes, topics, rlpEncode([this.paidBlock, value])])
     }
-    return rlpEncode([SUCCESS, unpaddedBytes(this.cumulativeGasUsed), this.logsBloom, logs, NO_BYTES, SUCCESS])
+    return [SUCCESS, unpaddedBytes(this.cumulativeGasUsed), this.logsBloom, logs, NO_BYTES, SUCCESS]
   }
 
   get logs(): LogRecord[] {
