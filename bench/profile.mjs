@@ -7,6 +7,7 @@
 //   node bench/profile.mjs --workloads fixtures  any worker workload id(s), comma separated
 //   node bench/profile.mjs --top 40 --target rsksim
 //   node bench/profile.mjs --report out/steady.cpuprofile   report a profile written elsewhere (bench/ab.mjs --profile)
+//   node bench/profile.mjs --diff a.cpuprofile,b.cpuprofile --ops 30000,30000   what B adds per operation, by function
 //
 // dist bundles the engine, so a frame's place in dist/*.js is mapped back through dist/*.js.map (Node's own
 // SourceMap) to the original file: src/… for rsksim, node_modules/<package>/… for the engine.
@@ -19,10 +20,17 @@ import { parseArgs } from 'node:util'
 import { benchDir, repoDir } from './lib/targets.mjs'
 
 const { values } = parseArgs({
-  options: { workloads: { type: 'string', default: 'transfers' }, top: { type: 'string', default: '25' }, target: { type: 'string', default: 'rsksim' }, report: { type: 'string' } },
+  options: {
+    workloads: { type: 'string', default: 'transfers' },
+    top: { type: 'string', default: '25' },
+    target: { type: 'string', default: 'rsksim' },
+    report: { type: 'string' },
+    diff: { type: 'string' },
+    ops: { type: 'string' },
+  },
 })
 const dir = values.report ? path.dirname(path.resolve(values.report)) : path.join(benchDir, 'out/profile')
-if (!values.report) {
+if (!values.report && !values.diff) {
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
   const run = spawnSync(
@@ -62,31 +70,53 @@ function pkgOf(url) {
   return path.relative(repoDir, p)
 }
 
-function report(file) {
-const prof = JSON.parse(readFileSync(path.join(dir, file), 'utf8'))
-for (const node of prof.nodes) {
-  const o = original(node.callFrame)
-  node.callFrame = { ...node.callFrame, url: o.url, lineNumber: o.line }
+/** A profile read from `file`, its frames mapped to their original sources, with its samples counted per node. */
+function load(file) {
+  const prof = JSON.parse(readFileSync(file, 'utf8'))
+  for (const node of prof.nodes) {
+    const o = original(node.callFrame)
+    node.callFrame = { ...node.callFrame, url: o.url, lineNumber: o.line }
+  }
+  // Self time per node = its samples × the sampling interval; summed per function (name + file + line).
+  const dt = (prof.endTime - prof.startTime) / prof.samples.length / 1000 // ms per sample
+  const counts = new Map()
+  for (const id of prof.samples) counts.set(id, (counts.get(id) ?? 0) + 1)
+  const byFn = new Map()
+  const byPkg = new Map()
+  let total = 0
+  for (const node of prof.nodes) {
+    const n = counts.get(node.id) ?? 0
+    if (!n) continue
+    total += n
+    const f = node.callFrame
+    const where = !f.url ? '' : f.url.startsWith('wasm') ? f.url : `${path.relative(repoDir, f.url.replace(/^file:\/\//, ''))}:${f.lineNumber + 1}`
+    const key = `${f.functionName || '(anonymous)'}  ${where}`
+    byFn.set(key, (byFn.get(key) ?? 0) + n)
+    const pkg = pkgOf(f.url)
+    byPkg.set(pkg, (byPkg.get(pkg) ?? 0) + n)
+  }
+  return { prof, dt, counts, byFn, byPkg, total }
 }
 
-// Self time per node = its samples × the sampling interval; summed per function (name + file + line).
-const dt = (prof.endTime - prof.startTime) / prof.samples.length / 1000 // ms per sample
-const counts = new Map()
-for (const id of prof.samples) counts.set(id, (counts.get(id) ?? 0) + 1)
-const byFn = new Map()
-const byPkg = new Map()
-let total = 0
-for (const node of prof.nodes) {
-  const n = counts.get(node.id) ?? 0
-  if (!n) continue
-  total += n
-  const f = node.callFrame
-  const where = !f.url ? '' : f.url.startsWith('wasm') ? f.url : `${path.relative(repoDir, f.url.replace(/^file:\/\//, ''))}:${f.lineNumber + 1}`
-  const key = `${f.functionName || '(anonymous)'}  ${where}`
-  byFn.set(key, (byFn.get(key) ?? 0) + n)
-  const pkg = pkgOf(f.url)
-  byPkg.set(pkg, (byPkg.get(pkg) ?? 0) + n)
+/**
+ * What B adds to A per operation, function by function (`--diff a,b --ops na,nb`): self time of each in µs per
+ * operation in both, largest difference first. For two runs of one workload that differ in one respect (a call to
+ * code and to an address without code; a build and the next), it names what the difference costs.
+ */
+function diff(files, ops) {
+  const [a, b] = files.map((f) => load(path.resolve(f)))
+  const perOp = (p, n, key) => ((p.byFn.get(key) ?? 0) * p.dt * 1000) / n
+  const keys = new Set([...a.byFn.keys(), ...b.byFn.keys()])
+  const rows = [...keys].map((k) => [k, perOp(a, ops[0], k), perOp(b, ops[1], k)]).sort((x, y) => y[2] - y[1] - (x[2] - x[1]))
+  const sum = (i) => rows.reduce((t, r) => t + r[i], 0)
+  console.log(`\nµs per operation: A ${sum(1).toFixed(1)} (${files[0]}), B ${sum(2).toFixed(1)} (${files[1]})\n`)
+  console.log('   B - A        A        B  function  location')
+  for (const [k, x, y] of rows.slice(0, Number(values.top)))
+    console.log(`${(y - x).toFixed(2).padStart(8)} ${x.toFixed(2).padStart(8)} ${y.toFixed(2).padStart(8)}  ${k}`)
 }
+
+function report(file) {
+const { prof, dt, counts, byFn, byPkg, total } = load(path.join(dir, file))
 const rows = [...byFn].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))
 console.log(`\nprofile: ${path.relative(repoDir, path.join(dir, file))}; ${(total * dt).toFixed(0)} ms sampled\n`)
 console.log('self ms   self %  function  location')
@@ -113,5 +143,6 @@ for (const [key, n] of [...byPkg].sort((a, b) => b[1] - a[1]).slice(0, 15))
   console.log(`${(n * dt).toFixed(1).padStart(7)}  ${((100 * n) / total).toFixed(1).padStart(6)}%  ${key}`)
 }
 
-if (values.report) report(path.basename(values.report))
+if (values.diff) diff(values.diff.split(','), (values.ops ?? '1,1').split(',').map(Number))
+else if (values.report) report(path.basename(values.report))
 else for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) report(file)
