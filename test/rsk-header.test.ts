@@ -182,6 +182,28 @@ describe('regtest headers', () => {
     }
   })
 
+  it('each number of the header reaches its encoding, header after header', () => {
+    const base = mined(5n)
+    const changed: Array<Partial<RskHeader>> = [
+      { difficulty: 3n },
+      { number: 6n },
+      { gasLimit: 9_000_000n },
+      { gasUsed: 42_000n },
+      { timestamp: 1_700_000_001n },
+      { paidFees: 7n },
+      { minimumGasPrice: 60_000_000n },
+      { uncleCount: 1 },
+      { extraData: Uint8Array.of(1, 2) },
+    ]
+    for (const change of changed) {
+      // The base header first, then one that differs from it in a single field.
+      decodeRskHeader(encodeRskHeaderFull(base))
+      const h = { ...base, ...change }
+      const back = decodeRskHeader(encodeRskHeaderFull(h))
+      for (const [k, v] of Object.entries(change)) expect(back[k as keyof RskHeader], k).toEqual(v)
+    }
+  })
+
   it('round-trips getEncoded, getFullEncoded and the hash encoding', () => {
     for (const h of [mined(1n), { ...mined(7n), txExecutionSublistsEdges: [2, 300], baseEvent: Uint8Array.of(1, 2, 3) }]) {
       const full = decodeRskHeader(encodeRskHeaderFull(h))
