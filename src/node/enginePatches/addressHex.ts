@@ -4,8 +4,8 @@
  *
  * Why: the engine's journal keys every account it touches by `address.toString().slice(2)` (`touchAddress`, on every
  * `putAccount`: the caller's nonce, the sender's and recipient's balances, each of them per call frame), and
- * `bytesToHex` builds the 42 characters two at a time. In an `eth_call` of `balanceOf` that was 1.7 µs of 80 for
- * the code's execution (profile, docs/performance.md "Twelfth round"); flatHex (src/node/chain/flatHex.ts) gives the
+ * `bytesToHex` builds the 42 characters two at a time. In an `eth_call` of `balanceOf` that was 1.7 µs of the 86 the
+ * code's execution added (profile, docs/performance.md "Twelfth round"); flatHex (src/node/chain/flatHex.ts) gives the
  * same string in about half the time (261-365 against 616-633 ns with the journal's slice, measured alone).
  *
  * The value is the same lowercase `0x` hex; only the way it is built differs. The load check reads the method's text:

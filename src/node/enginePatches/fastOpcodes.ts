@@ -157,14 +157,13 @@ export function fastOpcodes(common: Common, baseFee: (op: number) => number): Ad
 
 /**
  * STOP and RETURN without a thrown error. The engine ends a frame by throwing (`trap(STOP)`, also through
- * `interpreter.finish`) and catching it in the step loop: a throw and an unwind per call frame, 3-7 µs of an
- * `eth_call` of `balanceOf` in a profile (docs/performance.md, twelfth round). Here the handler sets what `finish`
- * sets (the result's return value) and moves the program counter to the end of the code, where the engine's step
- * loop and the fast one (interpreter.ts) stop as they stop on STOP: no error, the same gas, the same result (only the
- * finished run state's program counter differs: the code's length, not the opcode's position plus one; nothing reads
- * it after the frame). Left to
- * the engine with the Verkle EIPs (their access witness is committed after a handler that returns, not after one
- * that throws).
+ * `interpreter.finish`) and catching it in the step loop: a throw and an unwind per call frame, ~7.7 µs of an
+ * `eth_call` of `balanceOf` in a profile, sampling overhead included (docs/performance.md, twelfth round). Here the
+ * handler sets what `finish` sets (the result's return value) and moves the program counter to the end of the code,
+ * where the engine's step loop and the fast one (interpreter.ts) stop as they stop on STOP: no error, the same gas,
+ * the same result (only the finished run state's program counter differs: the code's length, not the opcode's
+ * position plus one; nothing reads it after the frame). Left to the engine with the Verkle EIPs (their access
+ * witness is committed after a handler that returns, not after one that throws).
  */
 function haltOpcodes(common: Common, baseFee: (op: number) => number, charge: ReturnType<typeof memoryCharge>): AddOpcode[] {
   if (common.isActivatedEIP(6800) || common.isActivatedEIP(7864)) return []

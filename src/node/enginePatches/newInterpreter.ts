@@ -19,7 +19,8 @@ import { enginePatches } from './switch.js'
 
 /**
  * The run state's empty `code`, `validJumps` and `returnBytes`, one for every frame (the engine makes three new ones:
- * 0.7 µs per frame in a profile). Each is replaced, never written into, and an empty array holds nothing to write.
+ * about 1 µs per frame in a profile of eth_calls). Each is replaced, never written into, and an empty array holds
+ * nothing to write.
  */
 const EMPTY = new Uint8Array(0)
 

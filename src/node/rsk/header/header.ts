@@ -50,7 +50,7 @@ let lastBloomHash: Uint8Array | undefined
 /**
  * keccak-256 of a 256-byte logs bloom, remembered for the last one: consecutive blocks often have the same bloom
  * (every empty block's is REMASC's; transfers between the same accounts repeat theirs), and comparing 256 bytes is
- * cheaper than hashing them (3-4 µs per block in a profile of `evm_mine`s).
+ * cheaper than hashing them (about 4 µs per block in a profile of `evm_mine`s).
  */
 function bloomHash(bloom: Uint8Array): Uint8Array {
   if (bloom.length !== lastBloom.length) return keccak256(bloom)
