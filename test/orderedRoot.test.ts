@@ -13,7 +13,7 @@ describe('ordered trie root without a trie', () => {
         const len = 1 + (next() < 0.4 ? Math.floor(next() * 8) : Math.floor(next() * 200)) // @ethereumjs/mpt treats an empty value as a delete; real transactions and receipts are never empty
         values.push(Uint8Array.from({ length: len }, () => Math.floor(next() * 256)))
       }
-      expect(bytesToHex(await orderedTrieRoot(values)), `round ${round}, ${n} values`).toBe(bytesToHex(await mptOrderedTrieRoot(values)))
+      expect(bytesToHex(orderedTrieRoot(values)), `round ${round}, ${n} values`).toBe(bytesToHex(await mptOrderedTrieRoot(values)))
     }
   })
 })

@@ -22,6 +22,25 @@ export function rlpEncode(input: RlpInput): Uint8Array {
 }
 
 /**
+ * A buffer reused for bytes that are hashed at once and dropped: `take(n)` answers its first `n` bytes, valid until the
+ * next `take` (contents are left over from the previous use: the caller writes every byte). Over `SCRATCH_MAX` an
+ * array of its own, so one large value does not stay allocated here.
+ */
+class ReusedBuffer {
+  private buffer = new Uint8Array(4096)
+
+  take(n: number): Uint8Array {
+    if (n > SCRATCH_MAX) return new Uint8Array(n)
+    if (n > this.buffer.length) this.buffer = new Uint8Array(SCRATCH_MAX)
+    return this.buffer.subarray(0, n)
+  }
+}
+const SCRATCH_MAX = 64 * 1024
+/** For one encoding at a time (`rlpEncodeScratch`, `scratchBytes`); `rlpEncodeEach` has its own. */
+const single = new ReusedBuffer()
+const each = new ReusedBuffer()
+
+/**
  * `rlpEncode(input)` written into a reused buffer: a view valid only until the next call here or to `scratchBytes`,
  * for encodings hashed at once and dropped (signing hashes, header hashes, trie nodes without a store). A typed array
  * of its own costs V8 on Node 20 a backing store outside the heap when over 64 bytes (about 1-4 µs each, counting the
@@ -34,18 +53,12 @@ export function rlpEncodeScratch(input: RlpInput): Uint8Array {
   return out
 }
 
-/** Encodings larger than this get an array of their own, so one large value does not stay allocated here. */
-const SCRATCH_MAX = 64 * 1024
-let scratch = new Uint8Array(4096)
-
 /**
- * The first `n` bytes of a reused buffer, for an encoder that writes every one of them (contents are left over from
- * the previous use): valid until the next call here or to `rlpEncodeScratch`.
+ * The first `n` bytes of `rlpEncodeScratch`'s reused buffer, for an encoder that writes every one of them: valid
+ * until the next call here or to `rlpEncodeScratch`.
  */
 export function scratchBytes(n: number): Uint8Array {
-  if (n > SCRATCH_MAX) return new Uint8Array(n)
-  if (n > scratch.length) scratch = new Uint8Array(SCRATCH_MAX)
-  return scratch.subarray(0, n)
+  return single.take(n)
 }
 
 /**
@@ -56,21 +69,14 @@ export function scratchBytes(n: number): Uint8Array {
 export function rlpEncodeEach(inputs: readonly RlpInput[]): Uint8Array[] {
   const lists: number[][] = inputs.map(() => [])
   const sizes = inputs.map((input, i) => measure(input, lists[i]!))
-  let total = 0
-  for (const n of sizes) total += n
-  if (total > SCRATCH_MAX) return inputs.map(rlpEncode)
-  if (total > eachScratch.length) eachScratch = new Uint8Array(SCRATCH_MAX)
-  const out: Uint8Array[] = []
+  const all = each.take(sizes.reduce((total, n) => total + n, 0))
   let at = 0
-  for (let i = 0; i < inputs.length; i++) {
-    const view = eachScratch.subarray(at, at + sizes[i]!)
-    write(inputs[i]!, view, 0, lists[i]!, { next: 0 })
-    out.push(view)
-    at += sizes[i]!
-  }
-  return out
+  return inputs.map((input, i) => {
+    const view = all.subarray(at, (at += sizes[i]!))
+    write(input, view, 0, lists[i]!, { next: 0 })
+    return view
+  })
 }
-let eachScratch = new Uint8Array(4096)
 
 /** `rlpEncode(input).length`, without writing the bytes. */
 export function rlpLength(input: RlpInput): number {

@@ -32,7 +32,7 @@ function receiptItems(r: ReceiptRecord): RlpInput {
  * buffer (rlp.ts `rlpEncodeEach`) since only their hashes are kept.
  */
 export function receiptsRoot(receipts: readonly ReceiptRecord[]): Uint8Array {
-  return directOrderedRoot(rlpEncodeEach(receipts.map(receiptItems)), EMPTY_TRIE_ROOT)
+  return orderedTrieRoot(rlpEncodeEach(receipts.map(receiptItems)))
 }
 
 /**
@@ -56,7 +56,7 @@ async function withTrieOf<T>(values: Uint8Array[], use: (trie: MerklePatriciaTri
 }
 
 /** Root of the trie mapping RLP(index) to each value (computed without a trie: orderedRoot.ts). */
-export async function orderedTrieRoot(values: Uint8Array[]): Promise<Uint8Array> {
+export function orderedTrieRoot(values: Uint8Array[]): Uint8Array {
   return directOrderedRoot(values, EMPTY_TRIE_ROOT)
 }
 

@@ -204,7 +204,7 @@ export class Miner {
         unclesHash: EMPTY_UNCLES_HASH,
         coinbase: config.coinbase,
         stateRoot: await chain.state.getStateRoot(),
-        txTrieRoot: await orderedTrieRoot(included.map((t) => t.raw)),
+        txTrieRoot: orderedTrieRoot(included.map((t) => t.raw)),
         receiptTrieRoot: receiptsRoot(receipts),
         logsBloom: bloom,
         difficulty: BLOCK_DIFFICULTY,

@@ -41,6 +41,8 @@ export interface HeaderEncoding {
 }
 
 const EMPTY = new Uint8Array()
+/** The encoding the block hash is taken over (`encodeRskHeader`, `rskBlockHash`). */
+const FOR_HASH: HeaderEncoding = { compressed: true }
 const isZero = (b: Uint8Array): boolean => b.every((x) => x === 0)
 
 /** The last bloom hashed by `bloomHash` (a copy: the caller's array is not kept) and its hash. */
@@ -155,7 +157,7 @@ function rskHeaderItems(h: RskHeader, opts: HeaderEncoding): Uint8Array[] {
  * keccak256(encodeRskHeader(header)) // == rskBlockHash(header)
  */
 export function encodeRskHeader(h: RskHeader): Uint8Array {
-  return encodeRskHeaderWith(h, { compressed: true })
+  return encodeRskHeaderWith(h, FOR_HASH)
 }
 
 /**
@@ -191,7 +193,7 @@ export function encodeRskHeaderWithMergedMining(h: RskHeader): Uint8Array {
  * bytesToHex(rskBlockHash(header)) // eth_getBlockByNumber(...).hash
  */
 export function rskBlockHash(h: RskHeader): Uint8Array {
-  return keccakRlp(rskHeaderItems(h, { compressed: true }))
+  return keccakRlp(rskHeaderItems(h, FOR_HASH))
 }
 
 /** RSKIP110 constants (`BlockHeader`, `co/rsk/config/MiningConfig.java`). */
