@@ -11,7 +11,7 @@ const ENTRY = {
 
 /** Versions of the engine packages bundled into dist, written into the bundle (src/node/enginePatches/switch.ts). */
 const engineVersions = Object.fromEntries(
-  ['@ethereumjs/evm', '@ethereumjs/statemanager', '@ethereumjs/common', '@ethereumjs/tx', '@ethereumjs/util'].map((name) => [
+  ['@ethereumjs/evm', '@ethereumjs/statemanager', '@ethereumjs/common', '@ethereumjs/tx', '@ethereumjs/util', '@ethereumjs/block'].map((name) => [
     name,
     (JSON.parse(readFileSync(`node_modules/${name}/package.json`, 'utf8')) as { version: string }).version,
   ]),

@@ -23,6 +23,11 @@ import {
   setEnginePatches,
 } from '../src/node/enginePatches/index.js'
 import { wordToBytes } from '../src/node/enginePatches/fastOpcodes.js'
+import { copyExecutionBlock, templateRecognised } from '../src/node/enginePatches/execBlock.js'
+import { createBlock } from '@ethereumjs/block'
+import { executionBlockOf } from '../src/node/chain/execBlock.js'
+import { createRskCommon } from '../src/node/chain/common.js'
+import { NETWORKS } from '../src/options/index.js'
 import { bytesToWord } from '../src/node/rlp.js'
 import { Compute } from './fixtures/index.js'
 import { deploy, fresh, send } from './helpers.js'
@@ -122,6 +127,61 @@ describe("addresses' hex (src/node/enginePatches/addressHex.ts)", () => {
     } finally {
       setEnginePatches(true)
     }
+  })
+})
+
+describe('execution blocks copied from a template (src/node/enginePatches/execBlock.ts)', () => {
+  /** Every own field of a header or block, as the engine's JSON and raw forms and the fields the EVM reads show them. */
+  const view = (b: ReturnType<typeof createBlock>) => ({
+    json: b.toJSON(),
+    raw: b.header.raw(),
+    hash: b.header.hash(),
+    prevRandao: b.header.mixHash,
+    coinbase: b.header.coinbase.toString(),
+    common: [b.common.hardfork(), b.common.eips(), b.header.common.hardfork()],
+    frozen: [Object.isFrozen(b), Object.isFrozen(b.header)],
+    keys: [Object.keys(b), Object.keys(b.header)],
+  })
+
+  it("equal createBlock's blocks field by field, hash included, for random header values", () => {
+    const common = createRskCommon(NETWORKS.regtest)
+    const r = prng(47)
+    const rand = (bits: number) => bytesToBigInt(Uint8Array.from({ length: bits / 8 }, () => Math.floor(r() * 256)))
+    const template = createBlock({ header: { number: 1n } }, { common, skipConsensusFormatValidation: true })
+    expect(templateRecognised(template)).toBe(engineMatchesPin)
+    // A release whose header has a field more (or whose blocks are not frozen) is not copied.
+    const other = createBlock({}, { common, skipConsensusFormatValidation: true, freeze: false })
+    expect(templateRecognised(other)).toBe(false)
+    Object.assign(other.header, { slotIndex: 0n })
+    Object.freeze(other.header)
+    Object.freeze(other)
+    expect(templateRecognised(other)).toBe(false)
+    for (let k = 0; k < 100; k++) {
+      const values = { number: rand(64), timestamp: rand(64), gasLimit: rand(32), coinbase: new Address(Uint8Array.from({ length: 20 }, () => Math.floor(r() * 256))), difficulty: rand(k % 2 ? 8 : 256) }
+      const copy = copyExecutionBlock(template, true, values)!
+      const built = createBlock({ header: values }, { common, skipConsensusFormatValidation: true })
+      expect(view(copy)).toEqual(view(built))
+      // A copy hashes its own header, never the template's cached hash.
+      expect(copy.header.hash()).not.toEqual(template.header.hash())
+    }
+  })
+
+  it('are built by createBlock when the patches are off, and by executionBlockOf with the same values either way', () => {
+    const values = { number: 9n, timestamp: 1_700_000_000n, gasLimit: 6_800_000n, coinbase: new Uint8Array(20).fill(3), difficulty: 1n }
+    const results = []
+    try {
+      for (const on of [true, false]) {
+        setEnginePatches(on)
+        const common = createRskCommon(NETWORKS.regtest)
+        executionBlockOf(common, { ...values, number: 1n })
+        results.push(view(executionBlockOf(common, values)))
+        const template = createBlock({}, { common, skipConsensusFormatValidation: true })
+        if (!on) expect(copyExecutionBlock(template, true, { ...values, coinbase: new Address(values.coinbase) })).toBeUndefined()
+      }
+    } finally {
+      setEnginePatches(true)
+    }
+    expect(results[0]).toEqual(results[1])
   })
 })
 

@@ -21,7 +21,7 @@ import { offInEnvironment } from '../envSwitch.js'
 export const PINNED_ENGINE_VERSION = '10.1.3'
 
 /** Engine packages whose internals the patches read or replace. */
-const PATCHED_PACKAGES = ['@ethereumjs/evm', '@ethereumjs/statemanager', '@ethereumjs/common', '@ethereumjs/tx', '@ethereumjs/util'] as const
+const PATCHED_PACKAGES = ['@ethereumjs/evm', '@ethereumjs/statemanager', '@ethereumjs/common', '@ethereumjs/tx', '@ethereumjs/util', '@ethereumjs/block'] as const
 
 declare const __RSKSIM_ENGINE_VERSIONS__: Record<string, string> | undefined
 
