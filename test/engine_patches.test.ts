@@ -161,8 +161,10 @@ describe('execution blocks copied from a template (src/node/enginePatches/execBl
       const copy = copyExecutionBlock(template, true, values)!
       const built = createBlock({ header: values }, { common, skipConsensusFormatValidation: true })
       expect(view(copy)).toEqual(view(built))
-      // A copy hashes its own header, never the template's cached hash.
+      // A copy hashes its own header, never the template's cached hash, and shares none of its arrays.
       expect(copy.header.hash()).not.toEqual(template.header.hash())
+      expect([copy.transactions, copy.uncleHeaders]).not.toContain(template.transactions)
+      expect([copy.transactions, copy.uncleHeaders]).not.toContain(template.uncleHeaders)
     }
   })
 

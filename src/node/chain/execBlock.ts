@@ -1,9 +1,10 @@
 /**
  * The engine's view of an RSK block: an @ethereumjs Block carrying the header values the EVM reads (number,
- * timestamp, gas limit, coinbase, difficulty). Building one costs a Common copy and a params merge (8-12 µs alone,
- * 25-35 µs per block inside a fixture workload's profile), so calls against the same block share one, kept as long
- * as the block record lives, and blocks built again with the same values share one too. A new one is a copy of the
- * Common's first (src/node/enginePatches/execBlock.ts) where the engine patches run, else built by `createBlock`.
+ * timestamp, gas limit, coinbase, difficulty). Building one with `createBlock` costs a Common copy, conversions and
+ * checks of every header field (11-16 µs measured alone), so where the engine patches run each block after a
+ * Common's first is a copy of that first one (src/node/enginePatches/execBlock.ts, 0.4 µs); where they do not,
+ * blocks built again with the same values share one. Calls against the same mined block share one either way, kept
+ * as long as the block record lives.
  */
 import { createBlock, type Block } from '@ethereumjs/block'
 import { Address } from '@ethereumjs/util'
@@ -14,32 +15,36 @@ import { RecentMap } from '../recentMap.js'
 import { binKey } from '../binKey.js'
 import { copyExecutionBlock, templateRecognised, type ExecutionValues } from '../enginePatches/execBlock.js'
 
+/** The first execution block built for each Common, which the next ones copy, and whether it can be copied. */
+const templates = new WeakMap<Common, { block: Block; recognised: boolean }>()
+
 /**
- * Execution blocks built lately, per Common, by their values. A test that reverts to a snapshot and mines again
- * builds blocks with the numbers and, while blocks come faster than one a second (each then one second after its
- * parent: clock.ts), the timestamps of those it reverted: each fixture cycle would build the same blocks anew. A
- * Block is frozen, and the engine only reads it.
+ * Execution blocks built lately by `createBlock`, per Common, by their values: only where no copy is made (patches
+ * off). A test that reverts to a snapshot and mines again builds blocks with the numbers and, while blocks come
+ * faster than one a second (each then one second after its parent: clock.ts), the timestamps of those it reverted:
+ * each fixture cycle would build the same blocks anew. A copy costs less than this memo's key (0.4 against 11-16 µs
+ * for createBlock, measured alone). A Block is frozen, and the engine only reads it.
  */
 const recent = new WeakMap<Common, RecentMap<string, Block>>()
 
 /** The execution block for header values (used while a block is being built, and to replay one). */
 export function executionBlockOf(common: Common, h: Pick<RskHeader, 'number' | 'timestamp' | 'gasLimit' | 'coinbase' | 'difficulty'>): Block {
+  const values = { number: h.number, timestamp: h.timestamp, gasLimit: h.gasLimit, coinbase: new Address(h.coinbase), difficulty: h.difficulty }
+  const template = templates.get(common)
+  if (template === undefined) {
+    const block = build(common, values)
+    templates.set(common, { block, recognised: templateRecognised(block) })
+    return block
+  }
+  const copy = copyExecutionBlock(template.block, template.recognised, values)
+  if (copy !== undefined) return copy
   let blocks = recent.get(common)
   if (blocks === undefined) recent.set(common, (blocks = new RecentMap(16)))
   const key = `${h.number}:${h.timestamp}:${h.gasLimit}:${h.difficulty}:${binKey(h.coinbase)}`
   let block = blocks.get(key)
-  if (block === undefined) {
-    const values = { number: h.number, timestamp: h.timestamp, gasLimit: h.gasLimit, coinbase: new Address(h.coinbase), difficulty: h.difficulty }
-    let template = templates.get(common)
-    if (template === undefined) templates.set(common, (template = { block: (block = build(common, values)), recognised: templateRecognised(block) }))
-    else block = copyExecutionBlock(template.block, template.recognised, values) ?? build(common, values)
-    blocks.set(key, block)
-  }
+  if (block === undefined) blocks.set(key, (block = build(common, values)))
   return block
 }
-
-/** The first execution block built for each Common, which the next ones copy, and whether it can be copied. */
-const templates = new WeakMap<Common, { block: Block; recognised: boolean }>()
 
 function build(common: Common, header: ExecutionValues): Block {
   return createBlock({ header }, { common, skipConsensusFormatValidation: true })
