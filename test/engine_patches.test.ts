@@ -25,6 +25,9 @@ import {
 import { wordToBytes } from '../src/node/enginePatches/fastOpcodes.js'
 import { copyExecutionBlock, templateRecognised } from '../src/node/enginePatches/execBlock.js'
 import { createBlock } from '@ethereumjs/block'
+import { createLegacyTx, createLegacyTxFromBytesArray, type LegacyTx } from '@ethereumjs/tx'
+import { legacyTxFromFields } from '../src/node/enginePatches/legacyTx.js'
+import { TX_OPTIONS } from '../src/node/chain/txRecord.js'
 import { executionBlockOf } from '../src/node/chain/execBlock.js'
 import { createRskCommon } from '../src/node/chain/common.js'
 import { NETWORKS } from '../src/options/index.js'
@@ -184,6 +187,93 @@ describe('execution blocks copied from a template (src/node/enginePatches/execBl
       setEnginePatches(true)
     }
     expect(results[0]).toEqual(results[1])
+  })
+})
+
+describe('decoded legacy transactions copied from a template (src/node/enginePatches/legacyTx.ts)', () => {
+  const view = (tx: LegacyTx) => ({
+    keys: Object.keys(tx),
+    json: tx.toJSON(),
+    serialized: tx.serialize(),
+    hash: tx.isSigned() ? tx.hash() : 'unsigned',
+    message: tx.getMessageToSign(),
+    eip155: tx.supports(155),
+    signed: tx.isSigned(),
+    chainId: tx.common.chainId(),
+    hardfork: tx.common.hardfork(),
+    frozen: Object.isFrozen(tx),
+    prototype: Object.getPrototypeOf(tx) === Object.getPrototypeOf(createLegacyTx({})),
+  })
+  const attempt = (f: () => LegacyTx) => {
+    try {
+      return { tx: f() }
+    } catch (e) {
+      return { error: (e as Error).message }
+    }
+  }
+
+  it("equal the engine's transactions on random fields, and fields the engine refuses are refused alike", () => {
+    const common = createRskCommon(NETWORKS.regtest)
+    const r = prng(53)
+    const byte = () => Math.floor(r() * 256)
+    const bytes = (n: number) => Uint8Array.from({ length: n }, byte)
+    const word = (max: number) => {
+      const b = bytes(Math.floor(r() * (max + 1)))
+      if (b.length > 0 && b[0] === 0) b[0] = 1
+      return b
+    }
+    const engine = (fields: Uint8Array[]) => createLegacyTxFromBytesArray(fields, { common, ...TX_OPTIONS })
+    const seed = createLegacyTx({ to: new Uint8Array(20), v: 27n, r: 1n, s: 1n }, { common }).raw()
+    const first = legacyTxFromFields(common, seed, () => engine(seed))
+    let copies = 0
+    let refused = 0
+    for (let k = 0; k < 600; k++) {
+      const key = bytes(32)
+      key[0] = 1
+      const signed = createLegacyTx({ nonce: bytesToBigInt(word(8)), gasPrice: bytesToBigInt(word(12)), gasLimit: bytesToBigInt(word(8)), to: bytes(20), value: bytesToBigInt(word(32)), data: bytes(Math.floor(r() * 80)) }, { common }).sign(key)
+      const fields = signed.raw()
+      // One field in four broken in a way the engine checks (or an unusual but valid v).
+      switch (k % 12) {
+        case 0: fields[0] = Uint8Array.of(0, ...fields[0]!); break // a leading zero
+        case 1: fields[0] = new Uint8Array(8).fill(0xff); break // nonce 2^64 - 1
+        case 2: fields[2] = word(9).length === 9 ? word(9) : bytes(9).map((b, i) => (i === 0 ? 1 : b)); break // gas limit past 2^64 - 1
+        case 3: fields[6] = Uint8Array.of([27, 28, 35, 36, 37, 0, 101, 102, 103, 255][Math.floor(r() * 10)]!); break
+        case 4: fields[3] = new Uint8Array(0); break // a creation: built by the engine
+        case 5: fields[1] = bytes(32).map((b, i) => (i === 0 ? 0xff : b)); fields[2] = new Uint8Array(8).fill(0xff); break // gas price x gas limit past 2^256
+        case 6: fields[7] = new Uint8Array(0); break // no r
+        case 7: fields[4] = bytes(33).map((b, i) => (i === 0 ? 1 : b)); break // value past 2^256 - 1
+        default: break
+      }
+      const expected = attempt(() => engine(fields))
+      const got = attempt(() => legacyTxFromFields(common, fields, () => engine(fields)))
+      if ('error' in expected) {
+        refused++
+        expect(got).toEqual(expected)
+        continue
+      }
+      expect('tx' in got).toBe(true)
+      expect(view(got.tx!)).toEqual(view(expected.tx!))
+      // A copy shares the first transaction's Common; every unbroken transaction (k % 12 >= 8) must be one.
+      if (got.tx!.common === first.common) copies++
+      else if (engineMatchesPin) expect(k % 12).toBeLessThan(8)
+    }
+    expect(copies).toBeGreaterThanOrEqual(engineMatchesPin ? 200 : 0)
+    expect(refused).toBeGreaterThan(100)
+  })
+
+  it('are built by the engine with the patches off', () => {
+    const common = createRskCommon(NETWORKS.regtest)
+    const build = (fields: Uint8Array[]) => () => createLegacyTxFromBytesArray(fields, { common, ...TX_OPTIONS })
+    const key = new Uint8Array(32).fill(7)
+    const fields = (nonce: bigint) => createLegacyTx({ nonce, gasPrice: 1n, gasLimit: 21_000n, to: new Uint8Array(20).fill(1) }, { common }).sign(key).raw()
+    const first = legacyTxFromFields(common, fields(0n), build(fields(0n)))
+    try {
+      setEnginePatches(false)
+      expect(legacyTxFromFields(common, fields(1n), build(fields(1n))).common).not.toBe(first.common)
+    } finally {
+      setEnginePatches(true)
+    }
+    expect(legacyTxFromFields(common, fields(2n), build(fields(2n))).common).toBe(engineMatchesPin ? first.common : expect.anything())
   })
 })
 

@@ -2,8 +2,9 @@
  * Changes to @ethereumjs internals that no public option reaches: interpreter fast paths (interpreter.ts,
  * runInterpreter.ts, executeCall.ts, newInterpreter.ts), Common fast paths (common.ts), faster opcode handlers
  * (fastOpcodes.ts), the known sender and sender address of a transaction (senderCache.ts), addresses' hex
- * (addressHex.ts), and execution blocks copied from a template instead of built (execBlock.ts). (The world state is
- * rsksim's own, src/node/state, behind the engine's public StateManagerInterface: it needs no patch.) Everything that
+ * (addressHex.ts), and execution blocks and decoded legacy transactions copied from a template instead of built
+ * (execBlock.ts, legacyTx.ts). (The world state is rsksim's own, src/node/state, behind the engine's public
+ * StateManagerInterface: it needs no patch.) Everything that
  * touches engine internals lives in this folder, says why, and is fenced by switch.ts: installed only when the
  * installed engine is the pinned release (else one warning, and the engine's own code runs), each field it touches
  * checked at load, and every patch switchable off at run time (`RSKSIM_ENGINE_PATCHES=off`, `setEnginePatches`).
@@ -19,3 +20,4 @@ export { fastOpcodes, fastSstore, wordToBytes, writeWord } from './fastOpcodes.j
 export { seedSender, senderAddressPatched, senderCachePatched } from './senderCache.js'
 export { addressHexPatched } from './addressHex.js'
 export { execBlockTemplateRecognised } from './execBlock.js'
+export { legacyTxTemplateRecognised } from './legacyTx.js'

@@ -14,6 +14,7 @@ import { RecentMap } from '../../node/recentMap.js'
 import { bytesToWord } from '../../node/rlp.js'
 import { ecrecover } from '../../node/crypto.js'
 import { seedSender } from '../../node/enginePatches/senderCache.js'
+import { legacyTxFromFields } from '../../node/enginePatches/legacyTx.js'
 
 /**
  * Records decoded lately (the 256 most recent), per chain and by raw bytes: a test that reverts to a snapshot and
@@ -62,8 +63,9 @@ function decodeAnew(raw: Uint8Array, common: Common): TxRecord {
   }
   let tx: LegacyTx
   try {
-    // From the fields decoded above: createLegacyTxFromRLP would decode the same bytes again.
-    tx = createLegacyTxFromBytesArray(fields, { common, ...TX_OPTIONS })
+    // From the fields decoded above: createLegacyTxFromRLP would decode the same bytes again. A copy of the first
+    // transaction decoded where the engine would accept the fields (src/node/enginePatches/legacyTx.ts).
+    tx = legacyTxFromFields(common, fields, () => createLegacyTxFromBytesArray(fields, { common, ...TX_OPTIONS }))
     seedRecoveredSender(tx, fields, chainId)
     return recordOf(tx, raw)
   } catch (e) {
