@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Instructions per operation of rsksim builds, counted by valgrind's callgrind: the main thread's instructions in
-// a workload's timed section (lib/instructions-worker.mjs marks it), divided by its operations. Unlike time, the
-// count hardly moves with the shared machine's load (three runs of one build here spread over 1.2-1.4 %: V8 compiles
-// on other threads, so when optimized code arrives still varies), so it shows changes of 2-3 % that timing A/Bs
-// cannot (they spread over 10-30 % here); it does not see what costs time without instructions (cache
-// misses, the collector's and the compiler's other threads, waiting), so confirm what it finds with bench/ab.mjs.
+// Instructions per operation of rsksim builds, counted by valgrind's callgrind: the instructions of a workload's
+// timed section (lib/instructions-worker.mjs marks it), divided by its operations. Node runs with V8's
+// --single-threaded, so the optimizing compiler and the collector do their work on the main thread, in the same
+// order every run, and it is counted too: four runs of one build here spread over 0.33 % (7,555,737-7,581,032 per
+// transfer), against 10-30 % for timed A/Bs on this shared machine and up to 8.5 % when V8's threads were left on
+// (when optimized code arrived varied). So changes of 1 % show. It does not count what costs time without instructions
+// (cache misses, waiting), and a single-threaded V8 is not how users run it: confirm with bench/ab.mjs.
 // Under valgrind a process runs tens of times slower and one thread at a time: setup and two batches of 100
 // transfers took 2-2.5 minutes here. Builds run two at a time (valgrind uses one core each).
 //
@@ -50,6 +51,7 @@ function run(repo) {
     '--dump-before=uv_get_free_memory',
     `--callgrind-out-file=${out}`,
     process.execPath,
+    '--single-threaded', // V8 compiles and collects on the main thread: the same work in every run
     worker,
     repo,
     values.workload,
