@@ -13,10 +13,7 @@ import type { RskHeader } from '../rsk/header/header.js'
 import type { BlockRecord } from './types.js'
 import { RecentMap } from '../recentMap.js'
 import { binKey } from '../binKey.js'
-import { copyExecutionBlock, templateRecognised, type ExecutionValues } from '../enginePatches/execBlock.js'
-
-/** The first execution block built for each Common, which the next ones copy, and whether it can be copied. */
-const templates = new WeakMap<Common, { block: Block; recognised: boolean }>()
+import { executionBlockFromTemplate, type ExecutionValues } from '../enginePatches/execBlock.js'
 
 /**
  * Execution blocks built lately by `createBlock`, per Common, by their values: only where no copy is made (patches
@@ -30,24 +27,17 @@ const recent = new WeakMap<Common, RecentMap<string, Block>>()
 /** The execution block for header values (used while a block is being built, and to replay one). */
 export function executionBlockOf(common: Common, h: Pick<RskHeader, 'number' | 'timestamp' | 'gasLimit' | 'coinbase' | 'difficulty'>): Block {
   const values = { number: h.number, timestamp: h.timestamp, gasLimit: h.gasLimit, coinbase: new Address(h.coinbase), difficulty: h.difficulty }
-  const template = templates.get(common)
-  if (template === undefined) {
-    const block = build(common, values)
-    templates.set(common, { block, recognised: templateRecognised(block) })
-    return block
-  }
-  const copy = copyExecutionBlock(template.block, template.recognised, values)
-  if (copy !== undefined) return copy
-  let blocks = recent.get(common)
-  if (blocks === undefined) recent.set(common, (blocks = new RecentMap(16)))
-  const key = `${h.number}:${h.timestamp}:${h.gasLimit}:${h.difficulty}:${binKey(h.coinbase)}`
-  let block = blocks.get(key)
-  if (block === undefined) blocks.set(key, (block = build(common, values)))
-  return block
+  return executionBlockFromTemplate(common, values, () => built(common, values))
 }
 
-function build(common: Common, header: ExecutionValues): Block {
-  return createBlock({ header }, { common, skipConsensusFormatValidation: true })
+/** `createBlock`'s block for `values`, shared with the last ones built with the same values. */
+function built(common: Common, values: ExecutionValues): Block {
+  let blocks = recent.get(common)
+  if (blocks === undefined) recent.set(common, (blocks = new RecentMap(16)))
+  const key = `${values.number}:${values.timestamp}:${values.gasLimit}:${values.difficulty}:${binKey(values.coinbase.bytes)}`
+  let block = blocks.get(key)
+  if (block === undefined) blocks.set(key, (block = createBlock({ header: values }, { common, skipConsensusFormatValidation: true })))
+  return block
 }
 
 const cache = new WeakMap<BlockRecord, Block>()

@@ -21,6 +21,7 @@
 import { Block, BlockHeader } from '@ethereumjs/block'
 import type { Address } from '@ethereumjs/util'
 import { enginePatches } from './switch.js'
+import { copyOrBuild } from './copyTemplate.js'
 
 /** The values an execution block carries from the RSK header being built or replayed. */
 export interface ExecutionValues {
@@ -60,11 +61,13 @@ export function templateRecognised(template: Block): boolean {
 }
 
 /**
- * A block like `template` with the header values `v`, or undefined when the patches are off or the template is not
- * one this copy recognises (the caller then builds it with `createBlock`).
+ * The execution block for header values `v`: a copy of the Common's template where the patches run, else what
+ * `build` (`createBlock`) gives.
  */
-export function copyExecutionBlock(template: Block, recognised: boolean, v: ExecutionValues): Block | undefined {
-  if (!recognised || !enginePatches.active) return undefined
+export const executionBlockFromTemplate = copyOrBuild<Block, ExecutionValues>(templateRecognised, copyExecutionBlock)
+
+/** A block like `template` with the header values `v`. */
+export function copyExecutionBlock(template: Block, v: ExecutionValues): Block {
   const header = new (HeaderCopy as unknown as HeaderCopyClass)(template.header, v)
   Object.freeze(header)
   const block = new (BlockCopy as unknown as BlockCopyClass)(template, header)

@@ -3,12 +3,12 @@
  * runInterpreter.ts, executeCall.ts, newInterpreter.ts), Common fast paths (common.ts), faster opcode handlers
  * (fastOpcodes.ts), the known sender and sender address of a transaction (senderCache.ts), addresses' hex
  * (addressHex.ts), and execution blocks and decoded legacy transactions copied from a template instead of built
- * (execBlock.ts, legacyTx.ts). (The world state is rsksim's own, src/node/state, behind the engine's public
- * StateManagerInterface: it needs no patch.) Everything that
- * touches engine internals lives in this folder, says why, and is fenced by switch.ts: installed only when the
- * installed engine is the pinned release (else one warning, and the engine's own code runs), each field it touches
- * checked at load, and every patch switchable off at run time (`RSKSIM_ENGINE_PATCHES=off`, `setEnginePatches`).
- * Imported for its effects by src/node/chain/chain.ts, before any EVM exists.
+ * (execBlock.ts, legacyTx.ts, both through copyTemplate.ts). (The world state is rsksim's own, src/node/state,
+ * behind the engine's public StateManagerInterface: it needs no patch.) Everything that touches engine internals
+ * lives in this folder, says why, and is fenced by switch.ts: installed only when the installed engine is the pinned
+ * release (else one warning, and the engine's own code runs), each field it touches checked at load, and every patch
+ * switchable off at run time (`RSKSIM_ENGINE_PATCHES=off`, `setEnginePatches`). Imported for its effects by
+ * src/node/chain/chain.ts, before any EVM exists.
  */
 export { enginePatches, enginePatchesActive, setEnginePatches, ENGINE_VERSIONS, PINNED_ENGINE_VERSION, engineMatchesPin } from './switch.js'
 export { interpreterPatched, memoryPatched, interpreterFieldsFound } from './interpreter.js'

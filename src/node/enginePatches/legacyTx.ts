@@ -19,23 +19,15 @@
  * with the engine's transactions on random fields, valid and not.
  */
 import { LegacyTx } from '@ethereumjs/tx'
-import type { Common } from '@ethereumjs/common'
 import { Address } from '@ethereumjs/util'
 import { bytesToWord } from '../rlp.js'
 import { enginePatches } from './switch.js'
+import { copyOrBuild } from './copyTemplate.js'
 
 /** The own fields of a 10.1.3 LegacyTx, in the order its class fields and constructor define them. */
 const TX_FIELDS = 'type,cache,activeCapabilities,common,txOptions,to,nonce,gasLimit,value,data,v,r,s,gasPrice,keccakFunction'
 const EIP155 = 155
 const MAX_UINT256 = 2n ** 256n - 1n
-
-interface Template {
-  tx: LegacyTx
-  recognised: boolean
-}
-
-/** The first transaction decoded for each Common. */
-const templates = new WeakMap<Common, Template>()
 
 /** The answer of the last template check (undefined before any): what test/fixtures/bundleProbe.ts reports. */
 export let legacyTxTemplateRecognised: boolean | undefined
@@ -57,21 +49,13 @@ export function legacyTemplateRecognised(tx: LegacyTx): boolean {
  * The transaction of a raw legacy transaction's nine fields: a copy of the Common's template where the engine would
  * accept the fields and the patches are on, else what `build` (the engine's constructor, same options) gives.
  */
-export function legacyTxFromFields(common: Common, fields: Uint8Array[], build: () => LegacyTx): LegacyTx {
-  const template = templates.get(common)
-  if (template === undefined) {
-    const tx = build()
-    templates.set(common, { tx, recognised: legacyTemplateRecognised(tx) })
-    return tx
-  }
-  return (template.recognised && enginePatches.active ? copyLegacyTx(template.tx, fields) : undefined) ?? build()
-}
+export const legacyTxFromFields = copyOrBuild<LegacyTx, Uint8Array[]>(legacyTemplateRecognised, copyLegacyTx)
 
 /** Whether a field is an integer the engine reads without refusing it: no leading zero, at most `max` bytes. */
 const canonical = (b: Uint8Array, max: number): boolean => b.length <= max && (b.length === 0 || b[0] !== 0)
 
 /** The copy, or undefined where the engine might refuse the fields or read them otherwise (it then builds). */
-export function copyLegacyTx(template: LegacyTx, fields: Uint8Array[]): LegacyTx | undefined {
+function copyLegacyTx(template: LegacyTx, fields: Uint8Array[]): LegacyTx | undefined {
   if (fields.length !== 9) return undefined
   const [nonce, gasPrice, gasLimit, to, value, , v, r, s] = fields as [Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array]
   // createLegacyTxFromBytesArray's validateNoLeadingZeroes, sharedConstructor's valueOverflowCheck (value, r, s and
