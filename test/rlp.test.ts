@@ -6,7 +6,10 @@
 import { describe, expect, it } from 'vitest'
 import { RLP } from '@ethereumjs/rlp'
 import { bigIntToUnpaddedBytes, bytesToHex, equalsBytes } from '@ethereumjs/util'
+import { keccak_256 } from '@noble/hashes/sha3.js'
 import { rlpDecode, rlpEncode, rlpEncodeEach, rlpEncodeScratch, rlpLength, scratchBytes, unpaddedBytes, type RlpInput } from '../src/node/rlp.js'
+import { keccak256Kept } from '../src/node/crypto.js'
+import { keptCopy } from '../src/node/keptBytes.js'
 import { rng } from './rng.js'
 
 const LENGTHS = [0, 1, 2, 31, 32, 54, 55, 56, 57, 255, 256, 257, 1024]
@@ -53,6 +56,23 @@ describe('rlpEncode', () => {
     // Past the reused buffer's size, an array of its own.
     const big = new Uint8Array(70_000).fill(1)
     expect(equalsBytes(rlpEncodeScratch([big]), RLP.encode([big]))).toBe(true)
+  })
+
+  it('keccak256Kept and keptCopy: each kept value keeps its bytes while thousands more are written after it', () => {
+    // Kept values share slabs (src/node/keptBytes.ts): 2,000 hashes and 2,000 encodings of random sizes (copied in:
+    // up to 256 bytes into a slab, longer ones apart) fill several, and the scratch buffer the encodings are written
+    // through is dirtied in between. Every one is checked at the end, against RLP.encode and @noble/hashes' keccak-256.
+    const value = randomInputs(rng(80))
+    const kept: Array<{ mine: Uint8Array; theirs: Uint8Array }> = []
+    for (let i = 0; i < 2000; i++) {
+      const v = value(0)
+      const theirs = RLP.encode(v as never)
+      kept.push({ mine: keptCopy(rlpEncodeScratch(v)), theirs }, { mine: keccak256Kept(theirs), theirs: keccak_256(theirs) })
+      scratchBytes(4096).fill(0x5a)
+    }
+    const shared = kept.filter(({ mine }) => mine.byteOffset > 0).length
+    expect(shared).toBeGreaterThan(1000) // most are views into slabs, not arrays of their own
+    for (const { mine, theirs } of kept) if (!equalsBytes(mine, theirs)) expect(bytesToHex(mine)).toBe(bytesToHex(theirs))
   })
 
   it('rlpEncodeEach writes each of a list of inputs as RLP.encode does, apart, through a reused buffer', () => {

@@ -18,6 +18,7 @@ import { SECP256K1_ORDER } from '@ethereumjs/util'
 import { binKey } from './binKey.js'
 import { bytesToWord, rlpEncodeScratch, type RlpInput } from './rlp.js'
 import { RecentMap } from './recentMap.js'
+import { keptCopy } from './keptBytes.js'
 import { native, type Recover, type Sign } from './nativeSecp256k1.js'
 
 /**
@@ -31,6 +32,11 @@ export function keccak256(data: Uint8Array): Uint8Array {
   keccakHasher.init()
   keccakHasher.update(data)
   return keccakHasher.digest('binary')
+}
+
+/** keccak-256 of `data` as a view into a shared slab (keptBytes.ts), for a hash kept as long as the chain. */
+export function keccak256Kept(data: Uint8Array): Uint8Array {
+  return keptCopy(keccak256(data))
 }
 
 /** keccak-256 of `input`'s RLP, encoded into a reused buffer (rlp.ts `rlpEncodeScratch`), never into one of its own. */

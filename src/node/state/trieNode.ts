@@ -7,7 +7,7 @@
  * encoding when shorter than 32 bytes, else keccak256 of it (always 32 bytes, so the length tells which).
  */
 import { RLP } from '@ethereumjs/rlp'
-import { keccak256 } from '../crypto.js'
+import { keccak256, keccak256Kept } from '../crypto.js'
 import { prefixSize, scratchBytes, stringSize, writePrefix, writeString } from '../rlp.js'
 
 /** Key remainder below a node, one nibble (0-15) per byte. */
@@ -177,7 +177,7 @@ export function refOf(n: TrieNode): Uint8Array {
   const keep = sink
   const enc = encodeNode(n, keep === undefined)
   if (enc.length < 32) return (n.ref = keep === undefined ? enc.slice() : enc)
-  const hash = keccak256(enc)
+  const hash = keccak256Kept(enc)
   keep?.(hash, enc)
   return (n.ref = hash)
 }
