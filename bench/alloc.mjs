@@ -5,6 +5,8 @@
 //   node bench/alloc.mjs                                  transfers: the second batch of 500, warm
 //   node bench/alloc.mjs --workload fixtures --top 30 --repo ../other-build
 //   node bench/alloc.mjs --out alloc.heapprofile          also keeps the profile (Chrome DevTools, Memory tab)
+//   node --expose-gc bench/alloc.mjs --live               what is still alive after the batch and a full GC: what an
+//                                                         operation keeps, which the young-generation collector copies
 //
 // The workloads are bench/lib/workloads.mjs's, on rsksim in process (dist/ of --repo, default this repository).
 import path from 'node:path'
@@ -20,6 +22,7 @@ const { values } = parseArgs({
     top: { type: 'string', default: '20' },
     interval: { type: 'string', default: '256' },
     out: { type: 'string' },
+    live: { type: 'boolean', default: false },
   },
 })
 const lib = path.join(path.resolve(values.repo), 'bench/lib')
@@ -35,6 +38,7 @@ const c = w.counts({ target: 'rsksim' })
 c.mineBlocks = 3_000 // as bench/ab.mjs: 10,000 empty blocks twice would take long for a sampled run
 const operations = w.operationsOf(values.workload, c)
 if (operations === undefined || ['keccak', 'arith', 'storage'].includes(values.workload)) throw new Error('alloc.mjs counts operations of transfers, sends, fixtures, calls and mine')
+if (values.live && typeof globalThis.gc !== 'function') throw new Error('--live needs node --expose-gc')
 
 const session = new Session()
 session.connect()
@@ -46,13 +50,15 @@ ctx.clock.start = async () => {
   if (batch === 2) {
     await session.post('HeapProfiler.startSampling', {
       samplingInterval: Number(values.interval),
-      includeObjectsCollectedByMajorGC: true,
-      includeObjectsCollectedByMinorGC: true,
+      includeObjectsCollectedByMajorGC: !values.live,
+      includeObjectsCollectedByMinorGC: !values.live,
     })
   }
 }
 ctx.clock.stop = async () => {
-  if (batch === 2) profile = (await session.post('HeapProfiler.stopSampling')).profile
+  if (batch !== 2) return
+  if (values.live) globalThis.gc()
+  profile = (await session.post('HeapProfiler.stopSampling')).profile
 }
 for (batch = 1; batch <= 2; batch++) await fn(ctx, c)
 await t.close()
@@ -67,7 +73,7 @@ const walk = (node) => {
   for (const child of node.children) walk(child)
 }
 walk(profile.head)
-console.log(`${values.workload}: ${(total / 1024 / operations).toFixed(1)} KB allocated per operation (${operations} operations, sampled every ${values.interval} B)\n`)
+console.log(`${values.workload}: ${(total / 1024 / operations).toFixed(1)} KB ${values.live ? 'kept' : 'allocated'} per operation (${operations} operations, sampled every ${values.interval} B)\n`)
 console.log('KB/op  function')
 for (const [name, bytes] of [...bySelf].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) {
   console.log(`${(bytes / 1024 / operations).toFixed(2).padStart(6)}  ${name}`)
