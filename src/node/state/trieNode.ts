@@ -52,10 +52,13 @@ export interface HashNode {
 export type TrieNode = Leaf | Extension | Branch | HashNode
 
 const EMPTY = new Uint8Array(0)
-export const leaf = (path: Nibbles, value: Uint8Array, attached?: TrieNode): Leaf => ({ t: 0, path, value, attached })
-export const extension = (path: Nibbles, child: TrieNode): Extension => ({ t: 1, path, child })
-export const branch = (kids: Array<TrieNode | undefined>, value: Uint8Array = EMPTY): Branch => ({ t: 2, kids, value })
-export const hashNode = (hash: Uint8Array): HashNode => ({ t: 3, hash, ref: hash })
+// Each node is made with every field it will ever have (`ref: undefined` until its reference is computed): a field
+// added later moves V8's object to a new shape with a separate property array, 97 bytes of heap for a leaf against
+// 63 (measured alone, 200,000 kept), and a mined block keeps the nodes it makes for as long as its state is kept.
+export const leaf = (path: Nibbles, value: Uint8Array, attached?: TrieNode): Leaf => ({ t: 0, path, value, attached, ref: undefined })
+export const extension = (path: Nibbles, child: TrieNode): Extension => ({ t: 1, path, child, ref: undefined })
+export const branch = (kids: Array<TrieNode | undefined>, value: Uint8Array = EMPTY): Branch => ({ t: 2, kids, value, ref: undefined })
+export const hashNode = (hash: Uint8Array): HashNode => ({ t: 3, hash, node: undefined, ref: hash })
 
 /** Thrown by a synchronous walk that reaches a hash node not loaded yet; the async wrapper loads it and retries. */
 export class MissingNode {
