@@ -1,7 +1,7 @@
 /**
- * One buffer for many small byte arrays that live as long as each other (a block's hashes and roots). Every
- * Uint8Array with a buffer of its own costs ~90 heap bytes for the ArrayBuffer plus a native allocation on top
- * of its view; views on one shared buffer cost only the view.
+ * One buffer for many small byte arrays that live as long as each other (a block's hashes and roots, a receipt's logs
+ * and bloom: miner.ts). Every Uint8Array with a buffer of its own costs ~90 heap bytes for the ArrayBuffer plus a
+ * native allocation on top of its view; views on one shared buffer cost only the view.
  */
 
 /** The answer for every empty part: a view costs 96 bytes of heap even with no bytes (a mined block's Merkle proof). */
