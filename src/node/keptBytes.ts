@@ -4,9 +4,10 @@
  * object, the bytes) and 96 on a view of a larger buffer, whose bytes live outside the heap (measured alone with
  * `--expose-gc`, 200,000 of each kept); an array over 64 bytes gets its bytes outside the heap too, one allocation
  * each, which the collector tracks and frees one by one. Every object a block keeps is copied by the young-generation
- * collector before it is promoted: an automined transfer kept 12.1-12.9 KB of heap before these slabs and 10.9-11.7 KB
- * after them, sampled (docs/performance.md "Fourteenth round"). A slab lives while any of its views does: only what lives
- * about as long goes in (trie node hashes, not the hashed keys of every account or slot read, which die young).
+ * collector before it is promoted: an automined transfer kept 12.1-12.9 KB of heap before these slabs and
+ * 10.9-11.7 KB after them, sampled (docs/performance.md "Fourteenth round"). A slab lives while any of its views
+ * does: only what lives about as long goes in (trie node hashes, not the hashed keys of every account or slot read,
+ * which die young).
  *
  * A view's `byteOffset` is not 0: code that reads `.buffer` must use `byteOffset` too (rsksim's does).
  */
