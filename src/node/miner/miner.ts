@@ -312,9 +312,13 @@ function compactLogs(engineLogs: [Uint8Array, Uint8Array[], Uint8Array][] | unde
   const parts = [bloom]
   for (const [address, topics, data] of engineLogs) parts.push(address, ...topics, data)
   const packed = packBytes(parts)
+  const logs: LogRecord[] = []
   let at = 1
-  // Object literals evaluate in order: address, then each topic, then data, as they were pushed.
-  const logs = engineLogs.map(([, topics]): LogRecord => ({ address: packed[at++]!, topics: topics.map(() => packed[at++]!), data: packed[at++]! }))
+  for (const [, topics] of engineLogs) {
+    const address = packed[at++]!
+    const kept = topics.map(() => packed[at++]!)
+    logs.push({ address, topics: kept, data: packed[at++]! })
+  }
   return { logs, logsBloom: packed[0]! }
 }
 
