@@ -37,6 +37,7 @@ const { values } = parseArgs({
 const targets = values.only ? values.only.split(',').map((s) => s.trim()) : TARGETS
 for (const t of targets) if (!TARGETS.includes(t)) throw new Error(`unknown target ${t}; known: ${TARGETS.join(', ')}`)
 const c = counts({ quick: values.quick })
+const gc = counts({ quick: values.quick, target: 'ganache' }) // Ganache's scaled counts, for the table's footnote
 // `fork` is not a worker workload: lib/fork.mjs runs it with a remote of its own. The per-target workers run only when
 // some other workload is asked for (or none is named: every workload).
 const workloads = values.workloads ? values.workloads.split(',').map((s) => s.trim()) : null
@@ -106,7 +107,7 @@ const results = {}
 for (const t of workersWanted ? targets : []) {
   results[t] = mergeRounds(runs[t])
   if (results[t]._error) {
-    for (const id of ['startup', 'transfers', 'multiTxBlocks', 'multiTxBlocks.cpu', 'calls', 'getLogs', 'fixtures', 'keccak', 'arith', 'storage', 'blockNumber', 'httpBlockNumber', 'httpBlockNumber.cpu', 'httpCall', 'httpCall.cpu', 'mine.rate', 'mine.heap', 'mine.rssGrowth', 'cyclesMemory'])
+    for (const id of ['startup', 'transfers', 'transfersWarm', 'multiTxBlocks', 'multiTxBlocks.cpu', 'calls', 'getLogs', 'fixtures', 'fixturesWarm', 'keccak', 'arith', 'storage', 'blockNumber', 'httpBlockNumber', 'httpBlockNumber.cpu', 'httpCall', 'httpCall.cpu', 'mine.rate', 'mine.heap', 'mine.rssGrowth', 'cyclesMemory'])
       results[t][id] ??= { na: results[t]._error }
   }
 }
@@ -166,8 +167,8 @@ run on one machine, to be re-measured, not asserted.
 ${tbl}
 
 ¹ Ganache ran fewer iterations on this row (its JS VM is 10-100x slower per operation):
-500 \`eth_call\`s instead of 2,000, one timed compute call instead of the median of three. Rates are per second,
-so they stay comparable.
+${gc.calls.toLocaleString('en-US')} \`eth_call\`s instead of ${c.calls.toLocaleString('en-US')}, one timed compute call instead of the median of three, warm rows after
+${gc.warmTransfers.toLocaleString('en-US')} transfers and ${gc.warmFixtures.toLocaleString('en-US')} cycles. Rates are per second, so they stay comparable.
 
 ### How to read
 
@@ -188,6 +189,9 @@ so they stay comparable.
   gas; RSK's gas table differs (SSTORE 20,000, no EIP-2929), so \`storageLoop\` burns different gas on rsksim.
 - HTTP throughput: autocannon in its own process, ${c.httpConnections} connections, ${c.httpSeconds} s, same body
   repeated; in-process targets have no HTTP server there (—).
+- "warm" rows: the row above again, later in the same process, after that many more untimed operations of its
+  kind (and the workloads run before it). The rows above them measure a fresh process's first operations, where
+  rsksim's JavaScript is still being compiled by V8 (EDR and Anvil are native code).
 - "16 per block": automine off, then blocks of ${c.perBlock} transfers (raw sends, one \`evm_mine\`, receipts).
 - CPU rows ("…"): user + system CPU time per operation of the process that runs the simulator: the server process
   for HTTP targets (\`/proc/<pid>/stat\`), the whole benchmark process for in-process ones (client included; EDR's

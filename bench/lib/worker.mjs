@@ -61,6 +61,8 @@ const plan = [
   ['getLogs', w.getLogs],
   ['multiTxBlocks', w.multiTxBlocks], // before fixtures: the cycles' transfers are signed once, at fixed nonces
   ['fixtures', w.fixtures],
+  ['fixturesWarm', w.fixturesWarm], // after fixtures: the same signed cycle
+  ['transfersWarm', w.transfersWarm], // after getLogs, which reads the blocks of the first 500 transfers
   ['keccak', w.keccak],
   ['arith', w.arith],
   ['storage', w.storage],

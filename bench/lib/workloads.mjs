@@ -25,6 +25,10 @@ export function counts({ quick, target }) {
     transfers: 500,
     calls: 2_000,
     fixtures: 100,
+    // Warm rows: the same operations again after this many untimed ones in the same process (V8 has compiled the
+    // hot code by then; the rows above measure a fresh process's first operations).
+    warmTransfers: 1_500,
+    warmFixtures: 500,
     logsRange: 500,
     blockNumber: 5_000,
     // Compute-heavy eth_calls: the largest round n that fits every target's default 10M call gas (keccakLoop's
@@ -47,12 +51,12 @@ export function counts({ quick, target }) {
     forkTransfers: 200,
   }
   if (quick) {
-    Object.assign(c, { forkAccounts: 100, forkTransfers: 20, multiBlocks: 4, transfers: 50, calls: 200, fixtures: 10, logsRange: 50, blockNumber: 500, computeReps: 1, mineBlocks: 500, cyclesCheck: [10, 100], httpSeconds: 2, keccakN: 2_000, arithN: 5_000, storageN: 100 })
+    Object.assign(c, { forkAccounts: 100, forkTransfers: 20, multiBlocks: 4, transfers: 50, calls: 200, fixtures: 10, warmTransfers: 50, warmFixtures: 10, logsRange: 50, blockNumber: 500, computeReps: 1, mineBlocks: 500, cyclesCheck: [10, 100], httpSeconds: 2, keccakN: 2_000, arithN: 5_000, storageN: 100 })
   } else if (target === 'ganache') {
     // Ganache is 10-100x slower per operation; fewer iterations keep the run short. Rates are per second, so they
     // stay comparable; the cells say when a count was scaled.
-    Object.assign(c, { calls: 500, computeReps: 1 })
-    c.scaled = ['calls', 'keccak', 'arith', 'storage']
+    Object.assign(c, { calls: 500, computeReps: 1, warmTransfers: 300, warmFixtures: 100 })
+    c.scaled = ['calls', 'keccak', 'arith', 'storage', 'transfersWarm', 'fixturesWarm']
   }
   c.scaled ??= []
   return c
@@ -122,17 +126,31 @@ export async function deployContracts(ctx) {
 }
 
 /** 500 ERC-20 transfers, each sent raw and its receipt read. Signed before the clock starts: the simulator is timed, not ethers. */
-export async function transfers(ctx, c) {
+export async function transfers(ctx, c, id = 'transfers') {
   const raws = []
   for (let i = 0; i < c.transfers; i++) raws.push(await sign(ctx, { to: ctx.token, data: transferData(i) }))
-  await ctx.clock.start('transfers')
+  await ctx.clock.start(id)
   const t0 = performance.now()
   let failed = 0
   for (const raw of raws) if ((await sendAndReceipt(ctx.t, raw)).status !== '0x1') failed++
   const s = (performance.now() - t0) / 1000
-  await ctx.clock.stop('transfers')
+  await ctx.clock.stop(id)
   if (failed) throw new Error(`${failed} transfers reverted`)
   return { value: c.transfers / s, detail: `${c.transfers} tx` }
+}
+
+/**
+ * The transfers row again after `c.warmTransfers` untimed transfers in the same process (signed in batches of 500
+ * before each batch is sent: ethers is not timed).
+ */
+export async function transfersWarm(ctx, c) {
+  for (let done = 0; done < c.warmTransfers; done += 500) {
+    const raws = []
+    for (let i = 0; i < Math.min(500, c.warmTransfers - done); i++) raws.push(await sign(ctx, { to: ctx.token, data: transferData(i) }))
+    for (const raw of raws) if ((await sendAndReceipt(ctx.t, raw)).status !== '0x1') throw new Error('warm-up transfer reverted')
+  }
+  const r = await transfers(ctx, c, 'transfersWarm')
+  return { ...r, detail: `${c.transfers} tx after ${c.warmTransfers.toLocaleString('en-US')} untimed` }
 }
 
 /**
@@ -257,13 +275,20 @@ async function fixtureCycle(ctx) {
   if (ok !== true) throw new Error(`evm_revert answered ${JSON.stringify(ok)}`)
 }
 
-export async function fixtures(ctx, c) {
+export async function fixtures(ctx, c, id = 'fixtures') {
   await fixtureCycle(ctx) // warm-up and check
-  await ctx.clock.start('fixtures')
+  await ctx.clock.start(id)
   const t0 = performance.now()
   for (let i = 0; i < c.fixtures; i++) await fixtureCycle(ctx)
-  await ctx.clock.stop('fixtures')
+  await ctx.clock.stop(id)
   return { value: c.fixtures / ((performance.now() - t0) / 1000), detail: `${c.fixtures} cycles` }
+}
+
+/** The fixture-cycle row again after `c.warmFixtures` untimed cycles in the same process. */
+export async function fixturesWarm(ctx, c) {
+  for (let i = 0; i < c.warmFixtures; i++) await fixtureCycle(ctx)
+  const r = await fixtures(ctx, c, 'fixturesWarm')
+  return { ...r, detail: `${c.fixtures} cycles after ${c.warmFixtures.toLocaleString('en-US')} untimed` }
 }
 
 async function computeCall(ctx, c, fn, n) {
