@@ -150,6 +150,7 @@ export async function transfersWarm(ctx, c) {
     for (const raw of raws) if ((await sendAndReceipt(ctx.t, raw)).status !== '0x1') throw new Error('warm-up transfer reverted')
   }
   const r = await transfers(ctx, c, 'transfersWarm')
+  ctx.cycle = undefined // the fixture cycle's transactions were signed at nonces these transfers have now used
   return { ...r, detail: `${c.transfers} tx after ${c.warmTransfers.toLocaleString('en-US')} untimed` }
 }
 
