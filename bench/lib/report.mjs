@@ -94,23 +94,18 @@ export function checks(results, c) {
   const perfRows = rows(c).filter((r) => !r.memory)
   const cmp = (row, mine, theirs) => (row.better === 'higher' ? mine / theirs : theirs / mine) // > 1: rsksim better
 
-  // 1. In process ahead of Hardhat/EDR.
-  const t1 = ['startup', 'transfers', 'calls', 'fixtures', 'getLogs', 'blockNumber'].map((id) => {
+  // 1. In process ahead of Hardhat/EDR; 1b. the same for the warm rows (a process past V8's compilation), reported
+  //    beside item 1, not instead of it.
+  const aheadOfHardhat = (id) => {
     const a = v(results, 'rsksim', id)
     const b = v(results, 'hardhat', id)
     if (a === undefined || b === undefined) return { id, met: false, text: `${rowById[id].label}: not measured` }
     const q = cmp(rowById[id], a, b)
     return { id, met: q > 1, text: `${rowById[id].label}: rsksim ${fmt(a, rowById[id].digits)} vs Hardhat ${fmt(b, rowById[id].digits)} (${q.toFixed(2)}x)` }
-  })
+  }
+  const t1 = ['startup', 'transfers', 'calls', 'fixtures', 'getLogs', 'blockNumber'].map(aheadOfHardhat)
   out.push({ title: 'In process, ahead of Hardhat/EDR on startup, transfers, calls, fixture cycles, eth_getLogs, eth_blockNumber', items: t1 })
-  // 1b. The same for the warm rows (a process past V8's compilation); reported beside item 1, not instead of it.
-  const t1w = ['transfersWarm', 'fixturesWarm'].map((id) => {
-    const a = v(results, 'rsksim', id)
-    const b = v(results, 'hardhat', id)
-    if (a === undefined || b === undefined) return { id, met: false, text: `${rowById[id].label}: not measured` }
-    const q = cmp(rowById[id], a, b)
-    return { id, met: q > 1, text: `${rowById[id].label}: rsksim ${fmt(a, rowById[id].digits)} vs Hardhat ${fmt(b, rowById[id].digits)} (${q.toFixed(2)}x)` }
-  })
+  const t1w = ['transfersWarm', 'fixturesWarm'].map(aheadOfHardhat)
   out.push({ title: 'In process and warm, ahead of Hardhat/EDR on transfers and fixture cycles', items: t1w })
 
   // 2. ≥ 10x Ganache on every row both measured.
