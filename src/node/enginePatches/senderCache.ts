@@ -10,9 +10,10 @@
  * `getSenderPublicKey` answers, without recovering); off, like every patch, when the engine is not the pinned
  * release or the patches are switched off: the engine then recovers the sender as usual.
  */
+import { Common, Mainnet } from '@ethereumjs/common'
 import { LegacyTx, createLegacyTx, type TransactionCache } from '@ethereumjs/tx'
 import { Address } from '@ethereumjs/util'
-import { keccak256 } from '../crypto.js'
+import { customCrypto, keccak256 } from '../crypto.js'
 import { enginePatches } from './switch.js'
 
 function probe(): boolean {
@@ -69,8 +70,12 @@ function rememberedSenderAddress(this: LegacyTx): Address {
 function installSenderAddress(): boolean {
   if (!enginePatches.installable || !Object.prototype.hasOwnProperty.call(LegacyTx.prototype, 'getSenderAddress')) return false
   try {
-    // A probe whose signature recovers to some key: r is the generator's x coordinate, a point on the curve.
-    const tx = createLegacyTx({ gasLimit: 21000n, v: 27n, r: 0x79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798n, s: 1n })
+    // A probe whose signature recovers to some key: r is the generator's x coordinate, a point on the curve. Its
+    // Common recovers with the node's libsecp256k1 (crypto.ts), as every transaction of the node does: the engine's
+    // default, @noble's JavaScript, took about 14 ms of every process's start for this one recovery (a profile of
+    // an import), compiling as it went.
+    const common = new Common({ chain: Mainnet, customCrypto })
+    const tx = createLegacyTx({ gasLimit: 21000n, v: 27n, r: 0x79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798n, s: 1n }, { common })
     const expected = engineSenderAddress.call(tx).toString()
     if (rememberedSenderAddress.call(tx).toString() !== expected) return false
     LegacyTx.prototype.getSenderAddress = rememberedSenderAddress
