@@ -21,7 +21,7 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { TARGETS, LABELS, benchDir, repoDir, versions } from './lib/targets.mjs'
 import { counts } from './lib/workloads.mjs'
-import { table, details, checks, checksMarkdown, forkTable, forkDetails } from './lib/report.mjs'
+import { table, details, checks, checksMarkdown, forkTable, forkDetails, rows } from './lib/report.mjs'
 import { runFork } from './lib/fork.mjs'
 
 const { values } = parseArgs({
@@ -107,8 +107,7 @@ const results = {}
 for (const t of workersWanted ? targets : []) {
   results[t] = mergeRounds(runs[t])
   if (results[t]._error) {
-    for (const id of ['startup', 'transfers', 'transfersWarm', 'multiTxBlocks', 'multiTxBlocks.cpu', 'calls', 'getLogs', 'fixtures', 'fixturesWarm', 'keccak', 'arith', 'storage', 'blockNumber', 'httpBlockNumber', 'httpBlockNumber.cpu', 'httpCall', 'httpCall.cpu', 'mine.rate', 'mine.heap', 'mine.rssGrowth', 'cyclesMemory'])
-      results[t][id] ??= { na: results[t]._error }
+    for (const { id } of rows(c)) results[t][id] ??= { na: results[t]._error }
   }
 }
 

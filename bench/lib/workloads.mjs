@@ -126,9 +126,15 @@ export async function deployContracts(ctx) {
 }
 
 /** 500 ERC-20 transfers, each sent raw and its receipt read. Signed before the clock starts: the simulator is timed, not ethers. */
-export async function transfers(ctx, c, id = 'transfers') {
+/** `n` ERC-20 transfers to the recipients `recipient(0..n-1)`, signed at the next nonces. */
+async function signTransfers(ctx, n) {
   const raws = []
-  for (let i = 0; i < c.transfers; i++) raws.push(await sign(ctx, { to: ctx.token, data: transferData(i) }))
+  for (let i = 0; i < n; i++) raws.push(await sign(ctx, { to: ctx.token, data: transferData(i) }))
+  return raws
+}
+
+export async function transfers(ctx, c, id = 'transfers') {
+  const raws = await signTransfers(ctx, c.transfers)
   await ctx.clock.start(id)
   const t0 = performance.now()
   let failed = 0
@@ -145,9 +151,9 @@ export async function transfers(ctx, c, id = 'transfers') {
  */
 export async function transfersWarm(ctx, c) {
   for (let done = 0; done < c.warmTransfers; done += 500) {
-    const raws = []
-    for (let i = 0; i < Math.min(500, c.warmTransfers - done); i++) raws.push(await sign(ctx, { to: ctx.token, data: transferData(i) }))
-    for (const raw of raws) if ((await sendAndReceipt(ctx.t, raw)).status !== '0x1') throw new Error('warm-up transfer reverted')
+    for (const raw of await signTransfers(ctx, Math.min(500, c.warmTransfers - done))) {
+      if ((await sendAndReceipt(ctx.t, raw)).status !== '0x1') throw new Error('warm-up transfer reverted')
+    }
   }
   const r = await transfers(ctx, c, 'transfersWarm')
   ctx.cycle = undefined // the fixture cycle's transactions were signed at nonces these transfers have now used
