@@ -341,6 +341,33 @@ describe('forking a remote rsksim', () => {
   })
 })
 
+describe('forking a chain past block 449 (RSKIP110 fork detection data)', () => {
+  it('mines on the forked block; the new blocks\' fork detection data count the remote\'s ancestors as absent', async () => {
+    // Every live network is past block 449, where each mined block's hash for merged mining starts to carry
+    // ancestors' Bitcoin hash bytes; before this test, mining on such a fork failed with "Internal server error".
+    const remote = await startServer({ port: 0, accountTxRateLimit: false })
+    try {
+      await rpc(remote.provider, 'hardhat_mine', ['0x1d0'])
+      const forkNumber = Number(await rpc(remote.provider, 'eth_blockNumber'))
+      expect(forkNumber).toBe(464)
+      const f = await fresh({ fork: { url: remote.url, blockNumber: forkNumber, cache: false } as never })
+      const r = await send(f, { to: BOB, value: '0x7' })
+      expect(r.status).toBe('0x1')
+      await rpc(f, 'evm_mine')
+      expect(await rpc(f, 'eth_getBalance', [BOB, 'latest'])).toBe('0x7')
+      for (const n of [forkNumber + 1, forkNumber + 2]) {
+        const block = await rpc(f, 'eth_getBlockByNumber', [hex(n), false])
+        // RSKIP110's 12 bytes after the hash's first 20: seven ancestor bytes (the remote's blocks: absent, so 0),
+        // the uncle count of the last 32 blocks (0), then the height of the block as 4 big-endian bytes.
+        expect([n, block.hashForMergedMining.slice(2 + 40)]).toEqual([n, '00'.repeat(8) + n.toString(16).padStart(8, '0')])
+      }
+      await f.disconnect()
+    } finally {
+      await remote.close()
+    }
+  }, 60_000)
+})
+
 describe('fork flags', () => {
   it('--fork-* flags become fork options; stray or conflicting ones are refused', async () => {
     const { parseCli } = await import('../src/server/cliArgs.js')

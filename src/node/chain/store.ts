@@ -74,9 +74,9 @@ export class BlockStore {
     return this.firstBlock!
   }
 
-  /** The block `k` blocks below the head (0: the head), if kept. */
+  /** The block `k` blocks below the head (0: the head), if kept: on a fork, none below the forked block. */
   back(k: number): BlockRecord | undefined {
-    return k < 0 ? undefined : this.at(this.length - 1 - k)
+    return k < 0 || k >= this.length ? undefined : this.at(this.length - 1 - k)
   }
 
   byNumber(n: bigint): BlockRecord | undefined {
