@@ -94,6 +94,34 @@ function machine() {
   }
 }
 
+/**
+ * The machine's CPU counters (Linux `/proc/stat`, first line, in clock ticks): the total and the steal (time the
+ * hypervisor gave other guests while this one wanted to run). undefined elsewhere.
+ */
+function cpuTicks() {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number)
+    return { total: f.slice(0, 8).reduce((a, b) => a + b, 0), steal: f[7] ?? 0 }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * How busy the machine was apart from this run: the 1-minute load average before it, and the share of CPU time
+ * stolen by the host over it. The fresh-process rows move most with it (docs/performance.md, sixteenth round).
+ */
+function loadLine(loadBefore, ticksBefore, ticksAfter) {
+  const parts = [`1-minute load average ${loadBefore.toFixed(2)} before the run`]
+  if (ticksBefore && ticksAfter && ticksAfter.total > ticksBefore.total) {
+    const steal = (100 * (ticksAfter.steal - ticksBefore.steal)) / (ticksAfter.total - ticksBefore.total)
+    parts.push(`CPU steal ${steal.toFixed(1)} % of the cores' time during it (\`/proc/stat\`: time the host gave other guests)`)
+  }
+  return parts.join('; ')
+}
+
+const loadBefore = os.loadavg()[0]
+const ticksBefore = cpuTicks()
 const started = Date.now()
 const rounds = Number(values.rounds)
 const runs = Object.fromEntries(targets.map((t) => [t, []]))
@@ -133,7 +161,7 @@ const fork = forkWanted
   : undefined
 const minutes = ((Date.now() - started) / 60_000).toFixed(1)
 
-const m = machine()
+const m = { ...machine(), load: loadLine(loadBefore, ticksBefore, cpuTicks()) }
 const v = versions()
 const tbl = table(results, targets, c)
 const chk = checks(results, c)
@@ -159,6 +187,7 @@ run on one machine, to be re-measured, not asserted.
 
 - CPU: ${m.cpu}, ${m.cores} cores; RAM ${m.ramGiB} GiB; ${m.os}
 - Node ${m.node}; run ${m.date}, ${minutes} min${values.quick ? ' (**--quick**: fewer iterations, smoke numbers only)' : ''}
+- Load: ${m.load}
 - Versions: rsksim ${v.rsksim}, Ganache ${v.ganache}, Hardhat ${v.hardhat} with EDR ${v.edr}, Anvil ${v.anvil}
 
 ## Results
@@ -199,6 +228,9 @@ ${gc.warmTransfers.toLocaleString('en-US')} transfers and ${gc.warmFixtures.toLo
   rsksim over HTTP, the server process). Hardhat keeps its chain in Rust (EDR) and Anvil is native, so their
   growth shows in RSS, not in the heap. Fixture-cycle memory is heap where there is one, RSS for Anvil.
 - One run, 2-core machine: expect ±10-30 % between runs on fast rows (sub-millisecond \`eth_getLogs\` most of all).
+  The fresh-process rows (transfers, fixture cycles) move most with the machine's load ("Load" above):
+  V8 compiles rsksim's JavaScript on the second core, and with that core taken the same code ran fresh transfers at
+  half the rate (sixteenth round in the notes below).
 
 ### Details
 
