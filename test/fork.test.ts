@@ -177,6 +177,37 @@ describe('forking a remote rsksim', () => {
     await f.disconnect()
   })
 
+  it('log filters reach into the remote\'s blocks: eth_getFilterLogs and a new filter\'s first changes hold its logs, then rsksim\'s', async () => {
+    const f = await forkAt()
+    // The reference: the remote's own filter over the blocks up to the forked one.
+    const remoteId = await rpc(remote.provider, 'eth_newFilter', [{ fromBlock: '0x0', toBlock: hex(at.forkNumber), address: at.token }])
+    const remoteLogs = await rpc(remote.provider, 'eth_getFilterLogs', [remoteId])
+    expect(remoteLogs.length).toBeGreaterThan(0)
+    expect(remoteLogs.every((l: any) => l.removed === false)).toBe(true)
+    const id = await rpc(f, 'eth_newFilter', [{ fromBlock: '0x0', address: at.token }])
+    const r = await send(f, { to: at.token, data: token.encodeFunctionData('transfer', [BOB, 3n]) })
+    const all = await rpc(f, 'eth_getFilterLogs', [id])
+    expect(all.slice(0, remoteLogs.length)).toEqual(remoteLogs)
+    expect(all).toHaveLength(remoteLogs.length + 1)
+    expect(all.at(-1)).toMatchObject({ transactionHash: r.transactionHash, blockNumber: r.blockNumber, removed: false })
+    // The first poll reports the history (the remote's matches), then the block mined since; the next one nothing.
+    expect(await rpc(f, 'eth_getFilterChanges', [id])).toEqual(all)
+    expect(await rpc(f, 'eth_getFilterChanges', [id])).toEqual([])
+    // eth_getLogs over the same criteria: the same logs, without the filters' `removed`.
+    const plain = await rpc(f, 'eth_getLogs', [{ fromBlock: '0x0', address: at.token }])
+    expect(plain.map((l: any) => ({ ...l, removed: false }))).toEqual(all)
+    // A filter on one of the remote's blocks by hash, and topics as the filter's criteria.
+    const transferTopic = remoteLogs[0].topics[0]
+    const byHash = await rpc(f, 'eth_newFilter', [{ blockHash: remoteLogs[0].blockHash, topics: [transferTopic] }])
+    const inBlock = remoteLogs.filter((l: any) => l.blockHash === remoteLogs[0].blockHash)
+    expect(await rpc(f, 'eth_getFilterLogs', [byHash])).toEqual(inBlock)
+    expect(await rpc(f, 'eth_getFilterChanges', [byHash])).toEqual(inBlock)
+    // From `latest`, as before: only blocks mined after the filter was made.
+    const fromNow = await rpc(f, 'eth_newFilter', [{ address: at.token }])
+    expect(await rpc(f, 'eth_getFilterChanges', [fromNow])).toEqual([])
+    await f.disconnect()
+  })
+
   it('snapshots, reverts and resets over the remote\'s state; hardhat_reset forks again at another block', async () => {
     const f = await forkAt()
     const get = (p: Provider, slot: bigint, tag = 'latest') => rpc(p, 'eth_call', [{ to: at.storage, data: storage.encodeFunctionData('get', [slot]) }, tag]).then(BigInt)

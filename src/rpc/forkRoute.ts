@@ -18,6 +18,8 @@ import { hexNumber } from '../node/fork/fork.js'
 import type { BlockSelector } from './codecs/block.js'
 import type { FilterObject } from './codecs/objects.js'
 import { collectLogs, filterBlocks } from './namespaces/eth/logs.js'
+import { asFilterResults, hasHistory, logFilterObject, newLogFilter } from './namespaces/eth/filters.js'
+import { quantity } from './format/hex.js'
 
 /** What a route decided: undefined (answer locally), or the remote's answer. */
 type Route = (ctx: RouteContext, args: unknown[], raw: unknown[]) => Promise<unknown | typeof LOCAL>
@@ -119,15 +121,28 @@ const byTx =
     return ask(ctx, raw)
   }
 
-/** eth_getLogs: the remote's part of the range from the remote, the rest here; the limits count the whole range. */
-const logs: Route = async (ctx, args, raw) => {
-  const f = args[0] as FilterObject
+/** The part of a log query the remote answers, and whether the query's whole range is over `logsMaxBlockRange`. */
+interface RemoteLogs {
+  logs: object[]
+  overRange: boolean
+  /** Whether the range goes on above the forked block (rsksim's blocks hold the rest). */
+  local: boolean
+}
+
+/**
+ * The remote's logs for the part of `f` at or below the forked block, asked as `query` (the filter as sent, or as
+ * `filterJson` writes it) with that part's bounds; LOCAL when none of it is the remote's. The range limit counts the
+ * whole range, as for eth_getLogs.
+ */
+async function remoteLogs(ctx: RouteContext, f: FilterObject, query: object): Promise<RemoteLogs | typeof LOCAL> {
   const { node, fork } = ctx
+  const asList = (answer: unknown): object[] => (Array.isArray(answer) ? (answer as object[]) : [])
   if (f.blockHash !== undefined) {
     const hash = bytesToHex(f.blockHash)
     const local = node.chain.store.getByHash(hash)
     if (local !== undefined && local !== node.chain.store.first) return LOCAL
-    return (await remoteNumberOfHash(ctx, hash)) === undefined ? [] : ask(ctx, raw)
+    const logs = (await remoteNumberOfHash(ctx, hash)) === undefined ? [] : asList(await ask(ctx, [query], 'eth_getLogs'))
+    return { logs, overRange: false, local: false }
   }
   const from = numberOf(node, f.fromBlock) ?? node.chain.store.headNumber + 1n
   const to = numberOf(node, f.toBlock) ?? node.chain.store.headNumber + 1n
@@ -135,12 +150,50 @@ const logs: Route = async (ctx, args, raw) => {
   const { logsMaxBlockRange: maxRange, logsMaxResults: maxLogs } = node.options
   const overRange = maxRange > 0 && to - from + 1n > BigInt(maxRange)
   if (overRange && maxLogs === 0) throw new RpcError(ErrorCode.LogLimit, `Cannot query more than ${maxRange} blocks at once`)
-  const query = { ...(raw[0] as object), fromBlock: hexNumber(from), toBlock: hexNumber(to < fork.number ? to : fork.number) }
-  const remote = (await ask(ctx, [query])) as unknown[]
-  const local = to > fork.number ? collectLogs(node, f, filterBlocks(node, f)) : []
-  const all = [...(Array.isArray(remote) ? remote : []), ...local]
-  if (overRange && maxLogs > 0 && all.length > maxLogs) throw new RpcError(ErrorCode.LogLimit, `Filter returned more than ${maxLogs} logs.`)
+  const part = { ...query, fromBlock: hexNumber(from), toBlock: hexNumber(to < fork.number ? to : fork.number) }
+  return { logs: asList(await ask(ctx, [part], 'eth_getLogs')), overRange, local: to > fork.number }
+}
+
+/** The remote's logs joined with rsksim's for `f`, under the results limit for the whole range. */
+async function logsOnFork(ctx: RouteContext, f: FilterObject, query: object): Promise<object[] | typeof LOCAL> {
+  const remote = await remoteLogs(ctx, f, query)
+  if (remote === LOCAL) return LOCAL
+  const all = [...remote.logs, ...(remote.local ? collectLogs(ctx.node, f, filterBlocks(ctx.node, f)) : [])]
+  const maxLogs = ctx.node.options.logsMaxResults
+  if (remote.overRange && maxLogs > 0 && all.length > maxLogs) throw new RpcError(ErrorCode.LogLimit, `Filter returned more than ${maxLogs} logs.`)
   return all
+}
+
+/** A decoded filter as JSON for the remote (addresses, topics, block hash; the bounds are set by `remoteLogs`). */
+function filterJson(f: FilterObject): object {
+  const out: Record<string, unknown> = {}
+  if (f.blockHash !== undefined) out.blockHash = bytesToHex(f.blockHash)
+  if (f.addresses.length > 0) out.address = f.addresses.map((a) => bytesToHex(a))
+  if (f.topics.length > 0) out.topics = f.topics.map((t) => (t === null ? null : t.map((x) => bytesToHex(x))))
+  return out
+}
+
+/** eth_getLogs: the remote's part of the range from the remote, the rest here; the limits count the whole range. */
+const logs: Route = (ctx, args, raw) => logsOnFork(ctx, args[0] as FilterObject, raw[0] as object)
+
+/** eth_getFilterLogs of a log filter: what eth_getLogs answers for its criteria, each log with `removed: false`. */
+const filterLogs: Route = async (ctx, args) => {
+  const f = logFilterObject(ctx.node, args[0] as bigint)
+  if (f === undefined) return LOCAL
+  const all = await logsOnFork(ctx, f, filterJson(f))
+  return all === LOCAL ? LOCAL : asFilterResults(all, false)
+}
+
+/**
+ * eth_newFilter whose range starts at or below the forked block: the remote's matches there are asked for now and
+ * kept with the filter, so that its first eth_getFilterChanges reports them before rsksim's own.
+ */
+const newFilter: Route = async (ctx, args, raw) => {
+  const f = args[0] as FilterObject
+  if (!hasHistory(f)) return LOCAL
+  const remote = await remoteLogs(ctx, f, raw[0] as object)
+  if (remote === LOCAL) return LOCAL
+  return quantity(newLogFilter(ctx.node, f, remote.logs, remote.overRange))
 }
 
 const ROUTES: Record<string, Route> = {
@@ -178,6 +231,8 @@ const ROUTES: Record<string, Route> = {
   chain_getRawTransactionReceiptByHash: byTx(0),
   rsk_getRawTransactionReceiptByHash: byTx(0),
   eth_getLogs: logs,
+  eth_getFilterLogs: filterLogs,
+  eth_newFilter: newFilter,
   // The Bridge's state has no block parameter: the forked network's, as it is now.
   eth_bridgeState: (ctx, _args, raw) => ask(ctx, raw),
 }

@@ -18,6 +18,19 @@ export interface LogBlockEvent {
   removed: boolean
 }
 
+/**
+ * On a fork, the logs the remote answered for the part of a new filter's range at or below the forked block: they
+ * come formatted (JSON), are reported once like the rest of the history, and never come back removed (nothing
+ * here can drop a block below the forked one).
+ */
+export interface RemoteLogsEvent {
+  remote: readonly object[]
+}
+
+export type LogEvent = LogBlockEvent | RemoteLogsEvent
+
+const isBlockEvent = (e: LogEvent): e is LogBlockEvent => 'block' in e
+
 /** What a log filter needs from its criteria: which blocks (mined later, or removed) fall in its range. */
 export interface LogRange {
   covers(block: BlockRecord): boolean
@@ -26,7 +39,7 @@ export interface LogRange {
 export type PollFilter =
   | { kind: 'block'; lastAccess: number; items: string[] }
   | { kind: 'pendingTransaction'; lastAccess: number; items: string[] }
-  | { kind: 'log'; lastAccess: number; items: LogBlockEvent[]; range: LogRange }
+  | { kind: 'log'; lastAccess: number; items: LogEvent[]; range: LogRange }
 
 /**
  * Most filters installed at once. RSKj sets no bound; every installed filter is visited on each block and
@@ -75,10 +88,11 @@ export class FilterManager {
   /**
    * A log filter over `range` (the RPC layer passes its own object, which also carries the address and topic
    * criteria); `history` are the blocks with matches already on the chain (RSKj collects them at creation and
-   * the first poll returns them).
+   * the first poll returns them); `remote`, on a fork, the remote's matches below the forked block, reported first.
    */
-  newLogFilter(range: LogRange, history: BlockRecord[]): bigint {
-    const items = history.map((block) => ({ block, removed: false }))
+  newLogFilter(range: LogRange, history: BlockRecord[], remote?: readonly object[]): bigint {
+    const items: LogEvent[] = history.map((block) => ({ block, removed: false }))
+    if (remote !== undefined && remote.length > 0) items.unshift({ remote })
     return this.install({ kind: 'log', lastAccess: this.now(), items, range })
   }
 
@@ -141,8 +155,8 @@ export class FilterManager {
       if (f.kind === 'block') {
         f.items = f.items.filter((h) => !gone.has(h))
       } else if (f.kind === 'log') {
-        const unseen = new Set(f.items.filter((e) => !e.removed && gone.has(e.block.hashHex)).map((e) => e.block.hashHex))
-        f.items = f.items.filter((e) => e.removed || !unseen.has(e.block.hashHex))
+        const unseen = new Set(f.items.filter((e) => isBlockEvent(e) && !e.removed && gone.has(e.block.hashHex)).map((e) => (e as LogBlockEvent).block.hashHex))
+        f.items = f.items.filter((e) => !isBlockEvent(e) || e.removed || !unseen.has(e.block.hashHex))
         for (const b of blocks) {
           if (unseen.has(b.hashHex) || !f.range.covers(b)) continue
           if (b.receipts.some((r) => r.logs.length > 0)) f.items.push({ block: b, removed: true })

@@ -10,9 +10,9 @@ import { data, type Codec } from '../../codecs/primitives.js'
 import type { BlockSelector } from '../../codecs/block.js'
 import { method, noParams, type MethodTable } from '../../method.js'
 import { quantity } from '../../format/hex.js'
-import { blockLogs, markRemoved, type LogJson } from '../../format/log.js'
-import { filterNotFound } from '../../../errors.js'
-import { filtersOf, type LogBlockEvent, type LogRange, type PollFilter } from '../../../node/filters/index.js'
+import { blockLogs, markRemoved } from '../../format/log.js'
+import { ErrorCode, RpcError, filterNotFound } from '../../../errors.js'
+import { filtersOf, type LogEvent, type LogRange, type PollFilter } from '../../../node/filters/index.js'
 import type { RskNode } from '../../../node/node.js'
 import type { BlockRecord } from '../../../node/chain/types.js'
 import { bloomMatcher, collectLogs, filterBlocks, rawLogMatcher } from './logs.js'
@@ -53,33 +53,59 @@ function fixed(node: RskNode, sel: BlockSelector | undefined): bigint | undefine
   return node.chain.store.getByHash(bytesToHex(sel.hash))?.number ?? node.chain.store.headNumber + 1n
 }
 
+/** Whether a new filter over `f` collects the matches already on the chain (its range has a fixed start). */
+export function hasHistory(f: FilterObject): boolean {
+  const from = f.fromBlock
+  return f.blockHash !== undefined || (from !== undefined && (from.kind !== 'tag' || from.tag === 'earliest'))
+}
+
 /**
  * Installs a log filter. With a fixed `fromBlock` (a number, `earliest`, a block hash) or a `blockHash`, the
  * matches already on the chain are collected now under the eth_getLogs limits, and the first poll returns them
  * (RSKj `LogFilter.retrieveHistoricalData`). With `fromBlock` `latest` (or omitted) only blocks mined after
  * creation count, as geth, Hardhat and Ganache do: RSKj also reports the best block at creation and keeps only
  * the last block's logs between polls, which would make watchers see old events and lose new ones.
+ *
+ * On a fork, `remote` holds the remote's matches for the part of the range at or below the forked block
+ * (src/rpc/forkRoute.ts asks for them) and `overRange` whether the whole range is over `logsMaxBlockRange`: as for
+ * eth_getLogs, the results limit then counts the remote's logs and these together.
  */
-function newLogFilter(node: RskNode, f: FilterObject): bigint {
+export function newLogFilter(node: RskNode, f: FilterObject, remote?: readonly object[], overRange = false): bigint {
   const head = node.chain.store.headNumber
   const hash = f.blockHash === undefined ? undefined : bytesToHex(f.blockHash)
   const from = fixed(node, f.fromBlock)
   const to = f.toBlock?.kind === 'tag' ? undefined : fixed(node, f.toBlock)
   const criteria = new LogCriteria(f, from ?? head + 1n, to, hash)
   let history: BlockRecord[] = []
-  if (hash !== undefined || from !== undefined) {
-    collectLogs(node, f, filterBlocks(node, f), history)
+  if (hasHistory(f)) {
+    const local = collectLogs(node, f, filterBlocks(node, f), history)
+    const maxLogs = node.options.logsMaxResults
+    if (remote !== undefined && overRange && maxLogs > 0 && remote.length + local.length > maxLogs) {
+      throw new RpcError(ErrorCode.LogLimit, `Filter returned more than ${maxLogs} logs.`)
+    }
   }
-  return filtersOf(node).newLogFilter(criteria, history)
+  return filtersOf(node).newLogFilter(criteria, history, remote)
 }
 
+/** The criteria of log filter `id`, or undefined (no such filter, or not a log filter). */
+export function logFilterObject(node: RskNode, id: bigint): FilterObject | undefined {
+  const f = filtersOf(node).get(id)
+  return f?.kind === 'log' && f.range instanceof LogCriteria ? f.range.filter : undefined
+}
+
+/** Logs as filters report them: with `removed` (spec "Log object"), copied (a remote's answers are cached). */
+export const asFilterResults = (logs: readonly object[], removed: boolean): object[] => logs.map((l) => ({ ...l, removed }))
+
 /** The matching logs of the gathered blocks, each with `removed` (spec "Log object": filter results carry it). */
-function logsOf(range: LogRange, items: LogBlockEvent[]): LogJson[] {
+function logsOf(range: LogRange, items: LogEvent[]): object[] {
   if (!(range instanceof LogCriteria)) return []
   const keep = rawLogMatcher(range.filter)
   const mayHold = bloomMatcher(range.filter)
-  const out: LogJson[] = []
-  for (const { block, removed } of items) for (const log of markRemoved(blockLogs(block, keep, mayHold), removed)) out.push(log)
+  const out: object[] = []
+  for (const item of items) {
+    if ('remote' in item) for (const log of asFilterResults(item.remote, false)) out.push(log)
+    else for (const log of markRemoved(blockLogs(item.block, keep, mayHold), item.removed)) out.push(log)
+  }
   return out
 }
 
