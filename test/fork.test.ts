@@ -208,6 +208,33 @@ describe('forking a remote rsksim', () => {
     await f.disconnect()
   })
 
+  it('trace_filter pages through the remote\'s traces up to the forked block, then rsksim\'s', async () => {
+    const f = await forkAt()
+    const r = await send(f, { to: BOB, value: '0x5' })
+    await send(f, { to: ALICE, value: '0x6' })
+    // References: the remote's own trace_filter up to the forked block, and the fork's over its own blocks.
+    const theirs = await rpc(remote.provider, 'trace_filter', [{ toBlock: hex(at.forkNumber) }])
+    const own = await rpc(f, 'trace_filter', [{ fromBlock: hex(at.forkNumber + 1) }])
+    expect(theirs.length).toBeGreaterThan(3)
+    expect(own[0].transactionHash).toBe(r.transactionHash)
+    // The default range starts at block 0: before, a fork answered [] (block 0 is not among its own blocks).
+    expect(await rpc(f, 'trace_filter', [{}])).toEqual([...theirs, ...own])
+    const n = theirs.length
+    expect(await rpc(f, 'trace_filter', [{ after: n - 1, count: 2 }])).toEqual([theirs[n - 1], own[0]])
+    expect(await rpc(f, 'trace_filter', [{ after: n + 1, count: 2 }])).toEqual(own.slice(1, 3))
+    expect(await rpc(f, 'trace_filter', [{ count: 3 }])).toEqual(theirs.slice(0, 3))
+    expect(await rpc(f, 'trace_filter', [{ fromBlock: '0x1', toBlock: hex(at.forkNumber - 1) }])).toEqual(
+      await rpc(remote.provider, 'trace_filter', [{ fromBlock: '0x1', toBlock: hex(at.forkNumber - 1) }]),
+    )
+    // Address criteria go to the remote as sent and apply to rsksim's blocks alike.
+    const toAlice = await rpc(f, 'trace_filter', [{ toAddress: [ALICE] }])
+    const theirsToAlice = await rpc(remote.provider, 'trace_filter', [{ toBlock: hex(at.forkNumber), toAddress: [ALICE] }])
+    expect(theirsToAlice.length).toBeGreaterThan(0)
+    expect(toAlice).toEqual([...theirsToAlice, ...(await rpc(f, 'trace_filter', [{ fromBlock: hex(at.forkNumber + 1), toAddress: [ALICE] }]))])
+    expect(toAlice.length).toBe(theirsToAlice.length + 1)
+    await f.disconnect()
+  })
+
   it('snapshots, reverts and resets over the remote\'s state; hardhat_reset forks again at another block', async () => {
     const f = await forkAt()
     const get = (p: Provider, slot: bigint, tag = 'latest') => rpc(p, 'eth_call', [{ to: at.storage, data: storage.encodeFunctionData('get', [slot]) }, tag]).then(BigInt)

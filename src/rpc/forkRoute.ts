@@ -10,7 +10,7 @@
  * block joins the remote's logs and rsksim's, under the service's limits for the whole range.
  */
 import { bytesToHex } from '@ethereumjs/util'
-import { RpcError, ErrorCode } from '../errors.js'
+import { RpcError, ErrorCode, invalidParams } from '../errors.js'
 import { RemoteFailed } from '../node/errors.js'
 import type { RskNode } from '../node/node.js'
 import type { ForkPoint } from '../node/fork/fork.js'
@@ -20,6 +20,7 @@ import type { FilterObject } from './codecs/objects.js'
 import { collectLogs, filterBlocks } from './namespaces/eth/logs.js'
 import { asFilterResults, hasHistory, logFilterObject, newLogFilter } from './namespaces/eth/filters.js'
 import { quantity } from './format/hex.js'
+import { filterTraces, MAX_TRACES_PER_REQUEST, type BlockArg, type TraceFilter } from './namespaces/trace.js'
 
 /** What a route decided: undefined (answer locally), or the remote's answer. */
 type Route = (ctx: RouteContext, args: unknown[], raw: unknown[]) => Promise<unknown | typeof LOCAL>
@@ -196,6 +197,50 @@ const newFilter: Route = async (ctx, args, raw) => {
   return quantity(newLogFilter(ctx.node, f, remote.logs, remote.overRange))
 }
 
+/** A trace_filter bound as a number on this chain: undefined for a hash neither chain has at or below the fork. */
+async function traceBound(ctx: RouteContext, arg: BlockArg): Promise<bigint | undefined> {
+  if (arg.kind === 'number') return arg.number
+  if (arg.kind === 'tag') return arg.tag === 'earliest' ? 0n : ctx.node.chain.store.headNumber
+  return ctx.node.chain.store.getByHash(arg.hash)?.number ?? (await remoteNumberOfHash(ctx, arg.hash))
+}
+
+/**
+ * trace_filter over a range that starts at or below the forked block: the remote traces its part, rsksim its own
+ * blocks, and `after` and `count` page through the two joined in block order. The remote is asked for its first
+ * `after + count` traces (in pages of at most `MAX_TRACES_PER_REQUEST`, its own cap); rsksim's part runs in the
+ * node's queue under the request deadline, as the method does without a fork.
+ */
+const traceFilterRoute: Route = async (ctx, args, raw) => {
+  const f = args[0] as TraceFilter
+  const { node, fork } = ctx
+  const from = await traceBound(ctx, f.fromBlock)
+  if (from === undefined || from > fork.number) return LOCAL
+  const to = (await traceBound(ctx, f.toBlock)) ?? node.chain.store.headNumber
+  if (from > to) throw invalidParams('fromBlock cannot be greater than toBlock')
+  if (f.count === 0) return []
+  const wanted = f.after + f.count
+  const remote: object[] = []
+  for (let skip = 0; skip < wanted; skip += MAX_TRACES_PER_REQUEST) {
+    const count = Math.min(MAX_TRACES_PER_REQUEST, wanted - skip)
+    const query = { ...(raw[0] as object), fromBlock: hexNumber(from), toBlock: hexNumber(to < fork.number ? to : fork.number), after: skip, count }
+    const page = (await ask(ctx, [query], 'trace_filter')) as unknown
+    const list = Array.isArray(page) ? (page as object[]) : []
+    remote.push(...list)
+    if (list.length < count) break
+  }
+  const out: object[] = remote.slice(f.after, wanted)
+  if (out.length === f.count || to <= fork.number) return out
+  const local: TraceFilter = {
+    ...f,
+    fromBlock: { kind: 'number', number: fork.number + 1n },
+    toBlock: { kind: 'number', number: to },
+    after: Math.max(0, f.after - remote.length),
+    count: f.count - out.length,
+  }
+  const own = await node.queue.run(() => node.chain.guard.within(node.options.rpcTimeout, () => filterTraces({ node }, local)))
+  return [...out, ...own]
+}
+
 const ROUTES: Record<string, Route> = {
   eth_getBlockByNumber: byNumber(0),
   eth_getBlockTransactionCountByNumber: byNumber(0),
@@ -231,6 +276,7 @@ const ROUTES: Record<string, Route> = {
   chain_getRawTransactionReceiptByHash: byTx(0),
   rsk_getRawTransactionReceiptByHash: byTx(0),
   eth_getLogs: logs,
+  trace_filter: traceFilterRoute,
   eth_getFilterLogs: filterLogs,
   eth_newFilter: newFilter,
   // The Bridge's state has no block parameter: the forked network's, as it is now.

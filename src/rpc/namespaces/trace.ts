@@ -14,7 +14,7 @@ import { traceCalls } from '../../node/exec/tracers/index.js'
 /** RSKj `rpc.trace.maxTracesPerRequest` (reference.conf): default and maximum of trace_filter's `count`. */
 export const MAX_TRACES_PER_REQUEST = 10_000
 
-type BlockArg = { kind: 'tag'; tag: 'earliest' | 'latest' | 'pending' } | { kind: 'number'; number: bigint } | { kind: 'hash'; hash: string }
+export type BlockArg = { kind: 'tag'; tag: 'earliest' | 'latest' | 'pending' } | { kind: 'number'; number: bigint } | { kind: 'hash'; hash: string }
 
 /** A tag (any case) or a `0x` hex number; anything else is RSKj's `invalid blocknumber <x>`. */
 function parseBlockId(v: string): BlockArg {
@@ -45,7 +45,7 @@ export async function blockTraces(node: RskNode, block: BlockRecord, only?: (i: 
   return traces.flatMap(formatParityTraces)
 }
 
-interface TraceFilter {
+export interface TraceFilter {
   fromBlock: BlockArg
   toBlock: BlockArg
   fromAddress?: Set<string>
@@ -107,7 +107,7 @@ const traceFilter: Codec<TraceFilter> = (v) => {
  * head, an unknown `fromBlock` gives `[]`), keeps the transactions whose sender is in `fromAddress` and whose
  * recipient is in `toAddress`, then skips `after` traces and returns at most `count`.
  */
-async function filter({ node }: HandlerContext, f: TraceFilter): Promise<ParityTrace[]> {
+export async function filterTraces({ node }: Pick<HandlerContext, 'node'>, f: TraceFilter): Promise<ParityTrace[]> {
   const from = resolve(node, f.fromBlock)
   const to = resolve(node, f.toBlock) ?? node.chain.head
   if (from !== undefined && from.number > to.number) throw invalidParams('fromBlock cannot be greater than toBlock')
@@ -147,5 +147,5 @@ export const traceMethods: MethodTable = {
     if (block === undefined) return null
     return block.number === 0n ? [] : blockTraces(node, block)
   }),
-  trace_filter: method([traceFilter], filter),
+  trace_filter: method([traceFilter], filterTraces),
 }
