@@ -208,6 +208,20 @@ describe('forking a remote rsksim', () => {
     await f.disconnect()
   })
 
+  it('eth_getBlocksByNumber answers the remote\'s heights below the forked block, and rsksim\'s from it on', async () => {
+    const f = await forkAt()
+    await rpc(f, 'evm_mine')
+    for (const n of [0, 1, at.forkNumber - 1]) {
+      expect([n, await rpc(f, 'eth_getBlocksByNumber', [hex(n)])]).toEqual([n, await rpc(remote.provider, 'eth_getBlocksByNumber', [hex(n)])])
+    }
+    const forked = await rpc(f, 'eth_getBlocksByNumber', [hex(at.forkNumber)])
+    expect(forked).toEqual([{ hash: at.forkBlock.hash, totalDifficulty: at.forkBlock.totalDifficulty, inMainChain: true }])
+    const mined = await rpc(f, 'eth_getBlockByNumber', [hex(at.forkNumber + 1), false])
+    expect(await rpc(f, 'eth_getBlocksByNumber', [hex(at.forkNumber + 1)])).toEqual([{ hash: mined.hash, totalDifficulty: mined.totalDifficulty, inMainChain: true }])
+    expect(await rpc(f, 'eth_getBlocksByNumber', [hex(at.forkNumber + 5)])).toEqual([])
+    await f.disconnect()
+  })
+
   it('trace_filter pages through the remote\'s traces up to the forked block, then rsksim\'s', async () => {
     const f = await forkAt()
     const r = await send(f, { to: BOB, value: '0x5' })

@@ -241,6 +241,18 @@ const traceFilterRoute: Route = async (ctx, args, raw) => {
   return [...out, ...own]
 }
 
+/**
+ * eth_getBlocksByNumber below the forked block: the remote's block at that height, from its eth_getBlockByNumber
+ * (which every kind of remote answers), as the one main-chain entry rsksim answers for its own heights.
+ */
+const blocksByNumber: Route = async (ctx, args) => {
+  const n = args[0] as bigint
+  if (n < 0n || n >= ctx.fork.number) return LOCAL
+  const b = (await ask(ctx, [hexNumber(n), false], 'eth_getBlockByNumber')) as { hash?: unknown; totalDifficulty?: unknown } | null
+  if (b === null || typeof b.hash !== 'string') return []
+  return [{ hash: b.hash, totalDifficulty: b.totalDifficulty, inMainChain: true }]
+}
+
 const ROUTES: Record<string, Route> = {
   eth_getBlockByNumber: byNumber(0),
   eth_getBlockTransactionCountByNumber: byNumber(0),
@@ -277,6 +289,7 @@ const ROUTES: Record<string, Route> = {
   rsk_getRawTransactionReceiptByHash: byTx(0),
   eth_getLogs: logs,
   trace_filter: traceFilterRoute,
+  eth_getBlocksByNumber: blocksByNumber,
   eth_getFilterLogs: filterLogs,
   eth_newFilter: newFilter,
   // The Bridge's state has no block parameter: the forked network's, as it is now.
