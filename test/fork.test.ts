@@ -205,6 +205,13 @@ describe('forking a remote rsksim', () => {
     // From `latest`, as before: only blocks mined after the filter was made.
     const fromNow = await rpc(f, 'eth_newFilter', [{ address: at.token }])
     expect(await rpc(f, 'eth_getFilterChanges', [fromNow])).toEqual([])
+    // Forked again lower down before the first poll: what the remote mined above the new forked block, and the
+    // blocks mined here, are no longer part of the chain, so the poll leaves them out.
+    const again = await rpc(f, 'eth_newFilter', [{ fromBlock: '0x0', address: at.token }])
+    const lower = Number(remoteLogs[0].blockNumber)
+    expect(remoteLogs.some((l: any) => Number(l.blockNumber) > lower)).toBe(true)
+    expect(await rpc(f, 'hardhat_reset', [{ forking: { blockNumber: lower } }])).toBe(true)
+    expect(await rpc(f, 'eth_getFilterChanges', [again])).toEqual(remoteLogs.filter((l: any) => Number(l.blockNumber) <= lower))
     await f.disconnect()
   })
 

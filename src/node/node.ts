@@ -41,6 +41,8 @@ export interface NodeEvents {
   pendingTransaction: [TxRecord]
   /** Blocks were removed from the chain (evm_revert, evm_reset), oldest first. */
   blocksRemoved: [BlockRecord[]]
+  /** `hardhat_reset` forked again: the remote's blocks above this number are no longer part of the chain. */
+  forked: [bigint]
   /** A contract called console.log (src/node/exec/consoleLog.ts): in a mined transaction, or in an eth_call (null). */
   console: [{ message: string; transactionHash: string | null }]
 }
@@ -219,6 +221,7 @@ export class RskNode {
     await createForkGenesis(chain, next.block, accounts)
     chain.trees.setEra(chain.store.headNumber)
     if (dropped.length > 0) this.events.emit('blocksRemoved', dropped)
+    this.events.emit('forked', next.number)
   }
 
   /** Mining mode "auto": each accepted transaction is mined at once. */

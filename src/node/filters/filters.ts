@@ -69,6 +69,7 @@ export class FilterManager {
     events.on('block', (b) => this.onBlock(b))
     events.on('pendingTransaction', (t) => this.onPending(t))
     events.on('blocksRemoved', (bs) => this.onRemoved(bs))
+    events.on('forked', (n) => this.onForked(n))
   }
 
   /** Number of installed (not yet expired) filters. */
@@ -142,6 +143,26 @@ export class FilterManager {
   private onPending(t: TxRecord): void {
     this.sweep()
     for (const f of this.installed.values()) if (f.kind === 'pendingTransaction') f.items.push(t.hashHex)
+  }
+
+  /**
+   * `hardhat_reset` forked again at block `n`: remote matches not yet reported from the remote's blocks above it are
+   * forgotten (they are no longer part of the chain), as blocks dropped by evm_revert are.
+   */
+  private onForked(n: bigint): void {
+    this.sweep()
+    const kept = (l: object): boolean => {
+      const at = (l as { blockNumber?: unknown }).blockNumber
+      return typeof at === 'string' && /^0x[0-9a-fA-F]+$/.test(at) && BigInt(at) <= n
+    }
+    for (const f of this.installed.values()) {
+      if (f.kind !== 'log') continue
+      f.items = f.items.flatMap((e): LogEvent[] => {
+        if (isBlockEvent(e)) return [e]
+        const remote = e.remote.filter(kept)
+        return remote.length > 0 ? [{ remote }] : []
+      })
+    }
   }
 
   /**
