@@ -18,7 +18,8 @@ import { hexNumber } from '../node/fork/fork.js'
 import type { BlockSelector } from './codecs/block.js'
 import type { FilterObject } from './codecs/objects.js'
 import { collectLogs, filterBlocks } from './namespaces/eth/logs.js'
-import { asFilterResults, hasHistory, logFilterObject, newLogFilter } from './namespaces/eth/filters.js'
+import { asFilterResults, filterChanges, hasHistory, logFilterObject, newLogFilter } from './namespaces/eth/filters.js'
+import { filtersOf, type RemoteRange } from '../node/filters/index.js'
 import { quantity } from './format/hex.js'
 import { filterTraces, MAX_TRACES_PER_REQUEST, type BlockArg, type TraceFilter } from './namespaces/trace.js'
 
@@ -122,28 +123,21 @@ const byTx =
     return ask(ctx, raw)
   }
 
-/** The part of a log query the remote answers, and whether the query's whole range is over `logsMaxBlockRange`. */
-interface RemoteLogs {
-  logs: object[]
-  overRange: boolean
-  /** Whether the range goes on above the forked block (rsksim's blocks hold the rest). */
-  local: boolean
-}
+/** The part of a log query the remote answers, as block numbers; `local`: the range goes on above the forked block. */
+type RemotePart = RemoteRange & { local: boolean }
 
 /**
- * The remote's logs for the part of `f` at or below the forked block, asked as `query` (the filter as sent, or as
- * `filterJson` writes it) with that part's bounds; LOCAL when none of it is the remote's. The range limit counts the
- * whole range, as for eth_getLogs.
+ * The part of `f` at or below the forked block: LOCAL when none of it is the remote's, undefined for a block hash
+ * neither chain has (no logs). The range limit counts the whole range, as for eth_getLogs.
  */
-async function remoteLogs(ctx: RouteContext, f: FilterObject, query: object): Promise<RemoteLogs | typeof LOCAL> {
+async function remotePart(ctx: RouteContext, f: FilterObject): Promise<RemotePart | undefined | typeof LOCAL> {
   const { node, fork } = ctx
-  const asList = (answer: unknown): object[] => (Array.isArray(answer) ? (answer as object[]) : [])
   if (f.blockHash !== undefined) {
     const hash = bytesToHex(f.blockHash)
     const local = node.chain.store.getByHash(hash)
     if (local !== undefined && local !== node.chain.store.first) return LOCAL
-    const logs = (await remoteNumberOfHash(ctx, hash)) === undefined ? [] : asList(await ask(ctx, [query], 'eth_getLogs'))
-    return { logs, overRange: false, local: false }
+    const n = await remoteNumberOfHash(ctx, hash)
+    return n === undefined ? undefined : { from: n, to: n, overRange: false, local: false }
   }
   const from = numberOf(node, f.fromBlock) ?? node.chain.store.headNumber + 1n
   const to = numberOf(node, f.toBlock) ?? node.chain.store.headNumber + 1n
@@ -151,21 +145,33 @@ async function remoteLogs(ctx: RouteContext, f: FilterObject, query: object): Pr
   const { logsMaxBlockRange: maxRange, logsMaxResults: maxLogs } = node.options
   const overRange = maxRange > 0 && to - from + 1n > BigInt(maxRange)
   if (overRange && maxLogs === 0) throw new RpcError(ErrorCode.LogLimit, `Cannot query more than ${maxRange} blocks at once`)
-  const part = { ...query, fromBlock: hexNumber(from), toBlock: hexNumber(to < fork.number ? to : fork.number) }
-  return { logs: asList(await ask(ctx, [part], 'eth_getLogs')), overRange, local: to > fork.number }
+  return { from, to: to < fork.number ? to : fork.number, overRange, local: to > fork.number }
+}
+
+/**
+ * The remote's logs over `part`, asked as `query` (the filter as sent, or as `filterJson` writes it): as written when
+ * it names a block hash, else with the part's bounds. Throws the results limit when the whole range is over the
+ * block range limit, as eth_getLogs does (`alsoLocal`: rsksim's logs counted with them).
+ */
+async function askLogs(ctx: RouteContext, query: object, part: RemoteRange, alsoLocal = 0): Promise<object[]> {
+  const q = 'blockHash' in query ? query : { ...query, fromBlock: hexNumber(part.from), toBlock: hexNumber(part.to) }
+  const answer = await ask(ctx, [q], 'eth_getLogs')
+  const logs = Array.isArray(answer) ? (answer as object[]) : []
+  const maxLogs = ctx.node.options.logsMaxResults
+  if (part.overRange && maxLogs > 0 && logs.length + alsoLocal > maxLogs) throw new RpcError(ErrorCode.LogLimit, `Filter returned more than ${maxLogs} logs.`)
+  return logs
 }
 
 /** The remote's logs joined with rsksim's for `f`, under the results limit for the whole range. */
 async function logsOnFork(ctx: RouteContext, f: FilterObject, query: object): Promise<object[] | typeof LOCAL> {
-  const remote = await remoteLogs(ctx, f, query)
-  if (remote === LOCAL) return LOCAL
-  const all = [...remote.logs, ...(remote.local ? collectLogs(ctx.node, f, filterBlocks(ctx.node, f)) : [])]
-  const maxLogs = ctx.node.options.logsMaxResults
-  if (remote.overRange && maxLogs > 0 && all.length > maxLogs) throw new RpcError(ErrorCode.LogLimit, `Filter returned more than ${maxLogs} logs.`)
-  return all
+  const part = await remotePart(ctx, f)
+  if (part === LOCAL) return LOCAL
+  if (part === undefined) return []
+  const local = part.local ? collectLogs(ctx.node, f, filterBlocks(ctx.node, f)) : []
+  return [...(await askLogs(ctx, query, part, local.length)), ...local]
 }
 
-/** A decoded filter as JSON for the remote (addresses, topics, block hash; the bounds are set by `remoteLogs`). */
+/** A decoded filter as JSON for the remote (addresses, topics, block hash; `askLogs` sets the bounds). */
 function filterJson(f: FilterObject): object {
   const out: Record<string, unknown> = {}
   if (f.blockHash !== undefined) out.blockHash = bytesToHex(f.blockHash)
@@ -186,15 +192,27 @@ const filterLogs: Route = async (ctx, args) => {
 }
 
 /**
- * eth_newFilter whose range starts at or below the forked block: the remote's matches there are asked for now and
- * kept with the filter, so that its first eth_getFilterChanges reports them before rsksim's own.
+ * eth_newFilter whose range starts at or below the forked block: the filter keeps that part of its range, and its
+ * first eth_getFilterChanges asks the remote for the matches there (below) and reports them before rsksim's own.
  */
-const newFilter: Route = async (ctx, args, raw) => {
+const newFilter: Route = async (ctx, args) => {
   const f = args[0] as FilterObject
   if (!hasHistory(f)) return LOCAL
-  const remote = await remoteLogs(ctx, f, raw[0] as object)
-  if (remote === LOCAL) return LOCAL
-  return quantity(newLogFilter(ctx.node, f, remote.logs, remote.overRange))
+  const part = await remotePart(ctx, f)
+  if (part === LOCAL || part === undefined) return LOCAL
+  return quantity(newLogFilter(ctx.node, f, { from: part.from, to: part.to, overRange: part.overRange }))
+}
+
+/**
+ * eth_getFilterChanges of a log filter whose remote history is unreported: the remote is asked for it first, and
+ * the poll that takes that part of the history reports it (a concurrent poll that took it first has).
+ */
+const filterChangesRoute: Route = async (ctx, args) => {
+  const id = args[0] as bigint
+  const range = filtersOf(ctx.node).remoteHistory(id)
+  const f = logFilterObject(ctx.node, id)
+  if (range === undefined || f === undefined) return LOCAL
+  return filterChanges(ctx.node, id, await askLogs(ctx, filterJson(f), range))
 }
 
 /** A trace_filter bound as a number on this chain: undefined for a hash neither chain has at or below the fork. */
@@ -292,6 +310,7 @@ const ROUTES: Record<string, Route> = {
   eth_getBlocksByNumber: blocksByNumber,
   eth_getFilterLogs: filterLogs,
   eth_newFilter: newFilter,
+  eth_getFilterChanges: filterChangesRoute,
   // The Bridge's state has no block parameter: the forked network's, as it is now.
   eth_bridgeState: (ctx, _args, raw) => ask(ctx, raw),
 }

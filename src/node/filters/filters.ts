@@ -19,15 +19,23 @@ export interface LogBlockEvent {
 }
 
 /**
- * On a fork, the logs the remote answered for the part of a new filter's range at or below the forked block: they
- * come formatted (JSON), are reported once like the rest of the history, and never come back removed (nothing
- * here can drop a block below the forked one).
+ * On a fork, the part of a new filter's range at or below the forked block, whose matches the remote answers. They
+ * are asked for at the filter's first poll (src/rpc/forkRoute.ts), so that a filter holds no logs of its own (a
+ * remote's answer may be large, and up to `MAX_FILTERS` filters wait for minutes), and reported ahead of the rest
+ * of the history, never as removed: nothing here can drop a block below the forked one.
  */
-export interface RemoteLogsEvent {
-  remote: readonly object[]
+export interface RemoteRange {
+  from: bigint
+  to: bigint
+  /** Whether the filter's whole range is over `logsMaxBlockRange` (the results limit then applies). */
+  overRange: boolean
 }
 
-export type LogEvent = LogBlockEvent | RemoteLogsEvent
+export interface RemoteHistoryEvent {
+  remote: RemoteRange
+}
+
+export type LogEvent = LogBlockEvent | RemoteHistoryEvent
 
 const isBlockEvent = (e: LogEvent): e is LogBlockEvent => 'block' in e
 
@@ -89,12 +97,18 @@ export class FilterManager {
   /**
    * A log filter over `range` (the RPC layer passes its own object, which also carries the address and topic
    * criteria); `history` are the blocks with matches already on the chain (RSKj collects them at creation and
-   * the first poll returns them); `remote`, on a fork, the remote's matches below the forked block, reported first.
+   * the first poll returns them); `remote`, on a fork, the range whose matches the remote answers, reported first.
    */
-  newLogFilter(range: LogRange, history: BlockRecord[], remote?: readonly object[]): bigint {
+  newLogFilter(range: LogRange, history: BlockRecord[], remote?: RemoteRange): bigint {
     const items: LogEvent[] = history.map((block) => ({ block, removed: false }))
-    if (remote !== undefined && remote.length > 0) items.unshift({ remote })
+    if (remote !== undefined) items.unshift({ remote })
     return this.install({ kind: 'log', lastAccess: this.now(), items, range })
+  }
+
+  /** The remote part of a log filter's history, while its first poll has not reported it. */
+  remoteHistory(id: bigint): RemoteRange | undefined {
+    const first = this.get(id)?.items[0]
+    return first !== undefined && typeof first === 'object' && 'remote' in first ? first.remote : undefined
   }
 
   /** The filter, refreshing its inactivity clock (RSKj: any read is an access); undefined when unknown or expired. */
@@ -146,21 +160,16 @@ export class FilterManager {
   }
 
   /**
-   * `hardhat_reset` forked again at block `n`: remote matches not yet reported from the remote's blocks above it are
-   * forgotten (they are no longer part of the chain), as blocks dropped by evm_revert are.
+   * `hardhat_reset` forked again at block `n`: the remote's blocks above it are no longer part of the chain, so an
+   * unreported remote history ends there (or is dropped), as unreported blocks removed by evm_revert are.
    */
   private onForked(n: bigint): void {
     this.sweep()
-    const kept = (l: object): boolean => {
-      const at = (l as { blockNumber?: unknown }).blockNumber
-      return typeof at === 'string' && /^0x[0-9a-fA-F]+$/.test(at) && BigInt(at) <= n
-    }
     for (const f of this.installed.values()) {
       if (f.kind !== 'log') continue
       f.items = f.items.flatMap((e): LogEvent[] => {
-        if (isBlockEvent(e)) return [e]
-        const remote = e.remote.filter(kept)
-        return remote.length > 0 ? [{ remote }] : []
+        if (isBlockEvent(e) || e.remote.to <= n) return [e]
+        return e.remote.from <= n ? [{ remote: { ...e.remote, to: n } }] : []
       })
     }
   }

@@ -5,7 +5,7 @@
 import type { RskNode } from '../node.js'
 import { FilterManager } from './filters.js'
 
-export { FilterManager, type PollFilter, type LogBlockEvent, type LogEvent, type LogRange, type RemoteLogsEvent } from './filters.js'
+export { FilterManager, type PollFilter, type LogBlockEvent, type LogEvent, type LogRange, type RemoteHistoryEvent, type RemoteRange } from './filters.js'
 
 const managers = new WeakMap<RskNode, FilterManager>()
 

@@ -11,8 +11,8 @@ import type { BlockSelector } from '../../codecs/block.js'
 import { method, noParams, type MethodTable } from '../../method.js'
 import { quantity } from '../../format/hex.js'
 import { blockLogs, markRemoved } from '../../format/log.js'
-import { ErrorCode, RpcError, filterNotFound } from '../../../errors.js'
-import { filtersOf, type LogEvent, type LogRange, type PollFilter } from '../../../node/filters/index.js'
+import { filterNotFound } from '../../../errors.js'
+import { filtersOf, type LogEvent, type LogRange, type RemoteRange } from '../../../node/filters/index.js'
 import type { RskNode } from '../../../node/node.js'
 import type { BlockRecord } from '../../../node/chain/types.js'
 import { bloomMatcher, collectLogs, filterBlocks, rawLogMatcher } from './logs.js'
@@ -66,11 +66,10 @@ export function hasHistory(f: FilterObject): boolean {
  * creation count, as geth, Hardhat and Ganache do: RSKj also reports the best block at creation and keeps only
  * the last block's logs between polls, which would make watchers see old events and lose new ones.
  *
- * On a fork, `remote` holds the remote's matches for the part of the range at or below the forked block
- * (src/rpc/forkRoute.ts asks for them) and `overRange` whether the whole range is over `logsMaxBlockRange`: as for
- * eth_getLogs, the results limit then counts the remote's logs and these together.
+ * On a fork, `remote` is the part of the range at or below the forked block, whose matches the remote answers at
+ * the first poll (src/rpc/forkRoute.ts).
  */
-export function newLogFilter(node: RskNode, f: FilterObject, remote?: readonly object[], overRange = false): bigint {
+export function newLogFilter(node: RskNode, f: FilterObject, remote?: RemoteRange): bigint {
   const head = node.chain.store.headNumber
   const hash = f.blockHash === undefined ? undefined : bytesToHex(f.blockHash)
   const from = fixed(node, f.fromBlock)
@@ -78,11 +77,7 @@ export function newLogFilter(node: RskNode, f: FilterObject, remote?: readonly o
   const criteria = new LogCriteria(f, from ?? head + 1n, to, hash)
   let history: BlockRecord[] = []
   if (hasHistory(f)) {
-    const local = collectLogs(node, f, filterBlocks(node, f), history)
-    const maxLogs = node.options.logsMaxResults
-    if (remote !== undefined && overRange && maxLogs > 0 && remote.length + local.length > maxLogs) {
-      throw new RpcError(ErrorCode.LogLimit, `Filter returned more than ${maxLogs} logs.`)
-    }
+    collectLogs(node, f, filterBlocks(node, f), history)
   }
   return filtersOf(node).newLogFilter(criteria, history, remote)
 }
@@ -96,21 +91,30 @@ export function logFilterObject(node: RskNode, id: bigint): FilterObject | undef
 /** Logs as filters report them: with `removed` (spec "Log object"), copied (a remote's answers are cached). */
 export const asFilterResults = (logs: readonly object[], removed: boolean): object[] => logs.map((l) => ({ ...l, removed }))
 
-/** The matching logs of the gathered blocks, each with `removed` (spec "Log object": filter results carry it). */
-function logsOf(range: LogRange, items: LogEvent[]): object[] {
+/**
+ * The matching logs of the gathered blocks, each with `removed` (spec "Log object": filter results carry it);
+ * `remote`: what the remote answered for the remote part of the history, when the poll asked it (forkRoute.ts).
+ */
+function logsOf(range: LogRange, items: LogEvent[], remote: readonly object[] = []): object[] {
   if (!(range instanceof LogCriteria)) return []
   const keep = rawLogMatcher(range.filter)
   const mayHold = bloomMatcher(range.filter)
   const out: object[] = []
   for (const item of items) {
-    if ('remote' in item) for (const log of asFilterResults(item.remote, false)) out.push(log)
+    if ('remote' in item) for (const log of asFilterResults(remote, false)) out.push(log)
     else for (const log of markRemoved(blockLogs(item.block, keep, mayHold), item.removed)) out.push(log)
   }
   return out
 }
 
-function events(f: PollFilter): unknown[] {
-  return f.kind === 'log' ? logsOf(f.range, f.items) : [...f.items]
+/**
+ * eth_getFilterChanges: what happened since the previous poll of filter `id` (spec "Events" 3); `remote`, on a
+ * fork, the remote's answer for the remote part of its history, reported only by the poll that takes that part.
+ */
+export function filterChanges(node: RskNode, id: bigint, remote?: readonly object[]): unknown[] {
+  const f = filtersOf(node).take(id)
+  if (f === undefined) throw filterNotFound()
+  return f.kind === 'log' ? logsOf(f.range, f.items, remote) : [...f.items]
 }
 
 export const ethFilterMethods: MethodTable = {
@@ -120,12 +124,7 @@ export const ethFilterMethods: MethodTable = {
 
   eth_newPendingTransactionFilter: noParams(({ node }) => quantity(filtersOf(node).newPendingTransactionFilter())),
 
-  /** What happened since the previous poll of this filter (spec "Events" 3). */
-  eth_getFilterChanges: method([filterId], ({ node }, id) => {
-    const f = filtersOf(node).take(id)
-    if (f === undefined) throw filterNotFound()
-    return events(f)
-  }),
+  eth_getFilterChanges: method([filterId], ({ node }, id) => filterChanges(node, id)),
 
   /**
    * A log filter: every log now matching its criteria, as eth_getLogs would answer them. A block or
@@ -135,7 +134,7 @@ export const ethFilterMethods: MethodTable = {
   eth_getFilterLogs: method([filterId], ({ node }, id) => {
     const f = filtersOf(node).get(id)
     if (f === undefined) throw filterNotFound()
-    if (f.kind !== 'log' || !(f.range instanceof LogCriteria)) return events(f)
+    if (f.kind !== 'log' || !(f.range instanceof LogCriteria)) return [...f.items]
     const filter = f.range.filter
     return markRemoved(collectLogs(node, filter, filterBlocks(node, filter)), false)
   }),
