@@ -8,8 +8,8 @@ import { createServer, type Server } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Interface } from 'ethers'
-import { createTestClient, custom } from 'viem'
+import { Interface, JsonRpcProvider } from 'ethers'
+import { createPublicClient, createTestClient, custom, http } from 'viem'
 import { startServer, type Provider, type RsksimServer } from '../src/index.js'
 import { COW, MINER, deploy, fresh, rejects, send } from './helpers.js'
 import { Events, Storage, Token } from './fixtures/index.js'
@@ -213,6 +213,27 @@ describe('forking a remote rsksim', () => {
     expect(await rpc(f, 'hardhat_reset', [{ forking: { blockNumber: lower } }])).toBe(true)
     expect(await rpc(f, 'eth_getFilterChanges', [again])).toEqual(remoteLogs.filter((l: any) => Number(l.blockNumber) <= lower))
     await f.disconnect()
+  })
+
+  it('real clients over HTTP: viem\'s event filter and ethers\' trace_filter and eth_getBlocksByNumber reach the remote\'s blocks', async () => {
+    const server = await startServer({ port: 0, accountTxRateLimit: false, fork: { url: proxy.url, blockNumber: at.forkNumber, cache: false } } as never)
+    const ethers = new JsonRpcProvider(server.url, undefined, { cacheTimeout: -1, staticNetwork: true })
+    try {
+      const theirLogs = await rpc(remote.provider, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: hex(at.forkNumber), address: at.token }])
+      expect(theirLogs.length).toBeGreaterThan(0)
+      const client = createPublicClient({ transport: http(server.url) })
+      const filter = await client.createEventFilter({ address: at.token, fromBlock: 0n })
+      const changes = await client.getFilterChanges({ filter })
+      expect(changes.map((l) => [l.transactionHash, l.logIndex, l.removed])).toEqual(theirLogs.map((l: any) => [l.transactionHash, Number(l.logIndex), false]))
+      expect(await client.getFilterChanges({ filter })).toEqual([])
+      expect((await client.getFilterLogs({ filter })).map((l) => l.transactionHash)).toEqual(theirLogs.map((l: any) => l.transactionHash))
+      const range = [{ toBlock: hex(at.forkNumber) }]
+      expect(await ethers.send('trace_filter', range)).toEqual(await rpc(remote.provider, 'trace_filter', range))
+      expect(await ethers.send('eth_getBlocksByNumber', ['0x1'])).toEqual(await rpc(remote.provider, 'eth_getBlocksByNumber', ['0x1']))
+    } finally {
+      ethers.destroy()
+      await server.close()
+    }
   })
 
   it('eth_getBlocksByNumber answers the remote\'s heights below the forked block, and rsksim\'s from it on', async () => {
