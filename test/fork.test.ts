@@ -215,6 +215,54 @@ describe('forking a remote rsksim', () => {
     await f.disconnect()
   })
 
+  it('a log filter over the log limits is refused when made, and one forked higher reports the remote\'s blocks it gained', async () => {
+    const remoteLogs = await rpc(remote.provider, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: hex(at.forkNumber), address: at.token }])
+    expect(remoteLogs.length).toBeGreaterThan(1)
+    // Over the block range limit, more logs than the results limit: refused at once (as eth_getLogs over the same
+    // range is), with no filter made. Within the results limit it is made, and its first poll reports the logs.
+    const limited = await fresh({ fork: { url: proxy.url, blockNumber: at.forkNumber, cache: false }, logsMaxBlockRange: 2, logsMaxResults: 1 } as never)
+    const tooMany = { fromBlock: '0x0', address: at.token }
+    const refused = await rejects(rpc(limited, 'eth_newFilter', [tooMany]), -32012)
+    expect((await rejects(rpc(limited, 'eth_getLogs', [tooMany]), -32012)).message).toBe(refused.message)
+    await rejects(rpc(limited, 'eth_getFilterChanges', ['0x1']), -32000, /filter not found/)
+    await limited.disconnect()
+    const roomy = await fresh({ fork: { url: proxy.url, blockNumber: at.forkNumber, cache: false }, logsMaxBlockRange: 2, logsMaxResults: remoteLogs.length } as never)
+    const ok = await rpc(roomy, 'eth_newFilter', [tooMany])
+    expect(await rpc(roomy, 'eth_getFilterChanges', [ok])).toEqual(remoteLogs.map((l: any) => ({ ...l, removed: false })))
+    await roomy.disconnect()
+
+    // Forked at the block of the first log, then again at the test's forked block: a filter from block 0 and one
+    // made from `latest` both report, at their next poll, rsksim's own log (reported before) as removed, then the
+    // remote's logs above the first forked block (as the remote answers them).
+    const low = Number(remoteLogs[0].blockNumber)
+    const gained = remoteLogs.filter((l: any) => Number(l.blockNumber) > low)
+    expect(gained.length).toBeGreaterThan(0)
+    const f = await fresh({ fork: { url: proxy.url, blockNumber: low, cache: false } } as never)
+    const fromZero = await rpc(f, 'eth_newFilter', [{ fromBlock: '0x0', address: at.token }])
+    expect(await rpc(f, 'eth_getFilterChanges', [fromZero])).toEqual(remoteLogs.filter((l: any) => Number(l.blockNumber) <= low).map((l: any) => ({ ...l, removed: false })))
+    const fromNow = await rpc(f, 'eth_newFilter', [{ address: at.token }])
+    const unpolled = await rpc(f, 'eth_newFilter', [{ fromBlock: '0x0', address: at.token }])
+    const mine = await send(f, { to: at.token, data: token.encodeFunctionData('transfer', [BOB, 7n]) })
+    for (const id of [fromZero, fromNow]) expect((await rpc(f, 'eth_getFilterChanges', [id])).map((l: any) => [l.transactionHash, l.removed])).toEqual([[mine.transactionHash, false]])
+    expect(await rpc(f, 'hardhat_reset', [{ forking: { blockNumber: at.forkNumber } }])).toBe(true)
+    for (const id of [fromZero, fromNow]) {
+      const changes = await rpc(f, 'eth_getFilterChanges', [id])
+      expect(changes.map((l: any) => [l.transactionHash, l.removed])).toEqual([
+        [mine.transactionHash, true],
+        ...gained.map((l: any) => [l.transactionHash, false]),
+      ])
+      expect(changes.slice(1)).toEqual(gained.map((l: any) => ({ ...l, removed: false })))
+      expect(await rpc(f, 'eth_getFilterChanges', [id])).toEqual([])
+    }
+    // Not polled before the reset: its remote history now reaches the new forked block; rsksim's log, never
+    // reported to it, is left out.
+    expect(await rpc(f, 'eth_getFilterChanges', [unpolled])).toEqual(remoteLogs.map((l: any) => ({ ...l, removed: false })))
+    // Mined after the reset: reported as before.
+    const next = await send(f, { to: at.token, data: token.encodeFunctionData('transfer', [BOB, 8n]) })
+    expect((await rpc(f, 'eth_getFilterChanges', [fromZero])).map((l: any) => l.transactionHash)).toEqual([next.transactionHash])
+    await f.disconnect()
+  })
+
   it('real clients over HTTP: viem\'s event filter and ethers\' trace_filter and eth_getBlocksByNumber reach the remote\'s blocks', async () => {
     const server = await startServer({ port: 0, accountTxRateLimit: false, fork: { url: proxy.url, blockNumber: at.forkNumber, cache: false } } as never)
     const ethers = new JsonRpcProvider(server.url, undefined, { cacheTimeout: -1, staticNetwork: true })

@@ -41,8 +41,11 @@ export interface NodeEvents {
   pendingTransaction: [TxRecord]
   /** Blocks were removed from the chain (evm_revert, evm_reset), oldest first. */
   blocksRemoved: [BlockRecord[]]
-  /** `hardhat_reset` forked again: the remote's blocks above this number are no longer part of the chain. */
-  forked: [bigint]
+  /**
+   * `hardhat_reset` forked again at block `n` (the first argument): the remote's blocks above it are no longer part
+   * of the chain, and those from `previous` + 1 (the old forked block, the second argument) up to it now are.
+   */
+  forked: [n: bigint, previous: bigint]
   /** A contract called console.log (src/node/exec/consoleLog.ts): in a mined transaction, or in an eth_call (null). */
   console: [{ message: string; transactionHash: string | null }]
 }
@@ -207,7 +210,8 @@ export class RskNode {
   private async switchFork(config: ForkConfig, next: ForkPoint, accounts: ReturnType<typeof fundedAccounts>): Promise<void> {
     const { chain } = this
     this.options.fork = { ...config, keep: this.options.fork?.keep ?? { minimumGasPrice: false, blockGasLimit: false } }
-    const dropped = chain.store.headNumber > chain.store.first.number ? chain.store.range(chain.store.first.number + 1n, chain.store.headNumber) : []
+    const previous = chain.store.first.number
+    const dropped = chain.store.headNumber > previous ? chain.store.range(previous + 1n, chain.store.headNumber) : []
     this.fork?.remote.close()
     adoptFork(this.options, next)
     this.setMinimumGasPrice(this.options.minimumGasPrice)
@@ -221,7 +225,7 @@ export class RskNode {
     await createForkGenesis(chain, next.block, accounts)
     chain.trees.setEra(chain.store.headNumber)
     if (dropped.length > 0) this.events.emit('blocksRemoved', dropped)
-    this.events.emit('forked', next.number)
+    this.events.emit('forked', next.number, previous)
   }
 
   /** Mining mode "auto": each accepted transaction is mined at once. */

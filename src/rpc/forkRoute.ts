@@ -123,8 +123,11 @@ const byTx =
     return ask(ctx, raw)
   }
 
-/** The part of a log query the remote answers, as block numbers; `local`: the range goes on above the forked block. */
-type RemotePart = RemoteRange & { local: boolean }
+/**
+ * The part of a log query the remote answers, as block numbers; `overRange`: the whole range is over
+ * `logsMaxBlockRange` (the results limit then applies); `local`: the range goes on above the forked block.
+ */
+type RemotePart = RemoteRange & { overRange: boolean; local: boolean }
 
 /**
  * The part of `f` at or below the forked block: LOCAL when none of it is the remote's, undefined for a block hash
@@ -153,7 +156,7 @@ async function remotePart(ctx: RouteContext, f: FilterObject): Promise<RemotePar
  * it names a block hash, else with the part's bounds. Throws the results limit when the whole range is over the
  * block range limit, as eth_getLogs does (`alsoLocal`: rsksim's logs counted with them).
  */
-async function askLogs(ctx: RouteContext, query: object, part: RemoteRange, alsoLocal = 0): Promise<object[]> {
+async function askLogs(ctx: RouteContext, query: object, part: RemoteRange & { overRange?: boolean }, alsoLocal = 0): Promise<object[]> {
   const q = 'blockHash' in query ? query : { ...query, fromBlock: hexNumber(part.from), toBlock: hexNumber(part.to) }
   const answer = await ask(ctx, [q], 'eth_getLogs')
   const logs = Array.isArray(answer) ? (answer as object[]) : []
@@ -200,7 +203,13 @@ const newFilter: Route = async (ctx, args) => {
   if (!hasHistory(f)) return LOCAL
   const part = await remotePart(ctx, f)
   if (part === LOCAL || part === undefined) return LOCAL
-  return quantity(newLogFilter(ctx.node, f, { from: part.from, to: part.to, overRange: part.overRange }))
+  if (part.overRange) {
+    // Over the block range limit, the results limit counts the whole history now, as eth_newFilter does without a
+    // fork: a filter over too many logs is refused here, not at each of its polls. The answer is not kept.
+    const local = part.local ? collectLogs(ctx.node, f, filterBlocks(ctx.node, f)).length : 0
+    await askLogs(ctx, filterJson(f), part, local)
+  }
+  return quantity(newLogFilter(ctx.node, f, { from: part.from, to: part.to }))
 }
 
 /**

@@ -19,16 +19,15 @@ export interface LogBlockEvent {
 }
 
 /**
- * On a fork, the part of a new filter's range at or below the forked block, whose matches the remote answers. They
- * are asked for at the filter's first poll (src/rpc/forkRoute.ts), so that a filter holds no logs of its own (a
- * remote's answer may be large, and up to `MAX_FILTERS` filters wait for minutes), and reported ahead of the rest
- * of the history, never as removed: nothing here can drop a block below the forked one.
+ * On a fork, the part of a new filter's range at or below the forked block (or the remote's blocks a `hardhat_reset`
+ * to a higher block added to it), whose matches the remote answers. They are asked for at the next poll
+ * (src/rpc/forkRoute.ts), so that a filter holds no logs of its own (a remote's answer may be large, and up to
+ * `MAX_FILTERS` filters wait for minutes), and reported in their place among the filter's events, never as removed:
+ * nothing here can drop a block below the forked one.
  */
 export interface RemoteRange {
   from: bigint
   to: bigint
-  /** Whether the filter's whole range is over `logsMaxBlockRange` (the results limit then applies). */
-  overRange: boolean
 }
 
 export interface RemoteHistoryEvent {
@@ -42,6 +41,8 @@ const isBlockEvent = (e: LogEvent): e is LogBlockEvent => 'block' in e
 /** What a log filter needs from its criteria: which blocks (mined later, or removed) fall in its range. */
 export interface LogRange {
   covers(block: BlockRecord): boolean
+  /** The block numbers it covers (`to` undefined: up to the head); undefined for a filter on one block hash. */
+  readonly span?: { from: bigint; to: bigint | undefined }
 }
 
 export type PollFilter =
@@ -77,7 +78,7 @@ export class FilterManager {
     events.on('block', (b) => this.onBlock(b))
     events.on('pendingTransaction', (t) => this.onPending(t))
     events.on('blocksRemoved', (bs) => this.onRemoved(bs))
-    events.on('forked', (n) => this.onForked(n))
+    events.on('forked', (n, previous) => this.onForked(n, previous))
   }
 
   /** Number of installed (not yet expired) filters. */
@@ -105,11 +106,15 @@ export class FilterManager {
     return this.install({ kind: 'log', lastAccess: this.now(), items, range })
   }
 
-  /** The remote part of a log filter's history, while its first poll has not reported it. */
+  /**
+   * The remote part of a log filter's history while no poll has reported it: the blocks up to the forked one when the
+   * filter was made, or those a `hardhat_reset` to a higher block added (a filter holds at most one such part).
+   */
   remoteHistory(id: bigint): RemoteRange | undefined {
     const f = this.get(id)
-    const first = f?.kind === 'log' ? f.items[0] : undefined
-    return first === undefined || isBlockEvent(first) ? undefined : first.remote
+    if (f?.kind !== 'log') return undefined
+    for (const e of f.items) if (!isBlockEvent(e)) return e.remote
+    return undefined
   }
 
   /** The filter, refreshing its inactivity clock (RSKj: any read is an access); undefined when unknown or expired. */
@@ -161,10 +166,13 @@ export class FilterManager {
   }
 
   /**
-   * `hardhat_reset` forked again at block `n`: the remote's blocks above it are no longer part of the chain, so an
-   * unreported remote history ends there (or is dropped), as unreported blocks removed by evm_revert are.
+   * `hardhat_reset` forked again at block `n`, from the forked block `previous`. The remote's blocks above `n` are no
+   * longer part of the chain, so an unreported remote history ends there (or is dropped), as unreported blocks removed
+   * by evm_revert are. Forked higher, the remote's blocks from `previous` + 1 to `n` are new to every filter that
+   * covers them: they join its unreported remote history, or become one, reported at the next poll (as geth reports
+   * the blocks of a new branch after a reorganisation; rsksim's own blocks above `previous` came as removed before).
    */
-  private onForked(n: bigint): void {
+  private onForked(n: bigint, previous: bigint): void {
     this.sweep()
     for (const f of this.installed.values()) {
       if (f.kind !== 'log') continue
@@ -172,6 +180,14 @@ export class FilterManager {
         if (isBlockEvent(e) || e.remote.to <= n) return [e]
         return e.remote.from <= n ? [{ remote: { ...e.remote, to: n } }] : []
       })
+      const span = f.range.span
+      if (span === undefined || n <= previous) continue
+      const from = span.from > previous ? span.from : previous + 1n
+      const to = span.to === undefined || span.to > n ? n : span.to
+      if (from > to) continue
+      const unreported = f.items.find((e): e is RemoteHistoryEvent => !isBlockEvent(e))
+      if (unreported !== undefined && unreported.remote.to === from - 1n) unreported.remote = { from: unreported.remote.from, to }
+      else f.items.push({ remote: { from, to } })
     }
   }
 

@@ -39,6 +39,10 @@ class LogCriteria implements LogRange {
     private readonly hash: string | undefined,
   ) {}
 
+  get span(): { from: bigint; to: bigint | undefined } | undefined {
+    return this.hash === undefined ? { from: this.from, to: this.to } : undefined
+  }
+
   covers(b: BlockRecord): boolean {
     if (this.hash !== undefined) return b.hashHex === this.hash
     return b.number >= this.from && (this.to === undefined || b.number <= this.to)
