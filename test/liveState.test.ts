@@ -163,6 +163,48 @@ describe('LiveState against the engine\'s trie and a model of the state', () => 
     }
   })
 
+  it('synchronous access (REMASC): preload reads what is missing, then …Now answers and writes as the async methods do', async () => {
+    const key = (i: number) => setLengthLeft(Uint8Array.of(i), 32)
+    const a = new Address(setLengthLeft(Uint8Array.of(1), 20))
+    const b = new Address(setLengthLeft(Uint8Array.of(2), 20))
+    const store = new TrieStore()
+    const s = new LiveState(store)
+    await s.putAccount(a, new Account(2n, 50n))
+    await s.putStorage(a, key(1), Uint8Array.of(9))
+    const root = await s.getStateRoot()
+    // A state that read nothing yet: a promise until every entry and slot asked for is read, then none.
+    const cold = new LiveState(store)
+    await cold.setStateRoot(root)
+    expect(() => cold.accountNow(a)).toThrow(/was not loaded/)
+    const reading = cold.preload([a, b], a, [key(1), key(2)])
+    expect(reading).toBeInstanceOf(Promise)
+    await reading
+    expect(cold.preload([a, b], a, [key(1), key(2)])).toBeUndefined()
+    expect(() => cold.storageNow(a, key(3))).toThrow(/was not loaded/)
+    // Reads equal the engine's state manager's over the same contents; a missing account reads as undefined.
+    const ref = new MerkleStateManager()
+    await ref.putAccount(a, new Account(2n, 50n))
+    await ref.putStorage(a, key(1), Uint8Array.of(9))
+    expect([cold.accountNow(a)!.nonce, cold.accountNow(a)!.balance]).toEqual([2n, 50n])
+    expect(cold.accountNow(b)).toBeUndefined()
+    expect(bytesToHex(cold.storageNow(a, key(1)))).toBe(bytesToHex(await ref.getStorage(a, key(1))))
+    expect(bytesToHex(cold.storageNow(a, key(2)))).toBe(bytesToHex(await ref.getStorage(a, key(2))))
+    // Writes through either API give the same root as the engine's state manager given the same writes.
+    cold.putAccountNow(b, new Account(0n, 7n))
+    cold.putStorageNow(a, key(2), Uint8Array.of(0, 3))
+    cold.putStorageNow(a, key(1), new Uint8Array())
+    await ref.putAccount(b, new Account(0n, 7n))
+    await ref.putStorage(a, key(2), Uint8Array.of(3))
+    await ref.putStorage(a, key(1), new Uint8Array())
+    expect(bytesToHex(await cold.getStateRoot())).toBe(bytesToHex(await ref.getStateRoot()))
+    // The account handed out is a copy, as getAccount's is; writes inside a checkpoint revert with it.
+    cold.accountNow(b)!.balance = 1000n
+    await cold.checkpoint()
+    cold.putAccountNow(b, new Account(0n, 8n))
+    await cold.revert()
+    expect(cold.accountNow(b)!.balance).toBe(7n)
+  })
+
   it('an old root stays readable after later writes, and rollback forgets what came after a mark', async () => {
     const store = new TrieStore()
     const s = new LiveState(store)

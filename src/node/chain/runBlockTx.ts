@@ -5,14 +5,14 @@
  * src/node/miner/miner.ts and src/node/exec/replay.ts so a replay can never run a transaction differently.
  */
 import type { Block } from '@ethereumjs/block'
-import type { StateManagerInterface } from '@ethereumjs/common'
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm'
 import { routeFee } from '../rsk/remasc/remasc.js'
 import type { TxRecord } from './types.js'
+import type { LiveState } from '../state/liveState.js'
 
 export interface BlockContext {
   vm: VM
-  state: StateManagerInterface
+  state: LiveState
   block: Block
   coinbase: Uint8Array
   /** Whether fees go to REMASC (blocks that end with the REMASC transaction). */
@@ -22,6 +22,9 @@ export interface BlockContext {
 /** Runs `t` after `gasUsed` gas of the block's earlier transactions; throws what the engine throws. */
 export async function runBlockTransaction(ctx: BlockContext, t: TxRecord, gasUsed: bigint): Promise<RunTxResult> {
   const result = await runTx(ctx.vm, { tx: t.tx, block: ctx.block, blockGasUsed: gasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true })
-  if (ctx.remasc) await routeFee(ctx.state, ctx.coinbase, result.totalGasSpent * t.tx.gasPrice)
+  if (ctx.remasc) {
+    const routing = routeFee(ctx.state, ctx.coinbase, result.totalGasSpent * t.tx.gasPrice)
+    if (routing !== undefined) await routing
+  }
   return result
 }

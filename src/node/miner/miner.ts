@@ -21,7 +21,7 @@ import { packBytes } from '../chain/packBytes.js'
 import { processMinersFees, remascTransaction, type RemascConfig } from '../rsk/remasc/remasc.js'
 import { runBlockTransaction, type BlockContext } from '../chain/runBlockTx.js'
 import type { VM } from '@ethereumjs/vm'
-import type { StateManagerInterface } from '@ethereumjs/common'
+import type { LiveState } from '../state/liveState.js'
 import type { TxPool } from '../pool/pool.js'
 import type { Clock } from './clock.js'
 
@@ -342,7 +342,7 @@ class BuildingBlock implements BlockContext {
 
   constructor(
     readonly vm: VM,
-    readonly state: StateManagerInterface,
+    readonly state: LiveState,
     readonly coinbase: Uint8Array,
     readonly remasc: boolean,
     private readonly make: () => Block,

@@ -14,7 +14,7 @@
  * - On a fork (the store has `remote` values), what the local trie does not hold is read from the remote, and the
  *   trie keeps deletions as tombstones (overlay.ts).
  */
-import { Account, type Address, EthereumJSErrorWithoutCode, KECCAK256_NULL, KECCAK256_RLP, createAccountFromRLP, unpadBytes, equalsBytes } from '@ethereumjs/util'
+import { Account, type Address, EthereumJSErrorWithoutCode, KECCAK256_NULL, KECCAK256_RLP, bytesToHex, createAccountFromRLP, unpadBytes, equalsBytes } from '@ethereumjs/util'
 import { RLP } from '@ethereumjs/rlp'
 import { OriginalStorageCache } from '@ethereumjs/statemanager'
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
@@ -291,6 +291,57 @@ export class LiveState implements StateManagerInterface {
     const a = e.current ?? new Account()
     this.setSlots(e, new Map())
     this.setAccount(e, new Account(a.nonce, a.balance, KECCAK256_RLP, a.codeHash), { tree: undefined, known: true })
+  }
+
+  // ---- synchronous access (the node's own system work: REMASC) -----------------------------------------------
+
+  /**
+   * Reads the entries of `addresses`, and the slots `keys` of `holder`, that were not read yet, so that the `…Now`
+   * methods below can answer them; undefined (no promise) when every one was read before, the rule after a chain's
+   * first blocks. REMASC runs on these: its 10-30 reads and writes per block were as many promises
+   * (docs/performance.md, seventeenth round). A slot of a missing account needs no reading (it is empty).
+   */
+  preload(addresses: readonly Address[], holder?: Address, keys: readonly Uint8Array[] = []): Promise<void> | undefined {
+    let reads: Promise<unknown>[] | undefined
+    for (const a of addresses) if (this.known(a) === undefined) (reads ??= []).push(this.entry(a))
+    if (holder !== undefined) {
+      const e = this.known(holder)
+      for (const k of keys) if (e === undefined || knownSlot(e, k) === NOT_READ) (reads ??= []).push(this.getStorage(holder, k))
+    }
+    return reads === undefined ? undefined : Promise.all(reads).then(() => undefined)
+  }
+
+  /** As `getAccount`, for an account `preload` read. */
+  accountNow(address: Address): Account | undefined {
+    return accountOf(this.loaded(address))
+  }
+
+  /** As `putAccount`, for an account `preload` read. */
+  putAccountNow(address: Address, account: Account | undefined): void {
+    this.writeAccount(this.loaded(address), address, account)
+  }
+
+  /** As `getStorage`, for a slot `preload` read. */
+  storageNow(address: Address, key: Uint8Array): Uint8Array {
+    return this.loadedSlot(this.loaded(address), address, key)?.current ?? EMPTY
+  }
+
+  /** As `putStorage` (a 32-byte key, a value of at most 32 bytes), for a slot `preload` read. */
+  putStorageNow(address: Address, key: Uint8Array, value: Uint8Array): void {
+    const e = this.loaded(address)
+    this.writeSlot(e, address, key, this.loadedSlot(e, address, key), value)
+  }
+
+  private loaded(address: Address): Entry {
+    const e = this.known(address)
+    if (e === undefined) throw new Error(`LiveState: account ${address.toString()} was not loaded`)
+    return e
+  }
+
+  private loadedSlot(e: Entry, address: Address, key: Uint8Array): Slot | undefined {
+    const s = knownSlot(e, key)
+    if (s === NOT_READ) throw new Error(`LiveState: slot ${bytesToHex(key)} of ${address.toString()} was not loaded`)
+    return s
   }
 
   // ---- checkpoints -------------------------------------------------------------------------------------------

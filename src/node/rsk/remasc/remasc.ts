@@ -16,7 +16,7 @@
  */
 import { Account, Address, bytesToBigInt, hexToBytes } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
-import type { StateManagerInterface } from '@ethereumjs/common'
+import type { LiveState } from '../../state/liveState.js'
 import { pointCompress } from 'tiny-secp256k1'
 import { keccak256 } from '../../crypto.js'
 import { unpaddedBytes } from '../../rlp.js'
@@ -58,43 +58,51 @@ const KEYS = {
   brokenSelectionRule: dataWord('brokenSelectionRule'),
   federationBalance: dataWord('federationBalance'),
 }
+const WORD_KEYS = Object.values(KEYS)
 
 /** RSK addresses of the federators' RSK keys (RSKIP415), in federation order. */
 const FEDERATORS: Address[] = FEDERATION_SORTED.map((key) => new Address(keccak256(pointCompress(key, false).subarray(1)).subarray(12)))
 
-/** Moves a transaction's fee, which the engine paid to `coinbase`, to REMASC. */
-export async function routeFee(state: StateManagerInterface, coinbase: Uint8Array, fee: bigint): Promise<void> {
-  if (fee === 0n) return
+/**
+ * Moves a transaction's fee, which the engine paid to `coinbase`, to REMASC; a promise only while one of the two
+ * accounts is still to be read (LiveState `preload`), else done at once.
+ */
+export function routeFee(state: LiveState, coinbase: Uint8Array, fee: bigint): Promise<void> | undefined {
+  if (fee === 0n) return undefined
   const miner = new Address(coinbase)
-  const account = (await state.getAccount(miner))!
-  account.balance -= fee
-  await state.putAccount(miner, account)
-  await addBalance(state, REMASC, fee)
+  const reading = state.preload([miner, REMASC])
+  if (reading !== undefined) return reading.then(() => moveFee(state, miner, fee))
+  moveFee(state, miner, fee)
+  return undefined
 }
 
-async function addBalance(state: StateManagerInterface, address: Address, amount: bigint): Promise<void> {
-  const existing = await state.getAccount(address)
+function moveFee(state: LiveState, miner: Address, fee: bigint): void {
+  const account = state.accountNow(miner)!
+  account.balance -= fee
+  state.putAccountNow(miner, account)
+  addBalance(state, REMASC, fee)
+}
+
+function addBalance(state: LiveState, address: Address, amount: bigint): void {
+  const existing = state.accountNow(address)
   // Zero payments are the rule on a chain whose gas price is 0; they only create a missing account.
   if (existing !== undefined && amount === 0n) return
   const account = existing ?? new Account()
   account.balance += amount
-  await state.putAccount(address, account)
+  state.putAccountNow(address, account)
 }
 
-/**
- * REMASC's storage words. `processMinersFees` first makes sure the REMASC account exists (RSKj's first write, the
- * siblings list, would create it), so these read and write storage without asking for the account each time.
- */
-async function readWord(state: StateManagerInterface, key: Uint8Array): Promise<bigint> {
-  return bytesToBigInt(await state.getStorage(REMASC, key))
+/** REMASC's storage words (`processMinersFees` preloads them). */
+function readWord(state: LiveState, key: Uint8Array): bigint {
+  return bytesToBigInt(state.storageNow(REMASC, key))
 }
 
-function writeWord(state: StateManagerInterface, key: Uint8Array, value: bigint): Promise<void> {
-  return state.putStorage(REMASC, key, unpaddedBytes(value))
+function writeWord(state: LiveState, key: Uint8Array, value: bigint): void {
+  state.putStorageNow(REMASC, key, unpaddedBytes(value))
 }
 
 export interface RemascContext {
-  state: StateManagerInterface
+  state: LiveState
   store: BlockStore
   /** On a fork, the remote's blocks below the forked one (whose fees REMASC pays out after maturity). */
   remoteBlocks?: (n: bigint) => Promise<BlockRecord | undefined>
@@ -107,60 +115,85 @@ export interface RemascContext {
   common: Common
 }
 
-/** Runs `processMinersFees` for the block being built; returns the REMASC transaction's receipt. */
+/**
+ * Runs `processMinersFees` for the block being built; returns the REMASC transaction's receipt. What it reads is read
+ * first (LiveState `preload`: at a chain's first blocks, or on a fork from the remote), then it runs without a promise:
+ * REMASC's account and words, and when the block pays out, every account it may pay (RSK Labs, the federators, the
+ * paid block's coinbase), paid or not.
+ */
 export async function processMinersFees(ctx: RemascContext): Promise<ReceiptRecord> {
+  const { state, config, number } = ctx
+  const candidate = number - config.maturity
+  const processing = candidate >= 1n ? (ctx.store.byNumber(candidate) ?? (await ctx.remoteBlocks?.(candidate))) : undefined
+  let reading = state.preload([REMASC])
+  if (reading !== undefined) await reading
+  // RSKj's first write (the siblings list, below) would create the account; its words are read once it exists.
+  if (state.accountNow(REMASC) === undefined) state.putAccountNow(REMASC, new Account())
+  reading = state.preload(processing !== undefined && candidate - config.syntheticSpan >= 0n ? payees(config, processing) : [], REMASC, WORD_KEYS)
+  if (reading !== undefined) await reading
+  return payMinersFees(ctx, processing)
+}
+
+/** The accounts a block that pays out may pay. */
+function payees(config: RemascConfig, processing: BlockRecord): Address[] {
+  return [rskLabsAddress(config), ...FEDERATORS, new Address(processing.header.coinbase)]
+}
+
+const rskLabsAddresses = new WeakMap<RemascConfig, Address>()
+function rskLabsAddress(config: RemascConfig): Address {
+  let a = rskLabsAddresses.get(config)
+  if (a === undefined) rskLabsAddresses.set(config, (a = new Address(hexToBytes(config.rskLabsAddress as `0x${string}`))))
+  return a
+}
+
+/** `processMinersFees` over what it read (`processing`: the block whose fees are booked now, if any). */
+function payMinersFees(ctx: RemascContext, processing: BlockRecord | undefined): ReceiptRecord {
   const { state, config, number } = ctx
   // Every payment is logged with the paid block's hash (remascReceipt.ts builds the logs).
   const payments: RemascPayment[] = []
-  const pay = async (value: bigint, to: Address) => {
-    // A zero payment changes nothing of REMASC's (which exists, below); it may still create the payee's account.
-    if (value !== 0n) await addBalance(state, REMASC, -value)
-    await addBalance(state, to, value)
+  const pay = (value: bigint, to: Address) => {
+    // A zero payment changes nothing of REMASC's (which exists, above); it may still create the payee's account.
+    if (value !== 0n) addBalance(state, REMASC, -value)
+    addBalance(state, to, value)
     payments.push({ to: to.bytes, value })
   }
-  const candidate = number - config.maturity
-  if ((await state.getAccount(REMASC)) === undefined) await state.putAccount(REMASC, new Account())
   // RemascStorageProvider.save writes the (always empty) siblings list on every execution.
-  await writeWord(state, KEYS.siblings, 0xc0n)
-  const processing = candidate >= 1n ? (ctx.store.byNumber(candidate) ?? (await ctx.remoteBlocks?.(candidate))) : undefined
+  writeWord(state, KEYS.siblings, 0xc0n)
+  const candidate = number - config.maturity
   if (processing !== undefined) {
-    let reward = (await readWord(state, KEYS.rewardBalance)) + processing.header.paidFees
+    let reward = readWord(state, KEYS.rewardBalance) + processing.header.paidFees
     if (candidate - config.syntheticSpan >= 0n) {
-      await writeWord(state, KEYS.brokenSelectionRule, 0n)
+      writeWord(state, KEYS.brokenSelectionRule, 0n)
       let synthetic = reward / config.syntheticSpan
       if (synthetic >= ctx.minimumGasPrice * MINIMUM_PAYABLE_GAS) {
         reward -= synthetic
         const toLabs = synthetic / config.rskLabsDivisor
-        await pay(toLabs, new Address(hexToBytes(config.rskLabsAddress as `0x${string}`)))
+        pay(toLabs, rskLabsAddress(config))
         synthetic -= toLabs
-        synthetic -= await payFederation(ctx, synthetic, pay)
-        await pay(synthetic, new Address(processing.header.coinbase))
+        synthetic -= payFederation(ctx, synthetic, pay)
+        pay(synthetic, new Address(processing.header.coinbase))
       }
     }
-    await writeWord(state, KEYS.rewardBalance, reward)
+    writeWord(state, KEYS.rewardBalance, reward)
   }
   const previous = ctx.store.head.transactions.at(-1)?.system === 'remasc' ? ctx.store.head.receipts.at(-1) : undefined
   return remascReceipt(ctx.cumulativeGasUsed, previous, processing?.hash, payments)
 }
 
 /** `Remasc.payToFederation`: returns the federation's share taken from the reward (paid now or kept). */
-async function payFederation(
-  ctx: RemascContext,
-  synthetic: bigint,
-  pay: (value: bigint, to: Address) => Promise<void>,
-): Promise<bigint> {
+function payFederation(ctx: RemascContext, synthetic: bigint, pay: (value: bigint, to: Address) => void): bigint {
   const share = synthetic / ctx.config.federationDivisor
-  const total = (await readWord(ctx.state, KEYS.federationBalance)) + share
+  const total = readWord(ctx.state, KEYS.federationBalance) + share
   const n = BigInt(FEDERATORS.length)
   const each = total / n
   const rest = total % n
   if (each < ctx.minimumGasPrice * FEDERATOR_MINIMUM_PAYABLE_GAS) {
-    await writeWord(ctx.state, KEYS.federationBalance, total)
+    writeWord(ctx.state, KEYS.federationBalance, total)
     return share
   }
-  await writeWord(ctx.state, KEYS.federationBalance, 0n)
+  writeWord(ctx.state, KEYS.federationBalance, 0n)
   for (let k = 0; k < FEDERATORS.length; k++) {
-    await pay(k === FEDERATORS.length - 1 && rest > 0n ? each + rest : each, FEDERATORS[k]!)
+    pay(k === FEDERATORS.length - 1 && rest > 0n ? each + rest : each, FEDERATORS[k]!)
   }
   return share
 }
