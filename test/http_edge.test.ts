@@ -201,6 +201,24 @@ describe.each(servers)('HTTP/1.1 edge cases: %s', (_name, start) => {
     expect(await c.closedByServer()).toBe(true)
   })
 
+  it('answers requests arriving on eight connections at once, each connection its own replies in order', async () => {
+    // The fast path writes the replies of requests from several connections together (src/server/fastPath.ts).
+    const conns = Array.from({ length: 8 }, () => open())
+    conns.forEach((c, k) => c.write(post(rpc('eth_chainId', 10 * k + 1)) + post(rpc('net_version', 10 * k + 2)) + post(rpc('eth_mining', 10 * k + 3))))
+    const all = await Promise.all(conns.map((c) => c.replies(3)))
+    all.forEach((replies, k) => {
+      expect(replies.map(idOf)).toEqual([10 * k + 1, 10 * k + 2, 10 * k + 3])
+      expect(replies.map((r) => r.status)).toEqual([200, 200, 200])
+      expect([result(replies[0]), result(replies[1])]).toEqual([CHAIN_ID, '33'])
+    })
+    // Then one at a time on one of them, as a lone client sends.
+    for (let i = 0; i < 3; i++) {
+      conns[0]!.write(post(rpc('net_version', 100 + i)))
+      expect((await conns[0]!.replies(4 + i)).map(idOf).slice(3)).toEqual(Array.from({ length: i + 1 }, (_, j) => 100 + j))
+    }
+    for (const c of conns) c.destroy()
+  })
+
   it('answers pipelined requests in the order they were sent, a notification included', async () => {
     const c = open()
     const notification = JSON.stringify({ jsonrpc: '2.0', method: 'eth_chainId', params: [] })
