@@ -20,7 +20,7 @@ import { flatHex } from '../chain/flatHex.js'
 import { packBytes } from '../chain/packBytes.js'
 import { processMinersFees, remascTransaction, type RemascConfig } from '../rsk/remasc/remasc.js'
 import { runBlockTransaction, type BlockContext } from '../chain/runBlockTx.js'
-import type { VM } from '@ethereumjs/vm'
+import type { RunTxResult, VM } from '@ethereumjs/vm'
 import type { LiveState } from '../state/liveState.js'
 import type { TxPool } from '../pool/pool.js'
 import type { Clock } from './clock.js'
@@ -157,28 +157,15 @@ export class Miner {
           result = await runBlockTransaction(context, t, gasUsed)
           config.afterTransaction?.(t)
         } catch (e) {
-          // A fork's remote that cannot be read fails the block, not the transaction: it stays in the pool.
-          if (e instanceof RemoteFailed) throw e
-          // Nonce gaps (an earlier nonce did not fit) stay in the pool; anything else cannot ever run. The engine
-          // appends its own context "(vm hf=… -> block … -> tx … nonce=…)", so only the message's start is matched.
-          const reason = (e instanceof Error ? e.message : String(e)).replace(/ \(vm hf=[\s\S]*\)$/, '')
-          if (!reason.startsWith("the tx doesn't have the correct nonce")) dropped.push({ tx: t, reason })
+          const reason = droppedReason(e)
+          if (reason !== undefined) dropped.push({ tx: t, reason })
           continue
         }
         gasUsed += result.totalGasSpent
         paidFees += result.totalGasSpent * t.tx.gasPrice
-        const failed = result.execResult.exceptionError !== undefined
-        const { logs, logsBloom } = compactLogs(result.execResult.logs, result.bloom.bitvector)
-        orInto(bloom, logsBloom)
-        receipts.push({
-          status: failed ? 0 : 1,
-          gasUsed: result.totalGasSpent,
-          cumulativeGasUsed: gasUsed,
-          logs,
-          logsBloom,
-          contractAddress: t.tx.to === undefined ? generateAddress(t.from, unpaddedBytes(t.tx.nonce)) : null,
-          ...(failed ? { error: result.execResult.exceptionError!.error, revertData: result.execResult.returnValue } : {}),
-        })
+        const receipt = receiptOf(t, result, gasUsed)
+        orInto(bloom, receipt.logsBloom)
+        receipts.push(receipt)
         included.push(t)
       }
       if (config.remasc !== undefined) {
@@ -197,30 +184,7 @@ export class Miner {
         included.push(remascTransaction(number, chain.common))
         receipts.push(receipt)
       }
-      const header: RskHeader = {
-        parentHash: parent.hash,
-        unclesHash: EMPTY_UNCLES_HASH,
-        coinbase: config.coinbase,
-        stateRoot: await chain.state.getStateRoot(),
-        txTrieRoot: orderedTrieRoot(included.map((t) => t.raw)),
-        receiptTrieRoot: receiptsRoot(receipts),
-        logsBloom: bloom,
-        difficulty: BLOCK_DIFFICULTY,
-        number,
-        gasLimit: config.blockGasLimit,
-        gasUsed,
-        timestamp: time,
-        extraData: EXTRA_DATA,
-        paidFees,
-        minimumGasPrice: config.minimumGasPrice,
-        uncleCount: 0,
-        // Regtest from block 1: version 2 with an empty UMM root and base event (RSKj BlockToMineBuilder).
-        ...regtestHeaderShape(number),
-        forkDetectionData: forkDetectionData(chain.store),
-        bitcoinMergedMiningHeader: new Uint8Array(),
-        bitcoinMergedMiningMerkleProof: new Uint8Array(),
-        bitcoinMergedMiningCoinbaseTransaction: new Uint8Array(),
-      }
+      const header = headerOf(chain, config, parent, await chain.state.getStateRoot(), included, receipts, bloom, gasUsed, paidFees, time)
       return { header, included, receipts, dropped }
     } catch (e) {
       await this.discard()
@@ -331,6 +295,72 @@ function orInto(bloom: Uint8Array, other: Uint8Array): void {
 function rlpListLength(payload: number): number {
   if (payload < 56) return payload + 1
   return payload + 1 + Math.ceil(Math.log2(payload + 1) / 8)
+}
+
+/**
+ * Why a transaction the engine refused leaves the pool, or undefined when it stays: a nonce gap (an earlier nonce did
+ * not fit). A fork's remote that cannot be read fails the block, not the transaction (rethrown; it stays in the pool).
+ */
+function droppedReason(e: unknown): string | undefined {
+  if (e instanceof RemoteFailed) throw e
+  // The engine appends its own context "(vm hf=… -> block … -> tx … nonce=…)", so only the message's start is matched.
+  const reason = (e instanceof Error ? e.message : String(e)).replace(/ \(vm hf=[\s\S]*\)$/, '')
+  return reason.startsWith("the tx doesn't have the correct nonce") ? undefined : reason
+}
+
+/** The receipt of a transaction the engine ran, `gasUsed` the block's gas with it. */
+function receiptOf(t: TxRecord, result: RunTxResult, gasUsed: bigint): ReceiptRecord {
+  const failed = result.execResult.exceptionError !== undefined
+  const { logs, logsBloom } = compactLogs(result.execResult.logs, result.bloom.bitvector)
+  return {
+    status: failed ? 0 : 1,
+    gasUsed: result.totalGasSpent,
+    cumulativeGasUsed: gasUsed,
+    logs,
+    logsBloom,
+    contractAddress: t.tx.to === undefined ? generateAddress(t.from, unpaddedBytes(t.tx.nonce)) : null,
+    ...(failed ? { error: result.execResult.exceptionError!.error, revertData: result.execResult.returnValue } : {}),
+  }
+}
+
+/** The header of a block whose transactions ran (without merged-mining fields: `sealBlock` adds them). */
+function headerOf(
+  chain: Chain,
+  config: MinerConfig,
+  parent: BlockRecord,
+  stateRoot: Uint8Array,
+  included: TxRecord[],
+  receipts: ReceiptRecord[],
+  bloom: Uint8Array,
+  gasUsed: bigint,
+  paidFees: bigint,
+  time: bigint,
+): RskHeader {
+  const number = parent.number + 1n
+  return {
+    parentHash: parent.hash,
+    unclesHash: EMPTY_UNCLES_HASH,
+    coinbase: config.coinbase,
+    stateRoot,
+    txTrieRoot: orderedTrieRoot(included.map((t) => t.raw)),
+    receiptTrieRoot: receiptsRoot(receipts),
+    logsBloom: bloom,
+    difficulty: BLOCK_DIFFICULTY,
+    number,
+    gasLimit: config.blockGasLimit,
+    gasUsed,
+    timestamp: time,
+    extraData: EXTRA_DATA,
+    paidFees,
+    minimumGasPrice: config.minimumGasPrice,
+    uncleCount: 0,
+    // Regtest from block 1: version 2 with an empty UMM root and base event (RSKj BlockToMineBuilder).
+    ...regtestHeaderShape(number),
+    forkDetectionData: forkDetectionData(chain.store),
+    bitcoinMergedMiningHeader: new Uint8Array(),
+    bitcoinMergedMiningMerkleProof: new Uint8Array(),
+    bitcoinMergedMiningCoinbaseTransaction: new Uint8Array(),
+  }
 }
 
 /**
