@@ -90,12 +90,18 @@ describe('time', () => {
     }
   })
 
-  it('evm_mine takes a timestamp (Ganache style) and block timestamps always rise', async () => {
+  it('evm_mine takes a timestamp (Ganache style) after the head\'s, and block timestamps always rise', async () => {
     const p = await fresh()
     expect(await rq(p, 'evm_mine', [2_000_000_000])).toBeNull()
     expect((await rq(p, 'eth_getBlockByNumber', ['latest', false])).timestamp).toBe('0x' + (2_000_000_000).toString(16))
-    await rq(p, 'evm_mine', [{ timestamp: '0x10', blocks: 3 }])
+    // At or below the head's: refused, with Hardhat's text (Anvil refuses too), and nothing is mined.
+    await rejects(rq(p, 'evm_mine', [{ timestamp: '0x10', blocks: 3 }]), -32602, "Timestamp 16 is lower than or equal to previous block's timestamp 2000000000")
+    await rejects(rq(p, 'evm_mine', [2_000_000_000]), -32602, "Timestamp 2000000000 is lower than or equal to previous block's timestamp 2000000000")
+    expect(await num(p)).toBe(1n)
+    // The first block gets the timestamp, the ones after it later ones.
+    await rq(p, 'evm_mine', [{ timestamp: '0x77359401', blocks: 3 }])
     expect(await num(p)).toBe(4n)
+    expect((await rq(p, 'eth_getBlockByNumber', ['0x2', false])).timestamp).toBe('0x77359401')
     let last = 0n
     for (let n = 1; n <= 4; n++) {
       const ts = BigInt((await rq(p, 'eth_getBlockByNumber', ['0x' + n.toString(16), false])).timestamp)

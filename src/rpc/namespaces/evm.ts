@@ -1,12 +1,14 @@
 /**
  * evm_* (reference §3.3) with what Ganache and Hardhat users also expect: `evm_mine` takes an optional timestamp
- * (a number, a QUANTITY, or `{ timestamp, blocks }` as Ganache accepts).
+ * (a number, a QUANTITY, or `{ timestamp, blocks }` as Ganache accepts), which must be after the head's (as Hardhat
+ * and Anvil require; Ganache would mine a block earlier than its parent, which RSK never has).
  */
 import { invalidParams } from '../../errors.js'
 import { optional, show, type Codec } from '../codecs/primitives.js'
 import { method, noParams, type MethodTable } from '../method.js'
 import { quantity } from '../format/hex.js'
 import { MAX_TIMESTAMP } from '../../node/miner/clock.js'
+import { checkAfterHead } from './dev/mining.js'
 
 /**
  * Seconds as RSKj's `evm_increaseTime` takes them: `0x` hex or a decimal string; a JSON number is read as decimal.
@@ -53,6 +55,7 @@ export const evmMethods: MethodTable = {
   }),
   evm_mine: method([optional(mineRequest)], async ({ node }, req) => {
     if (req?.timestamp !== undefined && req.timestamp < 0n) throw invalidParams('invalid timestamp: must not be negative')
+    if (req?.timestamp !== undefined) checkAfterHead(node, req.timestamp)
     for (let i = 0; i < (req?.blocks ?? 1); i++) await node.mine(i === 0 ? req?.timestamp : undefined)
     return null
   }),
