@@ -261,6 +261,22 @@ describe('forking a remote rsksim', () => {
     const next = await send(f, { to: at.token, data: token.encodeFunctionData('transfer', [BOB, 8n]) })
     expect((await rpc(f, 'eth_getFilterChanges', [fromZero])).map((l: any) => l.transactionHash)).toEqual([next.transactionHash])
     await f.disconnect()
+
+    // Under the log limits, the blocks a reset added over more logs than allowed: that poll answers -32012 (as
+    // eth_getLogs over them does), the part is dropped, and the next poll reports what was mined since.
+    const span = [{ fromBlock: '0x1', toBlock: hex(at.forkNumber) }]
+    const added = await rpc(remote.provider, 'eth_getLogs', span)
+    expect(added.length).toBeGreaterThan(1)
+    const tight = await fresh({ fork: { url: proxy.url, blockNumber: 0, cache: false }, logsMaxBlockRange: 1, logsMaxResults: 1 } as never)
+    const watching = await rpc(tight, 'eth_newFilter', [{}])
+    expect(await rpc(tight, 'hardhat_reset', [{ forking: { blockNumber: at.forkNumber } }])).toBe(true)
+    const limit = await rejects(rpc(tight, 'eth_getFilterChanges', [watching]), -32012)
+    expect(limit.message).toBe((await rejects(rpc(tight, 'eth_getLogs', span), -32012)).message)
+    const after = await send(tight, { to: ALICE, value: '0x1' })
+    const changes = await rpc(tight, 'eth_getFilterChanges', [watching])
+    expect(changes).toEqual(await rpc(tight, 'eth_getLogs', [{ blockHash: after.blockHash }]).then((ls: any[]) => ls.map((l) => ({ ...l, removed: false }))))
+    expect(await rpc(tight, 'eth_getFilterChanges', [watching])).toEqual([])
+    await tight.disconnect()
   })
 
   it('real clients over HTTP: viem\'s event filter and ethers\' trace_filter and eth_getBlocksByNumber reach the remote\'s blocks', async () => {

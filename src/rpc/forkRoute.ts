@@ -221,7 +221,19 @@ const filterChangesRoute: Route = async (ctx, args) => {
   const range = filtersOf(ctx.node).remoteHistory(id)
   const f = logFilterObject(ctx.node, id)
   if (range === undefined || f === undefined) return LOCAL
-  return filterChanges(ctx.node, id, await askLogs(ctx, filterJson(f), range))
+  const { logsMaxBlockRange: maxRange, logsMaxResults: maxLogs } = ctx.node.options
+  const overRange = maxRange > 0 && range.to - range.from + 1n > BigInt(maxRange)
+  let logs: object[]
+  try {
+    if (overRange && maxLogs === 0) throw new RpcError(ErrorCode.LogLimit, `Cannot query more than ${maxRange} blocks at once`)
+    logs = await askLogs(ctx, filterJson(f), { ...range, overRange })
+  } catch (e) {
+    // A part over the limits (one a hardhat_reset to a higher block added; a new filter's was checked when it was
+    // made): this poll reports the error and the part is dropped, so the next poll goes on with what came after.
+    if (e instanceof RpcError && e.code === ErrorCode.LogLimit) filtersOf(ctx.node).dropRemoteHistory(id, range)
+    throw e
+  }
+  return filterChanges(ctx.node, id, logs)
 }
 
 /** A trace_filter bound as a number on this chain: undefined for a hash neither chain has at or below the fork. */

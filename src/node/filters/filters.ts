@@ -117,6 +117,12 @@ export class FilterManager {
     return undefined
   }
 
+  /** Forgets `range`, a part of log filter `id`'s remote history that a poll could not report (over the limits). */
+  dropRemoteHistory(id: bigint, range: RemoteRange): void {
+    const f = this.installed.get(id)
+    if (f?.kind === 'log') f.items = f.items.filter((e) => isBlockEvent(e) || e.remote !== range)
+  }
+
   /** The filter, refreshing its inactivity clock (RSKj: any read is an access); undefined when unknown or expired. */
   get(id: bigint): PollFilter | undefined {
     this.sweep()
