@@ -277,6 +277,26 @@ describe('forking a remote rsksim', () => {
     expect(changes).toEqual(await rpc(tight, 'eth_getLogs', [{ blockHash: after.blockHash }]).then((ls: any[]) => ls.map((l) => ({ ...l, removed: false }))))
     expect(await rpc(tight, 'eth_getFilterChanges', [watching])).toEqual([])
     await tight.disconnect()
+
+    // A remote that refuses the blocks a reset added (its own limits): that poll answers its refusal, the part is
+    // dropped, and the next poll reports what was mined since. (A remote that cannot be reached is asked again.)
+    // rsksim's own limits are off here (logsMaxBlockRange 0), so the refusal is the remote's.
+    const strict = await startServer({ port: 0, accountTxRateLimit: false, logsMaxBlockRange: 1, logsMaxResults: 0 } as never)
+    try {
+      for (let i = 0; i < 3; i++) await send(strict.provider, { to: ALICE, value: '0x1' })
+      const own = await fresh({ fork: { url: strict.url, blockNumber: 0, cache: false }, logsMaxBlockRange: 0 } as never)
+      const follow = await rpc(own, 'eth_newFilter', [{}])
+      expect(await rpc(own, 'hardhat_reset', [{ forking: { jsonRpcUrl: strict.url, blockNumber: 3 } }])).toBe(true)
+      // The remote's own error, code and text (-32012 for its block range limit).
+      await rejects(rpc(own, 'eth_getFilterChanges', [follow]), -32012, /Cannot query more than 1 blocks at once/)
+      const later = await send(own, { to: ALICE, value: '0x1' })
+      expect(await rpc(own, 'eth_getFilterChanges', [follow])).toEqual(
+        await rpc(own, 'eth_getLogs', [{ blockHash: later.blockHash }]).then((ls: any[]) => ls.map((l) => ({ ...l, removed: false }))),
+      )
+      await own.disconnect()
+    } finally {
+      await strict.close()
+    }
   })
 
   it('real clients over HTTP: viem\'s event filter and ethers\' trace_filter and eth_getBlocksByNumber reach the remote\'s blocks', async () => {

@@ -229,8 +229,12 @@ const filterChangesRoute: Route = async (ctx, args) => {
     logs = await askLogs(ctx, filterJson(f), { ...range, overRange })
   } catch (e) {
     // A part over the limits (one a hardhat_reset to a higher block added; a new filter's was checked when it was
-    // made): this poll reports the error and the part is dropped, so the next poll goes on with what came after.
-    if (e instanceof RpcError && e.code === ErrorCode.LogLimit) filtersOf(ctx.node).dropRemoteHistory(id, range)
+    // made), or one the remote refuses (its own limits: a JSON-RPC error, not a transient failure): this poll
+    // reports the error and the part is dropped, so the next poll goes on with what came after. A remote that could
+    // not be reached is asked again at the next poll.
+    const overLimits = e instanceof RpcError && e.code === ErrorCode.LogLimit
+    const refused = e instanceof RemoteFailed && e.code !== undefined && !e.retryable
+    if (overLimits || refused) filtersOf(ctx.node).dropRemoteHistory(id, range)
     throw e
   }
   return filterChanges(ctx.node, id, logs)
