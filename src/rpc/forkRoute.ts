@@ -17,7 +17,7 @@ import type { ForkPoint } from '../node/fork/fork.js'
 import { hexNumber } from '../node/fork/fork.js'
 import type { BlockSelector } from './codecs/block.js'
 import type { FilterObject } from './codecs/objects.js'
-import { collectLogs, filterBlocks } from './namespaces/eth/logs.js'
+import { collectLogs, filterBlocks, checkLogCount, overBlockRange } from './namespaces/eth/logs.js'
 import { asFilterResults, filterChanges, hasHistory, logFilterObject, newLogFilter } from './namespaces/eth/filters.js'
 import { filtersOf, type RemoteRange } from '../node/filters/index.js'
 import { quantity } from './format/hex.js'
@@ -145,9 +145,7 @@ async function remotePart(ctx: RouteContext, f: FilterObject): Promise<RemotePar
   const from = numberOf(node, f.fromBlock) ?? node.chain.store.headNumber + 1n
   const to = numberOf(node, f.toBlock) ?? node.chain.store.headNumber + 1n
   if (from > fork.number || from > to) return LOCAL
-  const { logsMaxBlockRange: maxRange, logsMaxResults: maxLogs } = node.options
-  const overRange = maxRange > 0 && to - from + 1n > BigInt(maxRange)
-  if (overRange && maxLogs === 0) throw new RpcError(ErrorCode.LogLimit, `Cannot query more than ${maxRange} blocks at once`)
+  const overRange = overBlockRange(node, to - from + 1n)
   return { from, to: to < fork.number ? to : fork.number, overRange, local: to > fork.number }
 }
 
@@ -160,8 +158,7 @@ async function askLogs(ctx: RouteContext, query: object, part: RemoteRange & { o
   const q = 'blockHash' in query ? query : { ...query, fromBlock: hexNumber(part.from), toBlock: hexNumber(part.to) }
   const answer = await ask(ctx, [q], 'eth_getLogs')
   const logs = Array.isArray(answer) ? (answer as object[]) : []
-  const maxLogs = ctx.node.options.logsMaxResults
-  if (part.overRange && maxLogs > 0 && logs.length + alsoLocal > maxLogs) throw new RpcError(ErrorCode.LogLimit, `Filter returned more than ${maxLogs} logs.`)
+  checkLogCount(ctx.node, part.overRange === true, logs.length + alsoLocal)
   return logs
 }
 
@@ -221,12 +218,9 @@ const filterChangesRoute: Route = async (ctx, args) => {
   const range = filtersOf(ctx.node).remoteHistory(id)
   const f = logFilterObject(ctx.node, id)
   if (range === undefined || f === undefined) return LOCAL
-  const { logsMaxBlockRange: maxRange, logsMaxResults: maxLogs } = ctx.node.options
-  const overRange = maxRange > 0 && range.to - range.from + 1n > BigInt(maxRange)
   let logs: object[]
   try {
-    if (overRange && maxLogs === 0) throw new RpcError(ErrorCode.LogLimit, `Cannot query more than ${maxRange} blocks at once`)
-    logs = await askLogs(ctx, filterJson(f), { ...range, overRange })
+    logs = await askLogs(ctx, filterJson(f), { ...range, overRange: overBlockRange(ctx.node, range.to - range.from + 1n) })
   } catch (e) {
     // A part over the limits (one a hardhat_reset to a higher block added; a new filter's was checked when it was
     // made), or one the remote refuses (its own limits: a JSON-RPC error, not a transient failure): this poll

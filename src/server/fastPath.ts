@@ -49,7 +49,7 @@ function httpDate(): string {
  * them are served (`setImmediate`: after the event loop's poll phase), not one by one. Under concurrent connections a reply
  * written as soon as it was ready woke the waiting client for each one: the socket write took 33 µs of server CPU
  * per `eth_call` against 10 µs per `eth_blockNumber`, whose client was never left waiting, and writing together took
- * `eth_call` at 10 connections from 10,960 to 15,762 req/s (docs/performance.md, seventeenth round). A request that
+ * `eth_call` at 10 connections from 12,140 to 14,646 req/s (docs/performance.md, seventeenth round). A request that
  * follows one of its own connection's (a client sending one request at a time, whatever other connections it keeps
  * open) is answered at once: deferring cost such a client 3-5 µs of server CPU a request.
  */
@@ -66,9 +66,9 @@ function writeOwed(): void {
   owedReplies.length = 0
 }
 
-/** Writes `reply` now when `alone` and nothing is owed (so replies keep their order), else with the others. */
-function reply(socket: Socket, text: string, alone: boolean): void {
-  if (alone && owedSockets.length === 0) {
+/** Writes `text` now when `sequential` and nothing is owed (so replies keep their order), else with the others. */
+function reply(socket: Socket, text: string, sequential: boolean): void {
+  if (sequential && owedSockets.length === 0) {
     socket.write(text)
     return
   }

@@ -8,7 +8,7 @@ import { optional, show, type Codec } from '../codecs/primitives.js'
 import { method, noParams, type MethodTable } from '../method.js'
 import { quantity } from '../format/hex.js'
 import { MAX_TIMESTAMP } from '../../node/miner/clock.js'
-import { checkAfterHead } from './dev/mining.js'
+import type { RskNode } from '../../node/node.js'
 
 /**
  * Seconds as RSKj's `evm_increaseTime` takes them: `0x` hex or a decimal string; a JSON number is read as decimal.
@@ -22,6 +22,15 @@ const seconds: Codec<bigint> = (v) => {
     if (n <= MAX_TIMESTAMP && n >= -MAX_TIMESTAMP) return n
   }
   throw invalidParams(`invalid number of seconds ${show(v)}: expected a whole number of at most 2^63 - 1`)
+}
+
+/**
+ * Refuses a timestamp asked for the next block that is not after the head's (Hardhat's check and text; Anvil refuses
+ * too): block timestamps rise, as RSKj's `MinerClock` keeps them. Also evm_setNextBlockTimestamp's (dev/mining.ts).
+ */
+export function checkAfterHead(node: RskNode, ts: bigint): void {
+  const parent = node.chain.head.header.timestamp
+  if (ts <= parent) throw invalidParams(`Timestamp ${ts} is lower than or equal to previous block's timestamp ${parent}`)
 }
 
 /** Snapshot id: `0x` hex (RSKj: non-hex → `invalid snapshot id <x>`). */

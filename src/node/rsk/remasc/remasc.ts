@@ -131,7 +131,7 @@ export async function processMinersFees(ctx: RemascContext): Promise<ReceiptReco
   if (state.accountNow(REMASC) === undefined) state.putAccountNow(REMASC, new Account())
   reading = state.preload(processing !== undefined && candidate - config.syntheticSpan >= 0n ? payees(config, processing) : [], REMASC, WORD_KEYS)
   if (reading !== undefined) await reading
-  return payMinersFees(ctx, processing)
+  return payMinersFees(ctx, candidate, processing)
 }
 
 /** The accounts a block that pays out may pay. */
@@ -146,9 +146,9 @@ function rskLabsAddress(config: RemascConfig): Address {
   return a
 }
 
-/** `processMinersFees` over what it read (`processing`: the block whose fees are booked now, if any). */
-function payMinersFees(ctx: RemascContext, processing: BlockRecord | undefined): ReceiptRecord {
-  const { state, config, number } = ctx
+/** `processMinersFees` over what it read (`processing`: block `candidate`, whose fees are booked now, if any). */
+function payMinersFees(ctx: RemascContext, candidate: bigint, processing: BlockRecord | undefined): ReceiptRecord {
+  const { state, config } = ctx
   // Every payment is logged with the paid block's hash (remascReceipt.ts builds the logs).
   const payments: RemascPayment[] = []
   const pay = (value: bigint, to: Address) => {
@@ -159,7 +159,6 @@ function payMinersFees(ctx: RemascContext, processing: BlockRecord | undefined):
   }
   // RemascStorageProvider.save writes the (always empty) siblings list on every execution.
   writeWord(state, KEYS.siblings, 0xc0n)
-  const candidate = number - config.maturity
   if (processing !== undefined) {
     let reward = readWord(state, KEYS.rewardBalance) + processing.header.paidFees
     if (candidate - config.syntheticSpan >= 0n) {

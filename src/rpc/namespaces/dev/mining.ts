@@ -10,7 +10,7 @@ import { address, boolean, optional, quantity, txHash, type Codec } from '../../
 import { method, noParams, type HandlerContext, type MethodTable } from '../../method.js'
 import { Clock, MAX_TIMESTAMP } from '../../../node/miner/clock.js'
 import { aliases, ok } from './names.js'
-import type { RskNode } from '../../../node/node.js'
+import { checkAfterHead } from '../evm.js'
 
 /** Most blocks one request mines (as evm_mine's `blocks`): each block is really built, so the count is bounded. */
 export const MAX_MINED_BLOCKS = 10_000
@@ -43,15 +43,6 @@ const mine = method([optional(count), optional(duration)], async (ctx, blocks = 
   }
   return ok(ctx)
 })
-
-/**
- * Refuses a timestamp asked for the next block that is not after the head's (Hardhat's check and text; Anvil refuses
- * too): block timestamps rise, as RSKj's `MinerClock` keeps them.
- */
-export function checkAfterHead(node: RskNode, ts: bigint): void {
-  const parent = node.chain.head.header.timestamp
-  if (ts <= parent) throw invalidParams(`Timestamp ${ts} is lower than or equal to previous block's timestamp ${parent}`)
-}
 
 /** evm_setNextBlockTimestamp: the block after it follows the wall clock again. */
 const setNextBlockTimestamp = method([timestamp], (ctx, ts) => {

@@ -75,11 +75,27 @@ export function bloomMatcher(f: FilterObject): (bloom: Uint8Array) => boolean {
   return (bloom) => groups.every((any) => any.some((bits) => bloomHas(bloom, bits)))
 }
 
+/**
+ * The limits on a log query over `span` blocks (spec "Limits"; RSKj `rpc.logs` `maxBlocksToQuery`, `maxLogsToReturn`):
+ * whether it is over `logsMaxBlockRange`, in which case at most `logsMaxResults` logs may be answered
+ * (`checkLogCount`); with no results limit set, a range over it is refused here.
+ */
+export function overBlockRange(node: RskNode, span: number | bigint): boolean {
+  const { logsMaxBlockRange: maxRange, logsMaxResults: maxLogs } = node.options
+  const over = maxRange > 0 && span > maxRange
+  if (over && maxLogs === 0) throw new RpcError(ErrorCode.LogLimit, `Cannot query more than ${maxRange} blocks at once`)
+  return over
+}
+
+/** Refuses `count` logs for a query over the block range limit (`overBlockRange`) when they are more than it may answer. */
+export function checkLogCount(node: RskNode, overRange: boolean, count: number): void {
+  const maxLogs = node.options.logsMaxResults
+  if (overRange && maxLogs > 0 && count > maxLogs) throw new RpcError(ErrorCode.LogLimit, `Filter returned more than ${maxLogs} logs.`)
+}
+
 /** Logs of the filter's blocks that match `f`, enforcing the configured limits; `matched` gets the blocks that hold some. */
 export function collectLogs(node: RskNode, f: FilterObject, { span, blocks, mayHold }: FilterBlocks, matched?: BlockRecord[]): LogJson[] {
-  const { logsMaxBlockRange: maxRange, logsMaxResults: maxLogs } = node.options
-  const overRange = maxRange > 0 && span > maxRange
-  if (overRange && maxLogs === 0) throw new RpcError(ErrorCode.LogLimit, `Cannot query more than ${maxRange} blocks at once`)
+  const overRange = overBlockRange(node, span)
   const keep = rawLogMatcher(f)
   const out: LogJson[] = []
   for (const block of blocks) {
@@ -87,9 +103,7 @@ export function collectLogs(node: RskNode, f: FilterObject, { span, blocks, mayH
     if (logs.length > 0) matched?.push(block)
     for (const log of logs) {
       out.push(log)
-      if (overRange && maxLogs > 0 && out.length > maxLogs) {
-        throw new RpcError(ErrorCode.LogLimit, `Filter returned more than ${maxLogs} logs.`)
-      }
+      checkLogCount(node, overRange, out.length)
     }
   }
   return out
