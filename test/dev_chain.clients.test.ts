@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPublicClient, createTestClient, custom, http, parseEther, type Chain, type PublicClient, type TestClient } from 'viem'
 import { Storage } from './fixtures/index.js'
 import { COW, COW1, deploy, fresh } from './helpers.js'
+import { JsonRpcProvider } from 'ethers'
 import { startServer, type Provider, type RsksimServer } from '../src/index.js'
 
 const regtest: Chain = {
@@ -228,6 +229,25 @@ describe('over HTTP', () => {
     expect(await pub.getBlockNumber()).toBe(n + 5n)
     const [a, b] = await Promise.all([pub.getBlock({ blockNumber: n + 4n }), pub.getBlock({ blockNumber: n + 5n })])
     expect(b.timestamp - a.timestamp).toBe(12n)
+  })
+
+  it('evm_mine with a timestamp through ethers over HTTP: a later one is the block\'s, one not after the head\'s is refused', async () => {
+    const ethers = new JsonRpcProvider(server.url, undefined, { cacheTimeout: -1, staticNetwork: true })
+    const head = (await ethers.getBlock('latest'))!
+    const n = head.number
+    await ethers.send('evm_mine', [head.timestamp + 100])
+    expect((await ethers.getBlock('latest'))!.timestamp).toBe(head.timestamp + 100)
+    // Invalid params come with HTTP 400, as RSKj answers them; ethers keeps the body.
+    const e = await ethers.send('evm_mine', [head.timestamp]).then(
+      () => undefined,
+      (err: { info?: { responseBody?: string } }) => err,
+    )
+    expect(JSON.parse(e?.info?.responseBody ?? '{}').error).toEqual({
+      code: -32602,
+      message: `Timestamp ${head.timestamp} is lower than or equal to previous block's timestamp ${head.timestamp + 100}`,
+    })
+    expect(await ethers.getBlockNumber()).toBe(n + 1)
+    ethers.destroy()
   })
 })
 

@@ -242,6 +242,9 @@ describe('forking a remote rsksim', () => {
     expect(await rpc(f, 'eth_getFilterChanges', [fromZero])).toEqual(remoteLogs.filter((l: any) => Number(l.blockNumber) <= low).map((l: any) => ({ ...l, removed: false })))
     const fromNow = await rpc(f, 'eth_newFilter', [{ address: at.token }])
     const unpolled = await rpc(f, 'eth_newFilter', [{ fromBlock: '0x0', address: at.token }])
+    // The same through viem's event filter (a real client's eth_newFilter and eth_getFilterChanges).
+    const viemClient = createPublicClient({ transport: custom(f, { retryCount: 0 }) })
+    const viemFilter = await viemClient.createEventFilter({ address: at.token, fromBlock: 0n })
     const mine = await send(f, { to: at.token, data: token.encodeFunctionData('transfer', [BOB, 7n]) })
     for (const id of [fromZero, fromNow]) expect((await rpc(f, 'eth_getFilterChanges', [id])).map((l: any) => [l.transactionHash, l.removed])).toEqual([[mine.transactionHash, false]])
     expect(await rpc(f, 'hardhat_reset', [{ forking: { blockNumber: at.forkNumber } }])).toBe(true)
@@ -257,6 +260,8 @@ describe('forking a remote rsksim', () => {
     // Not polled before the reset: its remote history now reaches the new forked block; rsksim's log, never
     // reported to it, is left out.
     expect(await rpc(f, 'eth_getFilterChanges', [unpolled])).toEqual(remoteLogs.map((l: any) => ({ ...l, removed: false })))
+    const viemChanges = await viemClient.getFilterChanges({ filter: viemFilter })
+    expect(viemChanges.map((l) => [l.transactionHash, l.blockNumber, l.removed])).toEqual(remoteLogs.map((l: any) => [l.transactionHash, BigInt(l.blockNumber), false]))
     // Mined after the reset: reported as before.
     const next = await send(f, { to: at.token, data: token.encodeFunctionData('transfer', [BOB, 8n]) })
     expect((await rpc(f, 'eth_getFilterChanges', [fromZero])).map((l: any) => l.transactionHash)).toEqual([next.transactionHash])
