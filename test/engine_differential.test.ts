@@ -106,6 +106,27 @@ async function scenario(): Promise<unknown[]> {
   const returned = await tx(returner, '0x', '0x100000')
   out.push((returned as unknown as { gasUsed: string }).gasUsed)
 
+  // SELFDESTRUCT (CALLER SELFDESTRUCT) of a funded account: the balance goes to the sender, the account is deleted.
+  const doomed = '0x00000000000000000000000000000000000000dd'
+  await rq('anvil_setCode', [doomed, '0x33ff'])
+  await rq('anvil_setBalance', [doomed, '0x1234'])
+  await tx(doomed, '0x', '0x100000')
+  out.push(await rq('eth_getCode', [doomed, 'latest']), await rq('eth_getBalance', [doomed, 'latest']))
+  // A sender with code (EIP-3607), and one that can pay for its first transaction of a block but not its second.
+  await rq('anvil_setCode', [COW1, '0x00'])
+  out.push(await rq('eth_sendTransaction', [{ from: COW1, to: COW, value: '0x1' }]))
+  await rq('anvil_setCode', [COW1, '0x'])
+  const poor = '0x00000000000000000000000000000000000000ee'
+  await rq('anvil_impersonateAccount', [poor])
+  await rq('anvil_setBalance', [poor, '0x' + (21_000n * 2n + 10n).toString(16)])
+  await rq('evm_setAutomine', [false])
+  const sent = [await rq('eth_sendTransaction', [{ from: poor, to: COW, value: '0xa', gas: '0x5208', gasPrice: '0x1' }])]
+  sent.push(await rq('eth_sendTransaction', [{ from: poor, to: COW, value: '0xa', gas: '0x5208', gasPrice: '0x1' }]))
+  await rq('evm_mine')
+  await rq('evm_setAutomine', [true])
+  out.push(sent, await rq('eth_getBlockByNumber', ['latest', false]), await rq('eth_getBalance', [poor, 'latest']))
+  for (const h of sent) if (typeof h === 'string') out.push(await rq('eth_getTransactionReceipt', [h]))
+
   const r = prng(424242)
   for (let i = 0; i < 150; i++) {
     const code = randomProgram(r)

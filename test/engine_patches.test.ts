@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { Interface, solidityPackedKeccak256, toBeHex } from 'ethers'
-import { Address, bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util'
+import { Account, Address, bigIntToBytes, bytesToBigInt, bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util'
+import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
+import { createVM, runTx } from '@ethereumjs/vm'
 import { readFileSync } from 'node:fs'
 import {
   commonPatched,
@@ -20,6 +22,9 @@ import {
   senderAddressPatched,
   senderCachePatched,
   addressHexPatched,
+  runTransaction,
+  runTxPatched,
+  takesThisPath,
   setEnginePatches,
 } from '../src/node/enginePatches/index.js'
 import { wordToBytes } from '../src/node/enginePatches/fastOpcodes.js'
@@ -48,7 +53,7 @@ const rpc = (p: Awaited<ReturnType<typeof fresh>>, method: string, params: unkno
 describe('engine patches', () => {
   it('are applied exactly when the installed engine is the pinned release', () => {
     // Against the installed engine, every patch is in; in a copy whose pin differs, every patch is out.
-    for (const flag of [interpreterPatched, memoryPatched, runInterpreterPatched, executeCallPatched, newInterpreterPatched, commonPatched, senderCachePatched, senderAddressPatched, addressHexPatched]) {
+    for (const flag of [interpreterPatched, memoryPatched, runInterpreterPatched, executeCallPatched, newInterpreterPatched, commonPatched, senderCachePatched, senderAddressPatched, addressHexPatched, runTxPatched]) {
       expect(flag).toBe(engineMatchesPin)
     }
     expect(engineMatchesPin).toBe(Object.values(ENGINE_VERSIONS).every((v) => v === PINNED_ENGINE_VERSION))
@@ -313,5 +318,89 @@ describe('fast MLOAD/MSTORE/KECCAK256 (src/node/enginePatches/fastOpcodes.ts)', 
     for (let i = 0; i < 5; i++) h = solidityPackedKeccak256(['bytes32', 'uint256'], [h, i])
     const data = iface.encodeFunctionData('keccakLoop', [5])
     expect(await p.request({ method: 'eth_call', params: [{ to: compute, data }, 'latest'] })).toBe(h)
+  })
+})
+
+describe("the engine's runTx for legacy transactions (src/node/enginePatches/runTx.ts)", () => {
+  const KEY = new Uint8Array(32).fill(7)
+  const CONTRACT = createAddressFromString('0x00000000000000000000000000000000000c0de5')
+  const COINBASE = createAddressFromString('0x00000000000000000000000000000000000000cb')
+  // SSTORE(0, 1), SSTORE(0, 0) (a refund), LOG1 with topic 0xaa, then SELFDESTRUCT to the coinbase.
+  const CODE = hexToBytes('0x6001600055600060005560aa60006000a141ff')
+
+  /** A VM on Istanbul (the rules rsksim's chains run) with a funded sender and the contract above. */
+  async function world(balance: bigint, nonce = 0n) {
+    const common = new Common({ chain: Mainnet, hardfork: Hardfork.Istanbul })
+    const vm = await createVM({ common })
+    const sender = createLegacyTx({ gasLimit: 21_000n, gasPrice: 1n }, { common }).sign(KEY).getSenderAddress()
+    await vm.stateManager.putAccount(sender, new Account(nonce, balance))
+    await vm.stateManager.putAccount(CONTRACT, new Account(0n, 5n))
+    await vm.stateManager.putCode(CONTRACT, CODE)
+    const block = createBlock({ header: { number: 1n, coinbase: COINBASE, gasLimit: 10_000_000n } }, { common })
+    return { vm, common, block }
+  }
+
+  const tx = (common: Common, fields: { nonce?: bigint; gasLimit?: bigint; value?: bigint; to?: Address }) =>
+    createLegacyTx({ to: CONTRACT, gasPrice: 10n, gasLimit: 100_000n, ...fields }, { common }).sign(KEY)
+
+  /** What a run leaves: the result's fields, the state root, or the error's text. */
+  async function outcome(lean: boolean, balance: bigint, fields: Parameters<typeof tx>[1], senderNonce = 0n) {
+    const { vm, common, block } = await world(balance, senderNonce)
+    const t = tx(common, fields)
+    expect(takesThisPath(vm, t)).toBe(runTxPatched)
+    try {
+      const r = lean ? await runTransaction(vm, t, block, 1_000n) : await runTx(vm, { tx: t, block, blockGasUsed: 1_000n, skipHardForkValidation: true, skipBlockGasLimitValidation: true })
+      const { totalGasSpent, amountSpent, minerValue, gasRefund, blockGasSpent, receipt } = r
+      return {
+        totalGasSpent, amountSpent, minerValue, gasRefund, blockGasSpent, receipt,
+        bloom: bytesToHex(r.bloom.bitvector),
+        error: r.execResult.exceptionError?.error,
+        root: bytesToHex(await vm.stateManager.getStateRoot()),
+        contract: await vm.stateManager.getAccount(CONTRACT),
+      }
+    } catch (e) {
+      return { thrown: (e as Error).message, root: bytesToHex(await vm.stateManager.getStateRoot()) }
+    }
+  }
+
+  it('gives what the engine gives: results, state root, and the texts of refused transactions', async () => {
+    const cases: [bigint, Parameters<typeof tx>[1], bigint?][] = [
+      [10n ** 18n, {}], // refund, log, self-destruct
+      [10n ** 18n, { gasLimit: 21_050n }], // out of gas in the call
+      [10n ** 18n, { value: 3n, to: COINBASE }], // a plain value transfer
+      [10n ** 18n, { nonce: 1n }], // wrong nonce
+      [999_999n, {}], // short of the upfront cost
+      [10n ** 18n, { gasLimit: 20_000n }], // below the intrinsic gas
+      [10n ** 18n, { nonce: 4n }, 4n], // a later nonce that is right
+    ]
+    const seen = new Set<string>()
+    for (const [balance, fields, senderNonce] of cases) {
+      const engine = await outcome(false, balance, fields, senderNonce)
+      expect(await outcome(true, balance, fields, senderNonce)).toEqual(engine)
+      const thrown = 'thrown' in engine ? engine.thrown : undefined
+      seen.add(thrown !== undefined ? thrown.split(' ').slice(0, 4).join(' ') : `status ${'receipt' in engine ? String((engine.receipt as { status?: number }).status) : '?'}`)
+    }
+    // The cases reach every kind of outcome (a change that made them all alike would not pass unnoticed).
+    expect([...seen].sort()).toEqual([
+      'INTRINSIC_GAS_TOO_LOW: tx gas limit',
+      'sender doesn\'t have enough',
+      'status 0',
+      'status 1',
+      'the tx doesn\'t have',
+    ])
+  })
+
+  it('leaves to the engine what it does not copy: switched off, typed rules, a sender with code', async () => {
+    const { vm, common, block } = await world(10n ** 18n)
+    const t = tx(common, {})
+    expect(takesThisPath(vm, t)).toBe(runTxPatched)
+    setEnginePatches(false)
+    expect(takesThisPath(vm, t)).toBe(false)
+    setEnginePatches(true)
+    const berlin = await createVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Berlin }) })
+    expect(takesThisPath(berlin, tx(berlin.common, {}))).toBe(false)
+    // EIP-3607: a sender with code is refused with the engine's text.
+    await vm.stateManager.putCode(t.getSenderAddress(), Uint8Array.of(0))
+    await expect(runTransaction(vm, t, block, 0n)).rejects.toThrow(/^invalid sender address, address is not EOA \(EIP-3607\) \(vm hf=istanbul -> block number=1 /)
   })
 })
