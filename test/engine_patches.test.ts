@@ -40,6 +40,7 @@ import { bytesToWord } from '../src/node/rlp.js'
 import { Compute } from './fixtures/index.js'
 import { deploy, fresh, send } from './helpers.js'
 import { prng } from './fuzz/shapes.js'
+import type { RskNode } from '../src/node/node.js'
 
 /** Initcode that returns the 16 bytes after it as the runtime code. */
 const INIT = '0x601080600b6000396000f3'
@@ -388,6 +389,18 @@ describe("the engine's runTx for legacy transactions (src/node/enginePatches/run
       'status 1',
       'the tx doesn\'t have',
     ])
+  })
+
+  it("takes the node's mined transactions when the patches are on", async () => {
+    const p = await fresh()
+    const node = (p as unknown as { node: RskNode }).node
+    const hash = await rpc(p, 'eth_sendTransaction', [{ from: ((await rpc(p, 'eth_accounts')) as string[])[0], to: CONTRACT.toString(), value: '0x1' }])
+    const mined = node.chain.store.head.transactions[0]!
+    expect(mined.hashHex).toBe(hash)
+    const tx = mined.tx
+    expect(takesThisPath(node.chain.vm, tx)).toBe(runTxPatched)
+    expect(runTxPatched).toBe(engineMatchesPin)
+    await p.disconnect()
   })
 
   it('leaves to the engine what it does not copy: switched off, typed rules, a sender with code', async () => {

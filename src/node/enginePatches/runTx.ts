@@ -40,6 +40,7 @@ import { enginePatches } from './switch.js'
 const ENGINE_ONLY_EIPS = [2718, 2929, 2930, 1559, 3651, 4844, 6780, 7623, 7702, 7708, 7778, 7864, 7928, 8037, 8246, 2780]
 
 interface JournalInternals {
+  common: Common
   touched: Set<string>
   accessList?: unknown
   preimages?: unknown
@@ -121,6 +122,8 @@ function shapeFits(vm: VM): boolean {
     ['eip2780PrepOog', 'eip7928CallPostTargetOog', 'createTxTargetAlive'].every((f) => typeof (evm as unknown as Record<string, unknown>)[f] === 'boolean') &&
     fn(journal, ['checkpoint', 'commit', 'revert', 'putAccount', 'deleteAccount', 'cleanJournal']) &&
     journal.touched instanceof Set &&
+    // The journal's cleanup follows the rules of its own Common, which `rulesFit` checks as the VM's.
+    journal.common === vm.common &&
     journal.stateManager === vm.stateManager &&
     evm.stateManager === vm.stateManager &&
     fn(evm.stateManager.originalStorageCache, ['clear'])
