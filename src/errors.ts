@@ -2,7 +2,8 @@ import { ExecutionTimeout } from './node/exec/guard.js'
 import { ResponseTooLarge } from './node/exec/tracers/sizeBudget.js'
 import { TooManyFilters } from './node/filters/filters.js'
 import { EstimateFailed, ExecutionReverted, TransactionRejected, DatabaseWriteFailed, StateNotKept, RemoteFailed, ForkError } from './node/errors.js'
-import { revertError } from './rpc/revert.js'
+import { bytesToHex } from '@ethereumjs/util'
+import { revertMessage } from './node/exec/revertReason.js'
 
 /**
  * The one error class of rsksim and the factories for every JSON-RPC error it answers.
@@ -74,6 +75,8 @@ export const txRejected = (reason: string): RpcError => new RpcError(ErrorCode.T
 /** A revert in eth_call / eth_estimateGas / automined eth_sendTransaction (reference §5.1). */
 export const reverted = (message: string, data: string): RpcError =>
   new RpcError(ErrorCode.Reverted, message, { data })
+/** The -32015 error for a revert with return data `data`: RSKj's text (node/exec/revertReason.ts), the bytes as `data`. */
+export const revertError = (data: Uint8Array): RpcError => reverted(revertMessage(data), bytesToHex(data))
 export const blockNotFound = (id: string): RpcError => new RpcError(ErrorCode.InvalidRequest, `Block ${id} not found`)
 export const blockHashNotFound = (hash: string): RpcError =>
   new RpcError(ErrorCode.InvalidRequest, `Block with hash ${hash} not found`)

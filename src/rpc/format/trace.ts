@@ -7,7 +7,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import type { CallFrame, IndexedLog, StructTrace, TxCallTrace, VmFailure } from '../../node/exec/tracers/index.js'
-import { decodeErrorString } from '../revert.js'
+import { decodeErrorString } from '../../node/exec/revertReason.js'
 import { data, jsonHex, quantity } from './hex.js'
 
 /** RSKj `HexUtils.toQuantityJsonHex(byte[])`: hex digits with leading zeros stripped, empty = `0x0`. */

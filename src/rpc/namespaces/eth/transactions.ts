@@ -3,7 +3,7 @@ import { bytesToHex } from '@ethereumjs/util'
 import { address, blockHash, data as dataCodec, hexIndex, txHash } from '../../codecs/primitives.js'
 import { hexBlockId } from '../../codecs/block.js'
 import { txObject, type TxObject } from '../../codecs/transaction.js'
-import { invalidParams, RpcError, ErrorCode } from '../../../errors.js'
+import { invalidParams, revertError, RpcError, ErrorCode } from '../../../errors.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../../method.js'
 import { data, ZERO_HASH } from '../../format/hex.js'
 import { formatTransaction } from '../../format/transaction.js'
@@ -15,7 +15,6 @@ import type { LegacyTxData } from '@ethereumjs/tx'
 import type { TxRecord } from '../../../node/chain/types.js'
 import { signMessage } from '../../../node/accounts.js'
 import { privateKeyToAddress } from '../../../node/crypto.js'
-import { revertError } from '../../revert.js'
 
 /** RSKj `GasCost.TRANSACTION_DEFAULT`: gas of an eth_sendTransaction that names none. */
 export const DEFAULT_TX_GAS = 90_000n

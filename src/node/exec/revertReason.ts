@@ -1,10 +1,10 @@
 /**
- * Revert reporting as RSKj does it (`EthModule.decodeProgramRevert`, reference §5.1): an `Error(string)` payload
- * gives `VM Exception while processing transaction: revert <reason>`; any other payload (custom errors, panics,
- * empty) gives `VM Exception while processing transaction: transaction reverted`. The raw bytes go in `data`.
+ * The text RSKj gives a revert (`EthModule.decodeProgramRevert`, reference §5.1): an `Error(string)` payload gives
+ * `VM Exception while processing transaction: revert <reason>`; any other payload (custom errors, panics, empty)
+ * gives `VM Exception while processing transaction: transaction reverted`. Pure decoding of the return data: the
+ * -32015 error that carries it (the raw bytes in `data`) is src/errors.ts `revertError`, and the tracers' `trace_*`
+ * output reads the reason through `decodeErrorString`.
  */
-import { bytesToHex } from '@ethereumjs/util'
-import { reverted, type RpcError } from '../errors.js'
 
 const ERROR_SELECTOR = [0x08, 0xc3, 0x79, 0xa0]
 const PREFIX = 'VM Exception while processing transaction: '
@@ -31,8 +31,8 @@ function readWord(b: Uint8Array, at: number): number | undefined {
   return n
 }
 
-/** The -32015 error for a revert with return data `data`. */
-export function revertError(data: Uint8Array): RpcError {
+/** RSKj's message for a revert with return data `data`. */
+export function revertMessage(data: Uint8Array): string {
   const reason = decodeErrorString(data)
-  return reverted(PREFIX + (reason === undefined ? 'transaction reverted' : `revert ${reason}`), bytesToHex(data))
+  return PREFIX + (reason === undefined ? 'transaction reverted' : `revert ${reason}`)
 }
