@@ -3,7 +3,7 @@
  * and docs cannot drift. Regenerate with `npm run docs`.
  */
 import { describe, expect, it } from 'vitest'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { EXTENSIONS, METHODS, RSKJ_REGTEST, UNSUPPORTED } from '../src/rpc/methods.js'
 import { SPEC_STATUS } from '../src/rpc/support.js'
 import { VERSION } from '../src/version.js'
@@ -60,5 +60,22 @@ describe('docs/methods.md', () => {
       .filter(([n, s]) => s !== '-' && !Object.hasOwn(METHODS, n))
       .map(([n]) => n)
     expect(missing).toEqual([])
+  })
+})
+
+describe('docs/architecture.md', () => {
+  it('names only files that exist, and only names those files define', () => {
+    const text = readFileSync(new URL('../docs/architecture.md', import.meta.url), 'utf8')
+    const root = new URL('../', import.meta.url)
+    const paths = [...text.matchAll(/`(src\/[^`]*)`/g)].map((m) => m[1]!)
+    expect(paths.length).toBeGreaterThan(50)
+    for (const p of paths) expect(existsSync(new URL(p, root)), p).toBe(true)
+    // "`src/x.ts`, `name`" and "`src/x.ts` (`name`": the name is defined in that file (a method's last part).
+    const named = [...text.matchAll(/`(src\/[^`]+\.ts)`(?:,| \()\s*`([\w.]+)`/g)]
+    expect(named.length).toBeGreaterThan(10)
+    for (const [, p, name] of named) {
+      const last = name!.split('.').pop()!
+      expect(readFileSync(new URL(p!, root), 'utf8'), `${p} defines ${last}`).toMatch(new RegExp(`(function|class|const|async|^\\s+(private |static )?(async )?)\\s*${last}\\b|\\b${last}[(:=<]`, 'm'))
+    }
   })
 })
