@@ -116,6 +116,9 @@ function shapeFits(vm: VM): boolean {
   const journal = evm?.journal
   const fn = (o: unknown, names: string[]) => typeof o === 'object' && o !== null && names.every((n) => typeof (o as Record<string, unknown>)[n] === 'function')
   const fits =
+    typeof v._opts === 'object' &&
+    v._opts !== null &&
+    typeof evm?._optsCached === 'object' &&
     fn(v, ['_emit', 'errorStr']) &&
     fn(v.events, ['listenerCount']) &&
     fn(evm, ['runCall']) &&
@@ -137,12 +140,12 @@ export function takesThisPath(vm: VM, tx: LegacyTx): boolean {
   return (
     runTxPatched &&
     enginePatches.active &&
+    shapeFits(vm) &&
     !v.DEBUG &&
     !v.evm.DEBUG &&
     v._opts.profilerOpts?.reportAfterTx !== true &&
     v.evm._optsCached.profiler?.enabled !== true &&
     !tx.supports(Capability.EIP2718TypedTransaction) &&
-    shapeFits(vm) &&
     rulesFit(vm.common) &&
     (tx.common === vm.common || rulesFit(tx.common))
   )
