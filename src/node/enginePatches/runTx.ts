@@ -4,10 +4,11 @@
  * profiler off, and the options the miner passes (src/node/chain/runBlockTx.ts). Anything else, and the switch
  * turned off, runs the engine's own `runTx`.
  *
- * Why: the engine's function (about 600 lines with its helpers) asks `isActivatedEIP` some 30 times per transaction,
- * walks the hardfork list four times (`consensusType`, `gteHardfork` for the receipt and twice in the journal's
- * cleanup), computes the intrinsic gas twice (once more for EIP-8037's split), awaits `beforeTx`/`afterTx` events
- * nobody listens to, and writes the sender's account twice. On Node 20 its body is also the largest single
+ * Why: for a legacy transfer on Istanbul rules, outside the EVM call, the engine's function (its `_runTx` alone is about 590
+ * lines of the published JavaScript) asks `isActivatedEIP` 25 times and walks the hardfork list 6 times (`consensusType`, `gteHardfork`), this
+ * copy 2 and 3 times (in the transaction's intrinsic gas and the journal's cleanup, both the engine's); it also
+ * computes the intrinsic gas twice (once more for EIP-8037's split), awaits `beforeTx`/`afterTx` events nobody
+ * listens to, and writes the sender's account twice. On Node 20 its body is also the largest single
  * compilation of a fresh process's first transfers (TurboFan, 33-41 ms of about 430-480: docs/performance.md,
  * seventeenth and eighteenth rounds), paid in every test process.
  *
@@ -40,17 +41,13 @@ import { enginePatches } from './switch.js'
 const ENGINE_ONLY_EIPS = [2718, 2929, 2930, 1559, 3651, 4844, 6780, 7623, 7702, 7708, 7778, 7864, 7928, 8037, 8246, 2780]
 
 interface JournalInternals {
-  common: Common
-  touched: Set<string>
-  accessList?: unknown
-  preimages?: unknown
   stateManager: VM['stateManager']
+  cleanup(): Promise<void>
   checkpoint(): Promise<void>
   commit(): Promise<void>
   revert(): Promise<void>
   putAccount(address: Address, account: Account): Promise<void>
   deleteAccount(address: Address): Promise<void>
-  cleanJournal(): void
 }
 
 interface EvmInternals {
@@ -72,9 +69,6 @@ interface VmInternals {
   errorStr(): string
 }
 
-/** The engine's `_runTx` result, with the fields it sets (RunTxResult is a superset of runCall's result). */
-type Results = RunTxResult
-
 /**
  * What the engine's `runTx` must still contain for this copy to stand for it (property names survive bundling).
  * `_runTx` itself is not exported; the pinned version (switch.ts) stands for it.
@@ -89,19 +83,22 @@ export const runTxPatched: boolean =
   COPIED.every((token) => engineText.includes(token)) &&
   [...engineText.matchAll(/isActivatedEIP\((\d+)\)/g)].every((m) => CHECKED_EIPS.includes(Number(m[1])))
 
-/** Per Common: whether its rules take this path, for the hardfork and EIP list it had when asked. */
-const rulesChecked = new WeakMap<Common, { hardfork: string; eips: readonly number[] | undefined; fits: boolean }>()
+/**
+ * Whether a Common's rules take this path, per list of active EIPs: Common's own array, made anew whenever its hardfork
+ * or EIPs change and shared by its copies (every transaction holds a copy of the chain's Common), so a copy is checked
+ * once, not at each of its transactions.
+ */
+const rulesChecked = new WeakMap<readonly number[], boolean>()
 
 function rulesFit(common: Common): boolean {
-  const hardfork = common.hardfork()
   const eips = activatedEipsArray(common)
-  const known = rulesChecked.get(common)
-  if (known !== undefined && known.hardfork === hardfork && known.eips === eips && eips !== undefined) return known.fits
+  const known = eips === undefined ? undefined : rulesChecked.get(eips)
+  if (known !== undefined) return known
   const fits =
     !ENGINE_ONLY_EIPS.some((eip) => common.isActivatedEIP(eip)) &&
     common.gteHardfork(Hardfork.Byzantium) &&
     common.consensusType() !== ConsensusType.ProofOfAuthority
-  rulesChecked.set(common, { hardfork, eips, fits })
+  if (eips !== undefined) rulesChecked.set(eips, fits)
   return fits
 }
 
@@ -123,10 +120,7 @@ function shapeFits(vm: VM): boolean {
     fn(v.events, ['listenerCount']) &&
     fn(evm, ['runCall']) &&
     ['eip2780PrepOog', 'eip7928CallPostTargetOog', 'createTxTargetAlive'].every((f) => typeof (evm as unknown as Record<string, unknown>)[f] === 'boolean') &&
-    fn(journal, ['checkpoint', 'commit', 'revert', 'putAccount', 'deleteAccount', 'cleanJournal']) &&
-    journal.touched instanceof Set &&
-    // The journal's cleanup follows the rules of its own Common, which `rulesFit` checks as the VM's.
-    journal.common === vm.common &&
+    fn(journal, ['cleanup', 'checkpoint', 'commit', 'revert', 'putAccount', 'deleteAccount']) &&
     journal.stateManager === vm.stateManager &&
     evm.stateManager === vm.stateManager &&
     fn(evm.stateManager.originalStorageCache, ['clear'])
@@ -165,7 +159,7 @@ export function runTransaction(vm: VM, tx: LegacyTx, block: Block, blockGasUsed:
 async function runLegacyTx(vm: VM, tx: LegacyTx, block: Block, blockGasUsed: bigint): Promise<RunTxResult> {
   const evm = vm.evm as unknown as EvmInternals
   const journal = evm.journal
-  await cleanup(journal)
+  await journal.cleanup()
   await journal.checkpoint()
   try {
     const result = await runLegacyTxBody(vm, evm, tx, block, blockGasUsed)
@@ -215,9 +209,9 @@ async function runLegacyTxBody(vm: VM, evm: EvmInternals, tx: LegacyTx, block: B
   fromAccount.nonce += 1n
   await journal.putAccount(caller, fromAccount)
   await journal.checkpoint()
-  let results: Results
+  let results: RunTxResult
   try {
-    results = (await evm.runCall({ block, gasPrice, caller, gasLimit, to: tx.to, value: tx.value, data: tx.data, skipNonceIncrement: true })) as Results
+    results = (await evm.runCall({ block, gasPrice, caller, gasLimit, to: tx.to, value: tx.value, data: tx.data, skipNonceIncrement: true })) as RunTxResult
   } catch (e) {
     await journal.revert()
     throw e
@@ -254,7 +248,7 @@ async function runLegacyTxBody(vm: VM, evm: EvmInternals, tx: LegacyTx, block: B
     for (const hex of addresses) await journal.deleteAccount(new Address(hexToBytes(hex as PrefixedHexString)))
   }
   results.bloom = logsBloom(execResult.logs, vm.common)
-  await cleanup(journal)
+  await journal.cleanup()
   evm.stateManager.originalStorageCache.clear()
   results.receipt = {
     status: execResult.exceptionError !== undefined ? 0 : 1,
@@ -266,23 +260,8 @@ async function runLegacyTxBody(vm: VM, evm: EvmInternals, tx: LegacyTx, block: B
   return results
 }
 
-/**
- * The journal's `cleanup` (engine: journal.js) past Spurious Dragon, which `rulesFit` established: touched accounts
- * left empty are deleted (EIP-161), then the journal starts over.
- */
-async function cleanup(journal: JournalInternals): Promise<void> {
-  for (const hex of journal.touched) {
-    const address = new Address(hexToBytes(`0x${hex}`))
-    const account = await journal.stateManager.getAccount(address)
-    if (account === undefined || account.isEmpty()) await journal.deleteAccount(address)
-  }
-  journal.cleanJournal()
-  if (journal.accessList !== undefined) delete journal.accessList
-  if (journal.preimages !== undefined) delete journal.preimages
-}
-
 /** The engine's `txLogsBloom`: each log's address and topics. */
-function logsBloom(logs: Results['execResult']['logs'], common: Common): Bloom {
+function logsBloom(logs: RunTxResult['execResult']['logs'], common: Common): Bloom {
   const bloom = new Bloom(undefined, common)
   if (logs !== undefined) {
     for (const log of logs) {
