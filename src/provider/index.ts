@@ -8,6 +8,7 @@ import type { ProviderOptions, ResolvedOptions } from '../options/index.js'
 import { resolveOptions } from '../options/resolve.js'
 import { RskNode } from '../node/node.js'
 import { privateKeyToAddress } from '../node/crypto.js'
+import { lowerBackgroundThreads } from '../node/threadPriority.js'
 import { handlePayload, invoke, type MethodVeto } from '../rpc/dispatch.js'
 import { checkStateDump, dumpState, loadState, type StateDump } from '../node/dev/stateDump.js'
 import type { JsonRpcReply, RequestArguments } from '../rpc/types.js'
@@ -234,6 +235,8 @@ export class Provider extends EventEmitter<ProviderEvents> {
  */
 export async function createProvider(options: ProviderOptions = {}): Promise<Provider> {
   const resolved = resolveOptions(options)
+  // Once per process: V8's compiler threads below the thread that runs the chain (src/node/threadPriority.ts).
+  lowerBackgroundThreads()
   const node = await RskNode.create(resolved)
   const provider = new Provider(node, resolved)
   queueMicrotask(() => provider.emit('connect', { chainId: '0x' + resolved.network.chainId.toString(16) }))
