@@ -235,10 +235,11 @@ export class Provider extends EventEmitter<ProviderEvents> {
  */
 export async function createProvider(options: ProviderOptions = {}): Promise<Provider> {
   const resolved = resolveOptions(options)
-  // Once per process: V8's compiler threads below the thread that runs the chain (src/node/threadPriority.ts).
-  lowerBackgroundThreads()
   const node = await RskNode.create(resolved)
   const provider = new Provider(node, resolved)
+  // Once per process, and only for a provider that exists: V8's compiler threads below the thread that runs the
+  // chain (src/node/threadPriority.ts).
+  lowerBackgroundThreads()
   queueMicrotask(() => provider.emit('connect', { chainId: '0x' + resolved.network.chainId.toString(16) }))
   return provider
 }
