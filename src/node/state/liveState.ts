@@ -6,9 +6,9 @@
  * - Reads and writes go to per-account entries (entries.ts): the value the trie holds (`base`) and the current one.
  *   The entries of accounts read once stay as the head's read cache, so a hot account is never looked up twice.
  * - `checkpoint`/`commit`/`revert` keep an undo log of entry changes (the engine checkpoints every call frame).
- * - The trie is written only when a root is asked for (`getStateRoot`): changed slots into each storage trie, then
- *   changed accounts into the account trie, skipping writes of the value already there. Nodes are copied on write,
- *   so every root computed stays readable (historical blocks, `evm_revert` as a root swap; trieStore.ts).
+ * - The trie is written only when a root is asked for (`getStateRoot`; stateRoot.ts): changed slots into each storage
+ *   trie, then changed accounts into the account trie, skipping writes of the value already there. Nodes are copied
+ *   on write, so every root computed stays readable (historical blocks, `evm_revert` as a root swap; trieStore.ts).
  * - A root computed inside a checkpoint (the miner asks for it before committing the block) is kept and adopted
  *   when the outermost checkpoint commits unchanged, so a block's tries are built once.
  * - On a fork (the store has `remote` values), what the local trie does not hold is read from the remote, and the
@@ -19,14 +19,14 @@ import { RLP } from '@ethereumjs/rlp'
 import { OriginalStorageCache } from '@ethereumjs/statemanager'
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
 import { keccak256 } from '../crypto.js'
-import { rlpEncode } from '../rlp.js'
-import { rootHash, withSink, type TrieNode } from './trieNode.js'
-import { trieDel, trieGet, trieGetLeaf, triePut, withNodes, type HashNodeLoader } from './nodeTrie.js'
+import { withSink, type TrieNode } from './trieNode.js'
+import { trieGet, trieGetLeaf, withNodes, type HashNodeLoader } from './nodeTrie.js'
 import type { TrieStore } from './trieStore.js'
 import { binKey } from '../binKey.js'
 import { hashNodeLoader } from './nodeSource.js'
-import { Entry, Undo, copyAccount, encodeAccount, sameAccount, type Slot } from './entries.js'
-import { decodeForkLeaf, encodeForkLeaf } from './overlay.js'
+import { Entry, Undo, copyAccount, type Slot } from './entries.js'
+import { decodeForkLeaf } from './overlay.js'
+import { adoptRoot, computeRoot, storageTree, treeOf, type Computed } from './stateRoot.js'
 
 const EMPTY = new Uint8Array(0)
 /** One settled promise for every write answered at once (a settled promise never changes). */
@@ -43,14 +43,6 @@ function knownSlot(e: Entry, key: Uint8Array): Slot | undefined | typeof NOT_REA
   // Checked first: slots read while the account existed may outlive it (a revert restores the map they are in).
   if (e.current === undefined) return undefined
   return e.slots.get(binKey(key)) ?? NOT_READ
-}
-
-interface Computed {
-  version: number
-  root: TrieNode | undefined
-  hash: Uint8Array
-  /** Each written entry's account as stored in `root` (its storage root updated), and its storage tree. */
-  accounts: Array<[Entry, Account | undefined, TrieNode | undefined]>
 }
 
 export class LiveState implements StateManagerInterface {
@@ -243,7 +235,7 @@ export class LiveState implements StateManagerInterface {
     const account = e.current!
     const k = binKey(key)
     const hashed = keccak256(key)
-    const stored = await withNodes(this.load, () => trieGet(this.storageTree(e, account), hashed))
+    const stored = await withNodes(this.load, () => trieGet(storageTree(this.store, e, account), hashed))
     let value: Uint8Array = EMPTY
     if (stored !== undefined) value = RLP.decode(stored) as Uint8Array
     else if (e.remote) {
@@ -379,15 +371,8 @@ export class LiveState implements StateManagerInterface {
 
   // ---- roots -------------------------------------------------------------------------------------------------
 
-  /** The storage trie of the entry's current account. */
-  private storageTree(e: Entry, account: Account): TrieNode | undefined {
-    return e.storageKnown ? e.storage : this.tree(account.storageRoot)
-  }
-
   private tree(hash: Uint8Array): TrieNode | undefined {
-    const t = this.store.tree(hash)
-    if (t === null) throw EthereumJSErrorWithoutCode('State trie does not contain state root')
-    return t
+    return treeOf(this.store, hash)
   }
 
   async getStateRoot(): Promise<Uint8Array> {
@@ -404,53 +389,13 @@ export class LiveState implements StateManagerInterface {
   }
 
   private computeNow(): Computed {
-    const fork = this.store.remote !== undefined
-    let root = this.root
-    const accounts: Computed['accounts'] = []
-    for (const e of this.dirty) {
-      let account = e.current
-      let storage: TrieNode | undefined
-      if (account !== undefined) {
-        storage = this.storageTree(e, account)
-        let changed = false
-        for (const k of e.dirtySlots) {
-          const s = e.slots.get(k)
-          if (s === undefined || !s.dirty || equalsBytes(s.current, s.base)) continue
-          changed = true
-          // Over the remote's storage a zero is kept (an empty value), else the remote's value would show through.
-          storage = s.current.length > 0 || e.remote ? triePut(storage, s.hashed, rlpEncode(s.current)) : trieDel(storage, s.hashed)
-        }
-        if (changed) {
-          const hash = storage === undefined ? KECCAK256_RLP : rootHash(storage)
-          this.store.addStorageRoot(hash, storage)
-          account = new Account(account.nonce, account.balance, hash, account.codeHash)
-        }
-      }
-      accounts.push([e, account, storage])
-      if (sameAccount(account, e.base) && e.remote === e.baseRemote) continue
-      // The storage trie rides on the account's leaf: the state root reaches it, and frees it with itself.
-      if (fork) root = triePut(root, e.hashedKey(), encodeForkLeaf(account, e.remote), account === undefined ? undefined : storage)
-      else root = account === undefined ? trieDel(root, e.hashedKey()) : triePut(root, e.hashedKey(), encodeAccount(account), storage)
-    }
-    const hash = root === undefined ? KECCAK256_RLP : rootHash(root)
-    this.store.addRoot(hash, root)
-    return { version: this.version, root, hash, accounts }
+    return computeRoot(this.store, this.root, this.dirty, this.version)
   }
 
   /** Makes a computed root the state's base (only outside checkpoints: the undo log must not outlive it). */
   private adopt(c: Computed): void {
     this.root = c.root
-    for (const [e, account, storage] of c.accounts) {
-      e.base = e.current = account
-      e.baseRemote = e.remote
-      e.storage = storage
-      e.storageKnown = true
-      for (const k of e.dirtySlots) {
-        const s = e.slots.get(k)
-        if (s?.dirty === true) e.slots.set(k, { ...s, base: s.current, dirty: false })
-      }
-      e.dirtySlots.clear()
-    }
+    adoptRoot(c)
     this.dirty.clear()
   }
 
