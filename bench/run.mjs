@@ -224,13 +224,15 @@ ${gc.warmTransfers.toLocaleString('en-US')} transfers and ${gc.warmFixtures.toLo
 - CPU rows ("…"): user + system CPU time per operation of the process that runs the simulator: the server process
   for HTTP targets (\`/proc/<pid>/stat\`), the whole benchmark process for in-process ones (client included; EDR's
   threads count). Unlike rates, they do not depend on how much CPU the load generator or other processes take.
+  For rsksim's fresh rows about half of it is V8's compiler on its worker threads, which rsksim runs below the main
+  thread (nineteenth round in the notes below; \`bench/threads.mjs\` splits it by thread).
 - Memory: after a full GC (\`--expose-gc\`). "JS heap" is the V8 heap of the process that holds the chain (for
   rsksim over HTTP, the server process). Hardhat keeps its chain in Rust (EDR) and Anvil is native, so their
   growth shows in RSS, not in the heap. Fixture-cycle memory is heap where there is one, RSS for Anvil.
 - One run, 2-core machine: expect ±10-30 % between runs on fast rows (sub-millisecond \`eth_getLogs\` most of all).
   The fresh-process rows (transfers, fixture cycles) move most with the machine's load ("Load" above):
   V8 compiles rsksim's JavaScript on the second core, and with that core taken the same code ran fresh transfers at
-  half the rate (sixteenth round in the notes below).
+  half the rate (sixteenth round in the notes below; 0.58x EDR since the nineteenth).
 
 ### Details
 
