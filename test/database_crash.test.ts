@@ -5,26 +5,10 @@
  * with a receipt before the kill, and read the head's state (crashChild.ts checks and reports).
  */
 import { describe, expect, it } from 'vitest'
-import { build } from 'esbuild'
 import { spawn } from 'node:child_process'
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-
-async function bundleChild(dir: string): Promise<string> {
-  const file = path.join(dir, 'child.mjs')
-  await build({
-    entryPoints: [path.resolve('test/fixtures/crashChild.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outfile: file,
-    logLevel: 'silent',
-    // As tsup.config.ts: native and WebAssembly packages stay external; bundled CommonJS needs a require.
-    external: ['tiny-secp256k1', 'classic-level'],
-    banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
-  })
-  return file
-}
+import { bundleChild } from './fixtures/bundleChild.js'
 
 /** Runs the child until `killAfterMs` past its CHECK line, then SIGKILLs it. Resolves with its lines. */
 function runAndKill(child: string, db: string, acked: string, killAfterMs: number): Promise<string[]> {
@@ -57,7 +41,7 @@ describe('database crash safety', () => {
     mkdirSync(path.resolve('node_modules/.cache'), { recursive: true })
     const work = mkdtempSync(path.resolve('node_modules/.cache/rsksim-crash-'))
     try {
-      const child = await bundleChild(work)
+      const child = await bundleChild('test/fixtures/crashChild.ts', work)
       const db = path.join(work, 'chain')
       const acked = path.join(work, 'acked.txt')
       writeFileSync(acked, '')

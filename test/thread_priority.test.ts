@@ -5,11 +5,11 @@
  * worker and libuv's pool keep theirs; the environment switch and a provider created inside a worker change nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { build } from 'esbuild'
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { platformThreads, v8PoolSize } from '../src/node/threadPriority.js'
+import { bundleChild } from './fixtures/bundleChild.js'
 
 interface Thread {
   tid: number
@@ -32,18 +32,7 @@ beforeAll(async () => {
   // Inside node_modules, so that the external packages resolve from the bundle (as test/engine_bundle.test.ts).
   mkdirSync(path.resolve('node_modules/.cache'), { recursive: true })
   dir = mkdtempSync(path.resolve('node_modules/.cache/rsksim-priority-'))
-  child = path.join(dir, 'child.mjs')
-  await build({
-    entryPoints: [path.resolve('test/fixtures/priorityChild.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outfile: child,
-    logLevel: 'silent',
-    // As tsup.config.ts: native and WebAssembly packages stay external; bundled CommonJS needs a require.
-    external: ['tiny-secp256k1', 'classic-level', 'secp256k1-native'],
-    banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
-  })
+  child = await bundleChild('test/fixtures/priorityChild.ts', dir)
 })
 
 /** Runs the child with Node options `nodeArgs`; `where` = 'worker' creates the provider inside a worker. */
