@@ -108,6 +108,8 @@ describe('platformThreads: the rule on thread lists recorded from /proc', () => 
     expect(platformThreads(node20, 11285, 4)).toEqual([11286, 11287, 11288, 11289, 11290])
     expect(platformThreads(node24, 11297, 4)).toEqual([11298, 11299, 11300, 11301, 11302])
     expect(platformThreads(node24, 11297, 2)).toEqual([11298, 11299, 11300])
+    // The JSDoc example of platformThreads.
+    expect(platformThreads([{ tid: 9, start: 5 }, { tid: 10, start: 7 }, { tid: 11, start: 7 }, { tid: 12, start: 9 }], 9, 1)).toEqual([10, 11])
   })
 
   it('picks nothing in a process with no other thread', () => {

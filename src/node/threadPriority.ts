@@ -63,7 +63,12 @@ function threadsOfThisProcess(): ThreadInfo[] {
   return out
 }
 
-/** The platform's threads among `threads`: the first `1 + poolSize` after the main thread (the header's rule). */
+/**
+ * The platform's threads among `threads`: the first `1 + poolSize` after the main thread (the header's rule).
+ *
+ * @example
+ * platformThreads([{ tid: 9, start: 5 }, { tid: 10, start: 7 }, { tid: 11, start: 7 }, { tid: 12, start: 9 }], 9, 1) // [10, 11]
+ */
 export function platformThreads(threads: readonly ThreadInfo[], mainTid: number, poolSize: number): number[] {
   return threads
     .filter((t) => t.tid !== mainTid && Number.isFinite(t.start))
@@ -72,7 +77,12 @@ export function platformThreads(threads: readonly ThreadInfo[], mainTid: number,
     .map((t) => t.tid)
 }
 
-/** V8's pool size as Node sets it: `--v8-pool-size` (command line or NODE_OPTIONS), default 4, 0 = cores - 1. */
+/**
+ * V8's pool size as Node sets it: `--v8-pool-size` (command line or NODE_OPTIONS), default 4, 0 = cores - 1.
+ *
+ * @example
+ * v8PoolSize(['--v8-pool-size=2']) // 2
+ */
 export function v8PoolSize(flags: readonly string[] = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)]): number {
   let size = 4
   for (let i = 0; i < flags.length; i++) {
