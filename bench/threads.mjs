@@ -18,7 +18,6 @@ const { values } = parseArgs({
     target: { type: 'string' },
     transfers: { type: 'string', default: '500' },
     rounds: { type: 'string' },
-    child: { type: 'boolean', default: false },
   },
 })
 

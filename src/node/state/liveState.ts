@@ -371,10 +371,6 @@ export class LiveState implements StateManagerInterface {
 
   // ---- roots -------------------------------------------------------------------------------------------------
 
-  private tree(hash: Uint8Array): TrieNode | undefined {
-    return treeOf(this.store, hash)
-  }
-
   async getStateRoot(): Promise<Uint8Array> {
     const c = await this.compute()
     if (this.depth === 0) this.adopt(c)
@@ -384,12 +380,8 @@ export class LiveState implements StateManagerInterface {
   /** The root of the current state, written into copies of the tries (the entries are left as they are). */
   private async compute(): Promise<Computed> {
     if (this.computed?.version === this.version) return this.computed
-    const c = await withNodes(this.load, () => withSink(this.store.sink, () => this.computeNow()))
+    const c = await withNodes(this.load, () => withSink(this.store.sink, () => computeRoot(this.store, this.root, this.dirty, this.version)))
     return (this.computed = c)
-  }
-
-  private computeNow(): Computed {
-    return computeRoot(this.store, this.root, this.dirty, this.version)
   }
 
   /** Makes a computed root the state's base (only outside checkpoints: the undo log must not outlive it). */
@@ -401,7 +393,7 @@ export class LiveState implements StateManagerInterface {
 
   async setStateRoot(stateRoot: Uint8Array): Promise<void> {
     if (!(await this.store.hasTree(stateRoot))) throw EthereumJSErrorWithoutCode('State trie does not contain state root')
-    this.root = this.tree(stateRoot)
+    this.root = treeOf(this.store, stateRoot)
     this.entries = new Map()
     this.dirty.clear()
     this.undo.clear()
