@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { rng } from './rng.js'
-import { copyModel, randomWrite, type Model } from './stateModel.js'
+import { copyModel, getSlot, randomWrite, type Model } from './stateModel.js'
 import { Address, bytesToHex, setLengthLeft, KECCAK256_NULL } from '@ethereumjs/util'
 import { LiveState } from '../src/node/state/liveState.js'
 import { TrieStore } from '../src/node/state/trieStore.js'
@@ -16,7 +16,12 @@ import { keccak256 } from '../src/node/crypto.js'
 
 
 describe('a fork\'s local trie over the remote\'s state', () => {
-  it('reads the model after random writes, deletes, cleared storage, checkpoints and root swaps', async () => {
+  // "storage read synchronously first": as the EVM's SLOAD and SSTORE read (src/node/state/storageAccess.ts).
+  it.each([
+    ['through promises', false],
+    ['storage read synchronously first', true],
+  ])('reads the model after random writes, deletes, cleared storage, checkpoints and root swaps (%s)', async (_name, synchronous) => {
+    const sync = synchronous ? { hits: 0 } : undefined
     const r = rng(16)
     const n = (k: number) => Math.floor(r() * k)
     const addresses = Array.from({ length: 10 }, (_, i) => new Address(setLengthLeft(Uint8Array.of(i + 1, 0xbb), 20)))
@@ -50,7 +55,7 @@ describe('a fork\'s local trie over the remote\'s state', () => {
     const ours = new LiveState(store)
     let model = copyModel(remote)
     const saved: Model[] = []
-    const w = { r, ours, model, addresses, slots, codes }
+    const w = { r, ours, model, addresses, slots, codes, sync }
     const roots: Array<[Uint8Array, Model]> = []
     let swaps = 0
     let reads = 0
@@ -65,7 +70,7 @@ describe('a fork\'s local trie over the remote\'s state', () => {
         const a = await ours.getAccount(address)
         expect(a === undefined ? null : [a.nonce, a.balance]).toEqual(m === undefined ? null : [m.nonce, m.balance])
         for (let slot = 0; slot < slots.length; slot++) {
-          expect(bytesToHex(await ours.getStorage(address, slots[slot]!))).toBe(bytesToHex(m?.storage.get(slot) ?? new Uint8Array()))
+          expect(bytesToHex(await getSlot(ours, sync, address, slots[slot]!))).toBe(bytesToHex(m?.storage.get(slot) ?? new Uint8Array()))
         }
         expect(bytesToHex(await ours.getCode(address))).toBe(bytesToHex(m?.code ?? new Uint8Array()))
         reads++
@@ -91,6 +96,7 @@ describe('a fork\'s local trie over the remote\'s state', () => {
     }
     expect(reads).toBeGreaterThan(300)
     expect(swaps).toBeGreaterThan(30)
+    if (sync !== undefined) expect(sync.hits).toBeGreaterThan(500)
   })
 
   it('a deleted remote account and a zeroed remote slot stay deleted and zero under later roots', async () => {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { rng } from './rng.js'
-import { copyModel, randomWrite, type Model } from './stateModel.js'
+import { copyModel, getSlot, randomWrite, type Model } from './stateModel.js'
 import { MerkleStateManager, getMerkleStateProof } from '@ethereumjs/statemanager'
 import { Account, Address, bytesToHex, setLengthLeft } from '@ethereumjs/util'
 import { LiveState } from '../src/node/state/liveState.js'
@@ -34,7 +34,13 @@ async function reference(model: Model, addresses: Address[], slots: Uint8Array[]
 }
 
 describe('LiveState against the engine\'s trie and a model of the state', () => {
-  it('random writes, deletes, cleared storage and nested checkpoints give the model\'s reads, roots and proofs', async () => {
+  // "storage read synchronously first": slot reads and writes try storageIfKnown/putStorageIfKnown first, as the
+  // EVM's SLOAD and SSTORE do (src/node/state/storageAccess.ts).
+  it.each([
+    ['through promises', false],
+    ['storage read synchronously first', true],
+  ])('random writes, deletes, cleared storage and nested checkpoints give the model\'s reads, roots and proofs (%s)', async (_name, synchronous) => {
+    const sync = synchronous ? { hits: 0 } : undefined
     const r = rng(21)
     const n = (k: number) => Math.floor(r() * k)
     const addresses = Array.from({ length: 8 }, (_, i) => new Address(setLengthLeft(Uint8Array.of(i + 1, 0xaa), 20)))
@@ -45,7 +51,7 @@ describe('LiveState against the engine\'s trie and a model of the state', () => 
     let model: Model = new Map()
     const saved: Model[] = []
     let roots = 0
-    const w = { r, ours, model, addresses, slots, codes }
+    const w = { r, ours, model, addresses, slots, codes, sync }
     for (let step = 0; step < 4000; step++) {
       const i = n(addresses.length)
       const address = addresses[i]!
@@ -57,7 +63,7 @@ describe('LiveState against the engine\'s trie and a model of the state', () => 
         const a = await ours.getAccount(address)
         expect(a === undefined ? null : [a.nonce, a.balance]).toEqual(m === undefined ? null : [m.nonce, m.balance])
         const slot = n(slots.length)
-        expect(bytesToHex(await ours.getStorage(address, slots[slot]!))).toBe(bytesToHex(m?.storage.get(slot) ?? new Uint8Array()))
+        expect(bytesToHex(await getSlot(ours, sync, address, slots[slot]!))).toBe(bytesToHex(m?.storage.get(slot) ?? new Uint8Array()))
         expect(bytesToHex(await ours.getCode(address))).toBe(bytesToHex(m?.code ?? new Uint8Array()))
       } else if (op < 0.78) {
         await ours.checkpoint()
@@ -81,6 +87,7 @@ describe('LiveState against the engine\'s trie and a model of the state', () => 
     const stateRoot = await ours.getStateRoot()
     expect(bytesToHex(stateRoot)).toBe(bytesToHex(await ref.getStateRoot()))
     expect(roots).toBeGreaterThan(100)
+    if (sync !== undefined) expect(sync.hits).toBeGreaterThan(500)
 
     // Proofs of the final state, walked by src/node/chain/proofs.ts, equal the engine's EIP-1186 builder's.
     const chain = { trees: store, requireState: async () => undefined } as unknown as Chain

@@ -19,6 +19,7 @@ import { EVMError, type EVMOpts } from '@ethereumjs/evm'
 import { enginePatches } from './switch.js'
 import { interpreterFieldsFound } from './interpreter.js'
 import { bytesToWord, unpaddedBytes } from '../rlp.js'
+import { storageAccess } from '../state/storageAccess.js'
 
 type CustomOpcode = NonNullable<EVMOpts['customOpcodes']>[number]
 type AddOpcode = Extract<CustomOpcode, { logicFunction: unknown }>
@@ -201,13 +202,16 @@ function haltOpcodes(common: Common, baseFee: (op: number) => number, charge: Re
 function wordOpcodes(common: Common, baseFee: (op: number) => number, charge: ReturnType<typeof memoryCharge>): AddOpcode[] {
   const out: AddOpcode[] = []
   if (!common.isActivatedEIP(2929) && !common.isActivatedEIP(6800) && !common.isActivatedEIP(7864)) {
+    const storage = storageAccess(common)
+    const pushValue = (runState: RunState, value: Uint8Array) => runState.stack.push(value.length === 0 ? 0n : bytesToWord(value))
     out.push({
       opcode: 0x54,
       opcodeName: 'SLOAD',
       baseFee: baseFee(0x54),
-      logicFunction: async (runState: RunState) => {
-        const value = await runState.interpreter.storageLoad(wordToBytes(runState.stack.pop()))
-        runState.stack.push(value.length === 0 ? 0n : bytesToWord(value))
+      // A promise only when the state must read the slot first (storageAccess.ts).
+      logicFunction: (runState: RunState) => {
+        const value = storage.load(runState, wordToBytes(runState.stack.pop()))
+        return value instanceof Promise ? value.then((v) => pushValue(runState, v)) : pushValue(runState, value)
       },
     })
   }
@@ -268,8 +272,9 @@ function wordOpcodes(common: Common, baseFee: (op: number) => number, charge: Re
  */
 export function fastSstore(common: Common): AddOpcode['logicFunction'] | undefined {
   if (!fastOpcodesApply(common) || common.isActivatedEIP(8037)) return undefined
-  return async (runState: RunState) => {
+  const storage = storageAccess(common)
+  return (runState: RunState) => {
     const [key, value] = runState.stack.popN(2) as [bigint, bigint]
-    await runState.interpreter.storageStore(wordToBytes(key), unpaddedBytes(value))
+    return storage.store(runState, wordToBytes(key), unpaddedBytes(value))
   }
 }

@@ -24,6 +24,7 @@ import { rskPrecompiles, type BridgeReads } from './bridge.js'
 import { minimumGasPriceOf } from '../../chain/common.js'
 import { fastOpcodes, fastSstore, wordToBytes } from '../../enginePatches/index.js'
 import type { ExecutionGuard } from '../../exec/guard.js'
+import { storageAccess } from '../../state/storageAccess.js'
 
 type CustomOpcode = NonNullable<EVMOpts['customOpcodes']>[number]
 type AddOpcode = Extract<CustomOpcode, { logicFunction: unknown }>
@@ -117,18 +118,28 @@ function createGas(engine: GasFunction): GasFunction {
   }
 }
 
-/** Frontier SSTORE (RSKj `VM.doSSTORE`): no EIP-2200 net metering and no 2,300 sentry. */
-const sstoreGas: GasFunction = async (runState, gas) => {
-  if (runState.interpreter.isStatic()) staticViolation()
-  const [key, value] = runState.stack.peek(2) as [bigint, bigint]
-  const current = await runState.interpreter.storageLoad(wordToBytes(key))
-  const currentZero = current.every((b) => b === 0)
-  if (currentZero && value !== 0n) return gas + SET_SSTORE
-  if (!currentZero && value === 0n) {
-    runState.interpreter.refundGas(REFUND_SSTORE, 'RSK SSTORE clear')
+/**
+ * Frontier SSTORE (RSKj `VM.doSSTORE`): no EIP-2200 net metering and no 2,300 sentry. A promise only when the state
+ * must read the slot first (state/storageAccess.ts).
+ */
+function sstoreGas(common: Common): GasFunction {
+  const storage = storageAccess(common)
+  const charge = (runState: RunState, gas: bigint, value: bigint, current: Uint8Array): bigint => {
+    const currentZero = current.every((b) => b === 0)
+    if (currentZero && value !== 0n) return gas + SET_SSTORE
+    if (!currentZero && value === 0n) {
+      runState.interpreter.refundGas(REFUND_SSTORE, 'RSK SSTORE clear')
+      return gas + RESET_SSTORE
+    }
     return gas + RESET_SSTORE
   }
-  return gas + RESET_SSTORE
+  // Either synchronous or asynchronous: both of the engine's step loops await what a gas function returns.
+  return ((runState: RunState, gas: bigint): bigint | Promise<bigint> => {
+    if (runState.interpreter.isStatic()) staticViolation()
+    const [key, value] = runState.stack.peek(2) as [bigint, bigint]
+    const current = storage.load(runState, wordToBytes(key))
+    return current instanceof Promise ? current.then((c) => charge(runState, gas, value, c)) : charge(runState, gas, value, current)
+  }) as GasFunction
 }
 
 /** SELFDESTRUCT: RSKj charges 25,000 when the beneficiary does not exist (engine: value to an empty account). */
@@ -171,7 +182,7 @@ export function rskOpcodes(common: Common): CustomOpcode[] {
       // Read at each use: anvil_setMinGasPrice changes it for the blocks that follow.
       logicFunction: (runState: RunState) => runState.stack.push(minimumGasPriceOf(common)),
     },
-    { ...wrapped(0x55, sstoreGas), logicFunction: fastSstore(common) ?? engine(0x55).opHandler },
+    { ...wrapped(0x55, sstoreGas(common)), logicFunction: fastSstore(common) ?? engine(0x55).opHandler },
     ...[0xf1, 0xf2, 0xf4, 0xfa].map((op) => wrapped(op, callGas(engine(op).gasHandler as GasFunction, op))),
     ...[0xf0, 0xf5].map((op) => wrapped(op, createGas(engine(op).gasHandler as GasFunction))),
     wrapped(0xff, selfdestructGas(engine(0xff).gasHandler as GasFunction)),
