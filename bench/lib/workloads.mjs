@@ -252,11 +252,13 @@ export async function getLogs(ctx, c) {
   const filter = { fromBlock: quantity(head - range + 1), toBlock: quantity(head), address: ctx.token }
   const times = []
   let n = 0
+  await ctx.clock.start('getLogs')
   for (let i = 0; i < 5; i++) {
     const t0 = performance.now()
     n = (await ctx.t.request('eth_getLogs', [filter])).length
     times.push(performance.now() - t0)
   }
+  await ctx.clock.stop('getLogs')
   if (n < Math.min(range, c.transfers)) throw new Error(`only ${n} logs over ${range} blocks`)
   return { value: median(times), detail: `${range} blocks, ${n} logs` }
 }
