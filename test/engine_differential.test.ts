@@ -15,7 +15,7 @@ import type { Provider } from '../src/index.js'
 const iface = (a: { abi: readonly unknown[] }) => new Interface(a.abi as never)
 
 /** Opcodes random programs are drawn from: arithmetic, memory, storage, hashing, jumps, calls, logs. */
-const OPS = [0x00, 0x01, 0x02, 0x03, 0x04, 0x06, 0x0a, 0x10, 0x14, 0x16, 0x19, 0x1b, 0x1c, 0x20, 0x30, 0x32, 0x33, 0x34, 0x35, 0x36, 0x3d, 0x43, 0x45, 0x47, 0x50, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5a, 0x5b, 0x5f, 0x80, 0x81, 0x90, 0x91, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xf3, 0xfd]
+const OPS = [0x00, 0x01, 0x02, 0x03, 0x04, 0x06, 0x0a, 0x10, 0x11, 0x14, 0x16, 0x17, 0x18, 0x19, 0x1b, 0x1c, 0x20, 0x30, 0x32, 0x33, 0x34, 0x35, 0x36, 0x3d, 0x43, 0x45, 0x47, 0x50, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5a, 0x5b, 0x5f, 0x80, 0x81, 0x90, 0x91, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xf3, 0xfd]
 
 /** Where random programs run as a contract's code (eth_call's state override). */
 const PROGRAM = '0x00000000000000000000000000000000000c0de5'
@@ -174,6 +174,92 @@ describe('engine patches on and off', () => {
       await p.disconnect()
     }
     setEnginePatches(true)
+  })
+
+  it("two-operand arithmetic, comparison and bitwise opcodes give the yellow paper's results, patches on and off", async () => {
+    // Each program computes OP(a, b) for every pair of edge operands (a on top of the stack: PUSH32 b, PUSH32 a, OP),
+    // stores the results, and returns them. Expected: the yellow paper's definitions, written here.
+    const W = 1n << 256n
+    const edges = [0n, 1n, 2n, 3n, 255n, 256n, 257n, 2n ** 53n + 1n, 2n ** 128n, 2n ** 255n, W - 2n, W - 1n]
+    const spec: Array<[number, (a: bigint, b: bigint) => bigint]> = [
+      [0x01, (a, b) => (a + b) % W],
+      [0x02, (a, b) => (a * b) % W],
+      [0x03, (a, b) => (((a - b) % W) + W) % W],
+      [0x04, (a, b) => (b === 0n ? 0n : a / b)],
+      [0x06, (a, b) => (b === 0n ? 0n : a % b)],
+      [0x10, (a, b) => (a < b ? 1n : 0n)],
+      [0x11, (a, b) => (a > b ? 1n : 0n)],
+      [0x14, (a, b) => (a === b ? 1n : 0n)],
+      [0x16, (a, b) => a & b],
+      [0x17, (a, b) => a | b],
+      [0x18, (a, b) => a ^ b],
+      [0x1b, (shift, value) => (shift >= 256n ? 0n : (value << shift) % W)],
+      [0x1c, (shift, value) => (shift >= 256n ? 0n : value >> shift)],
+    ]
+    const word = (v: bigint) => v.toString(16).padStart(64, '0')
+    const results: Record<string, unknown> = {}
+    for (const on of [true, false]) {
+      setEnginePatches(on)
+      const p = await fresh()
+      for (const [op, f] of spec) {
+        let code = ''
+        let expected = ''
+        let at = 0
+        for (const a of edges) {
+          for (const b of edges) {
+            // The result, then ISZERO of it: a result left out of range (2^256 itself, say) would be stored as its low
+            // 32 bytes, but is not zero.
+            const r = f(a, b)
+            const offset = (n: number) => '61' + n.toString(16).padStart(4, '0')
+            code += '7f' + word(b) + '7f' + word(a) + op.toString(16).padStart(2, '0') + '80' + offset(at) + '52' + '15' + offset(at + 32) + '52'
+            expected += word(r) + word(r === 0n ? 1n : 0n)
+            at += 64
+          }
+        }
+        code += '61' + at.toString(16).padStart(4, '0') + '5ff3'
+        const got = await p.request({ method: 'eth_call', params: [{ from: COW, to: PROGRAM, gas: '0x2000000' }, 'latest', { [PROGRAM]: { code: '0x' + code } }] })
+        expect(got, `opcode 0x${op.toString(16)}, patches ${on ? 'on' : 'off'}`).toBe('0x' + expected)
+      }
+      // Jumps, and operands missing: taken, not taken, refused, on and off alike. eth_call answers an exceptional halt
+      // with empty data; eth_estimateGas gives the engine's error text (for a jump: the code's hash and the pc).
+      const programs = {
+        jumpToJumpdest: '0x60045600' + '5b60015f5260205ff3',
+        jumpToNonJumpdest: '0x600356005b00',
+        jumpIntoPushData: '0x6004566a5b' + '00'.repeat(10),
+        jumpPastCode: '0x6010565b',
+        jumpHuge: '0x68' + '01' + '00'.repeat(8) + '56',
+        jumpiNotTaken: '0x5f60ff57' + '60025f5260205ff3',
+        jumpiTaken: '0x600160065700' + '5b60035f5260205ff3',
+        jumpiRefused: '0x6001600557005b00',
+        jumpEmpty: '0x56',
+        jumpiOneOperand: '0x600157',
+        addOneOperand: '0x600101',
+        shlOneOperand: '0x60011b',
+      }
+      const answers: Record<string, unknown> = {}
+      for (const [name, code] of Object.entries(programs)) {
+        await p.request({ method: 'anvil_setCode', params: [PROGRAM, code] })
+        const call = await p.request({ method: 'eth_call', params: [{ from: COW, to: PROGRAM, gas: '0x100000' }, 'latest'] })
+        const estimate = await p
+          .request({ method: 'eth_estimateGas', params: [{ from: COW, to: PROGRAM }] })
+          .catch((e: { code: number; message: string }) => ({ code: e.code, message: e.message }))
+        answers[name] = { call, estimate }
+      }
+      results[on ? 'on' : 'off'] = answers
+      await p.disconnect()
+    }
+    setEnginePatches(true)
+    const on = results.on as Record<string, { call: string; estimate: unknown }>
+    expect(on.jumpToJumpdest!.call).toBe('0x' + word(1n))
+    expect(on.jumpiNotTaken!.call).toBe('0x' + word(2n))
+    expect(on.jumpiTaken!.call).toBe('0x' + word(3n))
+    for (const jump of ['jumpToNonJumpdest', 'jumpIntoPushData', 'jumpPastCode', 'jumpHuge', 'jumpiRefused']) {
+      expect(on[jump], jump).toEqual({ call: '0x', estimate: { code: -32000, message: expect.stringMatching(/^invalid JUMP at 0x[0-9a-f]{64}\/0x0+c0de5:\d+$/) } })
+    }
+    for (const short of ['jumpEmpty', 'jumpiOneOperand', 'addOneOperand', 'shlOneOperand']) {
+      expect(on[short], short).toEqual({ call: '0x', estimate: { code: -32000, message: 'stack underflow' } })
+    }
+    expect(results.off).toEqual(on)
   })
 
   it('give identical receipts, returns, hashes, state roots and traces', async () => {

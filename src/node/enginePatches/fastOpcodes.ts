@@ -64,7 +64,7 @@ export function wordToBytes(word: bigint): Uint8Array {
 }
 
 /** Whether an EVM made now for `common` gets the fast handlers: the patches on, the engine's fields found, a custom keccak. */
-const fastOpcodesApply = (common: Common): boolean => common.customCrypto.keccak256 !== undefined && enginePatches.active && interpreterFieldsFound
+export const fastOpcodesApply = (common: Common): boolean => common.customCrypto.keccak256 !== undefined && enginePatches.active && interpreterFieldsFound
 
 /** The engine's `subMemUsage` (opcodes/util.js) with the two prices read once. */
 function memoryCharge(memoryGas: bigint, quadDiv: bigint) {

@@ -1,7 +1,7 @@
 /**
  * Changes to @ethereumjs internals that no public option reaches: interpreter fast paths (interpreter.ts,
  * runInterpreter.ts, executeCall.ts, newInterpreter.ts), Common fast paths (common.ts), faster opcode handlers
- * (fastOpcodes.ts), the known sender and sender address of a transaction (senderCache.ts), addresses' hex
+ * (fastOpcodes.ts, fastArithmetic.ts), the known sender and sender address of a transaction (senderCache.ts), addresses' hex
  * (addressHex.ts), and execution blocks and decoded legacy transactions copied from a template instead of built
  * (execBlock.ts, legacyTx.ts, both through copyTemplate.ts), and the engine's `runTx` for legacy transactions on RSK's
  * rules (runTx.ts). (The world state is rsksim's own, src/node/state,
@@ -18,6 +18,7 @@ export { executeCallPatched } from './executeCall.js'
 export { newInterpreterPatched } from './newInterpreter.js'
 export { activatedEipsArray, commonPatched, paramsAlreadyMerged } from './common.js'
 export { fastOpcodes, fastSstore, wordToBytes, writeWord } from './fastOpcodes.js'
+export { fastArithmetic } from './fastArithmetic.js'
 export { seedSender, senderAddressPatched, senderCachePatched } from './senderCache.js'
 export { addressHexPatched } from './addressHex.js'
 export { execBlockTemplateRecognised } from './execBlock.js'

@@ -22,7 +22,7 @@ import type { Common } from '@ethereumjs/common'
 import { Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
 import { rskPrecompiles, type BridgeReads } from './bridge.js'
 import { minimumGasPriceOf } from '../../chain/common.js'
-import { fastOpcodes, fastSstore, wordToBytes } from '../../enginePatches/index.js'
+import { fastArithmetic, fastOpcodes, fastSstore, wordToBytes } from '../../enginePatches/index.js'
 import type { ExecutionGuard } from '../../exec/guard.js'
 import { storageAccess } from '../../state/storageAccess.js'
 
@@ -172,9 +172,10 @@ export function rskOpcodes(common: Common): CustomOpcode[] {
   })
   const extcodesize = engine(0x3b).opHandler
   return [
-    // Not RSK rules: the engine's handlers with cheaper word conversions (fastOpcodes.ts lists them; SSTORE's logic
-    // is given below, with RSK's SSTORE gas).
+    // Not RSK rules: the engine's handlers with cheaper word conversions and operand handling (fastOpcodes.ts and
+    // fastArithmetic.ts list them; SSTORE's logic is given below, with RSK's SSTORE gas).
     ...fastOpcodes(common, fee),
+    ...fastArithmetic(common, fee),
     {
       opcode: 0x48,
       opcodeName: 'BASEFEE',
