@@ -13,7 +13,8 @@
  *    returns a promise (the engine's gas handlers, its async opcodes, async custom opcodes). It steps aside, calling
  *    the engine's own `runStep`, whenever a 'step' listener is attached or DEBUG is on, so tracers see exactly the
  *    engine's events; and it is not used at all for features RSK does not have (EOF, Verkle/binary-tree code chunks
- *    and access witnesses, EIP-7928, EIP-8037) or when the engine's profiler is on.
+ *    and access witnesses, EIP-7928, EIP-8037) or when the engine's profiler is on. Between opcodes that only charge
+ *    their static fee (`GAS_FREE`), it counts the frame's gas in a Number rather than a new BigInt per opcode.
  * 3. Memory grows geometrically. `Memory.extend` copies the whole memory into a buffer 8 KB larger each time it
  *    grows, which is quadratic for large memory. The buffer is capacity only (every reader is bounded by the
  *    word count or by offset and size), so growing it by at least half its size changes no result.
@@ -28,6 +29,7 @@ import { enginePatches } from './switch.js'
 
 interface OpcodeInfo {
   code: number
+  fee: number
   feeBigInt: bigint
   dynamicGas: boolean
   isAsync: boolean
@@ -47,6 +49,7 @@ interface JumpAnalysis {
 }
 
 interface RunState {
+  gasLeft: bigint
   programCounter: number
   opCode: number
   code: Uint8Array
@@ -150,6 +153,33 @@ function fastPathApplies(it: Interpreter): boolean {
 
 const traced = (it: Interpreter): boolean => it._evm.DEBUG || it._evm.events.listenerCount('step') > 0
 
+/**
+ * Opcodes whose gas is their static fee and whose handlers (the engine's, or the fast ones of fastOpcodes.ts and
+ * fastArithmetic.ts) neither read nor change the frame's gas: arithmetic, comparison and bitwise operations, the
+ * environment words, SLOAD (RSK has no EIP-2929: a static 200), POP, JUMP, JUMPI, PC, MSIZE, JUMPDEST, the pushes,
+ * DUPs and SWAPs, STOP. For these the fast loop counts gas in a Number (`left`) instead of a BigInt, which the engine
+ * allocates anew at every `useGas`; `runState.gasLeft` is brought up to date before any other opcode, a traced step,
+ * an error and the end of the frame, so whatever reads it reads what the engine's loop would have left there.
+ * GAS (0x5a), which reads it, is not in the list; nor is any opcode with dynamic gas.
+ */
+const GAS_FREE = new Uint8Array(256)
+for (const op of [
+  ...range(0x00, 0x0b),
+  ...range(0x10, 0x1d),
+  0x30, 0x32, 0x33, 0x34, 0x35, 0x36, 0x38, 0x3a, 0x3d,
+  0x41, 0x42, 0x43, 0x44, 0x45, 0x46,
+  0x50, 0x54, 0x56, 0x57, 0x58, 0x59, 0x5b,
+  ...range(0x5f, 0x9f),
+]) GAS_FREE[op] = 1
+GAS_FREE[0x0a] = 0 // EXP: dynamic gas
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i)
+}
+
+/** Gas counted in a Number only while it stays exact (always, in practice: a frame's gas is below 2^53). */
+const SAFE_GAS = BigInt(Number.MAX_SAFE_INTEGER)
+
 /** The engine's `run` for legacy code, minus what `fastPathApplies` excludes; steps via `runStep` when traced. */
 async function fastRun(it: Interpreter, code: Uint8Array, opts: { pc?: number }): Promise<RunResult> {
   const rs = it._runState
@@ -168,11 +198,38 @@ async function fastRun(it: Interpreter, code: Uint8Array, opts: { pc?: number })
   const common = it.common
   let tracing = traced(it)
   let err: EVMError | undefined
+  // The frame's gas as a Number while only GAS_FREE opcodes run (`counting`); rs.gasLeft is exact otherwise.
+  const exact = rs.gasLeft <= SAFE_GAS
+  let left = exact ? Number(rs.gasLeft) : 0
+  let counting = false
   while (rs.programCounter < code.length) {
     const entry = opcodesCached[rs.programCounter] ?? it.lookupOpInfo(code[rs.programCounter]!)
     const info = entry.opcodeInfo
     rs.opCode = info.code
     try {
+      if (exact && !tracing && GAS_FREE[info.code] === 1 && !info.dynamicGas) {
+        if (!counting) {
+          left = Number(rs.gasLeft)
+          counting = true
+        }
+        // The engine's useGas: charge, and on running out leave 0 and fail the frame.
+        left -= info.fee
+        if (left < 0) {
+          left = 0
+          throw new EVMError(EVMError.errorMessages.OUT_OF_GAS)
+        }
+        rs.programCounter++
+        const done = entry.opHandler(rs, common)
+        if (info.isAsync && done instanceof Promise) {
+          await done
+          tracing = traced(it)
+        }
+        continue
+      }
+      if (counting) {
+        rs.gasLeft = BigInt(left)
+        counting = false
+      }
       if (tracing) {
         await it.runStep(entry)
         continue
@@ -194,11 +251,16 @@ async function fastRun(it: Interpreter, code: Uint8Array, opts: { pc?: number })
         tracing = traced(it)
       }
     } catch (e) {
+      if (counting) {
+        rs.gasLeft = BigInt(left)
+        counting = false
+      }
       if (!isEvmError(e)) throw e
       if (e.error !== EVMError.errorMessages.STOP) err = e
       break
     }
   }
+  if (counting) rs.gasLeft = BigInt(left)
   return { runState: rs, exceptionError: err }
 }
 
