@@ -35,6 +35,16 @@ const RESOLVED: Promise<void> = Promise.resolve()
 /** A copy of the entry's account: the engine modifies what it reads. */
 const accountOf = (e: Entry): Account | undefined => (e.current === undefined ? undefined : copyAccount(e.current))
 
+/** `work` done now, as a settled promise: resolved, or rejected with what it threw. */
+function settled(work: () => void): Promise<void> {
+  try {
+    work()
+    return RESOLVED
+  } catch (e) {
+    return Promise.reject(e)
+  }
+}
+
 /** What `knownSlot` answers for a slot not read yet. */
 const NOT_READ = null
 
@@ -364,20 +374,28 @@ export class LiveState implements StateManagerInterface {
 
   // ---- checkpoints -------------------------------------------------------------------------------------------
 
-  async checkpoint(): Promise<void> {
-    this.undo.checkpoint()
-    this.depth++
+  // Not async functions: the engine checkpoints every call frame and awaits each of these, and an async function
+  // is one more promise per call. A failure still comes back as a rejection (`settled`).
+  checkpoint(): Promise<void> {
+    return settled(() => {
+      this.undo.checkpoint()
+      this.depth++
+    })
   }
 
-  async commit(): Promise<void> {
-    this.undo.commit()
-    if (--this.depth === 0) this.settle()
+  commit(): Promise<void> {
+    return settled(() => {
+      this.undo.commit()
+      if (--this.depth === 0) this.settle()
+    })
   }
 
-  async revert(): Promise<void> {
-    this.undo.revert()
-    this.version++
-    if (--this.depth === 0) this.settle()
+  revert(): Promise<void> {
+    return settled(() => {
+      this.undo.revert()
+      this.version++
+      if (--this.depth === 0) this.settle()
+    })
   }
 
   /**
