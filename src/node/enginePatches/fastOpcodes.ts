@@ -84,6 +84,10 @@ function memoryCharge(memoryGas: bigint, quadDiv: bigint) {
 }
 
 /**
+ * Two-operand handlers below pop their operands one by one (`stack.popN(2)` allocates an array): their gas functions
+ * have already read both from the stack (MSTORE's reads one: with one operand the second pop throws the stack
+ * underflow that `popN` would).
+ *
  * PUSH1-32, MLOAD, MSTORE and KECCAK256 for `common`; empty when the Common has no custom keccak or the engine
  * patches are off (the engine's own handlers then stay in place). Base fees are the engine's for the same Common.
  */
@@ -122,7 +126,8 @@ export function fastOpcodes(common: Common, baseFee: (op: number) => number): Ad
         return gas + charge(runState, offset, length) + wordGas * ((length + WORD - 1n) / WORD)
       },
       logicFunction: (runState: RunState) => {
-        const [offset, length] = runState.stack.popN(2) as [bigint, bigint]
+        const offset = runState.stack.pop()
+        const length = runState.stack.pop()
         // A view of memory, not a copy: the hash only reads it.
         const data = length === 0n ? new Uint8Array(0) : runState.memory.read(Number(offset), Number(length), true)
         runState.stack.push(bytesToWord(keccak(data)))
@@ -144,7 +149,8 @@ export function fastOpcodes(common: Common, baseFee: (op: number) => number): Ad
       baseFee: baseFee(0x52),
       gasFunction: (runState: RunState, gas: bigint) => gas + charge(runState, runState.stack.peek()[0]!, WORD),
       logicFunction: (runState: RunState) => {
-        const [offset, word] = runState.stack.popN(2) as [bigint, bigint]
+        const offset = runState.stack.pop()
+        const word = runState.stack.pop()
         const at = Number(offset)
         // Memory.write without the intermediate 32-byte array: extend, then write the word in place.
         runState.memory.extend(at, 32)
@@ -182,7 +188,8 @@ function haltOpcodes(common: Common, baseFee: (op: number) => number, charge: Re
         return gas + charge(runState, offset, length)
       },
       logicFunction: (runState: RunState) => {
-        const [offset, length] = runState.stack.popN(2) as [bigint, bigint]
+        const offset = runState.stack.pop()
+        const length = runState.stack.pop()
         // A copy: the return value outlives the frame's memory.
         const value = length === 0n ? new Uint8Array(0) : runState.memory.read(Number(offset), Number(length))
         ;(runState.interpreter as unknown as { _result: { returnValue?: Uint8Array } })._result.returnValue = value
@@ -254,7 +261,8 @@ function wordOpcodes(common: Common, baseFee: (op: number) => number, charge: Re
         return gas + charge(runState, offset, length) + topicsGas + length * dataGas
       },
       logicFunction: (runState: RunState) => {
-        const [offset, length] = runState.stack.popN(2) as [bigint, bigint]
+        const offset = runState.stack.pop()
+        const length = runState.stack.pop()
         const topics = count === 0 ? [] : runState.stack.popN(count).map(wordToBytes)
         // A copy: the log outlives the frame's memory.
         const data = length === 0n ? new Uint8Array(0) : runState.memory.read(Number(offset), Number(length))
@@ -274,7 +282,8 @@ export function fastSstore(common: Common): AddOpcode['logicFunction'] | undefin
   if (!fastOpcodesApply(common) || common.isActivatedEIP(8037)) return undefined
   const storage = storageAccess(common)
   return (runState: RunState) => {
-    const [key, value] = runState.stack.popN(2) as [bigint, bigint]
+    const key = runState.stack.pop()
+    const value = runState.stack.pop()
     return storage.store(runState, wordToBytes(key), unpaddedBytes(value))
   }
 }
