@@ -211,9 +211,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
   server.maxConnections = maxConnections
   server.keepAliveTimeout = idleTimeout
   closeIdleSockets(server, idleTimeout)
-  const closeSockets = attachWebSocket(server, provider, apiKeys === undefined ? null : new Set(apiKeys), { allowedHosts, allowedOrigins, boundHost: host })
-
+  let closeSockets: () => void
   try {
+    closeSockets = await attachWebSocket(server, provider, apiKeys === undefined ? null : new Set(apiKeys), { allowedHosts, allowedOrigins, boundHost: host })
     await listen(server, port, host)
   } catch (e) {
     if (owned) await provider.disconnect()

@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { WebSocketServer, type WebSocket } from 'ws'
+import type { WebSocket } from 'ws'
 import type { Provider } from '../provider/index.js'
 import { apiKeyOf, UNAUTHORIZED_CODE, UNAUTHORIZED_MESSAGE } from './handler.js'
 import { hostAllowed, walletRefusal, type AccessConfig } from './access.js'
@@ -28,14 +28,19 @@ function refuse(socket: Duplex, status: string, body: string): void {
 
 const rpcError = (code: number, message: string): string => JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } })
 
-/** Serves `provider` over WebSocket on `server`'s upgrade requests; returns a function closing every socket. */
-export function attachWebSocket(
+/**
+ * Serves `provider` over WebSocket on `server`'s upgrade requests; resolves to a function closing every socket. `ws`
+ * is loaded here, when a server starts, not when rsksim is imported: about 26 ms of a process's startup that an
+ * in-process provider never needs (docs/performance.md, twentieth round).
+ */
+export async function attachWebSocket(
   server: Server,
   provider: Provider,
   apiKeys: ReadonlySet<string> | null,
   access: AccessConfig,
   maxBufferedBytes: number = WS_MAX_BUFFERED_BYTES,
-): () => void {
+): Promise<() => void> {
+  const { WebSocketServer } = await import('ws')
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_MESSAGE_BYTES })
   const alive = new WeakMap<WebSocket, boolean>()
 
