@@ -176,6 +176,37 @@ describe('engine patches on and off', () => {
     setEnginePatches(true)
   })
 
+  it('runs out of gas on the exact opcode, with the gas counted in a Number or not, patches on and off', async () => {
+    // PUSH1 1, PUSH1 2, ADD, POP, PC, GAS, POP, POP, STOP: 3 + 3 + 3 + 2 + 2 + 2 + 2 + 2 = 19 gas. GAS reads the gas left
+    // in the middle of the static-fee opcodes (interpreter.ts counts those in a Number). A transaction given
+    // 21,000 + 19 gas succeeds and uses all of it; given one less, it fails on the last POP and uses all it had.
+    const code = '0x60016002015058' + '5a' + '5050' + '00'
+    const outcomes: Record<string, unknown> = {}
+    for (const on of [true, false]) {
+      setEnginePatches(on)
+      const p = await fresh()
+      await p.request({ method: 'anvil_setCode', params: [PROGRAM, code] })
+      const results = []
+      for (const gas of [21_019, 21_018, 21_001]) {
+        // A failed transaction is mined, and eth_sendTransaction then answers an error (as Ganache does): its
+        // receipt is the newest block's.
+        await p.request({ method: 'eth_sendTransaction', params: [{ from: COW, to: PROGRAM, gas: '0x' + gas.toString(16) }] }).catch(() => undefined)
+        const block = (await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { transactions: string[] }
+        const receipt = (await p.request({ method: 'eth_getTransactionReceipt', params: [block.transactions[0]] })) as { status: string; gasUsed: string }
+        results.push({ gas, status: receipt.status, gasUsed: Number(BigInt(receipt.gasUsed)) })
+      }
+      outcomes[on ? 'on' : 'off'] = results
+      await p.disconnect()
+    }
+    setEnginePatches(true)
+    expect(outcomes.on).toEqual([
+      { gas: 21_019, status: '0x1', gasUsed: 21_019 },
+      { gas: 21_018, status: '0x0', gasUsed: 21_018 },
+      { gas: 21_001, status: '0x0', gasUsed: 21_001 },
+    ])
+    expect(outcomes.off).toEqual(outcomes.on)
+  })
+
   it("two-operand arithmetic, comparison and bitwise opcodes give the yellow paper's results, patches on and off", async () => {
     // Each program computes OP(a, b) for every pair of edge operands (a on top of the stack: PUSH32 b, PUSH32 a, OP),
     // stores the results, and returns them. Expected: the yellow paper's definitions, written here.
