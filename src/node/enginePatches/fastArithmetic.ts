@@ -17,7 +17,7 @@
  * from these opcodes with the patches on and off.
  */
 import type { Common } from '@ethereumjs/common'
-import { getOpcodesForHF, type EVMOpts } from '@ethereumjs/evm'
+import type { EVMOpts } from '@ethereumjs/evm'
 import { fastOpcodesApply } from './fastOpcodes.js'
 
 type CustomOpcode = NonNullable<EVMOpts['customOpcodes']>[number]
@@ -30,15 +30,12 @@ const MAX_WORD = TWO_POW256 - 1n
 /** Largest destination handled with Number arithmetic: larger ones are past any code, so the engine refuses them. */
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 
-/** The fast handlers for EVMs of `common`; empty when the engine patches are off for it (fastOpcodes.ts). */
-export function fastArithmetic(common: Common, baseFee: (op: number) => number): AddOpcode[] {
+/**
+ * The fast handlers for EVMs of `common`; empty when the engine patches are off for it (fastOpcodes.ts). `baseFee`
+ * and `engine` give an opcode's fee and handler in the engine's table for `common` (rsk/evm/evmProfile.ts).
+ */
+export function fastArithmetic(common: Common, baseFee: (op: number) => number, engine: (op: number) => Handler): AddOpcode[] {
   if (!fastOpcodesApply(common)) return []
-  const { opcodeMap } = getOpcodesForHF(common)
-  const engine = (op: number): Handler => {
-    const entry = opcodeMap[op]
-    if (entry === undefined) throw new Error(`engine has no opcode 0x${op.toString(16)}`)
-    return entry.opHandler as Handler
-  }
   const add = (op: number, opcodeName: string, logicFunction: Handler): AddOpcode => ({ opcode: op, opcodeName, baseFee: baseFee(op), logicFunction })
 
   // Each handler written out (not built by one shared helper): V8 then optimizes each for its own operation.

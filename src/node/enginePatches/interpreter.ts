@@ -164,14 +164,14 @@ const traced = (it: Interpreter): boolean => it._evm.DEBUG || it._evm.events.lis
  */
 const GAS_FREE = new Uint8Array(256)
 for (const op of [
-  ...range(0x00, 0x0b),
+  ...range(0x00, 0x09), // EXP (0x0a) has dynamic gas
+  0x0b,
   ...range(0x10, 0x1d),
   0x30, 0x32, 0x33, 0x34, 0x35, 0x36, 0x38, 0x3a, 0x3d,
   0x41, 0x42, 0x43, 0x44, 0x45, 0x46,
   0x50, 0x54, 0x56, 0x57, 0x58, 0x59, 0x5b,
   ...range(0x5f, 0x9f),
 ]) GAS_FREE[op] = 1
-GAS_FREE[0x0a] = 0 // EXP: dynamic gas
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i)
@@ -200,7 +200,7 @@ async function fastRun(it: Interpreter, code: Uint8Array, opts: { pc?: number })
   let err: EVMError | undefined
   // The frame's gas as a Number while only GAS_FREE opcodes run (`counting`); rs.gasLeft is exact otherwise.
   const exact = rs.gasLeft <= SAFE_GAS
-  let left = exact ? Number(rs.gasLeft) : 0
+  let left = 0
   let counting = false
   while (rs.programCounter < code.length) {
     const entry = opcodesCached[rs.programCounter] ?? it.lookupOpInfo(code[rs.programCounter]!)

@@ -6,10 +6,10 @@
  *
  * Why: for a legacy transfer on Istanbul rules, outside the EVM call, the engine's function (its `_runTx` alone is
  * about 590 lines of the published JavaScript) asks `isActivatedEIP` 25 times and walks the hardfork list 6 times
- * (`consensusType`, `gteHardfork`), this copy 2 and 3 times (in the transaction's intrinsic gas and the journal's cleanup, both the engine's); it also
- * computes the intrinsic gas twice (once more for EIP-8037's split), awaits `beforeTx`/`afterTx` events nobody
- * listens to, and writes the sender's account twice. On Node 20 its body is also the largest single
- * compilation of a fresh process's first transfers (TurboFan, 33-41 ms of about 430-480: docs/performance.md,
+ * (`consensusType`, `gteHardfork`), this copy 2 and 3 times (in the transaction's intrinsic gas and the journal's
+ * cleanup, both the engine's); it also computes the intrinsic gas twice (once more for EIP-8037's split), awaits
+ * `beforeTx`/`afterTx` events nobody listens to, and writes the sender's account twice. On Node 20 its body is also
+ * the largest single compilation of a fresh process's first transfers (TurboFan, 33-41 ms of about 430-480: docs/performance.md,
  * seventeenth and eighteenth rounds), paid in every test process.
  *
  * What is kept is the engine's path for these transactions, step for step and in the same order of state reads and

@@ -127,12 +127,7 @@ export class LiveState implements StateManagerInterface {
   putAccount(address: Address, account: Account | undefined): Promise<void> {
     const e = this.known(address)
     if (e === undefined) return this.entry(address).then((e) => this.writeAccount(e, address, account))
-    try {
-      this.writeAccount(e, address, account)
-      return RESOLVED
-    } catch (err) {
-      return Promise.reject(err)
-    }
+    return settled(() => this.writeAccount(e, address, account))
   }
 
   private writeAccount(e: Entry, address: Address, account: Account | undefined): void {
@@ -232,9 +227,8 @@ export class LiveState implements StateManagerInterface {
   /** Slot value without leading zeros (empty when unset), as the engine's state manager answers. */
   getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
     if (key.length !== 32) return Promise.reject(EthereumJSErrorWithoutCode('Storage key must be 32 bytes long'))
-    const e = this.known(address)
-    const s = e === undefined ? NOT_READ : knownSlot(e, key)
-    if (s !== NOT_READ) return Promise.resolve(s?.current ?? EMPTY)
+    const known = this.storageIfKnown(address, key)
+    if (known !== undefined) return Promise.resolve(known)
     return this.entry(address).then(async (e) => (await this.slot(e, key))?.current ?? EMPTY)
   }
 
@@ -264,15 +258,21 @@ export class LiveState implements StateManagerInterface {
   putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
     if (key.length !== 32) return Promise.reject(EthereumJSErrorWithoutCode('Storage key must be 32 bytes long'))
     if (value.length > 32) return Promise.reject(EthereumJSErrorWithoutCode('Storage value cannot be longer than 32 bytes'))
-    const e = this.known(address)
-    const s = e === undefined ? NOT_READ : knownSlot(e, key)
-    if (s === NOT_READ) return this.entry(address).then(async (e) => this.writeSlot(e, address, key, await this.slot(e, key), value))
     try {
-      this.writeSlot(e!, address, key, s, value)
-      return RESOLVED
+      if (this.writeIfRead(address, key, value) !== undefined) return RESOLVED
     } catch (err) {
       return Promise.reject(err)
     }
+    return this.entry(address).then(async (e) => this.writeSlot(e, address, key, await this.slot(e, key), value))
+  }
+
+  /** Writes a slot read before and answers its entry; undefined, with nothing written, when it must be read first. */
+  private writeIfRead(address: Address, key: Uint8Array, value: Uint8Array): Entry | undefined {
+    const e = this.known(address)
+    const s = e === undefined ? NOT_READ : knownSlot(e, key)
+    if (s === NOT_READ) return undefined
+    this.writeSlot(e!, address, key, s, value)
+    return e
   }
 
   private writeSlot(e: Entry, address: Address, key: Uint8Array, s: Slot | undefined, value: Uint8Array): void {
@@ -342,11 +342,8 @@ export class LiveState implements StateManagerInterface {
    */
   putStorageIfKnown(address: Address, key: Uint8Array, value: Uint8Array): Account | undefined | false {
     if (key.length !== 32 || value.length > 32) return false // putStorage's errors, on the asynchronous path
-    const e = this.known(address)
-    const s = e === undefined ? NOT_READ : knownSlot(e, key)
-    if (s === NOT_READ) return false
-    this.writeSlot(e!, address, key, s, value)
-    return accountOf(e!)
+    const e = this.writeIfRead(address, key, value)
+    return e === undefined ? false : accountOf(e)
   }
 
   /** As `getStorage`, for a slot `preload` read. */

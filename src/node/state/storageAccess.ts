@@ -16,12 +16,7 @@
  */
 import { EthereumJSErrorWithoutCode, type Account, type Address } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
-
-/** What LiveState answers without a promise (liveState.ts `storageIfKnown`, `putStorageIfKnown`). */
-interface SyncStorage {
-  storageIfKnown(address: Address, key: Uint8Array): Uint8Array | undefined
-  putStorageIfKnown(address: Address, key: Uint8Array, value: Uint8Array): Account | undefined | false
-}
+import { LiveState } from './liveState.js'
 
 /** The parts of the engine's run state used here (all public in @ethereumjs/evm's `RunState`). */
 export interface StorageFrame {
@@ -40,11 +35,6 @@ export interface StorageAccess {
   store(frame: StorageFrame, key: Uint8Array, value: Uint8Array): void | Promise<void>
 }
 
-function synchronous(stateManager: unknown): SyncStorage | undefined {
-  const sm = stateManager as Partial<SyncStorage>
-  return typeof sm.storageIfKnown === 'function' && typeof sm.putStorageIfKnown === 'function' ? (sm as SyncStorage) : undefined
-}
-
 const enginePath: StorageAccess = {
   load: (frame, key) => frame.interpreter.storageLoad(key),
   store: (frame, key, value) => frame.interpreter.storageStore(key, value),
@@ -52,12 +42,13 @@ const enginePath: StorageAccess = {
 
 const statePath: StorageAccess = {
   load(frame, key) {
-    const known = synchronous(frame.stateManager)?.storageIfKnown(frame.env.address, key)
+    const state = frame.stateManager
+    const known = state instanceof LiveState ? state.storageIfKnown(frame.env.address, key) : undefined
     return known ?? frame.interpreter.storageLoad(key)
   },
   store(frame, key, value) {
-    const state = synchronous(frame.stateManager)
-    const account = state === undefined ? false : state.putStorageIfKnown(frame.env.address, key, value)
+    const state = frame.stateManager
+    const account = state instanceof LiveState ? state.putStorageIfKnown(frame.env.address, key, value) : false
     if (account === false) return frame.interpreter.storageStore(key, value)
     // The engine's storageStore reads the account back after the write and throws this when it is gone.
     if (account === undefined) throw EthereumJSErrorWithoutCode('could not read account while persisting memory')

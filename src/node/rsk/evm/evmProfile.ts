@@ -175,7 +175,7 @@ export function rskOpcodes(common: Common): CustomOpcode[] {
     // Not RSK rules: the engine's handlers with cheaper word conversions and operand handling (fastOpcodes.ts and
     // fastArithmetic.ts list them; SSTORE's logic is given below, with RSK's SSTORE gas).
     ...fastOpcodes(common, fee),
-    ...fastArithmetic(common, fee),
+    ...fastArithmetic(common, fee, (op) => engine(op).opHandler as AddOpcode['logicFunction']),
     {
       opcode: 0x48,
       opcodeName: 'BASEFEE',
