@@ -22,3 +22,9 @@ export function bloomHas(bloom: Uint8Array, bits: number[]): boolean {
   for (let i = 0; i < bits.length; i += 2) if ((bloom[bits[i]!]! & bits[i + 1]!) === 0) return false
   return true
 }
+
+/** Whether `bloom` may hold one of several items (each `bits` from bloomBits). */
+export function bloomHasAny(bloom: Uint8Array, items: readonly number[][]): boolean {
+  for (const bits of items) if (bloomHas(bloom, bits)) return true
+  return false
+}

@@ -15,13 +15,16 @@ export interface LogJson {
   removed?: boolean
 }
 
-/** One log of `block`: `txIndex` its transaction, `logIndex` its block-wide position. */
-export function formatLog(block: BlockRecord, txIndex: number, logIndex: number, l: LogRecord): LogJson {
+/**
+ * One log of `block`: `txIndex` its transaction, `logIndex` its block-wide position; `blockNumber` the block's
+ * number as a QUANTITY, passed by callers that format many logs of one block.
+ */
+export function formatLog(block: BlockRecord, txIndex: number, logIndex: number, l: LogRecord, blockNumber = quantity(block.number)): LogJson {
   // address, data and topics as DATA, encoded together (eth_getLogs formats thousands of logs).
   const hex = flatHexAll([l.address, l.data, ...l.topics])
   return {
     logIndex: quantity(logIndex),
-    blockNumber: quantity(block.number),
+    blockNumber,
     blockHash: block.hashHex,
     transactionHash: block.transactions[txIndex]!.hashHex,
     transactionIndex: quantity(txIndex),
@@ -44,17 +47,23 @@ export function blockLogs(
   indexWithinTransaction = false,
 ): LogJson[] {
   const out: LogJson[] = []
+  const receipts = block.receipts
+  let blockNumber: string | undefined
   let logIndex = 0
   let counted = 0
-  block.receipts.forEach((r, txIndex) => {
-    if (!mayHold(r.logsBloom)) return
-    for (; counted < txIndex; counted++) logIndex += block.receipts[counted]!.logs.length
-    r.logs.forEach((l, within) => {
-      if (keep(l)) out.push(formatLog(block, txIndex, indexWithinTransaction ? within : logIndex, l))
-      logIndex++
-    })
+  for (let txIndex = 0; txIndex < receipts.length; txIndex++) {
+    const r = receipts[txIndex]!
+    if (!mayHold(r.logsBloom)) continue
+    for (; counted < txIndex; counted++) logIndex += receipts[counted]!.logs.length
+    const logs = r.logs
+    for (let within = 0; within < logs.length; within++, logIndex++) {
+      const l = logs[within]!
+      if (!keep(l)) continue
+      blockNumber ??= quantity(block.number)
+      out.push(formatLog(block, txIndex, indexWithinTransaction ? within : logIndex, l, blockNumber))
+    }
     counted = txIndex + 1
-  })
+  }
   return out
 }
 

@@ -11,7 +11,7 @@ import { blockLogs, type LogJson } from '../../format/log.js'
 import type { RskNode } from '../../../node/node.js'
 import type { BlockRecord, LogRecord } from '../../../node/chain/types.js'
 import type { BlockSelector } from '../../codecs/block.js'
-import { bloomBits, bloomHas } from '../../../node/chain/bloom.js'
+import { bloomBits, bloomHasAny } from '../../../node/chain/bloom.js'
 
 /** Resolves a filter bound: tags to numbers, `pending`/beyond-head to the head for `to`. */
 function bound(node: RskNode, sel: BlockSelector | undefined): bigint {
@@ -51,16 +51,22 @@ export function filterBlocks(node: RskNode, f: FilterObject): FilterBlocks {
  * of a busy chain (REMASC's in every block, other contracts') never match.
  */
 export function rawLogMatcher(f: FilterObject): (l: LogRecord) => boolean {
+  const { addresses, topics } = f
   return (l) => {
-    if (f.addresses.length > 0 && !f.addresses.some((a) => equalsBytes(a, l.address))) return false
-    for (let i = 0; i < f.topics.length; i++) {
-      const want = f.topics[i]
+    if (addresses.length > 0 && !oneOf(addresses, l.address)) return false
+    for (let i = 0; i < topics.length; i++) {
+      const want = topics[i]
       if (want === null || want === undefined) continue
       const got = l.topics[i]
-      if (got === undefined || !want.some((t) => equalsBytes(t, got))) return false
+      if (got === undefined || !oneOf(want, got)) return false
     }
     return true
   }
+}
+
+function oneOf(values: readonly Uint8Array[], v: Uint8Array): boolean {
+  for (const x of values) if (equalsBytes(x, v)) return true
+  return false
 }
 
 /**
@@ -72,7 +78,10 @@ export function bloomMatcher(f: FilterObject): (bloom: Uint8Array) => boolean {
   if (f.addresses.length > 0) groups.push(f.addresses.map(bloomBits))
   for (const want of f.topics) if (want !== null && want !== undefined) groups.push(want.map(bloomBits))
   if (groups.length === 0) return () => true
-  return (bloom) => groups.every((any) => any.some((bits) => bloomHas(bloom, bits)))
+  return (bloom) => {
+    for (const any of groups) if (!bloomHasAny(bloom, any)) return false
+    return true
+  }
 }
 
 /**
