@@ -7,6 +7,7 @@
  */
 import type { Block } from '@ethereumjs/block'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
+import { Address } from '@ethereumjs/util'
 import { routeFee } from '../rsk/remasc/remasc.js'
 import { runTransaction } from '../enginePatches/index.js'
 import type { TxRecord } from './types.js'
@@ -21,12 +22,35 @@ export interface BlockContext {
   remasc: boolean
 }
 
-/** Runs `t` after `gasUsed` gas of the block's earlier transactions; throws what the engine throws. */
+/**
+ * Runs `t` after `gasUsed` gas of the block's earlier transactions; throws what the engine throws.
+ *
+ * With REMASC, RSKj never touches the coinbase for fees (`TransactionExecutor.finalization` pays REMASC), but the
+ * engine pays the coinbase, creating its account when missing, even for a fee of 0. Ethereum's state clearing used to
+ * delete that account again when it was left empty; RSK has none (enginePatches/accountRules.ts), so a coinbase that
+ * was missing before the transaction and is empty after it is removed here. (A transaction that itself moved 0 to
+ * the coinbase would, on RSKj, leave it existing; that one case is not told apart.)
+ */
 export async function runBlockTransaction(ctx: BlockContext, t: TxRecord, gasUsed: bigint): Promise<RunTxResult> {
+  const miner = ctx.remasc ? new Address(ctx.coinbase) : undefined
+  let minerWasMissing = miner === undefined ? false : missing(ctx.state, miner)
+  if (typeof minerWasMissing !== 'boolean') minerWasMissing = await minerWasMissing
   const result = await runTransaction(ctx.vm, t.tx, ctx.block, gasUsed)
-  if (ctx.remasc) {
+  if (miner !== undefined) {
     const routing = routeFee(ctx.state, ctx.coinbase, result.totalGasSpent * t.tx.gasPrice)
     if (routing !== undefined) await routing
+    // Read by the engine's payment just before: known, so answered without a promise.
+    if (minerWasMissing && missing(ctx.state, miner, true) === true) ctx.state.putAccountNow(miner, undefined)
   }
   return result
+}
+
+/** Whether `address` has no account (with `orEmpty`, or an empty one); a promise only while it is still to be read. */
+function missing(state: LiveState, address: Address, orEmpty = false): boolean | Promise<boolean> {
+  const answer = (): boolean => {
+    const account = state.accountNow(address)
+    return account === undefined || (orEmpty && account.isEmpty())
+  }
+  const reading = state.preload([address])
+  return reading === undefined ? answer() : reading.then(answer)
 }

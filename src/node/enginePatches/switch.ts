@@ -58,7 +58,7 @@ export const enginePatches = { installable: engineMatchesPin, active: engineMatc
 
 if (!engineMatchesPin) {
   const found = PATCHED_PACKAGES.map((p) => `${p}@${ENGINE_VERSIONS[p] ?? 'unknown'}`).join(', ')
-  process.emitWarning(`rsksim: engine patches are off because the installed engine (${found}) is not the pinned ${PINNED_ENGINE_VERSION}; rsksim works, more slowly.`, {
+  process.emitWarning(`rsksim: engine patches are off because the installed engine (${found}) is not the pinned ${PINNED_ENGINE_VERSION}; rsksim works, more slowly, and with Ethereum's EIP-161 account rules where RSK has its own (docs/modules/evm-profile.md).`, {
     code: 'RSKSIM_ENGINE_VERSION',
   })
 }

@@ -10,6 +10,9 @@
  *   rest of the callee's gas; CALL to an account that does not exist costs 25,000 even without value.
  * - CREATE/CREATE2 forward all remaining gas (`Program.createContract`); oversized initcode aborts the frame.
  * - EXTCODESIZE of a precompile answers 2^256−1 (RSKIP90, `VM.doCODESIZE`).
+ * - EXTCODEHASH (`VM.doEXTCODEHASH`) answers keccak256("") for a precompile, 0 only for an account that does not
+ *   exist, and the code hash (keccak256("") without code) for any that does, empty or not; the engine answers 0 for
+ *   an empty account (EIP-161's "dead"), which on RSK exists (no state clearing: enginePatches/accountRules.ts).
  * - SELFDESTRUCT costs 25,000 more when the beneficiary does not exist, whatever the balance (`VM.doSUICIDE`).
  *
  * @example
@@ -19,7 +22,7 @@
  */
 import { EVMError, getOpcodesForHF, type EVMOpts } from '@ethereumjs/evm'
 import type { Common } from '@ethereumjs/common'
-import { Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
+import { Address, KECCAK256_NULL, bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util'
 import { rskPrecompiles, type BridgeReads } from './bridge.js'
 import { minimumGasPriceOf } from '../../chain/common.js'
 import { fastArithmetic, fastOpcodes, fastSstore, wordToBytes } from '../../enginePatches/index.js'
@@ -38,6 +41,7 @@ const REFUND_SSTORE = 15_000n
 const NEW_ACCOUNT = 25_000n
 const STIPEND_CALL = 2_300n
 const MAX_WORD = 2n ** 256n - 1n
+const EMPTY_CODE_HASH = bytesToBigInt(KECCAK256_NULL)
 
 /**
  * Addresses `PrecompiledContracts.getContractForAddress` knows at the latest upgrade (reference §7.6): 0x01–0x09
@@ -187,6 +191,15 @@ export function rskOpcodes(common: Common): CustomOpcode[] {
     ...[0xf1, 0xf2, 0xf4, 0xfa].map((op) => wrapped(op, callGas(engine(op).gasHandler as GasFunction, op))),
     ...[0xf0, 0xf5].map((op) => wrapped(op, createGas(engine(op).gasHandler as GasFunction))),
     wrapped(0xff, selfdestructGas(engine(0xff).gasHandler as GasFunction)),
+    {
+      ...wrapped(0x3f, engine(0x3f).gasHandler as GasFunction),
+      logicFunction: async (runState: RunState) => {
+        const word = runState.stack.pop()
+        if (isRskPrecompile(word)) return runState.stack.push(EMPTY_CODE_HASH)
+        const account = await runState.stateManager.getAccount(addressOf(word))
+        runState.stack.push(account === undefined ? 0n : bytesToBigInt(account.codeHash))
+      },
+    },
     {
       ...wrapped(0x3b, engine(0x3b).gasHandler as GasFunction),
       logicFunction: async (runState: RunState, c: Common) => {

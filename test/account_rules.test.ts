@@ -1,0 +1,116 @@
+/**
+ * RSK's account rules where Ethereum applies EIP-161 (src/node/enginePatches/accountRules.ts, docs/modules/evm-profile.md),
+ * with expected values from RSKj's sources and addresses from ethers' `getCreateAddress`:
+ *
+ * - a contract a transaction deploys starts at nonce 0 (`TransactionExecutor.create` never raises it), one that
+ *   CREATE makes starts at 1 (RSKIP125, `Program.createContract`), and CREATE uses the creator's nonce before
+ *   raising it (`Program.createContract`: `calcNewAddr(owner, getNonce(owner))`);
+ * - no state clearing: a 0-value CALL or transfer to a missing address creates it (`MutableRepository.addBalance`),
+ *   so a second CALL costs no new-account gas (`VM`: 25,000 only when `!isExist`), and EXTCODEHASH answers
+ *   keccak256("") for it, 0 for a missing account, keccak256("") for a precompile (`VM.doEXTCODEHASH`);
+ * - with REMASC, fees never touch the coinbase (`TransactionExecutor.finalization` pays REMASC).
+ *
+ * Each rule is checked with the engine patches on and off: they are not speed patches.
+ */
+import { afterAll, describe, expect, it } from 'vitest'
+import { getCreateAddress, keccak256 } from 'ethers'
+import type { Provider } from '../src/index.js'
+import { setEnginePatches, engineMatchesPin } from '../src/node/enginePatches/index.js'
+import { COW, MINER, fresh, send } from './helpers.js'
+
+const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
+const used = (r: Record<string, any>) => Number(BigInt(r.gasUsed))
+const EMPTY_CODE_HASH = keccak256('0x')
+const ZERO_WORD = '0x' + '00'.repeat(32)
+
+/** Initcode that returns `runtime`: PUSH2 len, DUP1, PUSH1 12, PUSH1 0, CODECOPY, PUSH1 0, RETURN (12 bytes). */
+const initcodeFor = (runtime: string) => '0x61' + (runtime.length / 2).toString(16).padStart(4, '0') + '80600c6000396000f3' + runtime
+/** CREATE of an empty initcode (PUSH1 0 ×3, CREATE), its address left on the stack. */
+const CREATE_EMPTY = '600060006000f0'
+/** Stores the word on the stack at 0 and returns it: PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, RETURN. */
+const RETURN_WORD = '60005260206000f3'
+/** CALL `to` with no value and all gas: 4 × PUSH1 0, PUSH1 0 (value), PUSH20 to, GAS, CALL, STOP (20 gas + CALL). */
+const callerOf = (to: string) => '60006000600060006000' + '73' + to.slice(2) + '5af100'
+
+async function deployCode(p: Provider, runtime: string): Promise<string> {
+  const r = await send(p, { data: initcodeFor(runtime) })
+  expect(r.status).toBe('0x1')
+  return r.contractAddress
+}
+
+/** EXTCODEHASH of `address`, read by an eth_call of a creation whose initcode returns it. */
+async function extcodehash(p: Provider, address: string): Promise<string> {
+  return rq(p, 'eth_call', [{ from: COW, data: '0x73' + address.slice(2).toLowerCase() + '3f' + RETURN_WORD }, 'latest'])
+}
+
+const count = (p: Provider, address: string) => rq(p, 'eth_getTransactionCount', [address, 'latest'])
+
+describe.each([true, false])('RSK account rules (engine patches %s)', (patches) => {
+  afterAll(() => setEnginePatches(true))
+  const on = async () => {
+    setEnginePatches(patches)
+    return fresh()
+  }
+
+  it('a contract a transaction deploys is at nonce 0, and its first CREATE uses nonce 0', async () => {
+    if (!engineMatchesPin) return
+    const p = await on()
+    const factory = await deployCode(p, CREATE_EMPTY + '00')
+    expect(await count(p, factory)).toBe('0x0')
+    expect((await send(p, { to: factory })).status).toBe('0x1')
+    expect(await count(p, factory)).toBe('0x1')
+    // The child, made by CREATE, starts at nonce 1 (RSKIP125); nothing is at the nonce-1 address.
+    expect(await count(p, getCreateAddress({ from: factory, nonce: 0 }))).toBe('0x1')
+    expect(await count(p, getCreateAddress({ from: factory, nonce: 1 }))).toBe('0x0')
+  })
+
+  it('a constructor creates at nonce 0 too, in a transaction and in eth_call', async () => {
+    if (!engineMatchesPin) return
+    const p = await on()
+    // Initcode: CREATE an empty child, return its address as the new contract's code.
+    const initcode = '0x' + CREATE_EMPTY + RETURN_WORD
+    const nonce = Number(await count(p, COW))
+    const predicted = getCreateAddress({ from: COW, nonce })
+    const child = getCreateAddress({ from: predicted, nonce: 0 })
+    expect(await rq(p, 'eth_call', [{ from: COW, data: initcode }, 'latest'])).toBe('0x' + child.slice(2).toLowerCase().padStart(64, '0'))
+    const r = await send(p, { data: initcode })
+    expect(r.contractAddress).toBe(predicted.toLowerCase())
+    expect(await rq(p, 'eth_getCode', [predicted, 'latest'])).toBe('0x' + child.slice(2).toLowerCase().padStart(64, '0'))
+    expect(await count(p, predicted)).toBe('0x1')
+    expect(await count(p, child)).toBe('0x1')
+  })
+
+  it('a 0-value CALL creates a missing account: the next CALL to it costs no new-account gas', async () => {
+    if (!engineMatchesPin) return
+    const p = await on()
+    const target = '0x' + 'ab'.repeat(20)
+    const a = await deployCode(p, callerOf(target))
+    expect(await extcodehash(p, target)).toBe(ZERO_WORD)
+    expect(used(await send(p, { to: a }))).toBe(21_000 + 20 + 700 + 25_000)
+    expect(used(await send(p, { to: a }))).toBe(21_000 + 20 + 700)
+    expect(await extcodehash(p, target)).toBe(EMPTY_CODE_HASH)
+  })
+
+  it('a 0-value transfer creates its recipient; EXTCODEHASH of accounts, missing ones and precompiles', async () => {
+    if (!engineMatchesPin) return
+    const p = await on()
+    const recipient = '0x' + 'cd'.repeat(20)
+    expect((await send(p, { to: recipient, value: '0x0' })).status).toBe('0x1')
+    expect(await extcodehash(p, recipient)).toBe(EMPTY_CODE_HASH)
+    expect(await extcodehash(p, '0x' + 'ef'.repeat(20))).toBe(ZERO_WORD)
+    expect(await extcodehash(p, COW)).toBe(EMPTY_CODE_HASH)
+    expect(await extcodehash(p, '0x0000000000000000000000000000000000000001')).toBe(EMPTY_CODE_HASH)
+    expect(await extcodehash(p, '0x0000000000000000000000000000000001000008')).toBe(EMPTY_CODE_HASH)
+    const code = await deployCode(p, '00')
+    expect(await extcodehash(p, code)).toBe(keccak256('0x00'))
+  })
+
+  it('with REMASC, fees do not create the coinbase account', async () => {
+    if (!engineMatchesPin) return
+    const p = await on()
+    for (const gasPrice of ['0x0', '0x1']) expect((await send(p, { to: '0x' + '12'.repeat(20), value: '0x1', gasPrice })).status).toBe('0x1')
+    const block = await rq(p, 'eth_getBlockByNumber', ['latest', false])
+    expect(block.miner).toBe(MINER)
+    expect(await extcodehash(p, MINER)).toBe(ZERO_WORD)
+  })
+})
