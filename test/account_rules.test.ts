@@ -8,6 +8,8 @@
  * - no state clearing: a 0-value CALL or transfer to a missing address creates it (`MutableRepository.addBalance`),
  *   so a second CALL costs no new-account gas (`VM`: 25,000 only when `!isExist`), and EXTCODEHASH answers
  *   keccak256("") for it, 0 for a missing account, keccak256("") for a precompile (`VM.doEXTCODEHASH`);
+ * - SELFDESTRUCT moves the balance only when there is one (`Program.suicide`): with none, a missing beneficiary
+ *   stays missing;
  * - with REMASC, fees never touch the coinbase (`TransactionExecutor.finalization` pays REMASC).
  *
  * Each rule is checked with the engine patches on and off: they are not speed patches.
@@ -103,6 +105,21 @@ describe.each([true, false])('RSK account rules (engine patches %s)', (patches) 
     expect(await extcodehash(p, '0x0000000000000000000000000000000001000008')).toBe(EMPTY_CODE_HASH)
     const code = await deployCode(p, '00')
     expect(await extcodehash(p, code)).toBe(keccak256('0x00'))
+  })
+
+  it('SELFDESTRUCT with no balance leaves a missing beneficiary missing; with a balance it creates it', async () => {
+    if (!engineMatchesPin) return
+    const p = await on()
+    const [empty, funded] = ['0x' + '5a'.repeat(20), '0x' + '5b'.repeat(20)]
+    // PUSH20 beneficiary (3), SELFDESTRUCT 5,000 + 25,000 (missing beneficiary, whatever the balance); refund 24,000
+    // (under half of 51,003).
+    const a = await deployCode(p, '73' + empty.slice(2) + 'ff')
+    expect(used(await send(p, { to: a }))).toBe(21_000 + 3 + 5_000 + 25_000 - 24_000)
+    expect(await extcodehash(p, empty)).toBe(ZERO_WORD)
+    const b = await deployCode(p, '73' + funded.slice(2) + 'ff')
+    expect(used(await send(p, { to: b, value: '0x7' }))).toBe(21_000 + 3 + 5_000 + 25_000 - 24_000)
+    expect(await rq(p, 'eth_getBalance', [funded, 'latest'])).toBe('0x7')
+    expect(await extcodehash(p, funded)).toBe(EMPTY_CODE_HASH)
   })
 
   it('with REMASC, fees do not create the coinbase account', async () => {

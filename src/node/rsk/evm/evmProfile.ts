@@ -13,7 +13,8 @@
  * - EXTCODEHASH (`VM.doEXTCODEHASH`) answers keccak256("") for a precompile, 0 only for an account that does not
  *   exist, and the code hash (keccak256("") without code) for any that does, empty or not; the engine answers 0 for
  *   an empty account (EIP-161's "dead"), which on RSK exists (no state clearing: enginePatches/accountRules.ts).
- * - SELFDESTRUCT costs 25,000 more when the beneficiary does not exist, whatever the balance (`VM.doSUICIDE`).
+ * - SELFDESTRUCT costs 25,000 more when the beneficiary does not exist, whatever the balance (`VM.doSUICIDE`), and
+ *   with no balance to move leaves a missing beneficiary missing (`Program.suicide`).
  *
  * @example
  * ```ts
@@ -158,6 +159,27 @@ function selfdestructGas(engine: GasFunction): GasFunction {
   }
 }
 
+/**
+ * SELFDESTRUCT moves the balance only when there is one (RSKj `Program.suicide`): with none, a missing beneficiary is
+ * not created. The engine writes the beneficiary's account whatever the balance; Ethereum's state clearing used to
+ * remove it again, RSK has none (enginePatches/accountRules.ts), so here it is removed after the engine's handler.
+ */
+function selfdestructLogic(engine: AddOpcode['logicFunction']): AddOpcode['logicFunction'] {
+  return async (runState, common) => {
+    const to = addressOf(runState.stack.peek(1)[0]!)
+    const self = runState.interpreter.getAddress()
+    const keepsMissing =
+      !to.equals(self) && (await runState.interpreter.getExternalBalance(self)) === 0n && (await runState.stateManager.getAccount(to)) === undefined
+    if (!keepsMissing) return engine(runState, common)
+    try {
+      await engine(runState, common)
+    } finally {
+      // The engine's handler ends the frame by throwing; the state keeps the deletion in the frame's checkpoint.
+      await runState.stateManager.deleteAccount(to)
+    }
+  }
+}
+
 /** The custom opcodes of the RSK profile for `common` (see the file comment). */
 export function rskOpcodes(common: Common): CustomOpcode[] {
   const { opcodeMap } = getOpcodesForHF(common)
@@ -190,7 +212,7 @@ export function rskOpcodes(common: Common): CustomOpcode[] {
     { ...wrapped(0x55, sstoreGas(common)), logicFunction: fastSstore(common) ?? engine(0x55).opHandler },
     ...[0xf1, 0xf2, 0xf4, 0xfa].map((op) => wrapped(op, callGas(engine(op).gasHandler as GasFunction, op))),
     ...[0xf0, 0xf5].map((op) => wrapped(op, createGas(engine(op).gasHandler as GasFunction))),
-    wrapped(0xff, selfdestructGas(engine(0xff).gasHandler as GasFunction)),
+    { ...wrapped(0xff, selfdestructGas(engine(0xff).gasHandler as GasFunction)), logicFunction: selfdestructLogic(engine(0xff).opHandler) },
     {
       ...wrapped(0x3f, engine(0x3f).gasHandler as GasFunction),
       logicFunction: async (runState: RunState) => {
