@@ -39,14 +39,15 @@ export function formatLog(block: BlockRecord, txIndex: number, logIndex: number,
  * `mayHold` are skipped without reading their logs (the REMASC receipt rebuilds its logs on each read); their log
  * counts are only read when a later receipt has matches. `indexWithinTransaction` numbers each log within its
  * transaction instead, as RSKj's `logs` subscription does (`LogsNotificationEmitter.getLogsNotifications`).
+ * The logs are appended to `out` (a new array by default), which is returned.
  */
 export function blockLogs(
   block: BlockRecord,
   keep: (l: LogRecord) => boolean = () => true,
   mayHold: (bloom: Uint8Array) => boolean = () => true,
   indexWithinTransaction = false,
+  out: LogJson[] = [],
 ): LogJson[] {
-  const out: LogJson[] = []
   const receipts = block.receipts
   let blockNumber: string | undefined
   let logIndex = 0

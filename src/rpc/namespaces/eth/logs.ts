@@ -108,12 +108,11 @@ export function collectLogs(node: RskNode, f: FilterObject, { span, blocks, mayH
   const keep = rawLogMatcher(f)
   const out: LogJson[] = []
   for (const block of blocks) {
-    const logs = blockLogs(block, keep, mayHold)
-    if (logs.length > 0) matched?.push(block)
-    for (const log of logs) {
-      out.push(log)
-      checkLogCount(node, overRange, out.length)
-    }
+    const before = out.length
+    blockLogs(block, keep, mayHold, false, out)
+    if (out.length === before) continue
+    matched?.push(block)
+    checkLogCount(node, overRange, out.length)
   }
   return out
 }
