@@ -26,7 +26,10 @@ import {
   runTxPatched,
   takesThisPath,
   setEnginePatches,
+  creationNonceRuleFound,
+  applyAccountRules,
 } from '../src/node/enginePatches/index.js'
+import { createEVM } from '@ethereumjs/evm'
 import { wordToBytes } from '../src/node/enginePatches/fastOpcodes.js'
 import { copyExecutionBlock, executionBlockFromTemplate, templateRecognised } from '../src/node/enginePatches/execBlock.js'
 import { createBlock } from '@ethereumjs/block'
@@ -58,6 +61,21 @@ describe('engine patches', () => {
       expect(flag).toBe(engineMatchesPin)
     }
     expect(engineMatchesPin).toBe(Object.values(ENGINE_VERSIONS).every((v) => v === PINNED_ENGINE_VERSION))
+  })
+
+  it("RSK's account rules (accountRules.ts) take effect on a new EVM exactly when the engine is the pinned release, switch off or on", async () => {
+    expect(creationNonceRuleFound).toBe(engineMatchesPin)
+    try {
+      setEnginePatches(false)
+      const evm = await createEVM()
+      expect(applyAccountRules(evm)).toEqual({ stateClearingOff: engineMatchesPin, creationNonceZero: engineMatchesPin })
+      // Applied once: a second call neither wraps again nor changes the answer.
+      const cleanup = (evm as unknown as { journal: { cleanup: unknown } }).journal.cleanup
+      expect(applyAccountRules(evm)).toEqual({ stateClearingOff: engineMatchesPin, creationNonceZero: engineMatchesPin })
+      expect((evm as unknown as { journal: { cleanup: unknown } }).journal.cleanup).toBe(cleanup)
+    } finally {
+      setEnginePatches(true)
+    }
   })
 
   it("newInterpreter builds what the engine's Interpreter constructor builds, but for a 1 KB memory", async () => {
