@@ -16,7 +16,8 @@
  * writes, with the engine's error texts (the miner matches "the tx doesn't have the correct nonce"): the journal's
  * checkpoints, the sender checks (EIP-3607, the upfront cost, the nonce), the gas bought, the call, the refund
  * (capped at `maxRefundQuotient`), the sender's change and the miner's fee, self-destructed accounts deleted, the
- * logs' bloom, the journal's cleanup of empty touched accounts (EIP-161) and the receipt. Left out, because it
+ * logs' bloom, the journal's cleanup (which deletes empty touched accounts under EIP-161, and on rsksim's EVMs
+ * deletes none: RSK's rule, accountRules.ts) and the receipt. Left out, because it
  * cannot happen on the path taken: the typed-transaction and access-list setup, EIP-2929 warming, EIP-1559 fees,
  * EIP-4844 blobs, EIP-7702 authorizations, EIP-7623's floor, EIP-8037's state gas, the 7864/7928 witnesses and
  * access lists, Clique's signer as miner, pre-Byzantium receipts, and the second balance check (the value alone,
