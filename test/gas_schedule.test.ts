@@ -4,6 +4,7 @@
  * PUSH1/PUSH2/PUSH20/DUP1/ADDRESS/GAS cost 3/3/3/3/2/2, STOP 0; calldata 4 per zero byte and 16 per other byte.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
+import { createHash } from 'node:crypto'
 import { Interface, getCreateAddress } from 'ethers'
 import type { Provider } from '../src/index.js'
 import { COW, COW1, deploy, fresh, send } from './helpers.js'
@@ -181,5 +182,92 @@ describe('gas schedule: calls, creation and self-destruct', () => {
     const before = BigInt(await rq(p, 'eth_getBalance', [COW, 'latest']))
     const r = await send(p, { to: COW1, value: '0x0', gasPrice: '0x3' })
     expect(BigInt(await rq(p, 'eth_getBalance', [COW, 'latest']))).toBe(before - 3n * BigInt(r.gasUsed))
+  })
+})
+
+describe('gas schedule: precompiles that fail (RSKj Program.callToPrecompiledAddress, RSKIP197, RSKIP516)', () => {
+  let p: Provider
+  let relay: string
+  const word32 = (n: bigint) => n.toString(16).padStart(64, '0')
+  // G1 generator (1, 2) twice: valid; (1, 3) twice: not on the curve. Same bytes but the last of each y, so the same
+  // calldata cost.
+  const g1 = word32(1n) + word32(2n)
+  const notOnCurve = word32(1n) + word32(3n)
+  // 2·G1 (EIP-196's addition of the generator to itself).
+  const twoG1 = '030644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd315ed738c0e0a7c92e7845f96b2ae9c0a68a6a449e3538fc7ff3ebf7a5a18a2c4'
+
+  /**
+   * Relay to precompile `n`: copies its calldata, CALLs the precompile with all gas, and returns the precompile's
+   * return data followed by the CALL's result word. CALLDATASIZE, PUSH1 0 ×2, CALLDATACOPY; PUSH1 0 ×2, CALLDATASIZE,
+   * PUSH1 0 ×2, PUSH20 n, GAS, CALL; RETURNDATASIZE, PUSH1 0 ×2, RETURNDATACOPY; RETURNDATASIZE, MSTORE;
+   * RETURNDATASIZE, PUSH1 32, ADD, PUSH1 0, RETURN.
+   */
+  const relayTo = (n: number) =>
+    '36600060003760006000366000600073' + n.toString(16).padStart(40, '0') + '5af13d600060003e3d523d60200160' + '00f3'
+
+  /** eth_call through a relay: [returned data, the CALL's result]. */
+  async function viaRelay(to: string, data: string): Promise<[string, bigint]> {
+    const out: string = await rq(p, 'eth_call', [{ to, data }, 'latest'])
+    return ['0x' + out.slice(2, -64), BigInt('0x' + out.slice(-64))]
+  }
+
+  /** blake2f input (EIP-152): 12 rounds over "abc" with BLAKE2b-512's initial state, final block. */
+  function blake2fAbc(): string {
+    const iv = [0x6a09e667f3bcc908n, 0xbb67ae8584caa73bn, 0x3c6ef372fe94f82bn, 0xa54ff53a5f1d36f1n, 0x510e527fade682d1n, 0x9b05688c2b3e6c1fn, 0x1f83d9abfb41bd6bn, 0x5be0cd19137e2179n]
+    iv[0]! ^= 0x01010040n // parameter block: 64-byte digest, no key, fanout 1, depth 1
+    const le = (v: bigint) => Buffer.from(v.toString(16).padStart(16, '0'), 'hex').reverse().toString('hex')
+    const m = Buffer.alloc(128)
+    m.write('abc')
+    return '0000000c' + iv.map(le).join('') + m.toString('hex') + le(3n) + le(0n) + '01'
+  }
+
+  beforeAll(async () => {
+    p = await fresh()
+    relay = await deployCode(p, relayTo(6))
+  })
+
+  it('alt_bn128 addition of points not on the curve costs its price (150), as a valid one does', async () => {
+    const bad = await deployCode(p, relayTo(6))
+    // Failing first: the failed call leaves the precompile's account missing, so both calls pay the 25,000 of a
+    // CALL to a missing account. The engine alone would have the failed call consume all the gas it was given.
+    const failed = await send(p, { to: bad, data: '0x' + notOnCurve + notOnCurve })
+    const ok = await send(p, { to: bad, data: '0x' + g1 + g1 })
+    expect(failed.status).toBe('0x1')
+    expect(ok.status).toBe('0x1')
+    // The valid one returns 64 bytes, which the relay copies: RETURNDATACOPY's 3 per word, 6 more.
+    expect(used(ok) - used(failed)).toBe(6)
+    expect(await viaRelay(bad, '0x' + notOnCurve + notOnCurve)).toEqual(['0x', 0n])
+    expect(await viaRelay(bad, '0x' + g1 + g1)).toEqual(['0x' + twoG1, 1n])
+  })
+
+  it('alt_bn128 addition reads at most 128 bytes: more input gives the same answer', async () => {
+    expect(await viaRelay(relay, '0x' + g1 + g1 + 'ff'.repeat(32))).toEqual(['0x' + twoG1, 1n])
+  })
+
+  it('alt_bn128 pairing with a length not a multiple of 192 fails for 45,000 + 34,000 per whole pair', async () => {
+    const pairing = await deployCode(p, relayTo(8))
+    expect(await viaRelay(pairing, '0x' + '00'.repeat(191))).toEqual(['0x', 0n])
+    // The same relay on 191 and on 192 zero bytes (the point at infinity twice: a valid pairing, result 1): 0 pairs
+    // priced against 1, and one more zero byte of calldata (4).
+    const short = await send(p, { to: pairing, data: '0x' + '00'.repeat(191) })
+    const whole = await send(p, { to: pairing, data: '0x' + '00'.repeat(192) })
+    expect(await viaRelay(pairing, '0x' + '00'.repeat(192))).toEqual(['0x' + word32(1n), 1n])
+    expect(short.status).toBe('0x1')
+    expect(whole.status).toBe('0x1')
+    // Both pay the 25,000 of a CALL to a missing account (the failed call created none) and copy six calldata words;
+    // the whole one pays one pair (34,000), one more zero byte of calldata (4), and one word of return data copied (3).
+    expect(used(whole) - used(short)).toBe(34_000 + 4 + 3)
+  })
+
+  it('blake2f: 213 bytes give BLAKE2b-512; longer input is cut to 213 (RSKIP516); shorter fails for 0 gas', async () => {
+    const blake = await deployCode(p, relayTo(9))
+    const abc = '0x' + createHash('blake2b512').update('abc').digest('hex')
+    const input = blake2fAbc()
+    expect(await viaRelay(blake, '0x' + input)).toEqual([abc, 1n])
+    expect(await viaRelay(blake, '0x' + input + 'ff')).toEqual([abc, 1n])
+    expect(await viaRelay(blake, '0x' + input.slice(0, -2))).toEqual(['0x', 0n])
+    const r = await send(p, { to: blake, data: '0x' + input.slice(0, -2) })
+    expect(r.status).toBe('0x1')
+    expect(used(r)).toBeLessThan(100_000)
   })
 })
