@@ -18,27 +18,19 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { getCreateAddress, keccak256 } from 'ethers'
 import type { Provider } from '../src/index.js'
 import { setEnginePatches, engineMatchesPin } from '../src/node/enginePatches/index.js'
-import { COW, MINER, fresh, send } from './helpers.js'
+import { COW, MINER, deployCode, fresh, send } from './helpers.js'
 
 const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const used = (r: Record<string, any>) => Number(BigInt(r.gasUsed))
 const EMPTY_CODE_HASH = keccak256('0x')
 const ZERO_WORD = '0x' + '00'.repeat(32)
 
-/** Initcode that returns `runtime`: PUSH2 len, DUP1, PUSH1 12, PUSH1 0, CODECOPY, PUSH1 0, RETURN (12 bytes). */
-const initcodeFor = (runtime: string) => '0x61' + (runtime.length / 2).toString(16).padStart(4, '0') + '80600c6000396000f3' + runtime
 /** CREATE of an empty initcode (PUSH1 0 ×3, CREATE), its address left on the stack. */
 const CREATE_EMPTY = '600060006000f0'
 /** Stores the word on the stack at 0 and returns it: PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, RETURN. */
 const RETURN_WORD = '60005260206000f3'
 /** CALL `to` with no value and all gas: 4 × PUSH1 0, PUSH1 0 (value), PUSH20 to, GAS, CALL, STOP (20 gas + CALL). */
 const callerOf = (to: string) => '60006000600060006000' + '73' + to.slice(2) + '5af100'
-
-async function deployCode(p: Provider, runtime: string): Promise<string> {
-  const r = await send(p, { data: initcodeFor(runtime) })
-  expect(r.status).toBe('0x1')
-  return r.contractAddress
-}
 
 /** EXTCODEHASH of `address`, read by an eth_call of a creation whose initcode returns it. */
 async function extcodehash(p: Provider, address: string): Promise<string> {

@@ -4,11 +4,9 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Provider } from '../src/index.js'
-import { COW, fresh, rejects, send, sendSigned } from './helpers.js'
+import { COW, fresh, initcodeFor, rejects, send, sendSigned } from './helpers.js'
 
 const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
-/** Initcode that returns `runtime`: PUSH2 len, DUP1, PUSH1 12, PUSH1 0, CODECOPY, PUSH1 0, RETURN (12 bytes). */
-const initcodeFor = (runtime: string) => '0x61' + (runtime.length / 2).toString(16).padStart(4, '0') + '80600c6000396000f3' + runtime
 /** Code that runs `ops` and returns the top of the stack as one word: MSTORE at 0, RETURN 32 bytes. */
 const returning = (ops: string) => '0x' + ops + '60005260206000f3'
 /** Runs `ops` as creation code in eth_call (the return value of creation code is what it returns). */

@@ -7,22 +7,13 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { createHash } from 'node:crypto'
 import { Interface, getCreateAddress } from 'ethers'
 import type { Provider } from '../src/index.js'
-import { COW, COW1, deploy, fresh, send } from './helpers.js'
+import { COW, COW1, deploy, deployCode, fresh, initcodeFor, relayTo, send } from './helpers.js'
 import { Storage } from './fixtures/index.js'
 
 const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const used = (r: Record<string, any>) => Number(BigInt(r.gasUsed))
 const word = (n: bigint) => n.toString(16).padStart(64, '0')
 
-/** Initcode that returns `runtime`: PUSH2 len, DUP1, PUSH1 12, PUSH1 0, CODECOPY, PUSH1 0, RETURN (12 bytes). */
-const initcodeFor = (runtime: string) => '0x61' + (runtime.length / 2).toString(16).padStart(4, '0') + '80600c6000396000f3' + runtime
-
-/** Deploys hand-written runtime code from cow (optionally with value) and returns its address. */
-async function deployCode(p: Provider, runtime: string, value = '0x0'): Promise<string> {
-  const r = await send(p, { data: initcodeFor(runtime), value })
-  expect(r.status).toBe('0x1')
-  return r.contractAddress
-}
 
 describe('gas schedule: transaction costs', () => {
   let p: Provider
@@ -196,14 +187,8 @@ describe('gas schedule: precompiles that fail (RSKj Program.callToPrecompiledAdd
   // 2·G1 (EIP-196's addition of the generator to itself).
   const twoG1 = '030644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd315ed738c0e0a7c92e7845f96b2ae9c0a68a6a449e3538fc7ff3ebf7a5a18a2c4'
 
-  /**
-   * Relay to precompile `n`: copies its calldata, CALLs the precompile with all gas, and returns the precompile's
-   * return data followed by the CALL's result word. CALLDATASIZE, PUSH1 0 ×2, CALLDATACOPY; PUSH1 0 ×2, CALLDATASIZE,
-   * PUSH1 0 ×2, PUSH20 n, GAS, CALL; RETURNDATASIZE, PUSH1 0 ×2, RETURNDATACOPY; RETURNDATASIZE, MSTORE;
-   * RETURNDATASIZE, PUSH1 32, ADD, PUSH1 0, RETURN.
-   */
-  const relayTo = (n: number) =>
-    '36600060003760006000366000600073' + n.toString(16).padStart(40, '0') + '5af13d600060003e3d523d60200160' + '00f3'
+  /** A relay (helpers.ts `relayTo`) to precompile `n`. */
+  const relayToPrecompile = (n: number) => relayTo('0x' + n.toString(16).padStart(40, '0'))
 
   /** eth_call through a relay: [returned data, the CALL's result]. */
   async function viaRelay(to: string, data: string): Promise<[string, bigint]> {
@@ -223,11 +208,11 @@ describe('gas schedule: precompiles that fail (RSKj Program.callToPrecompiledAdd
 
   beforeAll(async () => {
     p = await fresh()
-    relay = await deployCode(p, relayTo(6))
+    relay = await deployCode(p, relayToPrecompile(6))
   })
 
   it('alt_bn128 addition of points not on the curve costs its price (150), as a valid one does', async () => {
-    const bad = await deployCode(p, relayTo(6))
+    const bad = await deployCode(p, relayToPrecompile(6))
     // Failing first: the failed call leaves the precompile's account missing, so both calls pay the 25,000 of a
     // CALL to a missing account. The engine alone would have the failed call consume all the gas it was given.
     const failed = await send(p, { to: bad, data: '0x' + notOnCurve + notOnCurve })
@@ -245,7 +230,7 @@ describe('gas schedule: precompiles that fail (RSKj Program.callToPrecompiledAdd
   })
 
   it('alt_bn128 pairing with a length not a multiple of 192 fails for 45,000 + 34,000 per whole pair', async () => {
-    const pairing = await deployCode(p, relayTo(8))
+    const pairing = await deployCode(p, relayToPrecompile(8))
     expect(await viaRelay(pairing, '0x' + '00'.repeat(191))).toEqual(['0x', 0n])
     // The same relay on 191 and on 192 zero bytes (the point at infinity twice: a valid pairing, result 1): 0 pairs
     // priced against 1, and one more zero byte of calldata (4).
@@ -260,7 +245,7 @@ describe('gas schedule: precompiles that fail (RSKj Program.callToPrecompiledAdd
   })
 
   it('blake2f: 213 bytes give BLAKE2b-512; longer input is cut to 213 (RSKIP516); shorter fails for 0 gas', async () => {
-    const blake = await deployCode(p, relayTo(9))
+    const blake = await deployCode(p, relayToPrecompile(9))
     const abc = '0x' + createHash('blake2b512').update('abc').digest('hex')
     const input = blake2fAbc()
     expect(await viaRelay(blake, '0x' + input)).toEqual([abc, 1n])

@@ -71,6 +71,24 @@ export async function deploy(p: Provider, artifact: Artifact, args: unknown[] = 
   return receipt.contractAddress as string
 }
 
+/** Initcode that returns `runtime`: PUSH2 len, DUP1, PUSH1 12, PUSH1 0, CODECOPY, PUSH1 0, RETURN (12 bytes). */
+export const initcodeFor = (runtime: string): string => '0x61' + (runtime.length / 2).toString(16).padStart(4, '0') + '80600c6000396000f3' + runtime
+
+/** Deploys hand-written runtime code (hex, no 0x) from cow, optionally with value, and returns its address. */
+export async function deployCode(p: Provider, runtime: string, value = '0x0'): Promise<string> {
+  const r = await send(p, { data: initcodeFor(runtime), value })
+  if (r.status !== '0x1') throw new Error('deployment failed')
+  return r.contractAddress as string
+}
+
+/**
+ * Runtime code relaying its calldata to `address` (0x and 40 hex digits) with all its gas, returning the callee's
+ * return data followed by the CALL's result word: CALLDATASIZE, PUSH1 0 ×2, CALLDATACOPY; PUSH1 0 ×2, CALLDATASIZE,
+ * PUSH1 0 ×2, PUSH20 address, GAS, CALL; RETURNDATASIZE, PUSH1 0 ×2, RETURNDATACOPY; RETURNDATASIZE, MSTORE;
+ * RETURNDATASIZE, PUSH1 32, ADD, PUSH1 0, RETURN.
+ */
+export const relayTo = (address: string): string => '36600060003760006000366000600073' + address.slice(2).toLowerCase() + '5af13d600060003e3d523d6020016000f3'
+
 /** Expects `promise` to reject with an RpcError of `code` whose message matches `message`. */
 export async function rejects(promise: Promise<unknown>, code: number, message?: string | RegExp): Promise<any> {
   try {

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Provider } from '../src/index.js'
-import { fresh, send } from './helpers.js'
+import { deployCode, fresh, relayTo, send } from './helpers.js'
 
 const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const w = (n: bigint | string) => BigInt(n).toString(16).padStart(64, '0')
@@ -18,9 +18,6 @@ const V1 = w(1n) + w(V1Y)
 const ZERO = '00'.repeat(64)
 const NOT_ON_CURVE = '11'.repeat(32)
 
-/** Relay to `address`: its calldata to the precompile with all gas; returns the return data, then the CALL's result. */
-const relayTo = (address: string) => '36600060003760006000366000600073' + address.slice(2) + '5af13d600060003e3d523d6020016000f3'
-const initcodeFor = (runtime: string) => '0x61' + (runtime.length / 2).toString(16).padStart(4, '0') + '80600c6000396000f3' + runtime
 
 describe('secp256k1 precompiles (RSKIP516)', () => {
   let p: Provider
@@ -29,8 +26,8 @@ describe('secp256k1 precompiles (RSKIP516)', () => {
 
   beforeAll(async () => {
     p = await fresh()
-    add = (await send(p, { data: initcodeFor(relayTo('0x0000000000000000000000000000000001000016')) })).contractAddress
-    mul = (await send(p, { data: initcodeFor(relayTo('0x0000000000000000000000000000000001000017')) })).contractAddress
+    add = await deployCode(p, relayTo('0x0000000000000000000000000000000001000016'))
+    mul = await deployCode(p, relayTo('0x0000000000000000000000000000000001000017'))
   })
 
   /** [return data without 0x, the CALL's result]. */
