@@ -27,6 +27,7 @@ import { Address, KECCAK256_NULL, bigIntToBytes, bytesToBigInt, setLengthLeft } 
 import { rskPrecompiles, type BridgeReads } from './bridge.js'
 import { ethereumPrecompilesAsRskj } from './ethereumPrecompiles.js'
 import { secp256k1Precompiles } from './secp256k1Precompiles.js'
+import { environmentPrecompile } from './environmentPrecompile.js'
 import { minimumGasPriceOf } from '../../chain/common.js'
 import { fastArithmetic, fastOpcodes, fastSstore, wordToBytes } from '../../enginePatches/index.js'
 import type { ExecutionGuard } from '../../exec/guard.js'
@@ -237,12 +238,12 @@ export function rskOpcodes(common: Common): CustomOpcode[] {
 
 /**
  * EVM options every EVM of the node is created with: the RSK opcodes, the RSK precompiles (the Bridge, secp256k1
- * addition and multiplication), and Ethereum's failing precompiles under RSKj's rules (ethereumPrecompiles.ts). With a `guard`,
+ * addition and multiplication, Environment), and Ethereum's failing precompiles under RSKj's rules (ethereumPrecompiles.ts). With a `guard`,
  * JUMPDEST also checks the node's execution deadline (src/node/exec/guard.ts); its gas (1) and effect (none) are
  * the engine's. `bridge`: on a fork, where the Bridge's read methods are answered from.
  */
 export function rskEvmOptions(common: Common, guard?: ExecutionGuard, bridge?: BridgeReads): Pick<EVMOpts, 'customOpcodes' | 'customPrecompiles'> {
   const opcodes = rskOpcodes(common)
   if (guard !== undefined) opcodes.push({ opcode: 0x5b, opcodeName: 'JUMPDEST', baseFee: 1, logicFunction: guard.tick })
-  return { customOpcodes: opcodes, customPrecompiles: [...ethereumPrecompilesAsRskj(common), ...rskPrecompiles(bridge), ...secp256k1Precompiles()] }
+  return { customOpcodes: opcodes, customPrecompiles: [...ethereumPrecompilesAsRskj(common), ...rskPrecompiles(bridge), ...secp256k1Precompiles(), ...environmentPrecompile()] }
 }

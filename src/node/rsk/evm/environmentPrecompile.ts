@@ -1,0 +1,34 @@
+/**
+ * RSK's Environment precompile (0x01000011, RSKIP203; RSKj `co/rsk/pcc/environment/Environment`, a native contract
+ * with one method): `getCallStackDepth()` answers, as a uint32 word, the call depth of its caller plus one (RSKj
+ * `GetCallStackDepth`: `programInvoke.getCallDeep() + 1`, and 1 when called by a transaction directly). A contract
+ * called by a transaction reads 1; one called by that contract reads 2.
+ *
+ * As any RSKj native contract (`co/rsk/pcc/NativeContract`): the method is chosen by the data's first four bytes (the
+ * ABI selector; bytes after it are ignored, as a method without arguments decodes none); no data, 1-3 bytes or an
+ * unknown selector fail. Its price is 0, so a failure costs nothing either (`Program.executePrecompiledAndHandleError`).
+ * The depth comes from src/node/enginePatches/callDepth.ts.
+ */
+import { EVMError, type CustomPrecompile, type ExecResult, type PrecompileInput } from '@ethereumjs/evm'
+import { bigIntToBytes, equalsBytes, setLengthLeft } from '@ethereumjs/util'
+import { keccak256 } from '../../crypto.js'
+import { currentCallDepth } from '../../enginePatches/index.js'
+
+const ENVIRONMENT = '0x0000000000000000000000000000000001000011'
+const GET_CALL_STACK_DEPTH = keccak256(new TextEncoder().encode('getCallStackDepth()')).subarray(0, 4)
+
+function environment(input: PrecompileInput): ExecResult {
+  const data = input.data
+  if (data.length < 4 || !equalsBytes(data.subarray(0, 4), GET_CALL_STACK_DEPTH)) {
+    return { returnValue: new Uint8Array(0), executionGasUsed: 0n, exceptionError: new EVMError(EVMError.errorMessages.INTERNAL_ERROR) }
+  }
+  // The precompile's own frame is one deeper than its caller's: RSKj's callDeep + 1. At the top level (depth 0) RSKj
+  // has no caller program and answers 1.
+  const depth = Math.max(currentCallDepth(input._EVM) ?? 0, 1)
+  return { returnValue: setLengthLeft(bigIntToBytes(BigInt(depth)), 32), executionGasUsed: 0n }
+}
+
+/** The Environment precompile, for `createEVM({ customPrecompiles })`. */
+export function environmentPrecompile(): CustomPrecompile[] {
+  return [{ address: ENVIRONMENT, function: environment }]
+}
