@@ -49,13 +49,13 @@ const versions = (v: string) => JSON.stringify({ '@ethereumjs/evm': v, '@ethereu
 describe('engine patches in a bundle', () => {
   it('take effect when the bundled engine is the pinned release', async () => {
     const { stdout, stderr } = run(await bundle({ __RSKSIM_ENGINE_VERSIONS__: versions(PINNED_ENGINE_VERSION) }))
-    expect(JSON.parse(stdout)).toEqual({ active: true, interpreter: true, memory: true, runInterpreter: true, common: true, senderCache: true, addressHex: true, execBlock: true, legacyTx: true, chainId: '0x21' })
+    expect(JSON.parse(stdout)).toEqual({ active: true, interpreter: true, memory: true, runInterpreter: true, common: true, senderCache: true, addressHex: true, execBlock: true, legacyTx: true, executeCall: true, runTx: true, creationNonceRule: true, chainId: '0x21' })
     expect(stderr).not.toContain('RSKSIM_ENGINE_VERSION')
   })
 
   it('stay off, with one warning, when it is another release; rsksim still answers', async () => {
     const { stdout, stderr } = run(await bundle({ __RSKSIM_ENGINE_VERSIONS__: versions('10.2.0') }))
-    expect(JSON.parse(stdout)).toEqual({ active: false, interpreter: false, memory: false, runInterpreter: false, common: false, senderCache: false, addressHex: false, execBlock: false, legacyTx: false, chainId: '0x21' })
+    expect(JSON.parse(stdout)).toEqual({ active: false, interpreter: false, memory: false, runInterpreter: false, common: false, senderCache: false, addressHex: false, execBlock: false, legacyTx: false, executeCall: false, runTx: false, creationNonceRule: false, chainId: '0x21' })
     expect(stderr.match(/engine patches are off because the installed engine/g)).toHaveLength(1)
     expect(stderr).toContain('@ethereumjs/evm@10.2.0')
   })

@@ -28,7 +28,6 @@ import {
   setEnginePatches,
   creationNonceRuleFound,
   applyAccountRules,
-  callDepthFound,
 } from '../src/node/enginePatches/index.js'
 import { createEVM } from '@ethereumjs/evm'
 import { wordToBytes } from '../src/node/enginePatches/fastOpcodes.js'
@@ -66,7 +65,6 @@ describe('engine patches', () => {
 
   it("RSK's account rules (accountRules.ts) take effect on a new EVM exactly when the engine is the pinned release, switch off or on", async () => {
     expect(creationNonceRuleFound).toBe(engineMatchesPin)
-    expect(callDepthFound).toBe(engineMatchesPin)
     try {
       setEnginePatches(false)
       const evm = await createEVM()

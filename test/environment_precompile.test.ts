@@ -32,6 +32,17 @@ describe.each([true, false])('Environment.getCallStackDepth (engine patches %s)'
     expect(await rq(p, 'eth_call', [{ to: direct, data: SELECTOR + 'ff'.repeat(8) }, 'latest'])).toBe('0x' + word(1) + word(1))
   })
 
+  it('a call that never reached it (value it could not pay) leaves nothing behind for the next caller', async () => {
+    if (!engineMatchesPin) return
+    setEnginePatches(patches)
+    const p = await fresh()
+    // PUSH1 0 ×2, PUSH1 4, PUSH1 0, PUSH1 1 (value: 1 wei, which the contract does not have), PUSH20, GAS, CALL, STOP
+    const payer = await deployCode(p, '6000600060046000600173' + ENVIRONMENT.slice(2) + '5af100')
+    const outer = await deployCode(p, relayTo(payer))
+    expect((await send(p, { to: outer })).status).toBe('0x1')
+    expect(await rq(p, 'eth_call', [{ to: ENVIRONMENT, data: SELECTOR }, 'latest'])).toBe('0x' + word(1))
+  })
+
   it('fails for an unknown selector, no data or 1-3 bytes, at no cost', async () => {
     if (!engineMatchesPin) return
     setEnginePatches(patches)

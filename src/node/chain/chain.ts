@@ -20,7 +20,7 @@ import { rskEvmOptions } from '../rsk/evm/evmProfile.js'
 import { ExecutionGuard } from '../exec/guard.js'
 import type { BlockRecord } from './types.js'
 // Engine fast paths, installed before any EVM exists, and RSK's account rules for each EVM (src/node/enginePatches/index.ts).
-import { applyRskRules } from '../enginePatches/index.js'
+import { applyAccountRules } from '../enginePatches/index.js'
 
 /** BLOCKHASH reads hashes from the chain, so it returns RSK block hashes (on a fork, the remote's below it). */
 class StoreBlockHashes implements EVMMockBlockchainInterface {
@@ -73,7 +73,7 @@ export class Chain {
     // BLOCKHASH asks the chain, which exists by the time any EVM runs.
     const blockchain = new StoreBlockHashes((n) => chain.blockAt(n))
     const vm = await createVM({ common, stateManager: state, blockchain, evmOpts: rskEvmOptions(common, guard, bridge) })
-    applyRskRules(vm.evm as EVM)
+    applyAccountRules(vm.evm as EVM)
     const chain: Chain = new Chain(common, state, vm, store, trees, guard, bridge)
     return chain
   }

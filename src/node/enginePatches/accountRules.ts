@@ -25,6 +25,7 @@
 import { EVM } from '@ethereumjs/evm'
 import type { Account } from '@ethereumjs/util'
 import { enginePatches } from './switch.js'
+import { forgetCallerDepth } from './callDepth.js'
 
 interface Message {
   depth: number
@@ -95,6 +96,15 @@ export function applyAccountRules(evm: EVM): { stateClearingOff: boolean; creati
       return cleanup.call(this)
     }
     result.stateClearingOff = true
+  }
+  // Between transactions and calls (the journal's cleanup runs before and after each), a depth noted for a call to
+  // the Environment precompile that never reached it is dropped (callDepth.ts).
+  if (typeof journal === 'object' && journal !== null && typeof journal.cleanup === 'function') {
+    const cleanup = journal.cleanup
+    journal.cleanup = function (this: JournalInternals) {
+      forgetCallerDepth(evm)
+      return cleanup.call(this)
+    }
   }
   if (creationNonceRuleFound && e._executeCreate === proto._executeCreate && e._addToBalance === proto._addToBalance) {
     const executeCreate = proto._executeCreate!

@@ -1,51 +1,43 @@
 /**
- * The depth of the call frame an EVM last started, for RSK's Environment precompile (RSKIP203 `getCallStackDepth`,
- * src/node/rsk/evm/environmentPrecompile.ts): a precompile is given its input, gas and EVM, not the depth of its call.
- * Each EVM's `_executeCall` (an engine internal: every message call, precompiles included, starts there) records its
- * message's depth before it runs. A precompile starts no frame of its own, so while it runs the value recorded last
- * is the depth of its own call.
+ * The call depth of the frame that calls RSK's Environment precompile (RSKIP203 `getCallStackDepth`,
+ * src/node/rsk/evm/environmentPrecompile.ts), which a precompile is not given: its input holds data, gas and the EVM.
+ * The CALL family's gas function (src/node/rsk/evm/evmProfile.ts), which runs in the calling frame just before the
+ * call, notes that frame's depth (`runState.interpreter._env.depth`, an engine field) for its EVM
+ * (`runState.interpreter._evm`) when the target is the Environment precompile, and the precompile takes the note.
+ * A note left by a call that never reached the precompile (not enough balance for its value, the depth limit) is
+ * dropped when the EVM's journal is cleaned up, before and after every transaction and call (accountRules.ts), so a
+ * later call straight to the precompile cannot read it.
  *
- * Not a speed patch: applied to every EVM rsksim creates whether or not the speed patches are on (applyRskRules in
- * accountRules.ts), so results are the same both ways. Checked at load: the engine's `_executeCall` reads
- * `message.depth`. When it does not, nothing is recorded and the Environment precompile answers as at the top level.
+ * Not a speed patch: in effect whether or not the speed patches are on, so results are the same both ways. Only the
+ * calls to the Environment precompile pay for it. The two fields are checked where they are read; when either is
+ * missing nothing is noted, and the precompile answers as for a call from a transaction.
  */
-import { EVM } from '@ethereumjs/evm'
-import { enginePatches } from './switch.js'
 
-interface Message {
-  depth: number
+interface InterpreterFields {
+  _evm?: unknown
+  _env?: { depth?: unknown }
 }
 
-interface EvmInternals {
-  _executeCall(message: Message): Promise<unknown>
+/** The depth noted for each EVM's pending call to the Environment precompile. */
+const notes = new WeakMap<object, number>()
+
+/** Notes the depth of the frame running `runState` (a CALL-family gas function's run state), for its EVM. */
+export function noteCallerDepth(runState: { interpreter: unknown }): void {
+  const interpreter = runState.interpreter as InterpreterFields
+  const evm = interpreter._evm
+  const depth = interpreter._env?.depth
+  if (typeof evm === 'object' && evm !== null && typeof depth === 'number') notes.set(evm, depth)
 }
 
-const proto = EVM.prototype as unknown as Partial<EvmInternals>
-
-/** Whether the engine's `_executeCall` takes a message with a depth, as this was written against. */
-export const callDepthFound: boolean =
-  enginePatches.installable && typeof proto._executeCall === 'function' && proto._executeCall.toString().includes('message.depth')
-
-/** Where an EVM keeps the depth of the call frame it last started. */
-const DEPTH = Symbol('rsksim.callDepth')
-
-type Tracked = EvmInternals & { [DEPTH]?: number }
-
-/** Records each call frame's depth for `evm`; returns whether it took effect. Idempotent per EVM. */
-export function trackCallDepth(evm: EVM): boolean {
-  if (!callDepthFound) return false
-  const e = evm as unknown as Tracked
-  if (e[DEPTH] !== undefined) return true
-  const executeCall = proto._executeCall!
-  e._executeCall = function (this: Tracked, message: Message) {
-    this[DEPTH] = message.depth
-    return executeCall.call(this, message)
-  }
-  e[DEPTH] = 0
-  return true
+/** Takes (and forgets) the depth noted for `evm`'s call: the calling frame's depth, or undefined (a direct call). */
+export function takeCallerDepth(evm: unknown): number | undefined {
+  if (typeof evm !== 'object' || evm === null) return undefined
+  const depth = notes.get(evm)
+  if (depth !== undefined) notes.delete(evm)
+  return depth
 }
 
-/** The depth of the call frame `evm` last started, or undefined when it is not tracked. */
-export function currentCallDepth(evm: unknown): number | undefined {
-  return typeof evm === 'object' && evm !== null ? (evm as Tracked)[DEPTH] : undefined
+/** Forgets a note `evm` did not take (accountRules.ts, when the EVM's journal is cleaned up). */
+export function forgetCallerDepth(evm: object): void {
+  notes.delete(evm)
 }

@@ -6,7 +6,7 @@
  * context of the selected block (its number, timestamp, coinbase, gas limit).
  */
 import { createEVM, type EVM, type ExecResult } from '@ethereumjs/evm'
-import { applyRskRules } from '../enginePatches/index.js'
+import { applyAccountRules } from '../enginePatches/index.js'
 import { Account, Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import type { Chain } from '../chain/chain.js'
@@ -136,7 +136,7 @@ async function evmAt(chain: Chain, block: BlockRecord): Promise<{ evm: EVM; stat
   let evm = historicalEvms.get(state)
   if (evm === undefined) {
     evm = await createEVM({ common: chain.common, stateManager: state, blockchain: chain.vm.blockchain, ...rskEvmOptions(chain.common, chain.guard, chain.bridge) })
-    applyRskRules(evm)
+    applyAccountRules(evm)
     historicalEvms.set(state, evm)
   }
   return { evm, state }

@@ -7,7 +7,7 @@
  * reach the shared database.
  */
 import { createEVM, type EVM } from '@ethereumjs/evm'
-import { applyRskRules } from '../enginePatches/index.js'
+import { applyAccountRules } from '../enginePatches/index.js'
 import { createVM, type RunTxResult } from '@ethereumjs/vm'
 import type { Chain } from '../chain/chain.js'
 import { LiveState } from '../state/liveState.js'
@@ -48,7 +48,7 @@ export async function replayBlock(
   await state.setStateRoot(parent.header.stateRoot)
   const blockchain = chain.vm.blockchain
   const evm = await createEVM({ common: chain.common, stateManager: state, blockchain, ...rskEvmOptions(chain.common, chain.guard, chain.bridge) })
-  applyRskRules(evm)
+  applyAccountRules(evm)
   const vm = await createVM({ common: chain.common, stateManager: state, blockchain, evm })
   // The execution block exactly as the miner built it (src/node/miner/miner.ts), transactions run as it ran them.
   const h = block.header

@@ -7,24 +7,27 @@
  * As any RSKj native contract (`co/rsk/pcc/NativeContract`): the method is chosen by the data's first four bytes (the
  * ABI selector; bytes after it are ignored, as a method without arguments decodes none); no data, 1-3 bytes or an
  * unknown selector fail. Its price is 0, so a failure costs nothing either (`Program.executePrecompiledAndHandleError`).
- * The depth comes from src/node/enginePatches/callDepth.ts.
+ * The caller's depth is noted by the CALL family's gas function (src/node/enginePatches/callDepth.ts).
  */
 import { EVMError, type CustomPrecompile, type ExecResult, type PrecompileInput } from '@ethereumjs/evm'
 import { bigIntToBytes, equalsBytes, setLengthLeft } from '@ethereumjs/util'
 import { keccak256 } from '../../crypto.js'
-import { currentCallDepth } from '../../enginePatches/index.js'
+import { takeCallerDepth } from '../../enginePatches/index.js'
 
 const ENVIRONMENT = '0x0000000000000000000000000000000001000011'
+/** The precompile's address as the stack word a CALL names it by (src/node/rsk/evm/evmProfile.ts). */
+export const ENVIRONMENT_WORD = 0x01000011n
 const GET_CALL_STACK_DEPTH = keccak256(new TextEncoder().encode('getCallStackDepth()')).subarray(0, 4)
 
 function environment(input: PrecompileInput): ExecResult {
   const data = input.data
+  const caller = takeCallerDepth(input._EVM)
   if (data.length < 4 || !equalsBytes(data.subarray(0, 4), GET_CALL_STACK_DEPTH)) {
     return { returnValue: new Uint8Array(0), executionGasUsed: 0n, exceptionError: new EVMError(EVMError.errorMessages.INTERNAL_ERROR) }
   }
-  // The precompile's own frame is one deeper than its caller's: RSKj's callDeep + 1. At the top level (depth 0) RSKj
-  // has no caller program and answers 1.
-  const depth = Math.max(currentCallDepth(input._EVM) ?? 0, 1)
+  // The caller's depth + 1 (RSKj: callDeep + 1, a transaction's own frame being 0); a call from no frame (a
+  // transaction or eth_call straight to the precompile) answers 1, as RSKj does without a calling program.
+  const depth = caller === undefined ? 1 : caller + 1
   return { returnValue: setLengthLeft(bigIntToBytes(BigInt(depth)), 32), executionGasUsed: 0n }
 }
 

@@ -27,9 +27,9 @@ import { Address, KECCAK256_NULL, bigIntToBytes, bytesToBigInt, setLengthLeft } 
 import { rskPrecompiles, type BridgeReads } from './bridge.js'
 import { ethereumPrecompilesAsRskj } from './ethereumPrecompiles.js'
 import { secp256k1Precompiles } from './secp256k1Precompiles.js'
-import { environmentPrecompile } from './environmentPrecompile.js'
+import { ENVIRONMENT_WORD, environmentPrecompile } from './environmentPrecompile.js'
 import { minimumGasPriceOf } from '../../chain/common.js'
-import { fastArithmetic, fastOpcodes, fastSstore, wordToBytes } from '../../enginePatches/index.js'
+import { fastArithmetic, fastOpcodes, fastSstore, noteCallerDepth, wordToBytes } from '../../enginePatches/index.js'
 import type { ExecutionGuard } from '../../exec/guard.js'
 import { storageAccess } from '../../state/storageAccess.js'
 
@@ -46,6 +46,7 @@ const NEW_ACCOUNT = 25_000n
 const STIPEND_CALL = 2_300n
 const MAX_WORD = 2n ** 256n - 1n
 const EMPTY_CODE_HASH = bytesToBigInt(KECCAK256_NULL)
+const ADDRESS_MASK = (1n << 160n) - 1n
 
 /**
  * Addresses `PrecompiledContracts.getContractForAddress` knows at the latest upgrade (reference §7.6): 0x01–0x09
@@ -54,13 +55,13 @@ const EMPTY_CODE_HASH = bytesToBigInt(KECCAK256_NULL)
 const PRECOMPILES = new Set<bigint>([1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 0x01000006n, 0x01000008n, 0x01000009n, 0x01000010n, 0x01000011n, 0x01000016n, 0x01000017n])
 
 /** Whether `address` (a stack word) names an RSK precompile. */
-export const isRskPrecompile = (address: bigint): boolean => PRECOMPILES.has(address & ((1n << 160n) - 1n))
+export const isRskPrecompile = (address: bigint): boolean => PRECOMPILES.has(address & ADDRESS_MASK)
 
 const staticViolation = (): never => {
   throw new EVMError(EVMError.errorMessages.STATIC_STATE_CHANGE)
 }
 
-const addressOf = (word: bigint): Address => new Address(setLengthLeft(bigIntToBytes(word & ((1n << 160n) - 1n)), 20))
+const addressOf = (word: bigint): Address => new Address(setLengthLeft(bigIntToBytes(word & ADDRESS_MASK), 20))
 
 async function exists(runState: RunState, word: bigint): Promise<boolean> {
   return (await runState.stateManager.getAccount(addressOf(word))) !== undefined
@@ -85,6 +86,8 @@ function callGas(engine: GasFunction, op: number): GasFunction {
     const requested = items[0]!
     const to = items[1]!
     const value = hasValue ? items[2]! : 0n
+    // The Environment precompile answers its caller's depth, which it is not given (enginePatches/callDepth.ts).
+    if ((to & ADDRESS_MASK) === ENVIRONMENT_WORD) noteCallerDepth(runState)
     stack.pop()
     stack.push(0n)
     let charged: bigint
