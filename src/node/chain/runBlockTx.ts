@@ -7,7 +7,7 @@
  */
 import type { Block } from '@ethereumjs/block'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
-import { Address } from '@ethereumjs/util'
+import type { Address } from '@ethereumjs/util'
 import { routeFee } from '../rsk/remasc/remasc.js'
 import { runTransaction } from '../enginePatches/index.js'
 import type { TxRecord } from './types.js'
@@ -32,7 +32,8 @@ export interface BlockContext {
  * the coinbase would, on RSKj, leave it existing; that one case is not told apart.)
  */
 export async function runBlockTransaction(ctx: BlockContext, t: TxRecord, gasUsed: bigint): Promise<RunTxResult> {
-  const miner = ctx.remasc ? new Address(ctx.coinbase) : undefined
+  // The execution block's coinbase: the address the engine pays.
+  const miner = ctx.remasc ? ctx.block.header.coinbase : undefined
   let minerWasMissing = miner === undefined ? false : missing(ctx.state, miner)
   if (typeof minerWasMissing !== 'boolean') minerWasMissing = await minerWasMissing
   const result = await runTransaction(ctx.vm, t.tx, ctx.block, gasUsed)

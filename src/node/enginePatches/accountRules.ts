@@ -89,22 +89,17 @@ export function applyAccountRules(evm: EVM): { stateClearingOff: boolean; creati
   if (done !== undefined) return done
   const result = { stateClearingOff: false, creationNonceZero: false }
   const journal = e.journal
-  if (enginePatches.installable && typeof journal === 'object' && journal !== null && cleanupFits(journal)) {
-    const cleanup = journal.cleanup
-    journal.cleanup = function (this: JournalInternals) {
-      this.touched.clear()
-      return cleanup.call(this)
-    }
-    result.stateClearingOff = true
-  }
-  // Between transactions and calls (the journal's cleanup runs before and after each), a depth noted for a call to
-  // the Environment precompile that never reached it is dropped (callDepth.ts).
   if (typeof journal === 'object' && journal !== null && typeof journal.cleanup === 'function') {
+    const clearing = enginePatches.installable && cleanupFits(journal)
     const cleanup = journal.cleanup
     journal.cleanup = function (this: JournalInternals) {
+      if (clearing) this.touched.clear()
+      // Between transactions and calls (the journal's cleanup runs before and after each), a depth noted for a call
+      // to the Environment precompile that never reached it is dropped (callDepth.ts).
       forgetCallerDepth(evm)
       return cleanup.call(this)
     }
+    result.stateClearingOff = clearing
   }
   if (creationNonceRuleFound && e._executeCreate === proto._executeCreate && e._addToBalance === proto._addToBalance) {
     const executeCreate = proto._executeCreate!

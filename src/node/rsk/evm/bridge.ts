@@ -19,6 +19,7 @@
 import { concatBytes } from '@ethereumjs/util'
 import { EVMError, type CustomPrecompile, type ExecResult, type PrecompileInput } from '@ethereumjs/evm'
 import { sha256 } from '@noble/hashes/sha2.js'
+import { failed } from './precompileCall.js'
 import { ripemd160 } from '@noble/hashes/legacy.js'
 import { keccak256 } from '../../crypto.js'
 
@@ -233,7 +234,6 @@ function bridgeCall(input: PrecompileInput): { method: BridgeMethod; cost: bigin
   return { method, cost }
 }
 
-const failed = (cost: bigint): ExecResult => ({ returnValue: new Uint8Array(), executionGasUsed: cost, exceptionError: new EVMError(EVMError.errorMessages.INTERNAL_ERROR) })
 
 /**
  * Where the Bridge's read methods are answered from on a fork: the forked network's Bridge at the forked block

@@ -9,10 +9,11 @@
  * unknown selector fail. Its price is 0, so a failure costs nothing either (`Program.executePrecompiledAndHandleError`).
  * The caller's depth is noted by the CALL family's gas function (src/node/enginePatches/callDepth.ts).
  */
-import { EVMError, type CustomPrecompile, type ExecResult, type PrecompileInput } from '@ethereumjs/evm'
+import type { CustomPrecompile, ExecResult, PrecompileInput } from '@ethereumjs/evm'
 import { bigIntToBytes, equalsBytes, setLengthLeft } from '@ethereumjs/util'
 import { keccak256 } from '../../crypto.js'
 import { takeCallerDepth } from '../../enginePatches/index.js'
+import { failed, rskjPrecompile } from './precompileCall.js'
 
 const ENVIRONMENT = '0x0000000000000000000000000000000001000011'
 /** The precompile's address as the stack word a CALL names it by (src/node/rsk/evm/evmProfile.ts). */
@@ -23,7 +24,7 @@ function environment(input: PrecompileInput): ExecResult {
   const data = input.data
   const caller = takeCallerDepth(input._EVM)
   if (data.length < 4 || !equalsBytes(data.subarray(0, 4), GET_CALL_STACK_DEPTH)) {
-    return { returnValue: new Uint8Array(0), executionGasUsed: 0n, exceptionError: new EVMError(EVMError.errorMessages.INTERNAL_ERROR) }
+    return failed(0n)
   }
   // The caller's depth + 1 (RSKj: callDeep + 1, a transaction's own frame being 0); a call from no frame (a
   // transaction or eth_call straight to the precompile) answers 1, as RSKj does without a calling program.
@@ -33,5 +34,5 @@ function environment(input: PrecompileInput): ExecResult {
 
 /** The Environment precompile, for `createEVM({ customPrecompiles })`. */
 export function environmentPrecompile(): CustomPrecompile[] {
-  return [{ address: ENVIRONMENT, function: environment }]
+  return [{ address: ENVIRONMENT, function: rskjPrecompile(environment, { price: () => 0n }) }]
 }

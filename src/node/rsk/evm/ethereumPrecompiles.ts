@@ -14,18 +14,16 @@
  * Prices (`PrecompiledContracts.java`, `co/rsk/pcc/altBN128/`): addition 150, multiplication 6,000, pairing
  * 45,000 + 34,000 per whole 192-byte pair, blake2f one per round (the first four bytes, big-endian) when the input
  * is 213 bytes, else 0. On well-formed input they are the engine's, and the engine's result is returned unchanged.
- * Only the engine's public precompile table (`getActivePrecompiles`) and `customPrecompiles` option are used.
+ * Only the engine's public precompile table (`getActivePrecompiles`) and `customPrecompiles` option are used; the
+ * rules themselves are precompileCall.ts's, shared with RSK's own precompiles.
  */
-import { EVMError, getActivePrecompiles, type CustomPrecompile, type ExecResult, type PrecompileFunc, type PrecompileInput } from '@ethereumjs/evm'
+import { getActivePrecompiles, type CustomPrecompile } from '@ethereumjs/evm'
 import type { Common } from '@ethereumjs/common'
+import { rskjPrecompile, type PrecompileRule } from './precompileCall.js'
 
-interface Rule {
-  /** Address, as the engine's table keys it (40 hex digits, no 0x). */
+/** A rule for the precompile at `address`, as the engine's table keys it (40 hex digits, no 0x). */
+interface Rule extends PrecompileRule {
   address: string
-  /** RSKIP516's cut: at most this many bytes reach the precompile (undefined: all). */
-  maxInput?: number
-  /** RSKj's `getGasForData` for the (cut) input. */
-  price: (data: Uint8Array) => bigint
 }
 
 const at = (n: number): string => n.toString(16).padStart(40, '0')
@@ -41,30 +39,13 @@ const RULES: readonly Rule[] = [
   },
 ]
 
-const outOfGas = (gasLimit: bigint): ExecResult => ({
-  returnValue: new Uint8Array(0),
-  executionGasUsed: gasLimit,
-  exceptionError: new EVMError(EVMError.errorMessages.OUT_OF_GAS),
-})
-
-function asRskj(engine: PrecompileFunc, rule: Rule): PrecompileFunc {
-  return async (input: PrecompileInput) => {
-    const data = rule.maxInput !== undefined && input.data.length > rule.maxInput ? input.data.subarray(0, rule.maxInput) : input.data
-    const price = rule.price(data)
-    if (price > input.gasLimit) return outOfGas(input.gasLimit)
-    const result = await engine(data === input.data ? input : { ...input, data })
-    if (result.exceptionError === undefined) return result
-    return { returnValue: new Uint8Array(0), executionGasUsed: price, exceptionError: result.exceptionError }
-  }
-}
-
 /** Ethereum's failing precompiles with RSKj's input and failure rules, for `createEVM({ customPrecompiles })`. */
 export function ethereumPrecompilesAsRskj(common: Common): CustomPrecompile[] {
   const engine = getActivePrecompiles(common)
   const out: CustomPrecompile[] = []
   for (const rule of RULES) {
     const fn = engine.get(rule.address)
-    if (fn !== undefined) out.push({ address: `0x${rule.address}`, function: asRskj(fn, rule) })
+    if (fn !== undefined) out.push({ address: `0x${rule.address}`, function: rskjPrecompile(fn, rule) })
   }
   return out
 }

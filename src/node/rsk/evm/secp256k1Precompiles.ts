@@ -8,14 +8,15 @@
  *   a point of the curve with both coordinates below the field prime, or the call fails.
  * - output: the result's x and y, 64 bytes; the point at infinity is 64 zero bytes. The scalar is any 256-bit
  *   number (a multiple of the group order gives infinity).
- * - price: 150 for addition, 3,000 for multiplication; a failure costs the price, as any RSK precompile's does
- *   (`Program.executePrecompiledAndHandleError`), and a call with less gas than the price fails with all of it.
+ * - price: 150 for addition, 3,000 for multiplication; a failure costs the price, as any RSK precompile's does, and
+ *   a call with less gas than the price fails with all of it (precompileCall.ts).
  *
  * The curve arithmetic is @noble/curves' (the library the engine and @noble/hashes' authors keep).
  */
-import { EVMError, type CustomPrecompile, type ExecResult, type PrecompileInput } from '@ethereumjs/evm'
+import type { CustomPrecompile, PrecompileFunc } from '@ethereumjs/evm'
 import { bytesToBigInt, setLengthLeft, bigIntToBytes } from '@ethereumjs/util'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
+import { failed, rskjPrecompile } from './precompileCall.js'
 
 type Point = InstanceType<typeof secp256k1.Point>
 
@@ -47,18 +48,20 @@ function encode(p: Point): Uint8Array {
   return out
 }
 
-const failure = (gas: bigint, error: ConstructorParameters<typeof EVMError>[0]): ExecResult => ({ returnValue: new Uint8Array(0), executionGasUsed: gas, exceptionError: new EVMError(error) })
-
-/** A precompile priced `price`, reading at most `maxInput` bytes, computing `op` (undefined: invalid input). */
-function precompile(price: bigint, maxInput: number, op: (data: Uint8Array) => Point | undefined) {
-  return (input: PrecompileInput): ExecResult => {
-    if (input.gasLimit < price) return failure(input.gasLimit, EVMError.errorMessages.OUT_OF_GAS)
-    // At most `maxInput` bytes are read (RSKIP516); missing ones are zeros (RSKj `ByteUtil.parseWord`).
-    const data = new Uint8Array(maxInput)
-    data.set(input.data.subarray(0, maxInput))
-    const result = op(data)
-    return result === undefined ? failure(price, EVMError.errorMessages.INTERNAL_ERROR) : { returnValue: encode(result), executionGasUsed: price }
-  }
+/**
+ * A precompile priced `price`, reading at most `maxInput` bytes (missing ones are zeros: RSKj `ByteUtil.parseWord`),
+ * computing `op` (undefined: invalid input, a failure at the price: precompileCall.ts).
+ */
+function precompile(price: bigint, maxInput: number, op: (data: Uint8Array) => Point | undefined): PrecompileFunc {
+  return rskjPrecompile(
+    (input) => {
+      const data = new Uint8Array(maxInput)
+      data.set(input.data)
+      const result = op(data)
+      return result === undefined ? failed(price) : { returnValue: encode(result), executionGasUsed: price }
+    },
+    { maxInput, price: () => price },
+  )
 }
 
 const add = precompile(150n, 128, (data) => {
