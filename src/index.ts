@@ -10,7 +10,8 @@
  * ```
  */
 export { createProvider, Provider, type ConsoleLogEvent, type InitialAccount, type ProviderEvents } from './provider/index.js'
-export { startServer, type ServerOptions, type RsksimServer } from './server/index.js'
+export { startServer } from './server/load.js'
+export type { ServerOptions, RsksimServer } from './server/index.js'
 export { RpcError, ErrorCode } from './errors.js'
 export { NETWORKS, DEFAULTS, type ProviderOptions, type NetworkName, type GenesisAccount, type MiningOptions, type ForkOptions } from './options/index.js'
 export type { JsonRpcRequest, JsonRpcResponse, JsonRpcReply, RequestArguments } from './rpc/types.js'

@@ -142,23 +142,7 @@ function checkPort(port: number): void {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`rsksim: invalid port ${port}`)
 }
 
-/**
- * Starts an HTTP JSON-RPC server for a new (or the given) provider. Resolves once it listens; rejects with a clear
- * Error when the address cannot be bound (e.g. the port is in use).
- *
- * @example
- * ```ts
- * import { startServer } from 'rsksim'
- * const server = await startServer({ port: 0, apiKeys: ['secret'] })
- * const res = await fetch(`${server.url}/secret`, {
- *   method: 'POST',
- *   headers: { 'Content-Type': 'application/json' },
- *   body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
- * })
- * console.log(await res.json()) // { jsonrpc: '2.0', id: 1, result: '0x21' }
- * await server.close()
- * ```
- */
+/** `startServer` (documented, and loaded on first call, by src/server/load.ts, which users import through the package). */
 export async function startServer(options: ServerOptions = {}): Promise<RsksimServer> {
   const {
     port = DEFAULT_PORT,

@@ -18,7 +18,8 @@
  * ```
  */
 import { createProvider, type Provider } from '../provider/index.js'
-import { startServer, type RsksimServer, type ServerOptions } from '../server/index.js'
+import type { RsksimServer, ServerOptions } from '../server/index.js'
+import { startServer } from '../server/load.js'
 import type { ProviderOptions } from '../options/index.js'
 
 export interface RsksimFixtureOptions extends ProviderOptions {

@@ -4,8 +4,8 @@
  * fraction of it (docs/performance.md, forking). A request that takes longer than `timeout` fails with an error
  * named `TimeoutError`, as `AbortSignal.timeout` does; `signal` aborts it.
  */
-import { request as httpRequest, Agent as HttpAgent } from 'node:http'
-import { request as httpsRequest, Agent as HttpsAgent } from 'node:https'
+import type { Agent as HttpAgent } from 'node:http'
+import { nodeHttp, nodeHttps } from '../builtins.js'
 
 export interface PostReply {
   status: number
@@ -17,7 +17,7 @@ export interface PostReply {
 /** Keep-alive connections to one remote; `destroy` closes them. */
 export function remoteAgent(url: URL): HttpAgent {
   const options = { keepAlive: true, maxSockets: 16 }
-  return url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options)
+  return url.protocol === 'https:' ? new (nodeHttps().Agent)(options) : new (nodeHttp().Agent)(options)
 }
 
 /**
@@ -42,7 +42,7 @@ export function httpPost(
       settled = true
       reject(e)
     }
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest
+    const send = url.protocol === 'https:' ? nodeHttps().request : nodeHttp().request
     const req = send(url, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) }, signal }, (res) => {
       const chunks: Buffer[] = []
       let size = 0

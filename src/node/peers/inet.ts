@@ -12,7 +12,7 @@
  * parseBan('2001:db8::1')     // { kind: 'address', text: '2001:db8:0:0:0:0:0:1', … }
  * ```
  */
-import { isIPv4, isIPv6 } from 'node:net'
+import { nodeNet } from '../builtins.js'
 
 export type Ban =
   | { kind: 'address'; bytes: Uint8Array; text: string }
@@ -61,8 +61,8 @@ export function formatAddress(bytes: Uint8Array): string {
 export function parseAddress(raw: string): Uint8Array | undefined {
   let text = raw.trim()
   if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1)
-  if (isIPv4(text)) return ipv4Bytes(text)
-  if (!isIPv6(text) || text.includes('%')) return undefined
+  if (nodeNet().isIPv4(text)) return ipv4Bytes(text)
+  if (!nodeNet().isIPv6(text) || text.includes('%')) return undefined
   const bytes = ipv6Bytes(text)
   const mapped = bytes.subarray(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff
   return mapped ? bytes.slice(12) : bytes

@@ -9,7 +9,7 @@
  * with the byte 0xff, which no packed block does: an RLP list would need an 8-byte length). Pending transactions
  * are stored in that V8 form.
  */
-import { serialize, deserialize } from 'node:v8'
+import { nodeV8 } from '../builtins.js'
 import type { Common } from '@ethereumjs/common'
 import { flatHex } from '../chain/flatHex.js'
 import { StoredTxRecord } from '../chain/txRecord.js'
@@ -58,7 +58,7 @@ export const isPackedBlock = (bytes: Uint8Array): boolean => bytes.length > 0 &&
  */
 export function decodeBlock(bytes: Uint8Array, common: Common, previous: () => BlockRecord | undefined): BlockRecord {
   if (isPackedBlock(bytes)) return unpackBlock(bytes, common)
-  const s = deserialize(bytes) as StoredBlock
+  const s = nodeV8().deserialize(bytes) as StoredBlock
   if (typeof s !== 'object' || s === null || typeof s.number !== 'bigint' || !(s.hash instanceof Uint8Array) || !Array.isArray(s.transactions) || !Array.isArray(s.receipts)) {
     throw new Error('not a block record')
   }
@@ -83,11 +83,11 @@ export function decodeBlock(bytes: Uint8Array, common: Common, previous: () => B
 }
 
 export function encodeTx(t: TxRecord): Uint8Array {
-  return serialize(storedTx(t))
+  return nodeV8().serialize(storedTx(t))
 }
 
 export function decodeTx(bytes: Uint8Array, common: Common): TxRecord {
-  const s = deserialize(bytes) as StoredTx
+  const s = nodeV8().deserialize(bytes) as StoredTx
   if (s.remasc === true) throw new Error('a pending transaction cannot be the REMASC transaction')
   return txOf(s, 0n, common)
 }

@@ -13,14 +13,18 @@
  * cut short or failing its checksum ends the log: it was being written when the process died, so never answered.
  */
 import { closeSync, openSync, readFileSync, existsSync, writeSync, ftruncateSync, fstatSync } from 'node:fs'
-import * as zlib from 'node:zlib'
+import { nodeZlib } from '../builtins.js'
 import type { BatchOp } from './database.js'
 
 const MAGIC = 0x52534b4c // "RSKL"
 
-/** zlib.crc32 (Node ≥ 20.15), else the same CRC-32 (IEEE) computed here. */
-const crc32: (data: Uint8Array) => number =
-  typeof (zlib as { crc32?: unknown }).crc32 === 'function'
+/** zlib.crc32 (Node ≥ 20.15), else the same CRC-32 (IEEE) computed here; chosen at the first record. */
+let crc32Of: ((data: Uint8Array) => number) | undefined
+const crc32 = (data: Uint8Array): number => (crc32Of ??= chooseCrc32())(data)
+
+function chooseCrc32(): (data: Uint8Array) => number {
+  const zlib = nodeZlib()
+  return typeof (zlib as { crc32?: unknown }).crc32 === 'function'
     ? (zlib as unknown as { crc32: (d: Uint8Array) => number }).crc32
     : (() => {
         const table = Array.from({ length: 256 }, (_, n) => {
@@ -34,6 +38,7 @@ const crc32: (data: Uint8Array) => number =
           return (c ^ 0xffffffff) >>> 0
         }
       })()
+}
 
 export interface LogRecord {
   seq: bigint

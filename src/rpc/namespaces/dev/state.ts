@@ -4,7 +4,7 @@
  * client sends in ganache mode. Each edit changes the live state between blocks (src/node/dev/stateEdits.ts).
  * Extensions: answered -32601 in hosted mode (src/rpc/methods.ts).
  */
-import { gunzipSync, gzipSync } from 'node:zlib'
+import { nodeZlib } from '../../../node/builtins.js'
 import { bytesToHex, setLengthLeft } from '@ethereumjs/util'
 import { invalidParams } from '../../../errors.js'
 import { address, data, quantity, type Codec } from '../../codecs/primitives.js'
@@ -63,7 +63,7 @@ const setStorageSpec = method([address, quantity, word], async (ctx, addr, slot,
  */
 async function dump({ node }: HandlerContext): Promise<string> {
   const json = JSON.stringify(await dumpState(node.chain))
-  return bytesToHex(gzipSync(json))
+  return bytesToHex(nodeZlib().gzipSync(json))
 }
 
 /**
@@ -78,7 +78,7 @@ const stateFile: Codec<unknown> = (v) => {
   const bytes = data(v)
   let text: string
   try {
-    text = gunzipSync(bytes, { maxOutputLength: MAX_STATE_BYTES }).toString('utf8')
+    text = nodeZlib().gunzipSync(bytes, { maxOutputLength: MAX_STATE_BYTES }).toString('utf8')
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
       throw invalidParams(`Invalid state: more than ${MAX_STATE_BYTES} bytes once unzipped; load larger files with --load-state or provider.loadState`)
