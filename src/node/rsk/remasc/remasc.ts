@@ -17,13 +17,10 @@
 import { Account, Address, bytesToBigInt, hexToBytes } from '@ethereumjs/util'
 import type { Common } from '@ethereumjs/common'
 import type { LiveState } from '../../state/liveState.js'
-import { pointCompress } from 'tiny-secp256k1'
-import { keccak256 } from '../../crypto.js'
 import { unpaddedBytes } from '../../rlp.js'
 import type { NetworkName } from '../../../options/index.js'
 import type { BlockStore } from '../../chain/store.js'
 import type { BlockRecord, ReceiptRecord } from '../../chain/types.js'
-import { FEDERATION_SORTED } from '../evm/bridge.js'
 import { REMASC } from './remascTx.js'
 import { dataWord, remascReceipt, type RemascPayment } from './remascReceipt.js'
 
@@ -60,8 +57,18 @@ const KEYS = {
 }
 const WORD_KEYS = Object.values(KEYS)
 
-/** RSK addresses of the federators' RSK keys (RSKIP415), in federation order. */
-const FEDERATORS: Address[] = FEDERATION_SORTED.map((key) => new Address(keccak256(pointCompress(key, false).subarray(1)).subarray(12)))
+/**
+ * RSK addresses of the federators' RSK keys (RSKIP415), in federation order: of `FEDERATION_SORTED`'s keys
+ * (src/node/rsk/evm/bridge.ts; RSK keys are the BTC keys on regtest), keccak256 of the uncompressed point, last 20
+ * bytes. Written out rather than derived at import, where decompressing the three points cost about 8 ms of a
+ * process's start (docs/performance.md, twenty-second round); test/remasc.test.ts derives them from the keys with
+ * ethers' `computeAddress` and checks each is paid.
+ */
+const FEDERATORS: Address[] = [
+  '0x6b045752f4d650a510a353bbf7e52988331e7f5b', // 02cd53fc…0be1
+  '0x85845342b0d5260d516d6da5280a7df9a96d1925', // 0362634a…a124
+  '0x138161cda86b55c0de1bc3a0adef974633c85fbe', // 03c5946b…04db
+].map((a) => new Address(hexToBytes(a as `0x${string}`)))
 
 /**
  * Moves a transaction's fee, which the engine paid to `coinbase`, to REMASC; a promise only while one of the two
