@@ -19,7 +19,7 @@ import { binKey } from './binKey.js'
 import { bytesToWord, rlpEncodeScratch, type RlpInput } from './rlp.js'
 import { RecentMap } from './recentMap.js'
 import { keptCopy } from './keptBytes.js'
-import { native, type Recover, type Sign } from './nativeSecp256k1.js'
+import { nativeRecover, nativeSign, type Recover, type Sign } from './nativeSecp256k1.js'
 
 /**
  * keccak-256 through hash-wasm (WebAssembly, no install script): about 0.7 µs for a trie node here against
@@ -67,20 +67,24 @@ const wasmSign: Sign = (digest, privateKey) => {
   return { rs: signature, recovery: recoveryId as 0 | 1 }
 }
 
-/** What is in use: native where it loaded (nativeSecp256k1.ts), else WebAssembly. */
-let recover: Recover = native?.recover ?? wasmRecover
-let sign: Sign = native?.sign ?? wasmSign
+/**
+ * What is in use: native where it loads and passes its check (nativeSecp256k1.ts), else WebAssembly. Each is chosen at
+ * its first call: the native contexts are made then, not when rsksim is imported.
+ */
+let recover: Recover = (msgHash, rs, recovery) => (recover = nativeRecover() ?? wasmRecover)(msgHash, rs, recovery)
+let sign: Sign = (digest, privateKey) => (sign = nativeSign() ?? wasmSign)(digest, privateKey)
 
 /**
  * Chooses native libsecp256k1 (when it loaded) or WebAssembly for what runs from now on, and forgets recovered
  * keys; answers whether native is in use. For tests that check both give the same answers, and for measuring.
  */
 export function useNativeSecp256k1(on: boolean): boolean {
-  const chosen = on ? native : undefined
-  recover = chosen?.recover ?? wasmRecover
-  sign = chosen?.sign ?? wasmSign
+  const nativeRecovery = on ? nativeRecover() : undefined
+  const nativeSigning = on ? nativeSign() : undefined
+  recover = nativeRecovery ?? wasmRecover
+  sign = nativeSigning ?? wasmSign
   recovered.clear()
-  return chosen !== undefined
+  return nativeRecovery !== undefined && nativeSigning !== undefined
 }
 
 /** Whether a signature value is a scalar in [1, n - 1] (n: secp256k1's group order). */

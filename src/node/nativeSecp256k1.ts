@@ -8,8 +8,9 @@
  *
  * Loaded defensively, as issue 12 asked of a native binding: when the package is missing (an install that skipped
  * optional dependencies, a platform without a prebuild and no compiler), fails to load, or fails the check below,
- * `native` is undefined and crypto.ts recovers and signs through WebAssembly (`tiny-secp256k1`), with the same
- * answers (signatures are RFC 6979 in both, so identical).
+ * `nativeRecover()` / `nativeSign()` answer undefined and crypto.ts recovers and signs through WebAssembly
+ * (`tiny-secp256k1`), with the same answers (signatures are RFC 6979 in both, so identical). The binding is loaded,
+ * and each half made and checked, at the first recovery or signature, not at import.
  * `RSKSIM_NATIVE_SECP256K1=off` in the environment keeps it unloaded.
  *
  * The binding's `secp256k1_ecdsa_recoverable_signature_parse_compact` cannot be called (in 1.1.3 it reads the
@@ -18,9 +19,9 @@
  * is 32 bytes: r and s as their limbs, then the recovery id; both scalar forms the package builds, 4x64 on x64 Unix
  * and 8x32 elsewhere, store limbs least significant first, so on little-endian machines r and s are 32 little-endian
  * bytes each). Scalars must be below the group order there: callers check r and s first (crypto.ts). That
- * layout is an internal of the library, so at load a known signature must recover to the generator point (the key
- * of private key 1, from SEC 2) and a corrupted one must not, and private key 1 must sign that digest into that
- * signature, or the binding is not used.
+ * layout is an internal of the library, so before first use a known signature must recover to the generator point
+ * (the key of private key 1, from SEC 2) and a corrupted one must not, or native recovery is not used; and private
+ * key 1 must sign that digest into that signature, or native signing is not used.
  */
 import { createRequire } from 'node:module'
 import { equalsBytes, hexToBytes } from '@ethereumjs/util'
@@ -100,30 +101,54 @@ function signWith(binding: Binding): Sign {
 
 const same = (a: Uint8Array | null, b: Uint8Array): boolean => a !== null && equalsBytes(a, b)
 
-/** Whether `recover` and `sign` answer the known vector, and a corrupted digest recovers another key. */
-function passesCheck(recover: Recover, sign: Sign): boolean {
-  try {
-    const key = recover(CHECK.digest, CHECK.rs, CHECK.recovery)
-    const other = recover(CHECK.digest.map((b) => b ^ 0xff), CHECK.rs, CHECK.recovery)
-    const signed = sign(CHECK.digest, KEY_ONE)
-    return same(key, CHECK.generator) && !same(other, CHECK.generator) && same(signed.rs, CHECK.rs) && signed.recovery === CHECK.recovery
-  } catch {
-    return false
-  }
+/** Whether `recover` answers the known vector with G, and a corrupted digest with another key. */
+function recoverPassesCheck(recover: Recover): boolean {
+  const key = recover(CHECK.digest, CHECK.rs, CHECK.recovery)
+  const other = recover(CHECK.digest.map((b) => b ^ 0xff), CHECK.rs, CHECK.recovery)
+  return same(key, CHECK.generator) && !same(other, CHECK.generator)
 }
 
-function nativeOrNothing(): { recover: Recover; sign: Sign } | undefined {
-  if (offInEnvironment('RSKSIM_NATIVE_SECP256K1')) return undefined
-  const binding = load()
-  if (binding === undefined) return undefined
+/** Whether `sign` signs the known digest with private key 1 into the known signature. */
+function signPassesCheck(sign: Sign): boolean {
+  const signed = sign(CHECK.digest, KEY_ONE)
+  return same(signed.rs, CHECK.rs) && signed.recovery === CHECK.recovery
+}
+
+/** The binding, loaded at the first call (undefined when switched off or missing); null until then. */
+let binding: Binding | undefined | null = null
+
+function bindingOnce(): Binding | undefined {
+  if (binding === null) binding = offInEnvironment('RSKSIM_NATIVE_SECP256K1') ? undefined : load()
+  return binding
+}
+
+/** One half (recovery or signing) over the binding, if it loads and passes its check; undefined otherwise. */
+function checked<F>(make: (binding: Binding) => F, passes: (f: F) => boolean): F | undefined {
+  const b = bindingOnce()
+  if (b === undefined) return undefined
   try {
-    const recover = recoverWith(binding)
-    const sign = signWith(binding)
-    return passesCheck(recover, sign) ? { recover, sign } : undefined
+    const f = make(b)
+    return passes(f) ? f : undefined
   } catch {
     return undefined
   }
 }
 
-/** Native recovery and signing, or undefined when the binding is switched off, missing, or failed its check. */
-export const native: { readonly recover: Recover; readonly sign: Sign } | undefined = nativeOrNothing()
+let recoverOnce: Recover | undefined | null = null
+let signOnce: Sign | undefined | null = null
+
+/**
+ * Native recovery, or undefined when the binding is switched off, missing, or failed the recovery check. Made at the
+ * first call, not at import: libsecp256k1 1.1.3 builds its verification tables when the context is created (about
+ * 10 ms here), which a process that only signs (eth_sendTransaction seeds the sender's key) never needs.
+ */
+export function nativeRecover(): Recover | undefined {
+  if (recoverOnce === null) recoverOnce = checked(recoverWith, recoverPassesCheck)
+  return recoverOnce
+}
+
+/** Native signing, or undefined when the binding is switched off, missing, or failed the signing check; made at the first call. */
+export function nativeSign(): Sign | undefined {
+  if (signOnce === null) signOnce = checked(signWith, signPassesCheck)
+  return signOnce
+}

@@ -12,7 +12,7 @@
  */
 import { Common, Mainnet } from '@ethereumjs/common'
 import { LegacyTx, createLegacyTx, type TransactionCache } from '@ethereumjs/tx'
-import { Address } from '@ethereumjs/util'
+import { Address, hexToBytes } from '@ethereumjs/util'
 import { customCrypto, keccak256 } from '../crypto.js'
 import { enginePatches } from './switch.js'
 
@@ -55,6 +55,10 @@ export function seedSender(tx: LegacyTx, publicKey: Uint8Array): boolean {
  * transaction, the address the engine's method answers.
  */
 const engineSenderAddress = LegacyTx.prototype.getSenderAddress
+/** The probe's sender key: any 64 bytes do (secp256k1's generator G here, x then y, from SEC 2). */
+const PROBE_KEY = hexToBytes(
+  '0x79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798483ada7726a3c4655da4fbfc0e1108a8fd17b448a68554199c47d08ffb10d4b8',
+)
 const senderAddresses = new WeakMap<LegacyTx, Address>()
 
 function rememberedSenderAddress(this: LegacyTx): Address {
@@ -70,11 +74,12 @@ function rememberedSenderAddress(this: LegacyTx): Address {
 function installSenderAddress(): boolean {
   if (!enginePatches.installable || !Object.prototype.hasOwnProperty.call(LegacyTx.prototype, 'getSenderAddress')) return false
   try {
-    // A probe whose signature recovers to some key: r is the generator's x coordinate, a point on the curve. Its
-    // Common recovers with the node's libsecp256k1 (crypto.ts), as every transaction of the node does: the engine's
-    // default, @noble's JavaScript, took about 14 ms of every process's start for this one recovery (a profile of
-    // an import), compiling as it went.
-    const common = new Common({ chain: Mainnet, customCrypto })
+    // A probe whose "recovery" answers a fixed key: what is checked is that both methods derive the address from the
+    // key the transaction recovers, not secp256k1 itself (test/crypto.test.ts checks that). A real recovery here
+    // cost every process's start about 14 ms with the engine's default (@noble's JavaScript, compiling as it went),
+    // then about 10 ms with native libsecp256k1, whose verification tables it built at import (profiles of an
+    // import; docs/performance.md, twenty-second round).
+    const common = new Common({ chain: Mainnet, customCrypto: { ...customCrypto, ecrecover: () => PROBE_KEY } })
     const tx = createLegacyTx({ gasLimit: 21000n, v: 27n, r: 0x79be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798n, s: 1n }, { common })
     const expected = engineSenderAddress.call(tx).toString()
     if (rememberedSenderAddress.call(tx).toString() !== expected) return false
