@@ -11,8 +11,7 @@
  *   more (`BlockHeaderContract.MAX_DEPTH`), or one outside Java's `short` range, answers empty bytes; so does a
  *   depth the chain does not reach: past depth 0 the store answers nothing when the parent's number is not above
  *   the depth, so genesis is reachable only as depth 0 from block 1. A negative depth (within `short`) fails.
- * - **Answers** are ABI `bytes` (`CallTransaction.Function.encodeOutputs`, RSKj's `SolidityType.BytesType`: offset
- *   word, length word, the bytes padded to 32, and empty bytes padded to one zero word, 96 bytes in all):
+ * - **Answers** are ABI `bytes` as RSKj writes them (nativeAbi.ts: empty bytes take one zero word, 96 bytes in all):
  *   `getCoinbaseAddress` the 20-byte coinbase, `getBlockHash` the 32-byte hash, `getMergedMiningTags` the bytes of
  *   the Bitcoin coinbase after the last `RSKBLOCK:` tag and the 32-byte hash that follows it (empty without a tag),
  *   `getMinGasPrice`, `getGasUsed`, `getDifficulty`, `getDifficultyWithUncles` (difficulty plus the uncles',
@@ -22,21 +21,22 @@
  *   the Bitcoin header, `getUncleCoinbaseAddress(depth, index)` the coinbase of uncle `index` (empty past the
  *   uncles or outside `short`, a failure when negative). The last two RSKIP536 methods are active at the latest
  *   upgrade (reed810; mainnet 8,804,200), which rsksim runs.
- * - **Arguments** are decoded as RSKj's `CallTransaction.Function.decode`: 32-byte signed words after the selector;
- *   a method given only its selector reads 0s, a partial word fails; bytes after the arguments are ignored.
+ * - **Arguments** are decoded as RSKj's `CallTransaction.Function.decode` (nativeAbi.ts): 32-byte signed words after
+ *   the selector; a method given only its selector reads 0s, a partial word fails; bytes after them are ignored.
  * - **Price** 4,000 + 2 per byte of the call's data, selector included (`BlockHeaderContractMethod.getGas` over
  *   `NativeMethod.getGas`). Data RSKj cannot parse (fewer than 4 bytes, an unknown selector, a partial argument) is
  *   priced 0 (`NativeContract.getGasForData`) and fails. A failure costs the price (precompileCall.ts). Value may
  *   be sent with the call, as to any RSKj native contract.
  */
 import type { CustomPrecompile, ExecResult, PrecompileInput } from '@ethereumjs/evm'
-import { bigIntToBytes, bytesToBigInt, concatBytes, equalsBytes, setLengthLeft } from '@ethereumjs/util'
+import { equalsBytes } from '@ethereumjs/util'
 import { keccak256 } from '../../crypto.js'
 import { executingBlockNumber } from '../../enginePatches/index.js'
 import type { BlockRecord } from '../../chain/types.js'
 import { gasLimitBytesFor, javaSignedBytes } from '../header/headerFields.js'
 import { RSK_TAG, lastIndexOf } from '../mergedMining/coinbase.js'
 import { failed, rskjPrecompile } from './precompileCall.js'
+import { NativeAbiError, decodeNativeArgs, nativeAbiBytes } from './nativeAbi.js'
 
 const BLOCK_HEADER = '0x0000000000000000000000000000000001000010'
 /** `BlockHeaderContract.MAX_DEPTH` (REMASC's mainnet maturity). */
@@ -101,41 +101,25 @@ const METHODS: readonly Method[] = [
   { selector: selectorOf('getCumulativeWork(int256)'), args: 1, answer: (b) => javaSignedBytes(b.totalDifficulty) },
 ]
 
-/** A 32-byte word as Java's `new BigInteger(bytes)`: two's complement. */
-function signedWord(word: Uint8Array): bigint {
-  const n = bytesToBigInt(word)
-  return word[0]! >= 0x80 ? n - (1n << 256n) : n
-}
-
 /**
  * `NativeContract.parseData`: the method and its arguments, or undefined when RSKj finds none (no method for the
- * selector, fewer than 4 bytes, a partial argument). `SolidityType.IntType.decodeInt` reads 0 from no bytes at all
- * and refuses a word that the data does not hold whole.
+ * selector, fewer than 4 bytes, a partial argument: nativeAbi.ts).
  */
 function parse(data: Uint8Array): { method: Method; args: bigint[] } | undefined {
   if (data.length < 4) return undefined
   const method = METHODS.find((m) => equalsBytes(m.selector, data.subarray(0, 4)))
   if (method === undefined) return undefined
-  const body = data.subarray(4)
-  const args: bigint[] = []
-  for (let i = 0; i < method.args; i++) {
-    if (body.length === 0) args.push(0n)
-    else if (body.length < 32 * (i + 1)) return undefined
-    else args.push(signedWord(body.subarray(32 * i, 32 * i + 32)))
+  try {
+    return { method, args: decodeNativeArgs(data, method.args === 1 ? ['int256'] : ['int256', 'int256']) as bigint[] }
+  } catch (e) {
+    if (e instanceof NativeAbiError) return undefined
+    throw e
   }
-  return { method, args }
 }
 
 /** `BlockHeaderContractMethod.getGas`: 4,000 + `NativeMethod.getGas` (2 per byte of data). Unparsable: 0. */
 function price(data: Uint8Array): bigint {
   return parse(data) === undefined ? 0n : 4_000n + 2n * BigInt(data.length)
-}
-
-/** RSKj's `SolidityType.BytesType.encode` after the offset word: empty bytes still take one zero word. */
-function abiBytes(b: Uint8Array): Uint8Array {
-  const padded = new Uint8Array(Math.max(1, Math.ceil(b.length / 32)) * 32)
-  padded.set(b)
-  return concatBytes(setLengthLeft(bigIntToBytes(32n), 32), setLengthLeft(bigIntToBytes(BigInt(b.length)), 32), padded)
 }
 
 /**
@@ -157,11 +141,11 @@ async function run(input: PrecompileInput, blocks: ChainBlocks): Promise<ExecRes
   const gas = price(input.data)
   const depth = parsed.args[0]!
   // `shortValueExact` throws outside a Java short: the method answers empty bytes.
-  if (depth < SHORT_MIN || depth > SHORT_MAX) return { returnValue: abiBytes(new Uint8Array(0)), executionGasUsed: gas }
+  if (depth < SHORT_MIN || depth > SHORT_MAX) return { returnValue: nativeAbiBytes(new Uint8Array(0)), executionGasUsed: gas }
   if (depth < 0n) return failed(gas)
   const block = await blockAtDepth(executing, depth, blocks)
   const answer = block === undefined ? new Uint8Array(0) : await parsed.method.answer(block, parsed.args, blocks)
-  return answer === undefined ? failed(gas) : { returnValue: abiBytes(answer), executionGasUsed: gas }
+  return answer === undefined ? failed(gas) : { returnValue: nativeAbiBytes(answer), executionGasUsed: gas }
 }
 
 /** The BlockHeader precompile reading `blocks`, for `createEVM({ customPrecompiles })`. */
