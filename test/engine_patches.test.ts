@@ -28,6 +28,8 @@ import {
   setEnginePatches,
   creationNonceRuleFound,
   applyAccountRules,
+  executingBlockFound,
+  executingBlockNumber,
 } from '../src/node/enginePatches/index.js'
 import { createEVM } from '@ethereumjs/evm'
 import { wordToBytes } from '../src/node/enginePatches/fastOpcodes.js'
@@ -76,6 +78,17 @@ describe('engine patches', () => {
     } finally {
       setEnginePatches(true)
     }
+  })
+
+  it("the number of the block an EVM executes (executingBlock.ts, for BlockHeader) is the block runCall was given", async () => {
+    expect(executingBlockFound).toBe(true)
+    const common = createRskCommon(NETWORKS.regtest)
+    const evm = await createEVM({ common })
+    expect(executingBlockNumber(evm)).toBeUndefined()
+    const block = executionBlockOf(common, { number: 77n, timestamp: 1n, gasLimit: 6_800_000n, coinbase: new Uint8Array(20), difficulty: 1n })
+    await evm.runCall({ block, to: createAddressFromString('0x' + '11'.repeat(20)), gasLimit: 100_000n })
+    expect(executingBlockNumber(evm)).toBe(77n)
+    expect(executingBlockNumber({})).toBeUndefined()
   })
 
   it("newInterpreter builds what the engine's Interpreter constructor builds, but for a 1 KB memory", async () => {

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Interface, JsonRpcProvider } from 'ethers'
+import { type FunctionFragment, Interface, JsonRpcProvider } from 'ethers'
 import { createPublicClient, createTestClient, custom, http } from 'viem'
 import { startServer, type Provider, type RsksimServer } from '../src/index.js'
 import { COW, MINER, deploy, fresh, rejects, send } from './helpers.js'
@@ -148,6 +148,47 @@ describe('forking a remote rsksim', () => {
     expect(transfers.slice(0, remoteTransfers.length)).toEqual(remoteTransfers)
     expect(transfers).toHaveLength(remoteTransfers.length + 1)
     expect(transfers.at(-1).transactionHash).toBe(r.transactionHash)
+    await f.disconnect()
+  })
+
+  it("the BlockHeader precompile reads the remote's blocks below the forked one, and rsksim's above it", async () => {
+    const f = await forkAt()
+    const bh = new Interface([
+      'function getBlockHash(int256) returns (bytes)',
+      'function getCoinbaseAddress(int256) returns (bytes)',
+      'function getMergedMiningTags(int256) returns (bytes)',
+      'function getMinGasPrice(int256) returns (bytes)',
+      'function getGasLimit(int256) returns (bytes)',
+      'function getGasUsed(int256) returns (bytes)',
+      'function getDifficulty(int256) returns (bytes)',
+      'function getBitcoinHeader(int256) returns (bytes)',
+      'function getUncleCoinbaseAddress(int256,int256) returns (bytes)',
+      'function getDifficultyWithUncles(int256) returns (bytes)',
+      'function getCumulativeWork(int256) returns (bytes)',
+    ])
+    const BH = '0x0000000000000000000000000000000001000010'
+    const read = async (p: Provider, method: string, depth: number, tag = 'latest') => {
+      const args = method === 'getUncleCoinbaseAddress' ? [depth, 0] : [depth]
+      return bh.decodeFunctionResult(method, await rpc(p, 'eth_call', [{ to: BH, data: bh.encodeFunctionData(method, args) }, tag]))[0] as string
+    }
+    const remoteBlock = (n: number) => rpc(remote.provider, 'eth_getBlockByNumber', [hex(n), false])
+    // Executing the forked block: depth 0 is the remote's block below it.
+    for (const depth of [0, 1, 2]) {
+      const b = await remoteBlock(at.forkNumber - 1 - depth)
+      expect(await read(f, 'getBlockHash', depth)).toBe(b.hash)
+      expect(await read(f, 'getCoinbaseAddress', depth)).toBe(b.miner)
+      expect(BigInt(await read(f, 'getCumulativeWork', depth))).toBe(BigInt(b.totalDifficulty))
+      expect(await read(f, 'getBitcoinHeader', depth)).toBe(b.bitcoinMergedMiningHeader)
+      // Every method answers what the remote answers executing the same block.
+      for (const fragment of bh.fragments) {
+        const method = (fragment as FunctionFragment).name
+        expect([method, depth, await read(f, method, depth)]).toEqual([method, depth, await read(remote.provider, method, depth, hex(at.forkNumber))])
+      }
+    }
+    // A block mined on the fork: depth 0 is the forked block, depth 1 the remote's below it.
+    await rpc(f, 'evm_mine')
+    expect(await read(f, 'getBlockHash', 0)).toBe(at.forkBlock.hash)
+    expect(await read(f, 'getBlockHash', 1)).toBe((await remoteBlock(at.forkNumber - 1)).hash)
     await f.disconnect()
   })
 

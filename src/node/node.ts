@@ -10,7 +10,7 @@ import { TransactionRejected } from './errors.js'
 import { Chain } from './chain/chain.js'
 import { createRskCommon } from './chain/common.js'
 import { createForkGenesis, createGenesis } from './chain/genesis.js'
-import { connectFork, forkBridgeCall, forkNetwork, remoteBlocks, type ForkConfig, type ForkPoint } from './fork/fork.js'
+import { connectFork, forkBridgeCall, forkNetwork, forkUncleCoinbase, remoteBlocks, type ForkConfig, type ForkPoint } from './fork/fork.js'
 import type { BlockRecord, TxRecord } from './chain/types.js'
 import { compactTransactions } from './chain/txRecord.js'
 import { TxPool } from './pool/pool.js'
@@ -180,6 +180,7 @@ export class RskNode {
     fork.state.guard = this.chain.guard
     this.chain.remoteBlocks = remoteBlocks(fork)
     this.chain.bridge.call = forkBridgeCall(fork)
+    this.chain.blocks.uncleCoinbase = forkUncleCoinbase(fork)
   }
 
   /**

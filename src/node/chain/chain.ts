@@ -12,6 +12,7 @@ import { StateNotKept } from '../errors.js'
 import type { NodeSource } from '../state/nodeSource.js'
 import type { RemoteValues } from '../state/overlay.js'
 import type { BridgeReads } from '../rsk/evm/bridge.js'
+import type { ChainBlocks } from '../rsk/evm/blockHeaderPrecompile.js'
 import { createVM, type VM } from '@ethereumjs/vm'
 import { Address, equalsBytes } from '@ethereumjs/util'
 import type { EVM, EVMMockBlockchainInterface } from '@ethereumjs/evm'
@@ -55,6 +56,8 @@ export class Chain {
     guard: ExecutionGuard,
     /** Where the Bridge's read methods are answered from on a fork (set by src/node/fork). */
     readonly bridge: BridgeReads,
+    /** The blocks the BlockHeader precompile reads: this chain's (on a fork, uncles' coinbases set by src/node/fork). */
+    readonly blocks: ChainBlocks,
   ) {
     this.guard = guard
   }
@@ -70,11 +73,12 @@ export class Chain {
     const store = new BlockStore(common)
     const guard = new ExecutionGuard()
     const bridge: BridgeReads = {}
-    // BLOCKHASH asks the chain, which exists by the time any EVM runs.
+    // BLOCKHASH and the BlockHeader precompile ask the chain, which exists by the time any EVM runs.
     const blockchain = new StoreBlockHashes((n) => chain.blockAt(n))
-    const vm = await createVM({ common, stateManager: state, blockchain, evmOpts: rskEvmOptions(common, guard, bridge) })
+    const blocks: ChainBlocks = { at: (n) => chain.blockAt(n) }
+    const vm = await createVM({ common, stateManager: state, blockchain, evmOpts: rskEvmOptions(common, guard, bridge, blocks) })
     applyAccountRules(vm.evm as EVM)
-    const chain: Chain = new Chain(common, state, vm, store, trees, guard, bridge)
+    const chain: Chain = new Chain(common, state, vm, store, trees, guard, bridge, blocks)
     return chain
   }
 

@@ -51,6 +51,11 @@ export interface BlockRecord {
   transactions: TxRecord[]
   receipts: ReceiptRecord[]
   totalDifficulty: bigint
+  /**
+   * The difficulty plus its uncles' (RSKj `Block.getCumulativeDifficulty`), for the BlockHeader precompile; set only
+   * on a fork's remote blocks (blocks mined here have no uncles: it is their difficulty).
+   */
+  cumulativeDifficulty?: bigint
   /** RLP length of the whole block (header, transactions, uncles). */
   size: number
 }

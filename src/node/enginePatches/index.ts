@@ -4,9 +4,10 @@
  * (fastOpcodes.ts, fastArithmetic.ts), the known sender and sender address of a transaction (senderCache.ts), addresses' hex
  * (addressHex.ts), and execution blocks and decoded legacy transactions copied from a template instead of built
  * (execBlock.ts, legacyTx.ts, both through copyTemplate.ts), and the engine's `runTx` for legacy transactions on RSK's
- * rules (runTx.ts). Two files are not for speed, and are in effect whether or not the speed patches are: RSK's account
+ * rules (runTx.ts). Three files are not for speed, and are in effect whether or not the speed patches are: RSK's account
  * rules where the engine applies EIP-161 (accountRules.ts: no state clearing, a contract created by a transaction
- * at nonce 0) and the caller's call depth for RSK's Environment precompile (callDepth.ts). (The world state is rsksim's own, src/node/state,
+ * at nonce 0), the caller's call depth for RSK's Environment precompile (callDepth.ts) and the number of the block
+ * being executed for RSK's BlockHeader precompile (executingBlock.ts, read only). (The world state is rsksim's own, src/node/state,
  * behind the engine's public StateManagerInterface: it needs no patch.) Everything that touches engine internals
  * lives in this folder, says why, and is fenced by switch.ts: installed only when the installed engine is the pinned
  * release (else one warning, and the engine's own code runs), each field it touches checked at load, and every patch
@@ -28,3 +29,4 @@ export { legacyTxTemplateRecognised } from './legacyTx.js'
 export { runTransaction, runTxPatched, takesThisPath } from './runTx.js'
 export { applyAccountRules, creationNonceRuleFound } from './accountRules.js'
 export { forgetCallerDepth, noteCallerDepth, takeCallerDepth } from './callDepth.js'
+export { executingBlockFound, executingBlockNumber } from './executingBlock.js'

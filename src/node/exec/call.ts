@@ -135,7 +135,7 @@ async function evmAt(chain: Chain, block: BlockRecord): Promise<{ evm: EVM; stat
   const state = await chain.stateAt(block)
   let evm = historicalEvms.get(state)
   if (evm === undefined) {
-    evm = await createEVM({ common: chain.common, stateManager: state, blockchain: chain.vm.blockchain, ...rskEvmOptions(chain.common, chain.guard, chain.bridge) })
+    evm = await createEVM({ common: chain.common, stateManager: state, blockchain: chain.vm.blockchain, ...rskEvmOptions(chain.common, chain.guard, chain.bridge, chain.blocks) })
     applyAccountRules(evm)
     historicalEvms.set(state, evm)
   }

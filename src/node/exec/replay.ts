@@ -47,7 +47,7 @@ export async function replayBlock(
   const state = new LiveState(chain.trees)
   await state.setStateRoot(parent.header.stateRoot)
   const blockchain = chain.vm.blockchain
-  const evm = await createEVM({ common: chain.common, stateManager: state, blockchain, ...rskEvmOptions(chain.common, chain.guard, chain.bridge) })
+  const evm = await createEVM({ common: chain.common, stateManager: state, blockchain, ...rskEvmOptions(chain.common, chain.guard, chain.bridge, chain.blocks) })
   applyAccountRules(evm)
   const vm = await createVM({ common: chain.common, stateManager: state, blockchain, evm })
   // The execution block exactly as the miner built it (src/node/miner/miner.ts), transactions run as it ran them.

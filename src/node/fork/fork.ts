@@ -181,6 +181,8 @@ export function forkedBlock(json: Record<string, unknown>): BlockRecord {
     transactions: [],
     receipts: [],
     totalDifficulty: big('totalDifficulty', String(json.difficulty ?? '0x0')),
+    // RSKj's block field: the difficulty plus its uncles' (the BlockHeader precompile's getDifficultyWithUncles).
+    ...(json.cumulativeDifficulty !== undefined ? { cumulativeDifficulty: big('cumulativeDifficulty') } : {}),
     size: Number(big('size')),
   }
 }
@@ -224,6 +226,17 @@ export function remoteBlocks(fork: ForkPoint): (n: bigint) => Promise<BlockRecor
 export function forkNetwork(chainId: bigint, networkId: string): NetworkProfile {
   const known = Object.values(NETWORKS).find((n) => n.chainId === chainId)
   return known !== undefined ? { ...known, networkId } : { name: 'regtest', chainId, networkId }
+}
+
+/**
+ * The coinbase of uncle `index` of one of the remote's blocks (`eth_getUncleByBlockHashAndIndex`, cached), for the
+ * BlockHeader precompile's `getUncleCoinbaseAddress`; undefined when the remote answers no uncle.
+ */
+export function forkUncleCoinbase(fork: ForkPoint): (block: BlockRecord, index: number) => Promise<Uint8Array | undefined> {
+  return async (block, index) => {
+    const uncle = await fork.remote.request<Record<string, unknown> | null>('eth_getUncleByBlockHashAndIndex', [bytesToHex(block.hash), hexNumber(BigInt(index))], { cache: true })
+    return uncle === null || uncle.miner === undefined ? undefined : hexBytes(uncle.miner, 'eth_getUncleByBlockHashAndIndex (miner)')
+  }
 }
 
 /** The Bridge's read methods answered by the forked network's Bridge at the forked block (rsk/evm/bridge.ts). */

@@ -22,6 +22,7 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { failed } from './precompileCall.js'
 import { ripemd160 } from '@noble/hashes/legacy.js'
 import { keccak256 } from '../../crypto.js'
+import { base58Check } from '../base58.js'
 
 export const BRIDGE_ADDRESS_HEX = '0x0000000000000000000000000000000001000006'
 
@@ -91,24 +92,6 @@ export function regtestRedeemScript(): Uint8Array {
     multisig(Math.floor(erp.length / 2) + 1, erp),
     Uint8Array.of(0x68),
   )
-}
-
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
-
-/** Base58Check of `payload`. */
-export function base58Check(payload: Uint8Array): string {
-  const full = concatBytes(payload, sha256(sha256(payload)).subarray(0, 4))
-  let n = BigInt('0x' + (Buffer.from(full).toString('hex') || '0'))
-  let out = ''
-  while (n > 0n) {
-    out = BASE58[Number(n % 58n)]! + out
-    n /= 58n
-  }
-  for (const b of full) {
-    if (b !== 0) break
-    out = '1' + out
-  }
-  return out
 }
 
 /** P2SH-P2WSH address of a witness script (bitcoinj `ScriptBuilder.createP2SHP2WSHOutputScript`). */

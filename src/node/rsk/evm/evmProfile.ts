@@ -28,6 +28,8 @@ import { rskPrecompiles, type BridgeReads } from './bridge.js'
 import { ethereumPrecompilesAsRskj } from './ethereumPrecompiles.js'
 import { secp256k1Precompiles } from './secp256k1Precompiles.js'
 import { ENVIRONMENT_WORD, environmentPrecompile } from './environmentPrecompile.js'
+import { blockHeaderPrecompile, type ChainBlocks } from './blockHeaderPrecompile.js'
+import { hdWalletUtilsPrecompile } from './hdWalletUtils.js'
 import { minimumGasPriceOf } from '../../chain/common.js'
 import { fastArithmetic, fastOpcodes, fastSstore, noteCallerDepth, wordToBytes } from '../../enginePatches/index.js'
 import type { ExecutionGuard } from '../../exec/guard.js'
@@ -241,12 +243,17 @@ export function rskOpcodes(common: Common): CustomOpcode[] {
 
 /**
  * EVM options every EVM of the node is created with: the RSK opcodes, the RSK precompiles (the Bridge, secp256k1
- * addition and multiplication, Environment), and Ethereum's failing precompiles under RSKj's rules (ethereumPrecompiles.ts). With a `guard`,
- * JUMPDEST also checks the node's execution deadline (src/node/exec/guard.ts); its gas (1) and effect (none) are
- * the engine's. `bridge`: on a fork, where the Bridge's read methods are answered from.
+ * addition and multiplication, Environment, BlockHeader, HDWalletUtils), and Ethereum's failing precompiles under RSKj's rules
+ * (ethereumPrecompiles.ts). With a `guard`, JUMPDEST also checks the node's execution deadline
+ * (src/node/exec/guard.ts); its gas (1) and effect (none) are the engine's. `bridge`: on a fork, where the Bridge's
+ * read methods are answered from. `blocks`: the chain's blocks, which BlockHeader reads (without them it answers
+ * empty bytes, as for a depth the chain does not reach).
  */
-export function rskEvmOptions(common: Common, guard?: ExecutionGuard, bridge?: BridgeReads): Pick<EVMOpts, 'customOpcodes' | 'customPrecompiles'> {
+export function rskEvmOptions(common: Common, guard?: ExecutionGuard, bridge?: BridgeReads, blocks: ChainBlocks = {}): Pick<EVMOpts, 'customOpcodes' | 'customPrecompiles'> {
   const opcodes = rskOpcodes(common)
   if (guard !== undefined) opcodes.push({ opcode: 0x5b, opcodeName: 'JUMPDEST', baseFee: 1, logicFunction: guard.tick })
-  return { customOpcodes: opcodes, customPrecompiles: [...ethereumPrecompilesAsRskj(common), ...rskPrecompiles(bridge), ...secp256k1Precompiles(), ...environmentPrecompile()] }
+  return {
+    customOpcodes: opcodes,
+    customPrecompiles: [...ethereumPrecompilesAsRskj(common), ...rskPrecompiles(bridge), ...secp256k1Precompiles(), ...environmentPrecompile(), ...blockHeaderPrecompile(blocks), ...hdWalletUtilsPrecompile()],
+  }
 }
