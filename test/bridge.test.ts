@@ -6,6 +6,7 @@ import { COW, deploy, fresh, rejects, useHttpServer } from './helpers.js'
 import { Caller } from './fixtures/index.js'
 import type { Provider } from '../src/index.js'
 
+const hexGas = (n: number) => '0x' + n.toString(16)
 const BRIDGE = '0x0000000000000000000000000000000001000006'
 /** P2SH-P2WSH of RSKj's regtest genesis ERP federation (FederationRegTestConstants), computed from its keys. */
 const FEDERATION_ADDRESS = '2MvQSG61B4LtKLECeo1dRDeDWXgJfnr3fC7'
@@ -119,12 +120,19 @@ describe('Bridge precompile in process', () => {
     expect(e.data).toBe('0x')
   })
 
-  it('a transaction with an unknown selector fails (status 0x0); a plain transfer stays at the Bridge', async () => {
-    await rejects(call(p, 'eth_sendTransaction', [{ from: COW, to: BRIDGE, data: '0xdeadbeef', gas: '0x30d40' }]), -32015)
-    const block = await call(p, 'eth_getBlockByNumber', ['latest', false])
-    const receipt = await call(p, 'eth_getTransactionReceipt', [block.transactions[0]])
+  it('a transaction with an unknown selector: the Bridge fails, which RSKj keeps without an execution error (status 0x1, the value not sent); a plain transfer stays at the Bridge', async () => {
+    // Bridge.execute throws for data it cannot parse; TransactionExecutor.call keeps that in the result, never as an
+    // execution error. Gas: 21,000, 4 non-zero data bytes (64) and getGasForData's price for unparsable data, RELEASE_BTC's 23,000.
+    const bridgeBefore = BigInt(await call(p, 'eth_getBalance', [BRIDGE, 'latest']))
+    const kept = await call(p, 'eth_sendTransaction', [{ from: COW, to: BRIDGE, data: '0xdeadbeef', gas: '0x30d40', value: '0x3e8' }])
+    const receipt = await call(p, 'eth_getTransactionReceipt', [kept])
     expect(receipt.to).toBe(BRIDGE)
-    expect(receipt.status).toBe('0x0')
+    expect([receipt.status, Number(receipt.gasUsed)]).toEqual(['0x1', 21_000 + 64 + 23_000])
+    expect(BigInt(await call(p, 'eth_getBalance', [BRIDGE, 'latest']))).toBe(bridgeBefore)
+    // Below that price the transaction fails (execError), all its gas used.
+    await rejects(call(p, 'eth_sendTransaction', [{ from: COW, to: BRIDGE, data: '0xdeadbeef', gas: hexGas(21_000 + 64 + 22_999) }]), -32015)
+    const failed = await call(p, 'eth_getTransactionReceipt', [(await call(p, 'eth_getBlockByNumber', ['latest', false])).transactions[0]])
+    expect([failed.status, Number(failed.gasUsed)]).toEqual(['0x0', 21_000 + 64 + 22_999])
 
     const before = BigInt(await call(p, 'eth_getBalance', [BRIDGE, 'latest']))
     const hash = await call(p, 'eth_sendTransaction', [{ from: COW, to: BRIDGE, value: '0x3e8' }])

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { createHash } from 'node:crypto'
 import { Interface, getCreateAddress } from 'ethers'
 import type { Provider } from '../src/index.js'
-import { COW, COW1, deploy, deployCode, fresh, initcodeFor, relayTo, send } from './helpers.js'
+import { COW, COW1, deploy, deployCode, fresh, initcodeFor, relayTo, send, sendFailing, sendKeptFailure } from './helpers.js'
 import { Storage } from './fixtures/index.js'
 
 const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
@@ -242,6 +242,23 @@ describe('gas schedule: precompiles that fail (RSKj Program.callToPrecompiledAdd
     // Both pay the 25,000 of a CALL to a missing account (the failed call created none) and copy six calldata words;
     // the whole one pays one pair (34,000), one more zero byte of calldata (4), and one word of return data copied (3).
     expect(used(whole) - used(short)).toBe(34_000 + 4 + 3)
+  })
+
+  it('a transaction straight to a failing alt_bn128: mined with status 0x1 (TransactionExecutor.call keeps the failure), the price paid, the value kept', async () => {
+    const ADD = '0x' + '6'.padStart(40, '0')
+    const data = '0x' + notOnCurve + notOnCurve
+    // 21,000, four data words (31 zero bytes at 4 each, the last byte at 16), the price 150.
+    const gas = 21_000 + 4 * (31 * 4 + 16) + 150
+    expect(Number(await rq(p, 'eth_estimateGas', [{ from: COW, to: ADD, data }, 'latest']))).toBe(gas)
+    expect(await rq(p, 'eth_call', [{ from: COW, to: ADD, data }, 'latest'])).toBe('0x')
+    const before = BigInt(await rq(p, 'eth_getBalance', [ADD, 'latest']))
+    const r = await sendKeptFailure(p, { to: ADD, data, value: '0x3e8', gas: '0x' + (gas + 5_000).toString(16) })
+    expect([r.status, used(r)]).toEqual(['0x1', gas])
+    expect(BigInt(await rq(p, 'eth_getBalance', [ADD, 'latest']))).toBe(before)
+    // Below the price it fails (execError), all its gas used.
+    const hash = await sendFailing(p, { to: ADD, data, gas: '0x' + (gas - 1).toString(16) })
+    const failed = await rq(p, 'eth_getTransactionReceipt', [hash])
+    expect([failed.status, used(failed)]).toEqual(['0x0', gas - 1])
   })
 
   it('blake2f: 213 bytes give BLAKE2b-512; longer input is cut to 213 (RSKIP516); shorter fails for 0 gas', async () => {

@@ -61,6 +61,17 @@ export async function sendFailing(p: Provider, tx: Record<string, unknown>): Pro
   return hash
 }
 
+/**
+ * Signs and sends `tx` as sendSigned does, expecting no error, and answers its receipt. For transactions straight to a
+ * precompile that fails: RSKj keeps the precompile's failure without an execution error (src/node/rsk/evm/evmProfile.ts
+ * `failureKeptByRskj`), so the send answers the hash and the receipt's status is 0x1.
+ */
+export async function sendKeptFailure(p: Provider, tx: Record<string, unknown>): Promise<Record<string, any>> {
+  const { hash, error } = await sendSigned(p, tx)
+  if (error !== undefined) throw new Error(`expected no error, got ${error.code}: ${error.message}`)
+  return (await p.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as Record<string, any>
+}
+
 /** Deploys an artifact (constructor args ABI-encoded) from cow and returns its address. */
 export async function deploy(p: Provider, artifact: Artifact, args: unknown[] = []): Promise<string> {
   const iface = new Interface(artifact.abi as never)

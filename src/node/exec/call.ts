@@ -12,7 +12,7 @@ import type { StateManagerInterface } from '@ethereumjs/common'
 import type { Chain } from '../chain/chain.js'
 import { executionBlock } from '../chain/execBlock.js'
 import type { BlockRecord } from '../chain/types.js'
-import { rskEvmOptions } from '../rsk/evm/evmProfile.js'
+import { failureKeptByRskj, rskEvmOptions } from '../rsk/evm/evmProfile.js'
 import { LiveState } from '../state/liveState.js'
 
 export interface CallRequest {
@@ -85,7 +85,7 @@ export async function execute(
       gasPrice: req.gasPrice ?? 0n,
       skipBalance: true,
     })
-    return outcome(result.execResult, intrinsic, result.createdAddress?.bytes)
+    return outcome(result.execResult, intrinsic, req.to, result.createdAddress?.bytes)
   } finally {
     await evm.journal.revert()
     await evm.journal.cleanup()
@@ -94,7 +94,8 @@ export async function execute(
   }
 }
 
-function outcome(r: ExecResult, intrinsic: bigint, createdAddress?: Uint8Array): CallOutcome {
+/** The call's outcome; a failure RSKj keeps without an execution error (evmProfile.ts `failureKeptByRskj`) is none. */
+function outcome(r: ExecResult, intrinsic: bigint, to: Uint8Array | undefined, createdAddress?: Uint8Array): CallOutcome {
   const peak = intrinsic + r.executionGasUsed
   const refund = r.exceptionError === undefined ? (r.gasRefund ?? 0n) : 0n
   const capped = refund > peak / 2n ? peak / 2n : refund
@@ -102,7 +103,7 @@ function outcome(r: ExecResult, intrinsic: bigint, createdAddress?: Uint8Array):
     gasUsed: peak - capped,
     gasPeak: peak,
     returnValue: r.returnValue,
-    ...(r.exceptionError !== undefined ? { error: r.exceptionError.error } : {}),
+    ...(r.exceptionError !== undefined && !failureKeptByRskj(to, r.exceptionError.error) ? { error: r.exceptionError.error } : {}),
     ...(createdAddress !== undefined ? { createdAddress } : {}),
   }
 }

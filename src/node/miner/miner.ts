@@ -24,6 +24,7 @@ import type { RunTxResult, VM } from '@ethereumjs/vm'
 import type { LiveState } from '../state/liveState.js'
 import type { TxPool } from '../pool/pool.js'
 import type { Clock } from './clock.js'
+import { failureKeptByRskj } from '../rsk/evm/evmProfile.js'
 
 /** keccak256(RLP([])): the uncles hash of a block without uncles. */
 export const EMPTY_UNCLES_HASH = keccak256(RLP.encode([]))
@@ -310,7 +311,9 @@ function droppedReason(e: unknown): string | undefined {
 
 /** The receipt of a transaction the engine ran, `gasUsed` the block's gas with it. */
 function receiptOf(t: TxRecord, result: RunTxResult, gasUsed: bigint): ReceiptRecord {
-  const failed = result.execResult.exceptionError !== undefined
+  const error = result.execResult.exceptionError?.error
+  // A precompile's own failure, in a transaction sent straight to it, is no execution error for RSKj (evmProfile.ts).
+  const failed = error !== undefined && !failureKeptByRskj(t.tx.to?.bytes, error)
   const { logs, logsBloom } = compactLogs(result.execResult.logs, result.bloom.bitvector)
   return {
     status: failed ? 0 : 1,
@@ -319,7 +322,7 @@ function receiptOf(t: TxRecord, result: RunTxResult, gasUsed: bigint): ReceiptRe
     logs,
     logsBloom,
     contractAddress: t.tx.to === undefined ? generateAddress(t.from, unpaddedBytes(t.tx.nonce)) : null,
-    ...(failed ? { error: result.execResult.exceptionError!.error, revertData: result.execResult.returnValue } : {}),
+    ...(failed ? { error, revertData: result.execResult.returnValue } : {}),
   }
 }
 

@@ -59,6 +59,17 @@ const PRECOMPILES = new Set<bigint>([1n, 2n, 3n, 4n, 5n, 6n, 7n, 8n, 9n, 0x01000
 /** Whether `address` (a stack word) names an RSK precompile. */
 export const isRskPrecompile = (address: bigint): boolean => PRECOMPILES.has(address & ADDRESS_MASK)
 
+/**
+ * Whether RSKj keeps, without an execution error, the failure `error` of a transaction or call sent straight to `to`
+ * (no `to`: a deployment). `TransactionExecutor.call` runs a transaction to a precompile itself: a gas limit below
+ * the intrinsic gas and the price fails it (`execError`: status failure, all its gas used), but the precompile's own
+ * failure is only kept in the result (`result.setException`, never an `execError`), so the receipt's status reads
+ * success; the gas used is the intrinsic gas and the price, and the value is not transferred (both as the engine
+ * leaves them for a failed call). `eth_estimateGas` answers that gas (only a revert is an error there).
+ */
+export const failureKeptByRskj = (to: Uint8Array | undefined, error: string): boolean =>
+  to !== undefined && error !== EVMError.errorMessages.OUT_OF_GAS && isRskPrecompile(bytesToBigInt(to))
+
 const staticViolation = (): never => {
   throw new EVMError(EVMError.errorMessages.STATIC_STATE_CHANGE)
 }
