@@ -10,10 +10,10 @@ import { computeAddress, getBytes, hexlify, keccak256, randomBytes, Signature, S
 import { Common, Mainnet } from '@ethereumjs/common'
 import { bytesToHex } from '@ethereumjs/util'
 import { ecrecover, isPrivateKey, privateKeyToAddress, publicKeyOf, signDigest, useNativeSecp256k1 } from '../src/node/crypto.js'
-import { nativeRecover, nativeSign } from '../src/node/nativeSecp256k1.js'
+import { nativePublicKey, nativeRecover, nativeSign } from '../src/node/nativeSecp256k1.js'
 
 /** Whether both native halves load and pass their checks here. */
-const nativeLoads = nativeRecover() !== undefined && nativeSign() !== undefined
+const nativeLoads = nativeRecover() !== undefined && nativeSign() !== undefined && nativePublicKey() !== undefined
 import { signTransaction } from '../src/node/chain/txRecord.js'
 import { createRskCommon } from '../src/node/chain/common.js'
 import { NETWORKS } from '../src/options/index.js'
@@ -40,6 +40,7 @@ describe('native libsecp256k1', () => {
     if (prebuilt.includes(`${process.platform}-${process.arch}`) && process.env.RSKSIM_NATIVE_SECP256K1 === undefined) {
       expect(nativeRecover()).toBeTypeOf('function')
       expect(nativeSign()).toBeTypeOf('function')
+      expect(nativePublicKey()).toBeTypeOf('function')
     }
     expect(useNativeSecp256k1(true)).toBe(nativeLoads)
   })
@@ -96,6 +97,15 @@ for (const nativeOn of [true, false]) describe(`secp256k1 primitives (${nativeOn
       expect(publicKeyOf(key)).toBe(publicKeyOf(key)) // kept per key object
       expect(bytesToHex(privateKeyToAddress(key))).toBe(computeAddress(hexlify(key)).toLowerCase())
     }
+    // The edges of the scalar range: 1 and n − 1 derive what ethers derives; 0 and n are no keys.
+    for (const k of [1n, N - 1n]) expect(bytesToHex(publicKeyOf(word(k)))).toBe(`0x${new SigningKey(word(k)).publicKey.slice(4)}`)
+    for (const k of [0n, N]) expect(() => publicKeyOf(word(k))).toThrow('Invalid private key')
+  })
+
+  it('takes as private keys the 32-byte scalars 1 … n − 1 (SEC 2)', () => {
+    expect([0n, 1n, N - 1n, N, N + 1n].map((k) => isPrivateKey(word(k)))).toEqual([false, true, true, false, false])
+    expect(isPrivateKey(word(1n).subarray(1))).toBe(false)
+    expect(isPrivateKey(new Uint8Array(33).fill(1))).toBe(false)
   })
 
   it('refuses a v that is no recovery bit and a signature that recovers no key', () => {

@@ -5,21 +5,28 @@
  * and passes its check (nativeSecp256k1.ts; measured here, recovery 101-106 µs and signing 67-68 µs, against 532-598
  * and 221-231 µs through WebAssembly: docs/performance.md "Ninth round"), else through WebAssembly (`tiny-secp256k1`:
  * no install script, no native code), with the same answers (test/crypto.test.ts runs both);
- * `RSKSIM_NATIVE_SECP256K1=off` keeps to WebAssembly. Public keys of held keys are derived through WebAssembly, once
- * per key. Transactions the node signs itself never recover their sender (txRecord.ts `signTransaction` hands over
- * the key's public key).
+ * `RSKSIM_NATIVE_SECP256K1=off` keeps to WebAssembly. Public keys of held keys are derived the same way, once per
+ * key. Transactions the node signs itself never recover their sender (txRecord.ts `signTransaction` hands over the
+ * key's public key). The WebAssembly module is loaded at its first use, not at import: compiling it was about 17 ms
+ * of a process's start here, which a process with the native binding never needs (docs/performance.md,
+ * twenty-second round).
  * The `secp256k1` package used before issue 12 was dropped: it pulls `elliptic` (advisory GHSA-848j-6mx2-7j84, no
  * fixed release), its install script runs under stock npm, and rsksim loaded it through an internal file.
  */
-import * as secp from 'tiny-secp256k1'
+import { createRequire } from 'node:module'
+import type * as TinySecp256k1 from 'tiny-secp256k1'
 import { createKeccak } from 'hash-wasm'
 import type { CustomCrypto } from '@ethereumjs/common'
-import { SECP256K1_ORDER } from '@ethereumjs/util'
+import { SECP256K1_ORDER, bytesToBigInt } from '@ethereumjs/util'
 import { binKey } from './binKey.js'
 import { bytesToWord, rlpEncodeScratch, type RlpInput } from './rlp.js'
 import { RecentMap } from './recentMap.js'
 import { keptCopy } from './keptBytes.js'
-import { nativeRecover, nativeSign, type Recover, type Sign } from './nativeSecp256k1.js'
+import { nativePublicKey, nativeRecover, nativeSign, type PublicKey, type Recover, type Sign } from './nativeSecp256k1.js'
+
+/** `tiny-secp256k1` (its CommonJS build, so that it loads synchronously), loaded at the first call. */
+let tinySecp256k1: typeof TinySecp256k1 | undefined
+const secp = (): typeof TinySecp256k1 => (tinySecp256k1 ??= createRequire(import.meta.url)('tiny-secp256k1') as typeof TinySecp256k1)
 
 /**
  * keccak-256 through hash-wasm (WebAssembly, no install script): about 0.7 µs for a trie node here against
@@ -55,15 +62,18 @@ const recovered = new RecentMap<string, Uint8Array>(1024)
 /** Recovery through WebAssembly (which throws 'Expected Signature' where r is no point's x coordinate). */
 const wasmRecover: Recover = (msgHash, rs, recovery) => {
   try {
-    return secp.recover(msgHash, rs, recovery, false)?.subarray(1) ?? null
+    return secp().recover(msgHash, rs, recovery, false)?.subarray(1) ?? null
   } catch {
     return null
   }
 }
 
+/** Public keys through WebAssembly (callers check the key first). */
+const wasmPublicKey: PublicKey = (privateKey) => secp().pointFromScalar(privateKey, false)!.subarray(1)
+
 /** Signing through WebAssembly. */
 const wasmSign: Sign = (digest, privateKey) => {
-  const { signature, recoveryId } = secp.signRecoverable(digest, privateKey)
+  const { signature, recoveryId } = secp().signRecoverable(digest, privateKey)
   return { rs: signature, recovery: recoveryId as 0 | 1 }
 }
 
@@ -73,6 +83,7 @@ const wasmSign: Sign = (digest, privateKey) => {
  */
 let recover: Recover = (msgHash, rs, recovery) => (recover = nativeRecover() ?? wasmRecover)(msgHash, rs, recovery)
 let sign: Sign = (digest, privateKey) => (sign = nativeSign() ?? wasmSign)(digest, privateKey)
+let derive: PublicKey = (privateKey) => (derive = nativePublicKey() ?? wasmPublicKey)(privateKey)
 
 /**
  * Chooses native libsecp256k1 (when it loaded) or WebAssembly for what runs from now on, and forgets recovered
@@ -81,10 +92,12 @@ let sign: Sign = (digest, privateKey) => (sign = nativeSign() ?? wasmSign)(diges
 export function useNativeSecp256k1(on: boolean): boolean {
   const nativeRecovery = on ? nativeRecover() : undefined
   const nativeSigning = on ? nativeSign() : undefined
+  const nativeKeys = on ? nativePublicKey() : undefined
   recover = nativeRecovery ?? wasmRecover
   sign = nativeSigning ?? wasmSign
+  derive = nativeKeys ?? wasmPublicKey
   recovered.clear()
-  return nativeRecovery !== undefined && nativeSigning !== undefined
+  return nativeRecovery !== undefined && nativeSigning !== undefined && nativeKeys !== undefined
 }
 
 /** Whether a signature value is a scalar in [1, n - 1] (n: secp256k1's group order). */
@@ -130,9 +143,8 @@ const publicKeys = new WeakMap<Uint8Array, Uint8Array>()
 export function publicKeyOf(privateKey: Uint8Array): Uint8Array {
   let pub = publicKeys.get(privateKey)
   if (pub === undefined) {
-    const point = secp.pointFromScalar(privateKey, false)
-    if (point === null) throw new Error('Invalid private key')
-    pub = point.subarray(1)
+    if (!isPrivateKey(privateKey)) throw new Error('Invalid private key')
+    pub = derive(privateKey)
     publicKeys.set(privateKey, pub)
   }
   return pub
@@ -144,7 +156,11 @@ export function privateKeyToAddress(privateKey: Uint8Array): Uint8Array {
 }
 
 /** Whether `privateKey` is a valid secp256k1 scalar. */
-export const isPrivateKey = (privateKey: Uint8Array): boolean => privateKey.length === 32 && secp.isPrivate(privateKey)
+export function isPrivateKey(privateKey: Uint8Array): boolean {
+  if (privateKey.length !== 32) return false
+  const k = bytesToBigInt(privateKey)
+  return k > 0n && k < SECP256K1_ORDER
+}
 
 /** The `customCrypto` object given to every Common. */
 export const customCrypto: CustomCrypto = { ecrecover, keccak256 }

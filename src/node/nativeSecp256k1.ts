@@ -37,12 +37,15 @@ interface Binding {
   secp256k1_ecdsa_recoverable_signature_serialize_compact(ctx: Uint8Array, output64: Uint8Array, sig: Uint8Array): number
   secp256k1_ecdsa_recover(ctx: Uint8Array, pubkey: Uint8Array, sig: Uint8Array, msg32: Uint8Array): void
   secp256k1_ec_pubkey_serialize(ctx: Uint8Array, output: Uint8Array, pubkey: Uint8Array, flags: number): number
+  secp256k1_ec_pubkey_create(ctx: Uint8Array, pubkey: Uint8Array, seckey: Uint8Array): number
 }
 
 /** Recovers the 64-byte uncompressed public key (no 0x04 prefix), or null when the signature recovers none. */
 export type Recover = (msgHash: Uint8Array, rs: Uint8Array, recovery: 0 | 1) => Uint8Array | null
 /** Signs a 32-byte digest with a valid private key: r ‖ s (low s, RFC 6979 nonce) and the recovery bit. */
 export type Sign = (digest: Uint8Array, privateKey: Uint8Array) => { rs: Uint8Array; recovery: 0 | 1 }
+/** The 64-byte uncompressed public key (no 0x04 prefix) of a valid private key. */
+export type PublicKey = (privateKey: Uint8Array) => Uint8Array
 
 /** Private key 1 (32 bytes). */
 const KEY_ONE = Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? 1 : 0))
@@ -87,15 +90,38 @@ function recoverWith(binding: Binding): Recover {
   }
 }
 
+/** The signing context, made once for signatures and public keys (libsecp256k1 builds its generator table then). */
+const signingContexts = new WeakMap<Binding, Uint8Array>()
+function signingContext(binding: Binding): Uint8Array {
+  let ctx = signingContexts.get(binding)
+  if (ctx === undefined) {
+    ctx = binding.secp256k1_context_create(binding.secp256k1_context_SIGN)
+    signingContexts.set(binding, ctx)
+  }
+  return ctx
+}
+
 /** A sign function over the binding. */
 function signWith(binding: Binding): Sign {
-  const ctx = binding.secp256k1_context_create(binding.secp256k1_context_SIGN)
+  const ctx = signingContext(binding)
   const sig = new Uint8Array(65) // libsecp256k1's internal recoverable signature
   return (digest, privateKey) => {
     binding.secp256k1_ecdsa_sign_recoverable(ctx, sig, digest, privateKey)
     const rs = new Uint8Array(64)
     const recovery = binding.secp256k1_ecdsa_recoverable_signature_serialize_compact(ctx, rs, sig)
     return { rs, recovery: recovery as 0 | 1 }
+  }
+}
+
+/** A public-key function over the binding. */
+function publicKeyWith(binding: Binding): PublicKey {
+  const ctx = signingContext(binding)
+  const pubkey = new Uint8Array(64) // libsecp256k1's internal point
+  return (privateKey) => {
+    binding.secp256k1_ec_pubkey_create(ctx, pubkey, privateKey)
+    const out = new Uint8Array(65)
+    binding.secp256k1_ec_pubkey_serialize(ctx, out, pubkey, binding.secp256k1_ec_UNCOMPRESSED)
+    return out.subarray(1)
   }
 }
 
@@ -106,6 +132,11 @@ function recoverPassesCheck(recover: Recover): boolean {
   const key = recover(CHECK.digest, CHECK.rs, CHECK.recovery)
   const other = recover(CHECK.digest.map((b) => b ^ 0xff), CHECK.rs, CHECK.recovery)
   return same(key, CHECK.generator) && !same(other, CHECK.generator)
+}
+
+/** Whether private key 1's public key is the generator G. */
+function publicKeyPassesCheck(publicKey: PublicKey): boolean {
+  return same(publicKey(KEY_ONE), CHECK.generator)
 }
 
 /** Whether `sign` signs the known digest with private key 1 into the known signature. */
@@ -136,6 +167,7 @@ function checked<F>(make: (binding: Binding) => F, passes: (f: F) => boolean): F
 
 let recoverOnce: Recover | undefined | null = null
 let signOnce: Sign | undefined | null = null
+let publicKeyOnce: PublicKey | undefined | null = null
 
 /**
  * Native recovery, or undefined when the binding is switched off, missing, or failed the recovery check. Made at the
@@ -151,4 +183,10 @@ export function nativeRecover(): Recover | undefined {
 export function nativeSign(): Sign | undefined {
   if (signOnce === null) signOnce = checked(signWith, signPassesCheck)
   return signOnce
+}
+
+/** Native public keys, or undefined when the binding is switched off, missing, or failed the check (key 1 → G); made at the first call. */
+export function nativePublicKey(): PublicKey | undefined {
+  if (publicKeyOnce === null) publicKeyOnce = checked(publicKeyWith, publicKeyPassesCheck)
+  return publicKeyOnce
 }
