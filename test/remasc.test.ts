@@ -3,10 +3,10 @@
  * fees held by the REMASC contract and paid to the miner after maturity, and clients reading such blocks.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { BrowserProvider, computeAddress, decodeRlp, encodeRlp, keccak256, toBeHex, zeroPadValue } from 'ethers'
+import { AbiCoder, BrowserProvider, Contract, computeAddress, decodeRlp, encodeRlp, keccak256, toBeHex, zeroPadValue } from 'ethers'
 import { createPublicClient, custom } from 'viem'
 import type { Provider } from '../src/index.js'
-import { COW, COW1, MINER, fresh, send } from './helpers.js'
+import { COW, COW1, MINER, deployCode, fresh, send } from './helpers.js'
 
 const REMASC = '0x0000000000000000000000000000000001000008'
 const ZERO = '0x0000000000000000000000000000000000000000'
@@ -257,5 +257,52 @@ describe('REMASC raw receipts', () => {
       if (receipt.logs.length > 0) withLogs++
     }
     expect(withLogs).toBeGreaterThan(5)
+  })
+})
+
+describe("REMASC's contract for users (RemascContract: getStateForDebugging; processMinersFees only in the block's REMASC transaction)", () => {
+  const GAS_PRICE = 10n ** 9n
+  const selector = (sig: string) => keccak256(Buffer.from(sig)).slice(0, 10)
+  const DEBUG = selector('getStateForDebugging()')
+  const PROCESS = selector('processMinersFees()')
+  /** A contract that forwards its call data and value to REMASC and returns the answer followed by CALL's result word. */
+  const relayWithValue = '36600060003760006000366000' + '34' + '73' + REMASC.slice(2) + '5af13d600060003e3d523d6020016000f3'
+  /** getStateForDebugging's `bytes` answer, decoded. */
+  const stateAt = async (p: Provider, block: string) => AbiCoder.defaultAbiCoder().decode(['bytes'], await rq(p, 'eth_call', [{ to: REMASC, data: DEBUG }, block]))[0]
+
+  it("answers RemascState.getEncoded: RLP [reward balance, burned balance, [], the broken-selection-rule byte], at any block", async () => {
+    const p = await fresh()
+    // RLP.encodeCoin of 0 is 0x80; the siblings an empty list; the flag one raw byte 0.
+    expect(await stateAt(p, 'latest')).toBe(encodeRlp(['0x', '0x', [], '0x00']))
+    await send(p, { to: COW1, value: '0x1', gasPrice: toBeHex(GAS_PRICE) })
+    for (let i = 2; i <= 15; i++) await rq(p, 'evm_mine')
+    // The figures of the test above: block 1's fee booked at block 11, a fifth of it paid at block 15.
+    expect(await stateAt(p, '0xb')).toBe(encodeRlp([toBeHex(21_000n * GAS_PRICE), '0x', [], '0x00']))
+    expect(await stateAt(p, 'latest')).toBe(encodeRlp([toBeHex(16_800_000_000_000n), '0x', [], '0x00']))
+    expect(decodeRlp(await stateAt(p, 'latest'))[0]).toBe(await rq(p, 'eth_getStorageAt', [REMASC, utf8Word('rewardBalance'), 'latest']).then((w: string) => toBeHex(BigInt(w))))
+    // Price 0: the estimate is the intrinsic gas alone (21,000 and the selector's four non-zero bytes).
+    expect(BigInt(await rq(p, 'eth_estimateGas', [{ to: REMASC, data: DEBUG }]))).toBe(21_064n)
+    // Through ethers' Contract.
+    const contract = new Contract(REMASC, ['function getStateForDebugging() view returns (bytes)'], new BrowserProvider(p as never))
+    expect(await contract.getFunction('getStateForDebugging')()).toBe(encodeRlp([toBeHex(16_800_000_000_000n), '0x', [], '0x00']))
+  })
+
+  it('refuses processMinersFees from users, and any other data: value sent straight to REMASC stays with the sender', async () => {
+    const p = await fresh()
+    // A transaction straight to REMASC with value and no data (processMinersFees): RSKj keeps the failure without an
+    // execution error (status 0x1) and transfers nothing.
+    const before = await balance(p, COW)
+    const r = await send(p, { to: REMASC, value: '0x3e8', gasPrice: '0x0' })
+    expect([r.status, Number(r.gasUsed)]).toEqual(['0x1', 21_000])
+    expect(await balance(p, REMASC)).toBe(0n)
+    expect(await balance(p, COW)).toBe(before)
+    // From a contract: the CALL answers 0 and the value goes back to the caller.
+    const relay = await deployCode(p, relayWithValue)
+    await send(p, { to: relay, value: '0x3e8', gasPrice: '0x0' })
+    expect(await balance(p, relay)).toBe(1000n)
+    expect(await balance(p, REMASC)).toBe(0n)
+    const viaRelay = async (data: string) => BigInt('0x' + (await rq(p, 'eth_call', [{ to: relay, data }, 'latest'])).slice(-64))
+    expect(await viaRelay(DEBUG)).toBe(1n)
+    for (const data of ['0x', PROCESS, DEBUG + '00', '0x12345678', DEBUG.slice(0, 8)]) expect([data, await viaRelay(data)]).toEqual([data, 0n])
   })
 })

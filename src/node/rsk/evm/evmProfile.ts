@@ -30,6 +30,7 @@ import { secp256k1Precompiles } from './secp256k1Precompiles.js'
 import { ENVIRONMENT_WORD, environmentPrecompile } from './environmentPrecompile.js'
 import { blockHeaderPrecompile, type ChainBlocks } from './blockHeaderPrecompile.js'
 import { hdWalletUtilsPrecompile } from './hdWalletUtils.js'
+import { remascPrecompile } from '../remasc/remascContract.js'
 import { minimumGasPriceOf } from '../../chain/common.js'
 import { fastArithmetic, fastOpcodes, fastSstore, noteCallerDepth, wordToBytes } from '../../enginePatches/index.js'
 import type { ExecutionGuard } from '../../exec/guard.js'
@@ -254,7 +255,7 @@ export function rskOpcodes(common: Common): CustomOpcode[] {
 
 /**
  * EVM options every EVM of the node is created with: the RSK opcodes, the RSK precompiles (the Bridge, secp256k1
- * addition and multiplication, Environment, BlockHeader, HDWalletUtils), and Ethereum's failing precompiles under RSKj's rules
+ * addition and multiplication, Environment, BlockHeader, HDWalletUtils, REMASC's contract for users), and Ethereum's failing precompiles under RSKj's rules
  * (ethereumPrecompiles.ts). With a `guard`, JUMPDEST also checks the node's execution deadline
  * (src/node/exec/guard.ts); its gas (1) and effect (none) are the engine's. `bridge`: on a fork, where the Bridge's
  * read methods are answered from. `blocks`: the chain's blocks, which BlockHeader reads (without them it answers
@@ -265,6 +266,6 @@ export function rskEvmOptions(common: Common, guard?: ExecutionGuard, bridge?: B
   if (guard !== undefined) opcodes.push({ opcode: 0x5b, opcodeName: 'JUMPDEST', baseFee: 1, logicFunction: guard.tick })
   return {
     customOpcodes: opcodes,
-    customPrecompiles: [...ethereumPrecompilesAsRskj(common), ...rskPrecompiles(bridge), ...secp256k1Precompiles(), ...environmentPrecompile(), ...blockHeaderPrecompile(blocks), ...hdWalletUtilsPrecompile()],
+    customPrecompiles: [...ethereumPrecompilesAsRskj(common), ...rskPrecompiles(bridge), ...secp256k1Precompiles(), ...environmentPrecompile(), ...blockHeaderPrecompile(blocks), ...hdWalletUtilsPrecompile(), ...remascPrecompile()],
   }
 }
