@@ -171,7 +171,8 @@ let publicKeyOnce: PublicKey | undefined | null = null
 
 /**
  * Native recovery, or undefined when the binding is switched off, missing, or failed the recovery check. Made at the
- * first call, not at import: libsecp256k1 1.1.3 builds its verification tables when the context is created (about
+ * first call, not at import: the libsecp256k1 0.1 that secp256k1-native 1.1.3 bundles builds its verification tables
+ * (`secp256k1_ecmult_context_build`) when the context is created (about
  * 10 ms here), which a process that only signs (eth_sendTransaction seeds the sender's key) never needs.
  */
 export function nativeRecover(): Recover | undefined {
