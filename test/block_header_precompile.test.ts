@@ -118,9 +118,10 @@ describe('BlockHeader (0x01000010)', () => {
     for (const depth of [0, 1, 2]) expect(await read(p, 'getBlockHash', [depth], 4)).toBe((await block(p, 3 - depth)).hash)
     expect(await read(p, 'getBlockHash', [3], 4)).toBe('0x')
     expect(await read(p, 'getBlockHash', [4], 4)).toBe('0x')
-    // At `latest` (block 4) the same; `pending` reads the head here too.
+    // At `latest` (block 4) the same; at `pending` the block executing is block 5 (the pending block, as RSKj's
+    // ExecutionBlockRetriever builds it), so depth 0 is the head.
     expect(await read(p, 'getBlockHash', [0], 'latest')).toBe((await block(p, 3)).hash)
-    expect(await read(p, 'getBlockHash', [0], 'pending')).toBe((await block(p, 3)).hash)
+    expect(await read(p, 'getBlockHash', [0], 'pending')).toBe((await block(p, 4)).hash)
   })
 
   it('answers empty bytes from depth 4,000 on and outside a Java short, and fails for a negative depth', async () => {

@@ -123,6 +123,9 @@ describe('fees go to REMASC and reach the miner after maturity', () => {
 
   it('block 15 pays a fifth of the reward: 1/5 to RSK Labs, 1/100 of the rest to the federators, the rest to the miner', async () => {
     const minerBefore = await balance(p, MINER)
+    // Before it is mined, the pending block (head + 1 = 15) already ends with those payments (src/node/miner/pending.ts).
+    expect(BigInt(await rq(p, 'eth_getBalance', [MINER, 'pending']))).toBe(minerBefore + 3_326_400_000_000n)
+    expect(await balance(p, MINER)).toBe(minerBefore)
     await rq(p, 'evm_mine')
     // Remasc.processMinersFees with regtest remasc.json (maturity 10, syntheticSpan 5, rskLabsDivisor 5,
     // federationDivisor 100), worked by hand: the reward is block 1's fee, 21,000 × 10^9 = 21,000,000,000,000;

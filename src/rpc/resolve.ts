@@ -13,8 +13,8 @@ export function refusePending(method: string): RpcError {
 }
 
 /**
- * Block for state reads (eth_getBalance, eth_getStorageAt, eth_getTransactionCount, eth_call): `pending` reads
- * the head; an unknown number or hash is -32600.
+ * Block for state reads (eth_getTransactionCount, eth_getCode, eth_getProof; `readBlock` for the others):
+ * `pending` reads the head; an unknown number or hash is -32600.
  */
 export function stateBlock(node: RskNode, sel: BlockSelector): BlockRecord {
   const store = node.chain.store
@@ -38,6 +38,15 @@ export function stateBlock(node: RskNode, sel: BlockSelector): BlockRecord {
       return b
     }
   }
+}
+
+/**
+ * Block for the reads and executions that serve `pending` as RSKj does (eth_getBalance, eth_getStorageAt, eth_call,
+ * eth_estimateGas): the pending block, built for this request (src/node/miner/pending.ts); any other selector as
+ * `stateBlock`.
+ */
+export function readBlock(node: RskNode, sel: BlockSelector): BlockRecord | Promise<BlockRecord> {
+  return sel.kind === 'tag' && sel.tag === 'pending' ? node.miner.pending() : stateBlock(node, sel)
 }
 
 /**

@@ -93,9 +93,34 @@ export class Chain {
     return this.store.head
   }
 
+  /**
+   * Blocks that are not in the store but have a state and an EVM of their own: the pending block of a request
+   * (src/node/miner/pending.ts), for as long as the request holds it.
+   */
+  private readonly views = new WeakMap<BlockRecord, { state: LiveState; evm: EVM }>()
+
+  /** An EVM over a state of its own, as the chain's own (the same opcodes, precompiles, deadline and account rules). */
+  async evmOver(state: LiveState): Promise<VM> {
+    const vm = await createVM({ common: this.common, stateManager: state, blockchain: this.vm.blockchain, evmOpts: rskEvmOptions(this.common, this.guard, this.bridge, this.blocks) })
+    applyAccountRules(vm.evm as EVM)
+    return vm
+  }
+
+  /** Lets `block` (not in the store) be read and executed on `state` through `vm`. */
+  addView(block: BlockRecord, state: LiveState, vm: VM): void {
+    this.views.set(block, { state, evm: vm.evm as EVM })
+  }
+
+  /** The state and EVM of a view added with `addView`, or undefined. */
+  viewOf(block: BlockRecord): { state: LiveState; evm: EVM } | undefined {
+    return this.views.get(block)
+  }
+
   /** State manager positioned at `block`'s post-state. Do not write to it unless it is the live one. */
   async stateAt(block: BlockRecord): Promise<LiveState> {
     if (block === this.store.head) return this.state
+    const view = this.views.get(block)
+    if (view !== undefined) return view.state
     await this.requireState(block)
     const root = block.header.stateRoot
     if (this.historical === undefined || !equalsBytes(this.historical.root, root)) {

@@ -133,6 +133,8 @@ const slotKey = (k: bigint): Uint8Array => setLengthLeft(bigIntToBytes(k), 32)
 /** The live EVM for the head; a separate EVM over a historical view for older blocks. */
 async function evmAt(chain: Chain, block: BlockRecord): Promise<{ evm: EVM; state: StateManagerInterface }> {
   if (block === chain.head) return { evm: chain.vm.evm as EVM, state: chain.state }
+  const view = chain.viewOf(block)
+  if (view !== undefined) return view
   const state = await chain.stateAt(block)
   let evm = historicalEvms.get(state)
   if (evm === undefined) {

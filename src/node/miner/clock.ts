@@ -55,4 +55,10 @@ export class Clock {
     this.pinned = undefined
     return wanted > parentTimestamp ? wanted : parentTimestamp + 1n
   }
+
+  /** The timestamp `next` would give a block now, without consuming anything (the pending block's: pending.ts). */
+  peek(parentTimestamp: bigint): bigint {
+    const wanted = this.pinned ?? (this.interval !== undefined ? parentTimestamp + this.interval : this.time() + this.offset)
+    return wanted > parentTimestamp ? wanted : parentTimestamp + 1n
+  }
 }

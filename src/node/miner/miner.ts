@@ -25,6 +25,7 @@ import type { LiveState } from '../state/liveState.js'
 import type { TxPool } from '../pool/pool.js'
 import type { Clock } from './clock.js'
 import { failureKeptByRskj } from '../rsk/evm/evmProfile.js'
+import { pendingBlock } from './pending.js'
 
 /** keccak256(RLP([])): the uncles hash of a block without uncles. */
 export const EMPTY_UNCLES_HASH = keccak256(RLP.encode([]))
@@ -109,6 +110,11 @@ export class Miner {
       difficulty: assembled.header.difficulty,
       number: assembled.header.number,
     }
+  }
+
+  /** The pending block, built for one request on a copy of the head's state (pending.ts). */
+  pending(): Promise<BlockRecord> {
+    return pendingBlock(this.chain, this.pool, this.clock, this.config, BLOCK_DIFFICULTY)
   }
 
   /**

@@ -5,21 +5,21 @@ import { callObject, stateOverrides, type CallObject } from '../../codecs/object
 import { invalidParams, revertError } from '../../../errors.js'
 import { method, type MethodTable } from '../../method.js'
 import { data, quantity } from '../../format/hex.js'
-import { stateBlock } from '../../resolve.js'
+import { readBlock } from '../../resolve.js'
 import { execute, type CallRequest } from '../../../node/exec/call.js'
 import { estimateGas } from '../../../node/exec/estimate.js'
 import type { RskNode } from '../../../node/node.js'
 import type { BlockRecord } from '../../../node/chain/types.js'
 
 /** eth_call / eth_estimateGas on a number above the head answer -32602 `Invalid block number <n>` (reference §1.4). */
-function execBlock(node: RskNode, sel: BlockSelector): BlockRecord {
+function execBlock(node: RskNode, sel: BlockSelector): BlockRecord | Promise<BlockRecord> {
   if (sel.kind === 'number' && sel.number > node.chain.store.headNumber) throw invalidParams(`Invalid block number ${sel.number}`)
   if (sel.kind === 'tag' && (sel.tag === 'safe' || sel.tag === 'finalized')) {
     throw invalidParams(
       `Unsupported block specifier '${sel.tag}'. Can only be either 'earliest', 'latest', 'pending' or a specific block number (either hex - prepending '0x' or decimal).`,
     )
   }
-  return stateBlock(node, sel)
+  return readBlock(node, sel)
 }
 
 const toRequest = (c: CallObject): CallRequest => {
@@ -36,7 +36,7 @@ const toRequest = (c: CallObject): CallRequest => {
 export const ethCallMethods: MethodTable = {
   /** Only REVERT is an error; other failures answer their (usually empty) return data, as RSKj. */
   eth_call: method([callObject, optional(blockRef), optional(stateOverrides)], async ({ node }, call, sel, overrides) => {
-    const block = execBlock(node, sel ?? LATEST)
+    const block = await execBlock(node, sel ?? LATEST)
     const cap = node.options.callGasCap
     const gas = call.gas === undefined || call.gas > cap ? cap : call.gas
     const outcome = await execute(node.chain, block, toRequest(call), gas, overrides)
@@ -50,7 +50,7 @@ export const ethCallMethods: MethodTable = {
    * limit capped at `gasEstimationCap` (RSKj `rpc.gasEstimationCap`, reference §5.2), so no estimate simulates more.
    */
   eth_estimateGas: method([callObject, optional(blockId)], async ({ node }, call, sel) => {
-    const block = execBlock(node, sel ?? LATEST)
+    const block = await execBlock(node, sel ?? LATEST)
     const cap = node.options.gasEstimationCap
     const req = toRequest(call)
     if (req.gas !== undefined && req.gas > cap) req.gas = cap

@@ -4,15 +4,15 @@ import { address, optional, quantity as quantityCodec } from '../../codecs/primi
 import { blockRef, LATEST } from '../../codecs/block.js'
 import { method, type MethodTable } from '../../method.js'
 import { quantity, data } from '../../format/hex.js'
-import { refusePending, stateBlock } from '../../resolve.js'
+import { readBlock, refusePending, stateBlock } from '../../resolve.js'
 
 export const ethStateMethods: MethodTable = {
   eth_getBalance: method([address, optional(blockRef)], async ({ node }, addr, sel) =>
-    quantity(await node.chain.balanceAt(addr, stateBlock(node, sel ?? LATEST))),
+    quantity(await node.chain.balanceAt(addr, await readBlock(node, sel ?? LATEST))),
   ),
 
   eth_getStorageAt: method([address, quantityCodec, optional(blockRef)], async ({ node }, addr, slot, sel) => {
-    const value = await node.chain.storageAt(addr, setLengthLeft(bigIntToBytes(slot), 32), stateBlock(node, sel ?? LATEST))
+    const value = await node.chain.storageAt(addr, setLengthLeft(bigIntToBytes(slot), 32), await readBlock(node, sel ?? LATEST))
     return data(setLengthLeft(value, 32))
   }),
 

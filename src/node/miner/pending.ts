@@ -1,0 +1,68 @@
+/**
+ * The pending block: what `pending` reads and executes on (spec "Block parameter": "a sample next block built on top
+ * of `latest`, holding transactions usually taken from the local mempool"; RSKj `ExecutionBlockRetriever` for
+ * "pending": the block the miner would build now, and its final state). Built for one request on a copy of the
+ * head's state (`LiveState.shallowCopy`) with an EVM of its own, so the chain's state is never touched:
+ *
+ * - number: the head's + 1; timestamp: the one the next block would get now (`Clock.peek`: `evm_setNextBlockTimestamp`,
+ *   the interval or the clock, not consumed); coinbase, gas limit and difficulty: the miner's;
+ * - the pool's transactions that fit in the block gas limit, in the order the miner takes them (`TxPool.ordered`); one
+ *   the engine refuses (a nonce gap) is left out, as the miner leaves it in the pool;
+ * - then, on a chain with REMASC, its `processMinersFees` for that number (fees paid after maturity), as the block
+ *   would end.
+ *
+ * Its state root, hash and merged-mining fields are not computed (nothing that reads pending needs them: a state read
+ * or a call). With an empty pool (automine, the default) its state is the head's after REMASC's payments, and a call
+ * there reads NUMBER head + 1.
+ */
+import type { Chain } from '../chain/chain.js'
+import type { BlockRecord, TxRecord } from '../chain/types.js'
+import { executionBlockOf } from '../chain/execBlock.js'
+import { runBlockTransaction, type BlockContext } from '../chain/runBlockTx.js'
+import { processMinersFees } from '../rsk/remasc/remasc.js'
+import type { TxPool } from '../pool/pool.js'
+import type { Clock } from './clock.js'
+import type { MinerConfig } from './miner.js'
+
+/** The pending block's record (not in the store: the chain reads it through `Chain.addView`). */
+export async function pendingBlock(chain: Chain, pool: TxPool, clock: Clock, config: MinerConfig, difficulty: bigint): Promise<BlockRecord> {
+  const parent = chain.head
+  const number = parent.number + 1n
+  const timestamp = clock.peek(parent.header.timestamp)
+  const state = chain.state.shallowCopy()
+  const vm = await chain.evmOver(state)
+  const fields = { number, timestamp, gasLimit: config.blockGasLimit, coinbase: config.coinbase, difficulty }
+  const context: BlockContext = { vm, state, block: executionBlockOf(chain.common, fields), coinbase: config.coinbase, remasc: config.remasc !== undefined }
+  const included: TxRecord[] = []
+  let gasUsed = 0n
+  for (const t of pool.ordered()) {
+    if (gasUsed + t.tx.gasLimit > config.blockGasLimit) continue
+    try {
+      gasUsed += (await runBlockTransaction(context, t, gasUsed)).totalGasSpent
+      included.push(t)
+    } catch {
+      // Refused by the engine (a nonce gap): the miner leaves it in the pool, and the pending block without it.
+    }
+  }
+  if (config.remasc !== undefined) {
+    await processMinersFees({
+      state,
+      store: chain.store,
+      ...(chain.remoteBlocks !== undefined ? { remoteBlocks: chain.remoteBlocks } : {}),
+      config: config.remasc,
+      number,
+      minimumGasPrice: config.minimumGasPrice,
+      cumulativeGasUsed: gasUsed,
+      common: chain.common,
+    })
+  }
+  const block: BlockRecord = {
+    ...parent,
+    number,
+    header: { ...parent.header, ...fields, parentHash: parent.hash, gasUsed, minimumGasPrice: config.minimumGasPrice },
+    transactions: included,
+    receipts: [],
+  }
+  chain.addView(block, state, vm)
+  return block
+}

@@ -1,0 +1,82 @@
+/**
+ * `pending` for eth_getBalance, eth_getStorageAt, eth_call and eth_estimateGas: the block the miner would build now
+ * (spec "Block parameter": "a sample next block built on top of latest, holding transactions usually taken from the
+ * local mempool"; RSKj `ExecutionBlockRetriever`), built per request on a copy of the head's state
+ * (src/node/miner/pending.ts). Expected values are what the test's own transactions must leave.
+ */
+import { beforeEach, describe, expect, it } from 'vitest'
+import { BrowserProvider } from 'ethers'
+import type { Provider } from '../src/index.js'
+import { COW, deployCode, fresh } from './helpers.js'
+
+const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
+const word = (n: bigint) => '0x' + n.toString(16).padStart(64, '0')
+const X = '0x' + '11'.repeat(20)
+
+/** With call data: SSTORE(0, the first word); without: returns SLOAD(0). */
+const STORE = '3615600c5760003560005500' + '5b60005460005260206000f3'
+/** Returns NUMBER, then TIMESTAMP, as two words. */
+const BLOCK_INFO = '4360005242602052' + '60406000f3'
+
+describe('pending: the next block, with the pool, on a copy of the head state', () => {
+  let p: Provider
+  beforeEach(async () => {
+    p = await fresh()
+  })
+
+  it('state reads see pooled transactions; latest does not, and the chain is unchanged until a block is mined', async () => {
+    await rq(p, 'evm_setAutomine', [false])
+    await rq(p, 'eth_sendTransaction', [{ from: COW, to: X, value: '0x5' }])
+    await rq(p, 'eth_sendTransaction', [{ from: COW, to: X, value: '0x7' }])
+    expect(await rq(p, 'eth_getBalance', [X, 'pending'])).toBe('0xc')
+    expect(await rq(p, 'eth_getBalance', [X, 'latest'])).toBe('0x0')
+    // Through ethers' blockTag too.
+    expect(await new BrowserProvider(p as never).getBalance(X, 'pending')).toBe(12n)
+    // Asked again: the same (each request builds its own pending block; none is kept in the chain).
+    expect(await rq(p, 'eth_getBalance', [X, 'pending'])).toBe('0xc')
+    expect(await rq(p, 'eth_blockNumber')).toBe('0x0')
+    await rq(p, 'evm_mine')
+    expect(await rq(p, 'eth_getBalance', [X, 'latest'])).toBe('0xc')
+    expect(await rq(p, 'eth_getBalance', [X, 'pending'])).toBe('0xc')
+  })
+
+  it('eth_call and eth_getStorageAt run on the pending state; eth_estimateGas too', async () => {
+    const store = await deployCode(p, STORE)
+    await rq(p, 'evm_setAutomine', [false])
+    await rq(p, 'eth_sendTransaction', [{ from: COW, to: store, data: word(42n), gas: '0x186a0' }])
+    expect(await rq(p, 'eth_call', [{ to: store }, 'pending'])).toBe(word(42n))
+    expect(await rq(p, 'eth_call', [{ to: store }, 'latest'])).toBe(word(0n))
+    expect(await rq(p, 'eth_getStorageAt', [store, '0x0', 'pending'])).toBe(word(42n))
+    expect(await rq(p, 'eth_getStorageAt', [store, '0x0', 'latest'])).toBe(word(0n))
+    // An account funded only by a pooled transaction can pay for an estimate at pending, not at latest.
+    const Y = '0x' + '22'.repeat(20)
+    await rq(p, 'eth_sendTransaction', [{ from: COW, to: Y, value: '0xde0b6b3a7640000' }])
+    expect(await rq(p, 'eth_estimateGas', [{ from: Y, to: X, value: '0x1' }, 'pending'])).toBe('0x5208')
+    await expect(rq(p, 'eth_estimateGas', [{ from: Y, to: X, value: '0x1' }, 'latest'])).rejects.toMatchObject({ code: -32000 })
+  })
+
+  it('a call at pending runs in block head + 1, at the timestamp the next block would get (which stays set)', async () => {
+    const info = await deployCode(p, BLOCK_INFO)
+    const head = BigInt(await rq(p, 'eth_blockNumber'))
+    const headTime = BigInt((await rq(p, 'eth_getBlockByNumber', ['latest', false])).timestamp)
+    const at = async (tag: string) => {
+      const out: string = await rq(p, 'eth_call', [{ to: info }, tag])
+      return [BigInt('0x' + out.slice(2, 66)), BigInt('0x' + out.slice(66))]
+    }
+    const [latestNumber, latestTime] = await at('latest')
+    expect([latestNumber, latestTime]).toEqual([head, headTime])
+    const pinned = headTime + 1_000n
+    await rq(p, 'evm_setNextBlockTimestamp', [Number(pinned)])
+    expect(await at('pending')).toEqual([head + 1n, pinned])
+    // Reading pending did not consume the pinned time: the next block gets it.
+    await rq(p, 'evm_mine')
+    expect(BigInt((await rq(p, 'eth_getBlockByNumber', ['latest', false])).timestamp)).toBe(pinned)
+    // Nor an evm_increaseTime offset, which only the next block consumes (RSKj MinerClock).
+    await rq(p, 'evm_increaseTime', [100_000])
+    const [pendingNumber, pendingTime] = await at('pending')
+    expect(pendingNumber).toBe(head + 2n)
+    expect(pendingTime).toBeGreaterThanOrEqual(pinned + 100_000n)
+    await rq(p, 'evm_mine')
+    expect(BigInt((await rq(p, 'eth_getBlockByNumber', ['latest', false])).timestamp)).toBeGreaterThanOrEqual(pinned + 100_000n)
+  })
+})
