@@ -42,6 +42,13 @@ describe('console.log', () => {
     expect(lines).toEqual([{ message: 'peek 3', transactionHash: null }])
     await p.request({ method: 'eth_estimateGas', params: [{ to: user, data }] })
     expect(lines).toHaveLength(1)
+    // At `pending` (the pending block's own EVM, src/node/miner/pending.ts) too; a pooled transaction's lines are
+    // not reported by the call: they belong to the block that will mine it.
+    await p.request({ method: 'evm_setAutomine', params: [false] })
+    await send(p, { to: user, data: ci.encodeFunctionData('run', [7]) })
+    // peek returns counter + x: the pooled run(7) counts at pending (7 + 4), not at latest.
+    expect(await p.request({ method: 'eth_call', params: [{ to: user, data: ci.encodeFunctionData('peek', [4]) }, 'pending'] })).toBe('0x' + 'b'.padStart(64, '0'))
+    expect(lines.slice(1)).toEqual([{ message: 'peek 4', transactionHash: null }])
   })
 
   it('costs what a call to any empty account costs: gas equals the same contract calling the next address', async () => {

@@ -75,7 +75,7 @@ export class RskNode {
   readonly work: Work
   /** Senders accepted without a key (anvil_impersonateAccount and its aliases). */
   readonly impersonation = new Impersonation()
-  /** console.log calls of contracts run by the live EVM (mined transactions and eth_call at the head). */
+  /** console.log calls of contracts run by the live EVM (mined transactions and eth_call at the head or `pending`). */
   readonly console = new ConsoleCollector()
   /** console.log lines of the block being mined, reported once it is appended. */
   private minedConsole: { message: string; transactionHash: string | null }[] = []
@@ -92,6 +92,8 @@ export class RskNode {
     readonly chain: Chain,
   ) {
     this.console.attach(chain.vm.evm as EVM)
+    // And the EVMs of pending blocks, once their pool transactions ran: an eth_call at `pending` reports its console.log.
+    chain.onView = (evm) => this.console.attach(evm)
     this.minerConfig = {
       // RSKj regtest: 0xec4ddeb4380ad69b3e509baad9f158cdf4e4681d.
       coinbase: privateKeyToAddress(MINER_KEY),

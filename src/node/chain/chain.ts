@@ -106,9 +106,13 @@ export class Chain {
     return vm
   }
 
+  /** Called with the EVM of each view when it is added (the node attaches its console.log collector). */
+  onView?: (evm: EVM) => void
+
   /** Lets `block` (not in the store) be read and executed on `state` through `vm`. */
   addView(block: BlockRecord, state: LiveState, vm: VM): void {
     this.views.set(block, { state, evm: vm.evm as EVM })
+    this.onView?.(vm.evm as EVM)
   }
 
   /** The state and EVM of a view added with `addView`, or undefined. */
