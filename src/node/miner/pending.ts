@@ -7,7 +7,8 @@
  * - number: the head's + 1; timestamp: the one the next block would get now (`Clock.peek`: `evm_setNextBlockTimestamp`,
  *   the interval or the clock, not consumed); coinbase, gas limit and difficulty: the miner's;
  * - the pool's transactions that fit in the block gas limit, in the order the miner takes them (`TxPool.ordered`); one
- *   the engine refuses (a nonce gap) is left out, as the miner leaves it in the pool;
+ *   the engine refuses (a nonce gap) is left out, as the miner leaves it in the pool; on a fork, a remote that cannot
+ *   be read fails the request (-32603 with the reason, as a block being mined);
  * - then, on a chain with REMASC, its `processMinersFees` for that number (fees paid after maturity), as the block
  *   would end.
  *
@@ -15,6 +16,7 @@
  * or a call). With an empty pool (automine, the default) its state is the head's after REMASC's payments, and a call
  * there reads NUMBER head + 1.
  */
+import { RemoteFailed } from '../errors.js'
 import type { Chain } from '../chain/chain.js'
 import type { BlockRecord, TxRecord } from '../chain/types.js'
 import { executionBlockOf } from '../chain/execBlock.js'
@@ -40,7 +42,9 @@ export async function pendingBlock(chain: Chain, pool: TxPool, clock: Clock, con
     try {
       gasUsed += (await runBlockTransaction(context, t, gasUsed)).totalGasSpent
       included.push(t)
-    } catch {
+    } catch (e) {
+      // A fork's remote that cannot be read fails the request, as it fails the block (miner.ts `droppedReason`).
+      if (e instanceof RemoteFailed) throw e
       // Refused by the engine (a nonce gap): the miner leaves it in the pool, and the pending block without it.
     }
   }
