@@ -2,7 +2,7 @@
  * RSK's EVM rules of src/node/enginePatches/accountRules.ts and src/node/rsk/evm/*Precompile*.ts as real clients see
  * them, in process (EIP-1193) and over HTTP: ethers v6 deploys a factory from cow and finds its first child at
  * `getCreateAddress({ from: factory, nonce: 0 })` (RSKj `TransactionExecutor.create` leaves a deployed contract at
- * nonce 0); viem reads the secp256k1 addition precompile (RSKj's vector 2·(1, V1Y)) and Environment's call depth.
+ * nonce 0) and sees a transaction straight to a failing precompile mined with status 1 (`TransactionExecutor.call`); viem reads the secp256k1 addition precompile (RSKj's vector 2·(1, V1Y)) and Environment's call depth.
  */
 import { afterAll, describe, expect, it } from 'vitest'
 import { BrowserProvider, JsonRpcProvider, Wallet, getCreateAddress, id, type Provider as EthersProvider } from 'ethers'
@@ -38,6 +38,18 @@ describe('RSK EVM rules through clients', async () => {
       expect(await client.getTransactionCount(factory)).toBe(1)
       expect(await client.getTransactionCount(getCreateAddress({ from: factory, nonce: 0 }))).toBe(1)
       expect(await client.getTransactionCount(getCreateAddress({ from: factory, nonce: 1 }))).toBe(0)
+    })
+
+    it(`${name}: a transaction straight to a failing precompile is mined with status 1, its value kept`, async () => {
+      const wallet = new Wallet(COW_KEY, client)
+      const ADD = '0x0000000000000000000000000000000000000006'
+      const before = await client.getBalance(ADD)
+      // (1, 3) twice: not on alt_bn128. RSKj's TransactionExecutor.call keeps the failure without an execution error.
+      const notOnCurve = `0x${w(1n)}${w(3n)}${w(1n)}${w(3n)}`
+      const receipt = await (await wallet.sendTransaction({ type: 0, to: ADD, data: notOnCurve, value: 1000n, gasLimit: 100_000n })).wait()
+      // 21,000, four words of 31 zero bytes (4 each) and one non-zero byte (16), the price 150.
+      expect([receipt!.status, receipt!.gasUsed]).toEqual([1, 21_000n + 4n * (31n * 4n + 16n) + 150n])
+      expect(await client.getBalance(ADD)).toBe(before)
     })
   }
 
