@@ -99,9 +99,15 @@ export class Chain {
    */
   private readonly views = new WeakMap<BlockRecord, { state: LiveState; evm: EVM }>()
 
-  /** An EVM over a state of its own, as the chain's own (the same opcodes, precompiles, deadline and account rules). */
-  async evmOver(state: LiveState): Promise<VM> {
-    const vm = await createVM({ common: this.common, stateManager: state, blockchain: this.vm.blockchain, evmOpts: rskEvmOptions(this.common, this.guard, this.bridge, this.blocks) })
+  /**
+   * A VM over a state of its own, as the chain's (the same opcodes, precompiles, deadline and account rules), for one
+   * use: a pending block, calls at an older block, a replay. It gets a copy of the chain's Common: the engine's EVM
+   * subscribes to its Common's `hardforkChanged` event, so on the chain's Common, which lives as long as the chain,
+   * every VM made stayed reachable with its state (about 100 KB each, measured over 200 pending reads).
+   */
+  async vmOver(state: LiveState): Promise<VM> {
+    const common = this.common.copy()
+    const vm = await createVM({ common, stateManager: state, blockchain: this.vm.blockchain, evmOpts: rskEvmOptions(common, this.guard, this.bridge, this.blocks) })
     applyAccountRules(vm.evm as EVM)
     return vm
   }

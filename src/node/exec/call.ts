@@ -5,14 +5,13 @@
  * Like RSKj's `ReversibleTransactionExecutor`, a call skips the balance and nonce pre-checks and runs in the
  * context of the selected block (its number, timestamp, coinbase, gas limit).
  */
-import { createEVM, type EVM, type ExecResult } from '@ethereumjs/evm'
-import { applyAccountRules } from '../enginePatches/index.js'
+import type { EVM, ExecResult } from '@ethereumjs/evm'
 import { Account, Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import type { Chain } from '../chain/chain.js'
 import { executionBlock } from '../chain/execBlock.js'
 import type { BlockRecord } from '../chain/types.js'
-import { failureKeptByRskj, rskEvmOptions } from '../rsk/evm/evmProfile.js'
+import { failureKeptByRskj } from '../rsk/evm/evmProfile.js'
 import { LiveState } from '../state/liveState.js'
 
 export interface CallRequest {
@@ -138,8 +137,7 @@ async function evmAt(chain: Chain, block: BlockRecord): Promise<{ evm: EVM; stat
   const state = await chain.stateAt(block)
   let evm = historicalEvms.get(state)
   if (evm === undefined) {
-    evm = await createEVM({ common: chain.common, stateManager: state, blockchain: chain.vm.blockchain, ...rskEvmOptions(chain.common, chain.guard, chain.bridge, chain.blocks) })
-    applyAccountRules(evm)
+    evm = (await chain.vmOver(state)).evm as EVM
     historicalEvms.set(state, evm)
   }
   return { evm, state }

@@ -6,13 +6,11 @@
  * positioned at the parent's state root, inside a checkpoint that is always reverted, so not even trie nodes
  * reach the shared database.
  */
-import { createEVM, type EVM } from '@ethereumjs/evm'
-import { applyAccountRules } from '../enginePatches/index.js'
-import { createVM, type RunTxResult } from '@ethereumjs/vm'
+import type { EVM } from '@ethereumjs/evm'
+import type { RunTxResult } from '@ethereumjs/vm'
 import type { Chain } from '../chain/chain.js'
 import { LiveState } from '../state/liveState.js'
 import type { BlockRecord, TxRecord } from '../chain/types.js'
-import { rskEvmOptions } from '../rsk/evm/evmProfile.js'
 import { runBlockTransaction } from '../chain/runBlockTx.js'
 import { executionBlockOf } from '../chain/execBlock.js'
 
@@ -46,10 +44,8 @@ export async function replayBlock(
   await chain.requireState(parent)
   const state = new LiveState(chain.trees)
   await state.setStateRoot(parent.header.stateRoot)
-  const blockchain = chain.vm.blockchain
-  const evm = await createEVM({ common: chain.common, stateManager: state, blockchain, ...rskEvmOptions(chain.common, chain.guard, chain.bridge, chain.blocks) })
-  applyAccountRules(evm)
-  const vm = await createVM({ common: chain.common, stateManager: state, blockchain, evm })
+  const vm = await chain.vmOver(state)
+  const evm = vm.evm as EVM
   // The execution block exactly as the miner built it (src/node/miner/miner.ts), transactions run as it ran them.
   const h = block.header
   const context = { vm, state, block: executionBlockOf(chain.common, h), coinbase: h.coinbase, remasc: block.transactions.at(-1)?.system === 'remasc' }

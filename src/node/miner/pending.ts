@@ -32,7 +32,7 @@ export async function pendingBlock(chain: Chain, pool: TxPool, clock: Clock, con
   const number = parent.number + 1n
   const timestamp = clock.peek(parent.header.timestamp)
   const state = chain.state.shallowCopy()
-  const vm = await chain.evmOver(state)
+  const vm = await chain.vmOver(state)
   const fields = { number, timestamp, gasLimit: config.blockGasLimit, coinbase: config.coinbase, difficulty }
   const context: BlockContext = { vm, state, block: executionBlockOf(chain.common, fields), coinbase: config.coinbase, remasc: config.remasc !== undefined }
   const included: TxRecord[] = []
