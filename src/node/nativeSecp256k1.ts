@@ -91,15 +91,8 @@ function recoverWith(binding: Binding): Recover {
 }
 
 /** The signing context, made once for signatures and public keys (libsecp256k1 builds its generator table then). */
-const signingContexts = new WeakMap<Binding, Uint8Array>()
-function signingContext(binding: Binding): Uint8Array {
-  let ctx = signingContexts.get(binding)
-  if (ctx === undefined) {
-    ctx = binding.secp256k1_context_create(binding.secp256k1_context_SIGN)
-    signingContexts.set(binding, ctx)
-  }
-  return ctx
-}
+let signing: Uint8Array | undefined
+const signingContext = (binding: Binding): Uint8Array => (signing ??= binding.secp256k1_context_create(binding.secp256k1_context_SIGN))
 
 /** A sign function over the binding. */
 function signWith(binding: Binding): Sign {

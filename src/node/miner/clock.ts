@@ -49,11 +49,11 @@ export class Clock {
    * offset and the pinned time.
    */
   next(parentTimestamp: bigint, requested?: bigint): bigint {
-    const wanted = requested ?? this.pinned ?? (this.interval !== undefined ? parentTimestamp + this.interval : this.time() + this.offset)
+    const time = requested === undefined ? this.peek(parentTimestamp) : requested > parentTimestamp ? requested : parentTimestamp + 1n
     if (requested === undefined && this.pinned !== undefined) this.drift = this.pinned - Clock.now()
     this.offset = 0n
     this.pinned = undefined
-    return wanted > parentTimestamp ? wanted : parentTimestamp + 1n
+    return time
   }
 
   /** The timestamp `next` would give a block now, without consuming anything (the pending block's: pending.ts). */

@@ -18,7 +18,7 @@ import { keccak256 } from '../crypto.js'
 import { unpaddedBytes } from '../rlp.js'
 import { flatHex } from '../chain/flatHex.js'
 import { packBytes } from '../chain/packBytes.js'
-import { processMinersFees, remascTransaction, type RemascConfig } from '../rsk/remasc/remasc.js'
+import { processMinersFees, remascContext, remascTransaction, type RemascConfig } from '../rsk/remasc/remasc.js'
 import { runBlockTransaction, type BlockContext } from '../chain/runBlockTx.js'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
 import type { LiveState } from '../state/liveState.js'
@@ -177,16 +177,7 @@ export class Miner {
       }
       if (config.remasc !== undefined) {
         // Every block ends with the REMASC system transaction (reference §2.2, RSKj BlockToMineBuilder).
-        const receipt = await processMinersFees({
-          state: chain.state,
-          store: chain.store,
-          ...(chain.remoteBlocks !== undefined ? { remoteBlocks: chain.remoteBlocks } : {}),
-          config: config.remasc,
-          number,
-          minimumGasPrice: config.minimumGasPrice,
-          cumulativeGasUsed: gasUsed,
-          common: chain.common,
-        })
+        const receipt = await processMinersFees(remascContext(chain, chain.state, config.remasc, config.minimumGasPrice, number, gasUsed))
         orInto(bloom, receipt.logsBloom)
         included.push(remascTransaction(number, chain.common))
         receipts.push(receipt)

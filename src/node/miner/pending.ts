@@ -21,7 +21,7 @@ import type { Chain } from '../chain/chain.js'
 import type { BlockRecord, TxRecord } from '../chain/types.js'
 import { executionBlockOf } from '../chain/execBlock.js'
 import { runBlockTransaction, type BlockContext } from '../chain/runBlockTx.js'
-import { processMinersFees } from '../rsk/remasc/remasc.js'
+import { processMinersFees, remascContext } from '../rsk/remasc/remasc.js'
 import type { TxPool } from '../pool/pool.js'
 import type { Clock } from './clock.js'
 import type { MinerConfig } from './miner.js'
@@ -49,16 +49,7 @@ export async function pendingBlock(chain: Chain, pool: TxPool, clock: Clock, con
     }
   }
   if (config.remasc !== undefined) {
-    await processMinersFees({
-      state,
-      store: chain.store,
-      ...(chain.remoteBlocks !== undefined ? { remoteBlocks: chain.remoteBlocks } : {}),
-      config: config.remasc,
-      number,
-      minimumGasPrice: config.minimumGasPrice,
-      cumulativeGasUsed: gasUsed,
-      common: chain.common,
-    })
+    await processMinersFees(remascContext(chain, state, config.remasc, config.minimumGasPrice, number, gasUsed))
   }
   const block: BlockRecord = {
     ...parent,

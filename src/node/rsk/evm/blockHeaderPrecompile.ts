@@ -30,13 +30,12 @@
  */
 import type { CustomPrecompile, ExecResult, PrecompileInput } from '@ethereumjs/evm'
 import { equalsBytes } from '@ethereumjs/util'
-import { keccak256 } from '../../crypto.js'
 import { executingBlockNumber } from '../../enginePatches/index.js'
 import type { BlockRecord } from '../../chain/types.js'
 import { gasLimitBytesFor, javaSignedBytes } from '../header/headerFields.js'
 import { RSK_TAG, lastIndexOf } from '../mergedMining/coinbase.js'
 import { failed, rskjPrecompile } from './precompileCall.js'
-import { NativeAbiError, decodeNativeArgs, nativeAbiBytes } from './nativeAbi.js'
+import { NativeAbiError, abiSelector, decodeNativeArgs, nativeAbiBytes } from './nativeAbi.js'
 
 const BLOCK_HEADER = '0x0000000000000000000000000000000001000010'
 /** `BlockHeaderContract.MAX_DEPTH` (REMASC's mainnet maturity). */
@@ -67,7 +66,6 @@ interface Method {
   answer: (block: BlockRecord, args: bigint[], blocks: ChainBlocks) => Answer | Promise<Answer>
 }
 
-const selectorOf = (signature: string): Uint8Array => keccak256(new TextEncoder().encode(signature)).subarray(0, 4)
 
 /** `getMergedMiningTags`: what follows the last RSK tag and its hash in the Bitcoin coinbase; empty without a tag. */
 function mergedMiningTags(coinbase: Uint8Array): Answer {
@@ -88,17 +86,17 @@ async function uncleCoinbase(block: BlockRecord, index: bigint, blocks: ChainBlo
 
 /** `BlockHeaderContract.getMethods`, in RSKj's order. */
 const METHODS: readonly Method[] = [
-  { selector: selectorOf('getCoinbaseAddress(int256)'), args: 1, answer: (b) => b.header.coinbase },
-  { selector: selectorOf('getBlockHash(int256)'), args: 1, answer: (b) => b.hash },
-  { selector: selectorOf('getMergedMiningTags(int256)'), args: 1, answer: (b) => mergedMiningTags(b.header.bitcoinMergedMiningCoinbaseTransaction) },
-  { selector: selectorOf('getMinGasPrice(int256)'), args: 1, answer: (b) => javaSignedBytes(b.header.minimumGasPrice) },
-  { selector: selectorOf('getGasLimit(int256)'), args: 1, answer: (b) => b.header.gasLimitBytes ?? gasLimitBytesFor(b.number, b.header.gasLimit) },
-  { selector: selectorOf('getGasUsed(int256)'), args: 1, answer: (b) => javaSignedBytes(b.header.gasUsed) },
-  { selector: selectorOf('getDifficulty(int256)'), args: 1, answer: (b) => javaSignedBytes(b.header.difficulty) },
-  { selector: selectorOf('getBitcoinHeader(int256)'), args: 1, answer: (b) => b.header.bitcoinMergedMiningHeader },
-  { selector: selectorOf('getUncleCoinbaseAddress(int256,int256)'), args: 2, answer: (b, args, blocks) => uncleCoinbase(b, args[1]!, blocks) },
-  { selector: selectorOf('getDifficultyWithUncles(int256)'), args: 1, answer: (b) => javaSignedBytes(b.cumulativeDifficulty ?? b.header.difficulty) },
-  { selector: selectorOf('getCumulativeWork(int256)'), args: 1, answer: (b) => javaSignedBytes(b.totalDifficulty) },
+  { selector: abiSelector('getCoinbaseAddress(int256)'), args: 1, answer: (b) => b.header.coinbase },
+  { selector: abiSelector('getBlockHash(int256)'), args: 1, answer: (b) => b.hash },
+  { selector: abiSelector('getMergedMiningTags(int256)'), args: 1, answer: (b) => mergedMiningTags(b.header.bitcoinMergedMiningCoinbaseTransaction) },
+  { selector: abiSelector('getMinGasPrice(int256)'), args: 1, answer: (b) => javaSignedBytes(b.header.minimumGasPrice) },
+  { selector: abiSelector('getGasLimit(int256)'), args: 1, answer: (b) => b.header.gasLimitBytes ?? gasLimitBytesFor(b.number, b.header.gasLimit) },
+  { selector: abiSelector('getGasUsed(int256)'), args: 1, answer: (b) => javaSignedBytes(b.header.gasUsed) },
+  { selector: abiSelector('getDifficulty(int256)'), args: 1, answer: (b) => javaSignedBytes(b.header.difficulty) },
+  { selector: abiSelector('getBitcoinHeader(int256)'), args: 1, answer: (b) => b.header.bitcoinMergedMiningHeader },
+  { selector: abiSelector('getUncleCoinbaseAddress(int256,int256)'), args: 2, answer: (b, args, blocks) => uncleCoinbase(b, args[1]!, blocks) },
+  { selector: abiSelector('getDifficultyWithUncles(int256)'), args: 1, answer: (b) => javaSignedBytes(b.cumulativeDifficulty ?? b.header.difficulty) },
+  { selector: abiSelector('getCumulativeWork(int256)'), args: 1, answer: (b) => javaSignedBytes(b.totalDifficulty) },
 ]
 
 /**

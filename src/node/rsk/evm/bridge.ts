@@ -21,7 +21,7 @@ import { EVMError, type CustomPrecompile, type ExecResult, type PrecompileInput 
 import { sha256 } from '@noble/hashes/sha2.js'
 import { failed } from './precompileCall.js'
 import { ripemd160 } from '@noble/hashes/legacy.js'
-import { keccak256 } from '../../crypto.js'
+import { abiSelector } from './nativeAbi.js'
 import { base58Check } from '../base58.js'
 
 export const BRIDGE_ADDRESS_HEX = '0x0000000000000000000000000000000001000006'
@@ -179,7 +179,7 @@ const METHODS: Record<string, BridgeMethod> = {
 }
 
 const BY_SELECTOR = new Map<string, BridgeMethod>(
-  Object.entries(METHODS).map(([sig, m]) => [Buffer.from(keccak256(new TextEncoder().encode(sig)).subarray(0, 4)).toString('hex'), m]),
+  Object.entries(METHODS).map(([sig, m]) => [Buffer.from(abiSelector(sig)).toString('hex'), m]),
 )
 
 /** `BridgeMethods.RELEASE_BTC` cost: charged for empty data (a peg-out request) and for unknown selectors. */

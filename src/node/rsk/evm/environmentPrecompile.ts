@@ -11,14 +11,14 @@
  */
 import type { CustomPrecompile, ExecResult, PrecompileInput } from '@ethereumjs/evm'
 import { bigIntToBytes, equalsBytes, setLengthLeft } from '@ethereumjs/util'
-import { keccak256 } from '../../crypto.js'
 import { takeCallerDepth } from '../../enginePatches/index.js'
 import { failed, rskjPrecompile } from './precompileCall.js'
+import { abiSelector } from './nativeAbi.js'
 
 const ENVIRONMENT = '0x0000000000000000000000000000000001000011'
 /** The precompile's address as the stack word a CALL names it by (src/node/rsk/evm/evmProfile.ts). */
 export const ENVIRONMENT_WORD = 0x01000011n
-const GET_CALL_STACK_DEPTH = keccak256(new TextEncoder().encode('getCallStackDepth()')).subarray(0, 4)
+const GET_CALL_STACK_DEPTH = abiSelector('getCallStackDepth()')
 
 function environment(input: PrecompileInput): ExecResult {
   const data = input.data

@@ -34,9 +34,8 @@ import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { hmac } from '@noble/hashes/hmac.js'
 import { ripemd160 } from '@noble/hashes/legacy.js'
 import { sha256, sha512 } from '@noble/hashes/sha2.js'
-import { keccak256 } from '../../crypto.js'
 import { base58Check, fromBase58Check } from '../base58.js'
-import { NativeAbiError, decodeNativeArgs, nativeAbiBytes, type NativeAbiType, type NativeAbiValue } from './nativeAbi.js'
+import { NativeAbiError, abiSelector, decodeNativeArgs, nativeAbiBytes, type NativeAbiType, type NativeAbiValue } from './nativeAbi.js'
 import { failed, rskjPrecompile } from './precompileCall.js'
 
 type Point = InstanceType<typeof secp256k1.Point>
@@ -60,7 +59,6 @@ interface Method {
   answer: (args: NativeAbiValue[]) => Answer
 }
 
-const selectorOf = (signature: string): Uint8Array => keccak256(new TextEncoder().encode(signature)).subarray(0, 4)
 const hash160 = (b: Uint8Array): Uint8Array => ripemd160(sha256(b))
 
 /** Java's `BigInteger.intValueExact` range. */
@@ -216,16 +214,16 @@ function getMultisigScriptHash([threshold, keys]: NativeAbiValue[]): Answer {
 
 /** `HDWalletUtils.getMethods`, in RSKj's order. */
 const METHODS: readonly Method[] = [
-  { selector: selectorOf('toBase58Check(bytes,int256)'), args: ['bytes', 'int256'], price: () => 13_000n, answer: toBase58Check },
-  { selector: selectorOf('deriveExtendedPublicKey(string,string)'), args: ['string', 'string'], price: () => 107_000n, answer: deriveExtendedPublicKey },
+  { selector: abiSelector('toBase58Check(bytes,int256)'), args: ['bytes', 'int256'], price: () => 13_000n, answer: toBase58Check },
+  { selector: abiSelector('deriveExtendedPublicKey(string,string)'), args: ['string', 'string'], price: () => 107_000n, answer: deriveExtendedPublicKey },
   {
-    selector: selectorOf('extractPublicKeyFromExtendedPublicKey(string)'),
+    selector: abiSelector('extractPublicKeyFromExtendedPublicKey(string)'),
     args: ['string'],
     price: () => 11_300n,
     answer: ([xpub]) => readExtendedKey(xpub as string)?.point.toBytes(true),
   },
   {
-    selector: selectorOf('getMultisigScriptHash(int256,bytes[])'),
+    selector: abiSelector('getMultisigScriptHash(int256,bytes[])'),
     args: ['int256', 'bytes[]'],
     // 20,000 for up to two keys, then 700 per key (`GetMultisigScriptHash.getGas`).
     price: ([, keys]) => 20_000n + 700n * BigInt(Math.max(0, (keys as Uint8Array[]).length - MIN_KEYS)),

@@ -15,6 +15,10 @@
  * price 0, failure).
  */
 import { bigIntToBytes, bytesToBigInt, concatBytes, setLengthLeft } from '@ethereumjs/util'
+import { keccak256 } from '../../crypto.js'
+
+/** A method's 4-byte selector: keccak-256 of its signature (`CallTransaction.Function.encodeSignature`), e.g. `getBlockHash(int256)`. */
+export const abiSelector = (signature: string): Uint8Array => keccak256(new TextEncoder().encode(signature)).subarray(0, 4)
 
 /** Data RSKj's decoder refuses. */
 export class NativeAbiError extends Error {}

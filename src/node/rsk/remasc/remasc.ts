@@ -21,6 +21,7 @@ import { unpaddedBytes } from '../../rlp.js'
 import type { NetworkName } from '../../../options/index.js'
 import type { BlockStore } from '../../chain/store.js'
 import type { BlockRecord, ReceiptRecord } from '../../chain/types.js'
+import type { Chain } from '../../chain/chain.js'
 import { REMASC } from './remascTx.js'
 import { dataWord, remascReceipt, type RemascPayment } from './remascReceipt.js'
 
@@ -120,6 +121,18 @@ export interface RemascContext {
   /** Gas used by the block's transactions before REMASC (its receipt's cumulativeGasUsed). */
   cumulativeGasUsed: bigint
   common: Common
+}
+
+/** The context of block `number` of `chain`, built on `state` (the chain's own, or a pending block's copy). */
+export function remascContext(
+  chain: Pick<Chain, 'store' | 'remoteBlocks' | 'common'>,
+  state: LiveState,
+  config: RemascConfig,
+  minimumGasPrice: bigint,
+  number: bigint,
+  cumulativeGasUsed: bigint,
+): RemascContext {
+  return { state, store: chain.store, ...(chain.remoteBlocks !== undefined ? { remoteBlocks: chain.remoteBlocks } : {}), config, number, minimumGasPrice, cumulativeGasUsed, common: chain.common }
 }
 
 /**

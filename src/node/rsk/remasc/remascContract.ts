@@ -20,14 +20,13 @@
  */
 import type { CustomPrecompile, ExecResult, PrecompileInput } from '@ethereumjs/evm'
 import { bigIntToUnpaddedBytes, bytesToBigInt, equalsBytes } from '@ethereumjs/util'
-import { keccak256 } from '../../crypto.js'
 import { rlpEncode } from '../../rlp.js'
 import { failed, rskjPrecompile } from '../evm/precompileCall.js'
-import { nativeAbiBytes } from '../evm/nativeAbi.js'
+import { abiSelector, nativeAbiBytes } from '../evm/nativeAbi.js'
 import { dataWord } from './remascReceipt.js'
 import { REMASC, REMASC_ADDRESS_HEX } from './remascTx.js'
 
-const GET_STATE_FOR_DEBUGGING = keccak256(new TextEncoder().encode('getStateForDebugging()')).subarray(0, 4)
+const GET_STATE_FOR_DEBUGGING = abiSelector('getStateForDebugging()')
 const KEYS = { rewardBalance: dataWord('rewardBalance'), burnedBalance: dataWord('burnedBalance'), brokenSelectionRule: dataWord('brokenSelectionRule') }
 
 /** `RemascState.getEncoded` of REMASC's stored state. */
