@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { defineConfig } from 'tsup'
+import { bundleOptions } from './src/node/enginePatches/bundle.js'
 
 /** The package's entry points: `rsksim`, `rsksim/testing`, `rsksim/hardhat` (package.json `exports`) and the bin. */
 const ENTRY = {
@@ -41,5 +42,9 @@ export default defineConfig({
   // (native sender recovery, optional too: src/node/nativeSecp256k1.ts) loads its prebuilt binary the same way.
   external: ['classic-level', 'secp256k1-native'],
   // Bundled CommonJS (debug, lru-cache) calls require() for Node built-ins; an ES module has none of its own.
+  // Whitespace-free output and the build-time engine patch (src/node/enginePatches/bundle.ts says what each saves);
+  // test/engine_bundle.test.ts bundles with the same options.
+  minifyWhitespace: bundleOptions.minifyWhitespace,
+  esbuildPlugins: bundleOptions.plugins,
   banner: { js: "import { createRequire as __rsksimCreateRequire } from 'node:module'; const require = __rsksimCreateRequire(import.meta.url);" },
 })

@@ -26,6 +26,7 @@ import { EVM } from '@ethereumjs/evm'
 import type { Account } from '@ethereumjs/util'
 import { enginePatches } from './switch.js'
 import { forgetCallerDepth } from './callDepth.js'
+import { sourceHasAll, sourceOf, withoutSpace } from './sourceText.js'
 
 interface Message {
   depth: number
@@ -42,15 +43,13 @@ interface JournalInternals {
   cleanup(): Promise<void>
 }
 
-const textOf = (f: unknown): string => (typeof f === 'function' ? f.toString() : '')
-
 /**
  * `_executeCreate` raises the new account's nonce, then passes that account and the message to `_addToBalance`, its
  * only call of it.
  */
 function createTextFits(text: string): boolean {
-  const raised = text.indexOf('toAccount.nonce += ')
-  const added = text.indexOf('this._addToBalance(toAccount, message)')
+  const raised = text.indexOf(withoutSpace('toAccount.nonce += '))
+  const added = text.indexOf(withoutSpace('this._addToBalance(toAccount, message)'))
   return raised > 0 && added > raised && text.split('_addToBalance(').length === 2
 }
 
@@ -58,7 +57,7 @@ const proto = EVM.prototype as unknown as Partial<EvmInternals>
 
 /** Whether the engine's `_executeCreate` is the one the nonce rule was written against. */
 export const creationNonceRuleFound: boolean =
-  enginePatches.installable && typeof proto._addToBalance === 'function' && createTextFits(textOf(proto._executeCreate))
+  enginePatches.installable && typeof proto._addToBalance === 'function' && createTextFits(sourceOf(proto._executeCreate))
 
 /** Journal prototypes whose `cleanup` was checked: whether it deletes touched accounts as expected. */
 const cleanupChecked = new WeakMap<object, boolean>()
@@ -67,8 +66,7 @@ function cleanupFits(journal: JournalInternals): boolean {
   const p = Object.getPrototypeOf(journal) as object
   let fits = cleanupChecked.get(p)
   if (fits === undefined) {
-    const text = textOf((p as Partial<JournalInternals>).cleanup)
-    fits = text.includes('this.touched') && text.includes('deleteAccount') && text.includes('cleanJournal')
+    fits = sourceHasAll(sourceOf((p as Partial<JournalInternals>).cleanup), ['this.touched', 'deleteAccount', 'cleanJournal'])
     cleanupChecked.set(p, fits)
   }
   return fits && journal.touched instanceof Set

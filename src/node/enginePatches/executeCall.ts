@@ -20,6 +20,7 @@ import { EVM } from '@ethereumjs/evm'
 import { Account } from '@ethereumjs/util'
 import type { Address } from '@ethereumjs/util'
 import { enginePatches } from './switch.js'
+import { sourceHasAll, sourceOf } from './sourceText.js'
 
 /** The message fields read here (a `Message` of @ethereumjs/evm). */
 interface Message {
@@ -150,7 +151,7 @@ const COPIED = [
   'isActivatedEIP(7928)',
   'isActivatedEIP(7708)',
 ]
-const originalText = isEvm(evmProto) ? evmProto._executeCall.toString() : ''
+const originalText = isEvm(evmProto) ? sourceOf(evmProto._executeCall) : ''
 /**
  * EIPs the engine's method checks: a release that checks another one adds a step the copy lacks. 7702 is checked only
  * inside the 2780 step (which runs the engine's method).
@@ -163,7 +164,7 @@ export let executeCallPatched = false
 if (
   enginePatches.installable &&
   isEvm(evmProto) &&
-  COPIED.every((token) => originalText.includes(token)) &&
+  sourceHasAll(originalText, COPIED) &&
   checkedEips.every((eip) => KNOWN_EIPS.includes(eip))
 ) {
   patch(evmProto)

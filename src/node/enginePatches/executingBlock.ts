@@ -13,15 +13,14 @@
  * number is unknown and the precompile fails every call, which is wrong but never silently so.
  */
 import { EVM } from '@ethereumjs/evm'
+import { sourceHasAll, sourceOf } from './sourceText.js'
 
 interface EvmInternals {
   _block?: { header?: { number?: unknown } }
 }
 
-const textOf = (f: unknown): string => (typeof f === 'function' ? f.toString() : '')
-
 /** Whether the engine's `runCall` keeps the block it was given in `_block`. */
-export const executingBlockFound: boolean = textOf((EVM.prototype as unknown as { runCall?: unknown }).runCall).includes('this._block = opts.block')
+export const executingBlockFound: boolean = sourceHasAll(sourceOf((EVM.prototype as unknown as { runCall?: unknown }).runCall), ['this._block = opts.block'])
 
 /** The number of the block `evm` is executing (a precompile's `input._EVM`), or undefined when it cannot be read. */
 export function executingBlockNumber(evm: unknown): bigint | undefined {

@@ -178,19 +178,20 @@ function copyMatches(): boolean {
   const params = /constructor\(([^)]*)\)/.exec(source)?.[1]
   const body = braced(source, source.indexOf(')', at))
   if (at < 0 || params?.split(',').length !== 8 || body === undefined) return false
-  const runState = braced(body, body.indexOf('this._runState = {'))
-  if (runState === undefined || body.indexOf('this._runState = {') < 0) return false
-  const fields = [...body.matchAll(/this\.(\w+) = /g)].map((m) => m[1])
+  const runStateAt = body.search(/this\._runState\s*=\s*\{/)
+  const runState = braced(body, runStateAt)
+  if (runState === undefined || runStateAt < 0) return false
+  const fields = [...body.matchAll(/this\.(\w+)\s*=(?!=)/g)].map((m) => m[1])
   const memorySource = engineMemory.toString()
   const memoryBody = braced(memorySource, memorySource.indexOf('constructor()'))
   return (
     memorySource.includes('constructor()') &&
     memoryBody !== undefined &&
-    /^\s*this\._store = new Uint8Array\(\w+\);?\s*$/.test(memoryBody) &&
+    /^\s*this\._store\s*=\s*new Uint8Array\(\w+\);?\s*$/.test(memoryBody) &&
     JSON.stringify(literalKeys(runState)) === JSON.stringify(RUN_STATE_KEYS) &&
     JSON.stringify(fields) === JSON.stringify(FIELDS) &&
-    /memory: new \w+\(\)/.test(runState) &&
-    /stack: new \w+\(\)/.test(runState)
+    /memory:\s*new \w+(?:\(\))?[,}]/.test(runState + '}') &&
+    /stack:\s*new \w+(?:\(\))?[,}]/.test(runState + '}')
   )
 }
 

@@ -22,6 +22,7 @@ import { Account, BIGINT_0, createZeroAddress, type Address } from '@ethereumjs/
 import { engineInterpreter } from './engineModule.js'
 import { newInterpreter, newInterpreterPatched } from './newInterpreter.js'
 import { enginePatches } from './switch.js'
+import { sourceHasAll, sourceOf } from './sourceText.js'
 
 type Message = {
   to?: Address
@@ -200,14 +201,14 @@ const isEvm = (p: unknown): p is EvmInternals =>
  * pinned release's method no longer builds the interpreter this way, the copy is stale and stays off.
  */
 const COPIED = ['new Interpreter(', '_optsCached', 'performanceLogger', 'interpreter._result', 'accessWitness', 'blobVersionedHashes', 'INVALID_EOF_FORMAT', 'stateGasSpilled']
-const originalText = isEvm(evmProto) ? evmProto.runInterpreter.toString() : ''
+const originalText = isEvm(evmProto) ? sourceOf(evmProto.runInterpreter) : ''
 
 /** Whether `runInterpreter` builds `runState` lazily (false when the engine's layout was not recognised). */
 export let runInterpreterPatched = false
 if (
   enginePatches.installable &&
   isEvm(evmProto) &&
-  COPIED.every((token) => originalText.includes(token)) &&
+  sourceHasAll(originalText, COPIED) &&
   typeof engineInterpreter === 'function'
 ) {
   patch(evmProto, engineInterpreter as unknown as InterpreterClass)

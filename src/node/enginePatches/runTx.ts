@@ -37,6 +37,7 @@ import type { Block } from '@ethereumjs/block'
 import { Account, Address, EthereumJSErrorWithoutCode, KECCAK256_NULL, equalsBytes, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import { activatedEipsArray } from './common.js'
 import { enginePatches } from './switch.js'
+import { sourceHasAll, sourceOf } from './sourceText.js'
 
 /** EIPs whose steps this copy leaves out: with any of them active, the engine's own `runTx` runs. */
 const ENGINE_ONLY_EIPS = [2718, 2929, 2930, 1559, 3651, 4844, 6780, 7623, 7702, 7708, 7778, 7864, 7928, 8037, 8246, 2780]
@@ -76,12 +77,12 @@ interface VmInternals {
  */
 const COPIED = ['journal.cleanup()', 'journal.checkpoint()', '_runTx(vm, opts)', 'journal.commit()', 'journal.revert()', 'originalStorageCache.clear()']
 const CHECKED_EIPS = [2718, 2930, 1559, 2929]
-const engineText = typeof engineRunTx === 'function' ? engineRunTx.toString() : ''
+const engineText = sourceOf(engineRunTx)
 
 /** Whether the engine's `runTx` is the one this copy was made from (else the engine's runs). */
 export const runTxPatched: boolean =
   enginePatches.installable &&
-  COPIED.every((token) => engineText.includes(token)) &&
+  sourceHasAll(engineText, COPIED) &&
   [...engineText.matchAll(/isActivatedEIP\((\d+)\)/g)].every((m) => CHECKED_EIPS.includes(Number(m[1])))
 
 /**
