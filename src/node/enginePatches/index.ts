@@ -1,18 +1,19 @@
 /**
  * Changes to @ethereumjs internals that no public option reaches: interpreter fast paths (interpreter.ts,
  * runInterpreter.ts, executeCall.ts, newInterpreter.ts), Common fast paths (common.ts), faster opcode handlers
- * (fastOpcodes.ts, fastArithmetic.ts), the known sender and sender address of a transaction (senderCache.ts), addresses' hex
- * (addressHex.ts), and execution blocks and decoded legacy transactions copied from a template instead of built
- * (execBlock.ts, legacyTx.ts, both through copyTemplate.ts), and the engine's `runTx` for legacy transactions on RSK's
- * rules (runTx.ts). Three files are not for speed, and are in effect whether or not the speed patches are: RSK's account
- * rules where the engine applies EIP-161 (accountRules.ts: no state clearing, a contract created by a transaction
- * at nonce 0), the caller's call depth for RSK's Environment precompile (callDepth.ts) and the number of the block
- * being executed for RSK's BlockHeader precompile (executingBlock.ts, read only). One is made by the build, not at run time (bundle.ts:
- * the esbuild options and plugin that bundle the engine into dist), and the others find engine methods by their text
- * compared without whitespace (sourceText.ts), so that they match the engine's files and the whitespace-free bundle alike. (The world state is rsksim's own, src/node/state,
- * behind the engine's public StateManagerInterface: it needs no patch.) Everything that touches engine internals
- * lives in this folder, says why, and is fenced by switch.ts: installed only when the installed engine is the pinned
- * release (else one warning, and the engine's own code runs), each field it touches checked at load, and every patch
+ * (fastOpcodes.ts, fastArithmetic.ts), the known sender and sender address of a transaction (senderCache.ts),
+ * addresses' hex (addressHex.ts), and execution blocks and decoded legacy transactions copied from a template
+ * instead of built (execBlock.ts, legacyTx.ts, both through copyTemplate.ts), and the engine's `runTx` for legacy
+ * transactions on RSK's rules (runTx.ts). Three files are not for speed, and are in effect whether or not the speed
+ * patches are: RSK's account rules where the engine applies EIP-161 (accountRules.ts: no state clearing, a contract
+ * created by a transaction at nonce 0), the caller's call depth for RSK's Environment precompile (callDepth.ts) and
+ * the number of the block being executed for RSK's BlockHeader precompile (executingBlock.ts, read only). One is
+ * made by the build, not at run time (bundle.ts: the esbuild options and plugin that bundle the engine into dist),
+ * and the others find engine methods by their text compared without whitespace (sourceText.ts), so that they match
+ * the engine's files and the whitespace-free bundle alike. (The world state is rsksim's own, src/node/state, behind
+ * the engine's public StateManagerInterface: it needs no patch.) Everything that touches engine internals lives in
+ * this folder, says why, and is fenced by switch.ts: installed only when the installed engine is the pinned release
+ * (else one warning, and the engine's own code runs), each field it touches checked at load, and every patch
  * switchable off at run time (`RSKSIM_ENGINE_PATCHES=off`, `setEnginePatches`). Imported for its effects by
  * src/node/chain/chain.ts, before any EVM exists.
  */
