@@ -13,8 +13,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { build } from 'esbuild'
 
-/** The child: registers the hook, imports the library, answers, sends one transaction from cow, reports both times. */
-const WRAPPER = `
+/** The children's start: registers the hook; `report()` says what was loaded since. */
+const PRELUDE = `
 import { createRequire, register } from 'node:module'
 import { readFileSync, writeFileSync } from 'node:fs'
 const [lib, log] = process.argv.slice(2)
@@ -29,6 +29,10 @@ const report = () => ({
   resolved: readFileSync(log, 'utf8').split('\\n').filter(Boolean),
   required: Object.keys(require.cache),
 })
+`
+
+/** The child: imports the library, answers, sends one transaction from cow, reports both times. */
+const WRAPPER = PRELUDE + `
 const { createProvider } = await import(lib)
 const p = await createProvider()
 await p.request({ method: 'eth_blockNumber' })
@@ -36,6 +40,39 @@ const atStart = report()
 const [from] = await p.request({ method: 'eth_accounts' })
 await p.request({ method: 'eth_sendTransaction', params: [{ from, to: '0x' + '11'.repeat(20), value: '0x1' }] })
 console.log(JSON.stringify({ atStart, afterSend: report() }))
+`
+
+/**
+ * The other child: a server answers one HTTP request, then one WebSocket upgrade (by hand, node:http: Node 20 has no
+ * WebSocket client), reporting after each.
+ */
+const SERVER_WRAPPER = PRELUDE + `
+const { startServer } = await import(lib)
+const http = await import('node:http')
+const server = await startServer({ port: 0, host: '127.0.0.1' })
+const answer = await new Promise((resolve, reject) => {
+  const req = http.request(server.url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+    let body = ''
+    res.on('data', (d) => (body += d))
+    res.on('end', () => resolve(JSON.parse(body)))
+  })
+  req.on('error', reject)
+  req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }))
+})
+const afterHttp = report()
+const headers = { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' }
+const upgraded = await new Promise((resolve, reject) => {
+  const req = http.request(server.url, { headers })
+  req.on('upgrade', (res, socket) => {
+    socket.destroy()
+    resolve({ status: res.statusCode, accept: res.headers['sec-websocket-accept'] })
+  })
+  req.on('response', (res) => resolve({ status: res.statusCode }))
+  req.on('error', reject)
+  req.end()
+})
+console.log(JSON.stringify({ answer, afterHttp, upgraded, afterUpgrade: report() }))
+await server.close()
 `
 
 interface Report {
@@ -48,6 +85,7 @@ interface Report {
 let dir = ''
 let lib = ''
 let wrapper = ''
+let serverWrapper = ''
 
 beforeAll(async () => {
   // Inside node_modules, so that the external packages resolve from the bundle (as test/thread_priority.test.ts).
@@ -69,6 +107,8 @@ beforeAll(async () => {
   lib = path.join(dir, 'index.js')
   wrapper = path.join(dir, 'wrapper.mjs')
   writeFileSync(wrapper, WRAPPER)
+  serverWrapper = path.join(dir, 'server-wrapper.mjs')
+  writeFileSync(serverWrapper, SERVER_WRAPPER)
 }, 60_000)
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -101,5 +141,18 @@ describe('an in-process provider loads what it uses, when it uses it', () => {
     expect(mentions(atStart.required, 'tiny-secp256k1')).toBe(true)
     expect(mentions(afterSend.resolved, 'tiny-secp256k1')).toBe(false)
     expect(mentions(afterSend.addons, 'secp256k1-native')).toBe(false)
+  })
+})
+
+describe('a server loads the WebSocket library at its first upgrade', () => {
+  it('answers HTTP without importing ws, then upgrades (RFC 6455 §1.3 accept value) with it', () => {
+    const out = spawnSync(process.execPath, [serverWrapper, lib, path.join(dir, 'resolved-server.log')], { encoding: 'utf8' })
+    if (out.status !== 0) throw new Error(`child exited ${out.status}: ${out.stderr.slice(-800)}`)
+    const r = JSON.parse(out.stdout.trim().split('\n').pop()!) as { answer: { result: string }; afterHttp: Report; upgraded: { status: number; accept?: string }; afterUpgrade: Report }
+    expect(r.answer.result).toBe('0x0')
+    expect(r.afterHttp.resolved).not.toContain('ws')
+    // The key and its accept value are RFC 6455's own example.
+    expect(r.upgraded).toEqual({ status: 101, accept: 's3pPLMBiTxaQ9kYGzzhZRbK+xOo=' })
+    expect(r.afterUpgrade.resolved).toContain('ws')
   })
 })

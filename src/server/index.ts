@@ -197,7 +197,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
   closeIdleSockets(server, idleTimeout)
   let closeSockets: () => void
   try {
-    closeSockets = await attachWebSocket(server, provider, apiKeys === undefined ? null : new Set(apiKeys), { allowedHosts, allowedOrigins, boundHost: host })
+    closeSockets = attachWebSocket(server, provider, apiKeys === undefined ? null : new Set(apiKeys), { allowedHosts, allowedOrigins, boundHost: host })
     await listen(server, port, host)
   } catch (e) {
     if (owned) await provider.disconnect()

@@ -10,7 +10,7 @@
  */
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
-import type { WebSocket } from 'ws'
+import type { WebSocket, WebSocketServer } from 'ws'
 import type { Provider } from '../provider/index.js'
 import { apiKeyOf, UNAUTHORIZED_CODE, UNAUTHORIZED_MESSAGE } from './handler.js'
 import { hostAllowed, walletRefusal, type AccessConfig } from './access.js'
@@ -29,20 +29,26 @@ function refuse(socket: Duplex, status: string, body: string): void {
 const rpcError = (code: number, message: string): string => JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } })
 
 /**
- * Serves `provider` over WebSocket on `server`'s upgrade requests; resolves to a function closing every socket. `ws`
- * is loaded here, when a server starts, not when rsksim is imported: about 26 ms of a process's startup that an
- * in-process provider never needs (docs/performance.md, twentieth round).
+ * Serves `provider` over WebSocket on `server`'s upgrade requests; returns a function closing every socket. `ws` is
+ * loaded at the first upgrade request, not when rsksim is imported nor when a server starts: importing it took 30-43
+ * ms here (it loads node:https, node:tls and node:zlib), which an in-process provider and a server only asked over
+ * HTTP never need (docs/performance.md, twentieth and twenty-third rounds). That first upgrade waits for the import;
+ * the socket is not read meanwhile (a client sends no frame before the 101 answer), and is dropped if the server
+ * closes first.
  */
-export async function attachWebSocket(
+export function attachWebSocket(
   server: Server,
   provider: Provider,
   apiKeys: ReadonlySet<string> | null,
   access: AccessConfig,
   maxBufferedBytes: number = WS_MAX_BUFFERED_BYTES,
-): Promise<() => void> {
-  const { WebSocketServer } = await import('ws')
-  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_MESSAGE_BYTES })
+): () => void {
+  let wss: WebSocketServer | undefined
+  let loading: Promise<WebSocketServer> | undefined
+  let closed = false
   const alive = new WeakMap<WebSocket, boolean>()
+  const load = (): Promise<WebSocketServer> =>
+    (loading ??= import('ws').then(({ WebSocketServer }) => (wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_MESSAGE_BYTES }))))
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy())
@@ -58,7 +64,12 @@ export async function attachWebSocket(
       if (key === undefined || !apiKeys.has(key)) return refuse(socket, '401 Unauthorized', rpcError(UNAUTHORIZED_CODE, UNAUTHORIZED_MESSAGE))
     }
     const veto = walletRefusal(req.headers.origin, access)
-    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, veto))
+    const upgrade = (w: WebSocketServer): void => {
+      if (closed || socket.destroyed) return void socket.destroy()
+      w.handleUpgrade(req, socket, head, (ws) => serve(ws, veto))
+    }
+    if (wss !== undefined) return upgrade(wss)
+    load().then(upgrade, () => refuse(socket, '500 Internal Server Error', rpcError(-32603, 'the WebSocket server could not be loaded')))
   })
 
   function serve(ws: WebSocket, veto: MethodVeto | undefined): void {
@@ -93,7 +104,7 @@ export async function attachWebSocket(
   }
 
   const ping = setInterval(() => {
-    for (const ws of wss.clients) {
+    for (const ws of wss?.clients ?? []) {
       if (alive.get(ws) === false) {
         ws.terminate()
         continue
@@ -105,7 +116,9 @@ export async function attachWebSocket(
   ping.unref()
 
   return () => {
+    closed = true
     clearInterval(ping)
+    if (wss === undefined) return
     for (const ws of wss.clients) ws.terminate()
     wss.close()
   }
