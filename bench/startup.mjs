@@ -8,9 +8,13 @@
 //   node bench/startup.mjs --builds ../old-checkout,. --rounds 15
 //   node bench/startup.mjs --instructions --builds ../old-checkout,.   also count the instructions of one run of each
 //                                                                      (valgrind's callgrind; all threads, one at a time)
+//   node bench/startup.mjs --http --builds ../old-checkout,.           the server instead: from the spawn of a process
+//                                                                      running startServer (lib/rsksim-server.mjs, as
+//                                                                      the benchmark's HTTP column) to its first HTTP answer
 //
 // A build is a checkout with `dist/` built (as for bench/ab.mjs). --instructions needs valgrind on the PATH.
-import { execFileSync, spawnSync } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import http from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -22,6 +26,7 @@ const { values } = parseArgs({
     builds: { type: 'string', default: '.' },
     rounds: { type: 'string', default: '15' },
     instructions: { type: 'boolean', default: false },
+    http: { type: 'boolean', default: false },
     run: { type: 'string' },
   },
 })
@@ -52,13 +57,45 @@ if (values.run !== undefined) {
 
 const self = fileURLToPath(import.meta.url)
 const builds = values.builds.split(',').map((b) => path.resolve(b))
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1]
+
+if (values.http) {
+  // Spawn to the first answer of eth_blockNumber over HTTP, one server process per run, builds interleaved.
+  const server = path.join(path.dirname(self), 'lib/rsksim-server.mjs')
+  const post = (url) =>
+    new Promise((resolve, reject) => {
+      const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+        let body = ''
+        res.on('data', (d) => (body += d))
+        res.on('end', () => resolve(JSON.parse(body)))
+      })
+      req.on('error', reject)
+      req.end('{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}')
+    })
+  const times = builds.map(() => [])
+  for (let r = 0; r < Number(values.rounds); r++) {
+    for (const k of r % 2 === 0 ? [...builds.keys()] : [...builds.keys()].reverse()) {
+      const t0 = performance.now()
+      const child = spawn(process.execPath, [server], { env: { ...process.env, RSKSIM_DIST: path.join(builds[k], 'dist') }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+      const url = await new Promise((resolve) => child.once('message', (m) => resolve(m.url)))
+      const answer = await post(url)
+      times[k].push(performance.now() - t0)
+      if (answer.result !== '0x0') throw new Error(`unexpected answer ${JSON.stringify(answer)}`)
+      child.kill()
+      await new Promise((resolve) => child.once('exit', resolve))
+    }
+  }
+  console.log(`spawn to the first HTTP answer, medians of ${values.rounds} rounds, ms`)
+  for (const [k, build] of builds.entries()) console.log(`${build}: ${median(times[k]).toFixed(1)}  (${times[k].map((t) => t.toFixed(0)).join(' ')})`)
+  process.exit(0)
+}
+
 const fields = ['import', 'provider', 'firstAnswer', 'transfer', 'total', 'cpu']
 const runs = builds.map(() => [])
 for (let r = 0; r < Number(values.rounds); r++) {
   const order = r % 2 === 0 ? [...builds.keys()] : [...builds.keys()].reverse()
   for (const k of order) runs[k].push(JSON.parse(execFileSync(process.execPath, [self, '--run', builds[k]], { encoding: 'utf8' })))
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1]
 console.log(`medians of ${values.rounds} rounds, ms: ${fields.join(', ')} (cpu: the process, all threads)`)
 for (const [k, build] of builds.entries()) {
   console.log(`${build}: ${fields.map((f) => `${f} ${median(runs[k].map((x) => x[f])).toFixed(1)}`).join('  ')}`)
