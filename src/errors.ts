@@ -1,7 +1,7 @@
 import { ExecutionTimeout } from './node/exec/guard.js'
 import { ResponseTooLarge } from './node/exec/tracers/sizeBudget.js'
 import { TooManyFilters } from './node/filters/filters.js'
-import { EstimateFailed, ExecutionReverted, TransactionRejected, DatabaseWriteFailed, StateNotKept, RemoteFailed, ForkError } from './node/errors.js'
+import { EstimateFailed, ExecutionReverted, TransactionRejected, DatabaseWriteFailed, StateNotKept, LocalCallGasTooLow, RemoteFailed, ForkError } from './node/errors.js'
 import { bytesToHex } from '@ethereumjs/util'
 import { revertMessage } from './node/exec/revertReason.js'
 
@@ -112,6 +112,8 @@ export function toRpcError(e: unknown): RpcError {
   if (e instanceof EstimateFailed) return new RpcError(ErrorCode.Generic, e.message, { cause: e })
   if (e instanceof ExecutionReverted) return revertError(e.data)
   if (e instanceof DatabaseWriteFailed) return new RpcError(ErrorCode.Internal, e.message, { cause: e })
+  // RSKj lets GasCost.subtract's exception escape a local call: a bare -32603, the reason kept as the cause.
+  if (e instanceof LocalCallGasTooLow) return internalError(e)
   if (e instanceof StateNotKept) return new RpcError(ErrorCode.InvalidRequest, e.message, { cause: e })
   // A fork's remote failed while its state was read (src/node/fork): the message names the remote and the call.
   if (e instanceof RemoteFailed) return new RpcError(ErrorCode.Internal, e.message, { cause: e })

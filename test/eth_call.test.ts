@@ -4,6 +4,7 @@
  * revert shape. Client behaviour (ethers, viem, web3.js) is in eth_call.clients.test.ts.
  */
 import { describe, expect, it } from 'vitest'
+import { createHash } from 'node:crypto'
 import { AbiCoder, getCreateAddress, Interface, keccak256 } from 'ethers'
 import type { Provider } from '../src/index.js'
 import { COW, COW1, deploy, fresh, rejects, send } from './helpers.js'
@@ -16,6 +17,7 @@ const cl = new Interface(Caller.abi as never)
 const coder = AbiCoder.defaultAbiCoder()
 const ZERO = '0x' + '00'.repeat(20)
 const EMPTY = '0x00000000000000000000000000000000000c0ffe'
+const SHA256 = '0x0000000000000000000000000000000000000002'
 /** Runtime code: SELFBALANCE PUSH1 0 MSTORE PUSH1 32 PUSH1 0 RETURN. */
 const SELFBALANCE = '0x4760005260206000f3'
 const mappingSlot = (k: number): string => keccak256(coder.encode(['uint256', 'uint256'], [k, 0]))
@@ -240,5 +242,58 @@ describe('eth_call: reverts (-32015, data = raw revert bytes)', async () => {
     const payload = { jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: r, data: rv.encodeFunctionData('revertEmpty') }, 'latest'] }
     const res = await new Promise<any>((resolve) => p.sendAsync(payload, (_e: unknown, out: unknown) => resolve(out)))
     expect(JSON.stringify(res.error)).toBe('{"code":-32015,"message":"VM Exception while processing transaction: transaction reverted","data":"0x"}')
+  })
+})
+
+describe('eth_call and eth_estimateGas: a gas limit below what RSKj subtracts before running', async () => {
+  // RSKj's TransactionExecutor subtracts the intrinsic gas (and a precompile's price) from a local call's gas limit
+  // where no code runs, with GasCost.subtract; its InvalidGasException is not caught, so the answer is RSKj's bare
+  // -32603. Where code runs, the program spends the intrinsic gas and fails out of gas: "0x". RSKj's own test
+  // (EthModuleGasEstimationDSLTest testEstimateGas_basicTests) expects "Got invalid gas value, tried operation:
+  // 20999 - 21000" for a call to an account and "1000 - 21000" for an estimate.
+  const p = await fresh()
+  const r = await deploy(p, Reverter)
+  const gas = (n: number) => '0x' + n.toString(16)
+  const wire = (params: unknown[], method = 'eth_call') =>
+    new Promise<any>((resolve) => p.sendAsync({ jsonrpc: '2.0', id: 1, method, params }, (_e: unknown, out: unknown) => resolve(out)))
+
+  it('a call to an account without code: 20,999 gas is -32603 Internal server error, 21,000 answers 0x', async () => {
+    const e = await rejects(call(p, { to: EMPTY, gas: gas(20_999) }, 'latest'), -32603, 'Internal server error')
+    expect(e.cause.message).toContain('tried operation: 20999 - 21000')
+    expect(await call(p, { to: EMPTY, gas: gas(21_000) }, 'latest')).toBe('0x')
+    expect(JSON.stringify((await wire([{ to: EMPTY, gas: gas(20_999) }, 'latest'])).error)).toBe('{"code":-32603,"message":"Internal server error"}')
+  })
+
+  it('eth_estimateGas with 1,000 gas to an account: -32603', async () => {
+    const e = await rejects(p.request({ method: 'eth_estimateGas', params: [{ to: EMPTY, gas: gas(1_000) }] }), -32603, 'Internal server error')
+    expect(e.cause.message).toContain('tried operation: 1000 - 21000')
+  })
+
+  it('a contract below the intrinsic gas runs out of gas: 0x, as any failure other than a revert', async () => {
+    const data = rv.encodeFunctionData('ok') // 4 non-zero bytes: 21,064 gas before any code runs
+    expect(await call(p, { to: r, data, gas: gas(21_063) }, 'latest')).toBe('0x')
+    expect(BigInt(await call(p, { to: r, data, gas: gas(30_000) }, 'latest'))).toBe(1n)
+  })
+
+  it('code given by a state override runs, so 20,999 gas to it answers 0x', async () => {
+    expect(await call(p, { to: EMPTY, gas: gas(20_999) }, 'latest', { [EMPTY]: { code: SELFBALANCE } })).toBe('0x')
+  })
+
+  it('a deployment without code: 52,999 gas is -32603, 53,000 answers 0x; with init code, below 53,000 is 0x', async () => {
+    await rejects(call(p, { gas: gas(52_999) }, 'latest'), -32603, 'Internal server error')
+    expect(await call(p, { gas: gas(53_000) }, 'latest')).toBe('0x')
+    expect(await call(p, { data: '0x00', gas: gas(52_000) }, 'latest')).toBe('0x')
+  })
+
+  it("a precompile: below the intrinsic gas plus its price is -32603 (sha256 of 32 bytes: 21,512 + 72)", async () => {
+    const data = '0x' + 'ab'.repeat(32)
+    const digest = '0x' + createHash('sha256').update(Buffer.from('ab'.repeat(32), 'hex')).digest('hex')
+    expect(await call(p, { to: SHA256, data, gas: gas(21_584) }, 'latest')).toBe(digest)
+    const e = await rejects(call(p, { to: SHA256, data, gas: gas(21_583) }, 'latest'), -32603, 'Internal server error')
+    expect(e.cause.message).toContain("the precompile's price")
+    await rejects(call(p, { to: SHA256, data, gas: gas(21_000) }, 'latest'), -32603, 'Internal server error')
+    // The estimate is the same 21,584, and a bound below it fails the same way.
+    expect(await p.request({ method: 'eth_estimateGas', params: [{ to: SHA256, data }] })).toBe(gas(21_584))
+    await rejects(p.request({ method: 'eth_estimateGas', params: [{ to: SHA256, data, gas: gas(21_583) }] }), -32603, 'Internal server error')
   })
 })

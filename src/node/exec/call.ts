@@ -5,13 +5,14 @@
  * Like RSKj's `ReversibleTransactionExecutor`, a call skips the balance and nonce pre-checks and runs in the
  * context of the selected block (its number, timestamp, coinbase, gas limit).
  */
-import type { EVM, ExecResult } from '@ethereumjs/evm'
-import { Account, Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
+import { EVMError, type EVM, type ExecResult } from '@ethereumjs/evm'
+import { Account, Address, bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import type { Chain } from '../chain/chain.js'
 import { executionBlock } from '../chain/execBlock.js'
 import type { BlockRecord } from '../chain/types.js'
-import { failureKeptByRskj } from '../rsk/evm/evmProfile.js'
+import { failureKeptByRskj, isRskPrecompile } from '../rsk/evm/evmProfile.js'
+import { LocalCallGasTooLow } from '../errors.js'
 import { LiveState } from '../state/liveState.js'
 
 export interface CallRequest {
@@ -67,12 +68,21 @@ export async function execute(
   const data = req.data ?? new Uint8Array()
   const isCreate = req.to === undefined
   const intrinsic = intrinsicGas(data, isCreate)
-  if (gasLimit < intrinsic) return { gasUsed: intrinsic, gasPeak: intrinsic, returnValue: new Uint8Array(), error: 'out of gas' }
+  const toPrecompile = req.to !== undefined && isRskPrecompile(bytesToBigInt(req.to))
   const caller = new Address(req.from ?? new Uint8Array(20))
   const execBlock = executionBlock(chain.common, block)
   await evm.journal.checkpoint()
   try {
     if (overrides !== undefined) await applyOverrides(state, overrides)
+    if (gasLimit < intrinsic) {
+      // RSKj subtracts the intrinsic gas from the limit where no code runs (GasCost.subtract throws); where code runs,
+      // the program spends it and fails out of gas, answered like any failure.
+      if (toPrecompile) throw new LocalCallGasTooLow(gasLimit, intrinsic, 'precompile')
+      if (isCreate ? data.length === 0 : (await state.getCode(new Address(req.to!))).length === 0) {
+        throw new LocalCallGasTooLow(gasLimit, intrinsic, 'no code')
+      }
+      return { gasUsed: intrinsic, gasPeak: intrinsic, returnValue: new Uint8Array(), error: 'out of gas' }
+    }
     const result = await evm.runCall({
       block: execBlock,
       caller,
@@ -84,6 +94,10 @@ export async function execute(
       gasPrice: req.gasPrice ?? 0n,
       skipBalance: true,
     })
+    // A precompile runs out of gas only below its price: RSKj subtracts the intrinsic gas and the price from the limit.
+    if (toPrecompile && result.execResult.exceptionError?.error === EVMError.errorMessages.OUT_OF_GAS) {
+      throw new LocalCallGasTooLow(gasLimit, intrinsic, 'precompile')
+    }
     return outcome(result.execResult, intrinsic, req.to, result.createdAddress?.bytes)
   } finally {
     await evm.journal.revert()
