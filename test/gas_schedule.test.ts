@@ -272,4 +272,24 @@ describe('gas schedule: precompiles that fail (RSKj Program.callToPrecompiledAdd
     expect(r.status).toBe('0x1')
     expect(used(r)).toBeLessThan(100_000)
   })
+
+  it('blake2f straight from a transaction or eth_call: the whole data is priced and run (TransactionExecutor.call), so 214 bytes fail for 0 gas, kept', async () => {
+    const BLAKE2F = '0x' + '9'.padStart(40, '0')
+    const abc = '0x' + createHash('blake2b512').update('abc').digest('hex')
+    const input = blake2fAbc()
+    // 213 bytes: the hash, as from code; 12 rounds priced.
+    expect(await rq(p, 'eth_call', [{ to: BLAKE2F, data: '0x' + input }, 'latest'])).toBe(abc)
+    // 214 bytes: RSKj's Blake2F prices any other length 0 and refuses it; the failure is kept (no execution error).
+    const data = '0x' + input + 'ff'
+    const bytes = Buffer.from(data.slice(2), 'hex')
+    const zeros = bytes.filter((b) => b === 0).length
+    const intrinsic = 21_000 + 4 * zeros + 16 * (bytes.length - zeros)
+    expect(await rq(p, 'eth_call', [{ to: BLAKE2F, data }, 'latest'])).toBe('0x')
+    expect(Number(await rq(p, 'eth_estimateGas', [{ from: COW, to: BLAKE2F, data }, 'latest']))).toBe(intrinsic)
+    const r = await sendKeptFailure(p, { to: BLAKE2F, data, gas: '0x' + (intrinsic + 1_000).toString(16) })
+    expect([r.status, used(r)]).toEqual(['0x1', intrinsic])
+    // The same 214 bytes from code are cut to 213 (RSKIP516), in the same transaction's EVM as before.
+    const blake = await deployCode(p, relayToPrecompile(9))
+    expect(await viaRelay(blake, data)).toEqual([abc, 1n])
+  })
 })

@@ -4,13 +4,15 @@
  * The CALL family's gas function (src/node/rsk/evm/evmProfile.ts), which runs in the calling frame just before the
  * call, notes that frame's depth (`runState.interpreter._env.depth`, an engine field) for its EVM
  * (`runState.interpreter._evm`) when the target is the Environment precompile, and the precompile takes the note.
+ * blake2f's calls are noted too: only a call from code cuts its input to 213 bytes (precompileCall.ts
+ * `cutOnlyFromCode`), and no note means a transaction or eth_call straight to it.
  * A note left by a call that never reached the precompile (not enough balance for its value, the depth limit) is
  * dropped when the EVM's journal is cleaned up, before and after every transaction and call (accountRules.ts), so a
  * later call straight to the precompile cannot read it.
  *
  * Not a speed patch: in effect whether or not the speed patches are on, so results are the same both ways. Only the
- * calls to the Environment precompile pay for it. The two fields are checked where they are read; when either is
- * missing nothing is noted, and the precompile answers as for a call from a transaction.
+ * calls to the Environment precompile and blake2f pay for it. The two fields are checked where they are read; when
+ * either is missing nothing is noted, and the precompile answers as for a call from a transaction.
  */
 
 interface InterpreterFields {

@@ -9,7 +9,9 @@
  * - **Input cut to the precompile's maximum** (RSKIP516, `getInputLength`): alt_bn128 addition reads at most 128
  *   bytes, multiplication 96, blake2f 213 (ecrecover 128, which changes nothing there). A blake2f input longer than
  *   213 bytes is run on its first 213 (the engine refuses it); a shorter one is priced 0 and fails
- *   (`Blake2F.getGasForData`).
+ *   (`Blake2F.getGasForData`). The cut is the calling program's: a transaction or local call straight to blake2f
+ *   (`TransactionExecutor.call`) is priced and run on its whole data, so more than 213 bytes is priced 0 and fails
+ *   there (kept: evmProfile.ts `failureKeptByRskj`). For the others the cut changes no answer.
  *
  * Prices (`PrecompiledContracts.java`, `co/rsk/pcc/altBN128/`): addition 150, multiplication 6,000, pairing
  * 45,000 + 34,000 per whole 192-byte pair, blake2f one per round (the first four bytes, big-endian) when the input
@@ -35,6 +37,7 @@ const RULES: readonly Rule[] = [
   {
     address: at(9),
     maxInput: 213,
+    cutOnlyFromCode: true,
     price: (data) => (data.length === 213 ? BigInt(new DataView(data.buffer, data.byteOffset, 4).getUint32(0)) : 0n),
   },
 ]

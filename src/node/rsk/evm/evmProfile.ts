@@ -50,6 +50,8 @@ const STIPEND_CALL = 2_300n
 const MAX_WORD = 2n ** 256n - 1n
 const EMPTY_CODE_HASH = bytesToBigInt(KECCAK256_NULL)
 const ADDRESS_MASK = (1n << 160n) - 1n
+/** blake2f's address as a stack word (ethereumPrecompiles.ts). */
+const BLAKE2F_WORD = 9n
 
 /**
  * Addresses `PrecompiledContracts.getContractForAddress` knows at the latest upgrade (reference §7.6): 0x01–0x09
@@ -100,8 +102,10 @@ function callGas(engine: GasFunction, op: number): GasFunction {
     const requested = items[0]!
     const to = items[1]!
     const value = hasValue ? items[2]! : 0n
-    // The Environment precompile answers its caller's depth, which it is not given (enginePatches/callDepth.ts).
-    if ((to & ADDRESS_MASK) === ENVIRONMENT_WORD) noteCallerDepth(runState)
+    // The Environment precompile answers its caller's depth, which it is not given, and blake2f cuts its input only
+    // for a call from code (enginePatches/callDepth.ts, precompileCall.ts `cutOnlyFromCode`).
+    const target = to & ADDRESS_MASK
+    if (target === ENVIRONMENT_WORD || target === BLAKE2F_WORD) noteCallerDepth(runState)
     stack.pop()
     stack.push(0n)
     let charged: bigint

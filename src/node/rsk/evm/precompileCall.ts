@@ -8,10 +8,18 @@
  *   `executePrecompiledAndHandleError`).
  */
 import { EVMError, type ExecResult, type PrecompileFunc, type PrecompileInput } from '@ethereumjs/evm'
+import { takeCallerDepth } from '../../enginePatches/index.js'
 
 export interface PrecompileRule {
   /** RSKIP516's cut: at most this many bytes reach the precompile (undefined: all). */
   maxInput?: number
+  /**
+   * The cut applies only to a call from code (`Program.callToPrecompiledAddress`): a transaction or local call
+   * straight to the precompile is priced and run on its whole data (`TransactionExecutor.call`). Where that differs
+   * (blake2f, which refuses any length but 213), the CALL family notes the calling frame for the precompile's
+   * address (evmProfile.ts, enginePatches/callDepth.ts), and no note means a direct call.
+   */
+  cutOnlyFromCode?: boolean
   /** RSKj's `getGasForData` for the (cut) input. */
   price: (data: Uint8Array) => bigint
 }
@@ -26,7 +34,8 @@ export const failed = (gasUsed: bigint, error: EVMError['error'] = EVMError.erro
 /** `run` under RSKj's rules above: its result when it succeeds, a failure at the price when it fails. */
 export function rskjPrecompile(run: PrecompileFunc, rule: PrecompileRule): PrecompileFunc {
   return async (input: PrecompileInput) => {
-    const data = rule.maxInput !== undefined && input.data.length > rule.maxInput ? input.data.subarray(0, rule.maxInput) : input.data
+    const cut = rule.maxInput !== undefined && input.data.length > rule.maxInput && (rule.cutOnlyFromCode !== true || takeCallerDepth(input._EVM) !== undefined)
+    const data = cut ? input.data.subarray(0, rule.maxInput) : input.data
     const price = rule.price(data)
     if (price > input.gasLimit) return failed(input.gasLimit, EVMError.errorMessages.OUT_OF_GAS)
     const result = await run(data === input.data ? input : { ...input, data })
