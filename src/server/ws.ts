@@ -69,7 +69,9 @@ export function attachWebSocket(
       w.handleUpgrade(req, socket, head, (ws) => serve(ws, veto))
     }
     if (wss !== undefined) return upgrade(wss)
-    load().then(upgrade, () => refuse(socket, '500 Internal Server Error', rpcError(-32603, 'the WebSocket server could not be loaded')))
+    load()
+      .then(upgrade, () => refuse(socket, '500 Internal Server Error', rpcError(-32603, 'the WebSocket server could not be loaded')))
+      .catch(() => socket.destroy())
   })
 
   function serve(ws: WebSocket, veto: MethodVeto | undefined): void {
