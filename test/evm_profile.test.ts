@@ -105,6 +105,21 @@ describe('code rules', () => {
     expect(await rq(p, 'eth_sendTransaction', [tx(49_152)])).toMatch(/^0x[0-9a-f]{64}$/)
   })
 
+  it('EIP-3860 (RSKIP438): a local call skips the limit (RSKj TransactionExecutor.init returns before it for local calls)', async () => {
+    // Initcode returning the byte 0x01 (PUSH1 1, PUSH1 0, MSTORE, PUSH1 1, PUSH1 31, RETURN), padded past the limit.
+    const code = '60016000526001601ff3'
+    const data = '0x' + code + '00'.repeat(49_153 - code.length / 2)
+    expect(await rq(p, 'eth_call', [{ from: COW, data }, 'latest'])).toBe('0x01')
+    // Its estimate: 53,000, the data (16 per non-zero byte: 9 in the code; 4 per zero byte), 2 per initcode word
+    // (1,537 words), and the code's 3 + 3 + 6 (MSTORE with one word of memory) + 3 + 3 + 0 and the 200 per byte of the
+    // deployed code.
+    const zeros = 49_153 - 9
+    const gas = 53_000 + 9 * 16 + zeros * 4 + 2 * Math.ceil(49_153 / 32) + 3 + 3 + 6 + 3 + 3 + 200
+    expect(Number(await rq(p, 'eth_estimateGas', [{ from: COW, data }, 'latest']))).toBe(gas)
+    // A transaction with it is still refused, as above.
+    await rejects(rq(p, 'eth_sendTransaction', [{ from: COW, data, gas: '0x7a1200' }]), -32010, "transaction's init code size is invalid")
+  })
+
   it('EIP-3860 (RSKIP438): initcode of a CREATE is at most 49,152 bytes', async () => {
     // Creation code: CREATE(value 0, offset 0, size) of `size` zero bytes of memory (STOP), then STOP.
     expect(await status(p, { data: '0x61c00060006000f000' })).toBe('0x1')

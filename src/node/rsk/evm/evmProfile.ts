@@ -265,11 +265,21 @@ export function rskOpcodes(common: Common): CustomOpcode[] {
  * read methods are answered from. `blocks`: the chain's blocks, which BlockHeader reads (without them it answers
  * empty bytes, as for a depth the chain does not reach).
  */
-export function rskEvmOptions(common: Common, guard?: ExecutionGuard, bridge?: BridgeReads, blocks: ChainBlocks = {}): Pick<EVMOpts, 'customOpcodes' | 'customPrecompiles'> {
+export function rskEvmOptions(
+  common: Common,
+  guard?: ExecutionGuard,
+  bridge?: BridgeReads,
+  blocks: ChainBlocks = {},
+): Pick<EVMOpts, 'customOpcodes' | 'customPrecompiles' | 'allowUnlimitedInitCodeSize'> {
   const opcodes = rskOpcodes(common)
   if (guard !== undefined) opcodes.push({ opcode: 0x5b, opcodeName: 'JUMPDEST', baseFee: 1, logicFunction: guard.tick })
   return {
     customOpcodes: opcodes,
+    // RSKIP438's initcode limit is RSKj's where RSKj applies it, not the engine's: a transaction over it is refused by
+    // pool admission (src/node/pool/admission.ts), and CREATE/CREATE2 over it abort their frame (createGas above).
+    // A local call (eth_call, eth_estimateGas) creating with more skips it, as RSKj's TransactionExecutor.init does
+    // for local calls; the engine's own check would fail it there.
+    allowUnlimitedInitCodeSize: true,
     customPrecompiles: [...ethereumPrecompilesAsRskj(common), ...rskPrecompiles(bridge), ...secp256k1Precompiles(), ...environmentPrecompile(), ...blockHeaderPrecompile(blocks), ...hdWalletUtilsPrecompile(), ...remascPrecompile()],
   }
 }
