@@ -112,8 +112,8 @@ export function toRpcError(e: unknown): RpcError {
   if (e instanceof EstimateFailed) return new RpcError(ErrorCode.Generic, e.message, { cause: e })
   if (e instanceof ExecutionReverted) return revertError(e.data)
   if (e instanceof DatabaseWriteFailed) return new RpcError(ErrorCode.Internal, e.message, { cause: e })
-  // RSKj lets GasCost.subtract's exception escape a local call: a bare -32603, the reason kept as the cause.
-  if (e instanceof LocalCallGasTooLow) return internalError(e)
+  // RSKj lets GasCost.subtract's exception escape a local call (a bare -32603): a parameter error saying why instead.
+  if (e instanceof LocalCallGasTooLow) return new RpcError(ErrorCode.InvalidParams, e.message, { cause: e })
   if (e instanceof StateNotKept) return new RpcError(ErrorCode.InvalidRequest, e.message, { cause: e })
   // A fork's remote failed while its state was read (src/node/fork): the message names the remote and the call.
   if (e instanceof RemoteFailed) return new RpcError(ErrorCode.Internal, e.message, { cause: e })

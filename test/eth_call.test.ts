@@ -247,26 +247,27 @@ describe('eth_call: reverts (-32015, data = raw revert bytes)', async () => {
 
 describe('eth_call and eth_estimateGas: a gas limit below what RSKj subtracts before running', async () => {
   // RSKj's TransactionExecutor subtracts the intrinsic gas (and a precompile's price) from a local call's gas limit
-  // where no code runs, with GasCost.subtract; its InvalidGasException is not caught, so the answer is RSKj's bare
-  // -32603. Where code runs, the program spends the intrinsic gas and fails out of gas: "0x". RSKj's own test
-  // (EthModuleGasEstimationDSLTest testEstimateGas_basicTests) expects "Got invalid gas value, tried operation:
-  // 20999 - 21000" for a call to an account and "1000 - 21000" for an estimate.
+  // where no code runs, with GasCost.subtract; its InvalidGasException is not caught (RSKj's own test,
+  // EthModuleGasEstimationDSLTest testEstimateGas_basicTests, expects it for 20,999 gas to an account and an estimate
+  // with 1,000), so RSKj answers a bare -32603; rsksim answers -32602 saying why (docs/compatibility.md). Where code
+  // runs, the program spends the intrinsic gas and fails out of gas: "0x", in both.
   const p = await fresh()
   const r = await deploy(p, Reverter)
   const gas = (n: number) => '0x' + n.toString(16)
   const wire = (params: unknown[], method = 'eth_call') =>
     new Promise<any>((resolve) => p.sendAsync({ jsonrpc: '2.0', id: 1, method, params }, (_e: unknown, out: unknown) => resolve(out)))
 
-  it('a call to an account without code: 20,999 gas is -32603 Internal server error, 21,000 answers 0x', async () => {
-    const e = await rejects(call(p, { to: EMPTY, gas: gas(20_999) }, 'latest'), -32603, 'Internal server error')
-    expect(e.cause.message).toContain('tried operation: 20999 - 21000')
+  const NO_CODE = (limit: number, intrinsic: number) =>
+    `Invalid gas: ${limit} is less than this call's intrinsic gas (${intrinsic}), which RSKj takes from the gas limit before anything runs`
+
+  it('a call to an account without code: 20,999 gas is refused (-32602, saying why), 21,000 answers 0x', async () => {
+    await rejects(call(p, { to: EMPTY, gas: gas(20_999) }, 'latest'), -32602, NO_CODE(20_999, 21_000))
     expect(await call(p, { to: EMPTY, gas: gas(21_000) }, 'latest')).toBe('0x')
-    expect(JSON.stringify((await wire([{ to: EMPTY, gas: gas(20_999) }, 'latest'])).error)).toBe('{"code":-32603,"message":"Internal server error"}')
+    expect(JSON.stringify((await wire([{ to: EMPTY, gas: gas(20_999) }, 'latest'])).error)).toBe(JSON.stringify({ code: -32602, message: NO_CODE(20_999, 21_000) }))
   })
 
-  it('eth_estimateGas with 1,000 gas to an account: -32603', async () => {
-    const e = await rejects(p.request({ method: 'eth_estimateGas', params: [{ to: EMPTY, gas: gas(1_000) }] }), -32603, 'Internal server error')
-    expect(e.cause.message).toContain('tried operation: 1000 - 21000')
+  it('eth_estimateGas with 1,000 gas to an account: refused the same way', async () => {
+    await rejects(p.request({ method: 'eth_estimateGas', params: [{ to: EMPTY, gas: gas(1_000) }] }), -32602, NO_CODE(1_000, 21_000))
   })
 
   it('a contract below the intrinsic gas runs out of gas: 0x, as any failure other than a revert', async () => {
@@ -279,21 +280,21 @@ describe('eth_call and eth_estimateGas: a gas limit below what RSKj subtracts be
     expect(await call(p, { to: EMPTY, gas: gas(20_999) }, 'latest', { [EMPTY]: { code: SELFBALANCE } })).toBe('0x')
   })
 
-  it('a deployment without code: 52,999 gas is -32603, 53,000 answers 0x; with init code, below 53,000 is 0x', async () => {
-    await rejects(call(p, { gas: gas(52_999) }, 'latest'), -32603, 'Internal server error')
+  it('a deployment without code: 52,999 gas is refused, 53,000 answers 0x; with init code, below 53,000 is 0x', async () => {
+    await rejects(call(p, { gas: gas(52_999) }, 'latest'), -32602, NO_CODE(52_999, 53_000))
     expect(await call(p, { gas: gas(53_000) }, 'latest')).toBe('0x')
     expect(await call(p, { data: '0x00', gas: gas(52_000) }, 'latest')).toBe('0x')
   })
 
-  it("a precompile: below the intrinsic gas plus its price is -32603 (sha256 of 32 bytes: 21,512 + 72)", async () => {
+  it("a precompile: below the intrinsic gas plus its price is refused (sha256 of 32 bytes: 21,512 + 72)", async () => {
     const data = '0x' + 'ab'.repeat(32)
     const digest = '0x' + createHash('sha256').update(Buffer.from('ab'.repeat(32), 'hex')).digest('hex')
     expect(await call(p, { to: SHA256, data, gas: gas(21_584) }, 'latest')).toBe(digest)
-    const e = await rejects(call(p, { to: SHA256, data, gas: gas(21_583) }, 'latest'), -32603, 'Internal server error')
-    expect(e.cause.message).toContain("the precompile's price")
-    await rejects(call(p, { to: SHA256, data, gas: gas(21_000) }, 'latest'), -32603, 'Internal server error')
+    const PRICE = (limit: number) => `Invalid gas: ${limit} is less than this call's intrinsic gas (21512) plus the precompile's price, which RSKj takes from the gas limit before the precompile runs`
+    await rejects(call(p, { to: SHA256, data, gas: gas(21_583) }, 'latest'), -32602, PRICE(21_583))
+    await rejects(call(p, { to: SHA256, data, gas: gas(21_000) }, 'latest'), -32602, PRICE(21_000))
     // The estimate is the same 21,584, and a bound below it fails the same way.
     expect(await p.request({ method: 'eth_estimateGas', params: [{ to: SHA256, data }] })).toBe(gas(21_584))
-    await rejects(p.request({ method: 'eth_estimateGas', params: [{ to: SHA256, data, gas: gas(21_583) }] }), -32603, 'Internal server error')
+    await rejects(p.request({ method: 'eth_estimateGas', params: [{ to: SHA256, data, gas: gas(21_583) }] }), -32602, PRICE(21_583))
   })
 })

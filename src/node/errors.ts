@@ -39,9 +39,11 @@ export class DatabaseWriteFailed extends Error {
  * A local call (eth_call, eth_estimateGas) whose gas limit RSKj's executor cannot take its costs from: a call to an
  * account without code or a deployment without code below the intrinsic gas, or a call to a precompile below the
  * intrinsic gas plus the precompile's price. A local call skips the pre-checks a transaction gets, and
- * `TransactionExecutor` then subtracts with `GasCost.subtract`, whose InvalidGasException no one catches: RSKj answers
- * -32603 `Internal server error` (its own test, EthModuleGasEstimationDSLTest `testEstimateGas_basicTests`, expects the
- * exception for 20,999 and 1,000 gas to an account). The message is the exception's, and says why.
+ * `TransactionExecutor` then subtracts with `GasCost.subtract`, whose InvalidGasException no one catches (RSKj's own
+ * test, EthModuleGasEstimationDSLTest `testEstimateGas_basicTests`, expects the exception for 20,999 and 1,000 gas to
+ * an account): RSKj answers -32603 `Internal server error`. rsksim answers -32602 with this message instead, as for
+ * the other inputs RSKj fails on with an uncaught exception (docs/compatibility.md): the call is refused either way,
+ * and a client learns why (viem also retries -32603, not -32602).
  */
 export class LocalCallGasTooLow extends Error {
   override readonly name = 'LocalCallGasTooLow'
@@ -49,8 +51,8 @@ export class LocalCallGasTooLow extends Error {
   constructor(gasLimit: bigint, intrinsic: bigint, what: 'no code' | 'precompile') {
     super(
       what === 'no code'
-        ? `Got invalid gas value, tried operation: ${gasLimit} - ${intrinsic} (the intrinsic gas, where no code runs: RSKj subtracts it from a local call's gas limit and answers -32603 when it is more)`
-        : `Got invalid gas value: ${gasLimit} is less than the intrinsic gas (${intrinsic}) plus the precompile's price (RSKj subtracts both from a local call's gas limit and answers -32603 when they are more)`,
+        ? `Invalid gas: ${gasLimit} is less than this call's intrinsic gas (${intrinsic}), which RSKj takes from the gas limit before anything runs`
+        : `Invalid gas: ${gasLimit} is less than this call's intrinsic gas (${intrinsic}) plus the precompile's price, which RSKj takes from the gas limit before the precompile runs`,
     )
   }
 }
