@@ -10,12 +10,15 @@
  *   keccak256("") for it, 0 for a missing account, keccak256("") for a precompile (`VM.doEXTCODEHASH`);
  * - SELFDESTRUCT moves the balance only when there is one (`Program.suicide`): with none, a missing beneficiary
  *   stays missing;
- * - with REMASC, fees never touch the coinbase (`TransactionExecutor.finalization` pays REMASC).
+ * - with REMASC, fees never touch the coinbase (`TransactionExecutor.finalization` pays REMASC);
+ * - a CREATE2 to an address an earlier transaction of the same block self-destructed fails as a collision: the gas it
+ *   holds spent, 0 pushed, nothing created (RSKIP125, `Program.createContract`'s `deletedAccountsInBlock`); in a later
+ *   block it succeeds.
  *
  * Each rule is checked with the engine patches on and off: they are not speed patches.
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { getCreateAddress, keccak256 } from 'ethers'
+import { getCreate2Address, getCreateAddress, keccak256 } from 'ethers'
 import type { Provider } from '../src/index.js'
 import { setEnginePatches, engineMatchesPin } from '../src/node/enginePatches/index.js'
 import { COW, MINER, deployCode, fresh, send } from './helpers.js'
@@ -121,5 +124,38 @@ describe.each([true, false])('RSK account rules (engine patches %s)', (patches) 
     const block = await rq(p, 'eth_getBlockByNumber', ['latest', false])
     expect(block.miner).toBe(MINER)
     expect(await extcodehash(p, MINER)).toBe(ZERO_WORD)
+  })
+
+  it('RSKIP125: CREATE2 of an address deleted earlier in the same block fails as a collision; in the next block it succeeds', async () => {
+    if (!engineMatchesPin) return
+    const p = await on()
+    // Factory: CREATE2 (salt 0, value 0) of its call data as initcode, the address (or 0) stored at slot 0, STOP.
+    const factory = await deployCode(p, '36600060003760003660006000f560005500')
+    // Child initcode: returns the runtime CALLER SELFDESTRUCT (0x33ff).
+    const initcode = '0x6133ff6000526002601ef3'
+    const child = getCreate2Address(factory, ZERO_WORD, keccak256(initcode)).toLowerCase()
+    expect((await send(p, { to: factory, data: initcode })).status).toBe('0x1')
+    expect(await rq(p, 'eth_getCode', [child, 'latest'])).toBe('0x33ff')
+    // One block: the child self-destructs, then the factory makes it again. RSKj fails the CREATE2 as a collision,
+    // spending all the gas it holds, so the SSTORE after it runs out of gas: the transaction fails, all its gas used.
+    await rq(p, 'evm_setAutomine', [false])
+    const destroy = await rq(p, 'eth_sendTransaction', [{ from: COW, to: child, gas: '0x186a0' }])
+    const again = await rq(p, 'eth_sendTransaction', [{ from: COW, to: factory, data: initcode, gas: '0x30d40' }])
+    await rq(p, 'evm_mine')
+    const [r1, r2] = [await rq(p, 'eth_getTransactionReceipt', [destroy]), await rq(p, 'eth_getTransactionReceipt', [again])]
+    expect(r1.blockNumber).toBe(r2.blockNumber)
+    expect(r1.status).toBe('0x1')
+    expect([r2.status, used(r2)]).toEqual(['0x0', 200_000])
+    expect(await rq(p, 'eth_getCode', [child, 'latest'])).toBe('0x')
+    // A trace replays the block's first transaction before it, so the CREATE2 fails there too: 0 pushed.
+    const ops = (await rq(p, 'debug_traceTransaction', [again])).structLogs as { op: string; gas: number; stack: string[] }[]
+    const after = ops[ops.findIndex((o) => o.op === 'CREATE2') + 1]!
+    expect([after.gas, after.stack]).toEqual([0, ['0'.repeat(64)]])
+    // The next block has no such deletion: the same CREATE2 makes the child again.
+    await rq(p, 'evm_setAutomine', [true])
+    const r3 = await send(p, { to: factory, data: initcode, gas: '0x30d40' })
+    expect(r3.status).toBe('0x1')
+    expect(await rq(p, 'eth_getCode', [child, 'latest'])).toBe('0x33ff')
+    expect(await rq(p, 'eth_getStorageAt', [factory, '0x0', 'latest'])).toBe('0x' + child.slice(2).padStart(64, '0'))
   })
 })

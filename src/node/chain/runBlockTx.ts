@@ -9,7 +9,7 @@ import type { Block } from '@ethereumjs/block'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
 import type { Address } from '@ethereumjs/util'
 import { routeFee } from '../rsk/remasc/remasc.js'
-import { runTransaction } from '../enginePatches/index.js'
+import { noteBlockDeletions, runTransaction } from '../enginePatches/index.js'
 import type { TxRecord } from './types.js'
 import type { LiveState } from '../state/liveState.js'
 
@@ -36,7 +36,18 @@ export async function runBlockTransaction(ctx: BlockContext, t: TxRecord, gasUse
   const miner = ctx.remasc ? ctx.block.header.coinbase : undefined
   let minerWasMissing = miner === undefined ? false : missing(ctx.state, miner)
   if (typeof minerWasMissing !== 'boolean') minerWasMissing = await minerWasMissing
-  const result = await runTransaction(ctx.vm, t.tx, ctx.block, gasUsed)
+  // The accounts earlier transactions of the block deleted (RSKIP125: a CREATE may not make one of them again).
+  let deleted = deletions.get(ctx)
+  if (deleted === undefined) deletions.set(ctx, (deleted = new Set()))
+  noteBlockDeletions(ctx.vm.evm, deleted)
+  let result: RunTxResult
+  try {
+    result = await runTransaction(ctx.vm, t.tx, ctx.block, gasUsed)
+  } finally {
+    noteBlockDeletions(ctx.vm.evm, undefined)
+  }
+  // A failed transaction's are none: the engine empties the set, as RSKj clears them from a failed result.
+  for (const address of result.execResult.selfdestruct?.keys() ?? []) deleted.add(address)
   if (miner !== undefined) {
     const routing = routeFee(ctx.state, ctx.coinbase, result.totalGasSpent * t.tx.gasPrice)
     if (routing !== undefined) await routing
@@ -45,6 +56,9 @@ export async function runBlockTransaction(ctx: BlockContext, t: TxRecord, gasUse
   }
   return result
 }
+
+/** Per block being built or replayed (its context): the addresses its transactions self-destructed so far. */
+const deletions = new WeakMap<BlockContext, Set<string>>()
 
 /** Whether `address` has no account (with `orEmpty`, or an empty one); a promise only while it is still to be read. */
 function missing(state: LiveState, address: Address, orEmpty = false): boolean | Promise<boolean> {

@@ -4,10 +4,11 @@
  * (fastOpcodes.ts, fastArithmetic.ts), the known sender and sender address of a transaction (senderCache.ts),
  * addresses' hex (addressHex.ts), and execution blocks and decoded legacy transactions copied from a template
  * instead of built (execBlock.ts, legacyTx.ts, both through copyTemplate.ts), and the engine's `runTx` for legacy
- * transactions on RSK's rules (runTx.ts). Three files are not for speed, and are in effect whether or not the speed
+ * transactions on RSK's rules (runTx.ts). Four files are not for speed, and are in effect whether or not the speed
  * patches are: RSK's account rules where the engine applies EIP-161 (accountRules.ts: no state clearing, a contract
- * created by a transaction at nonce 0), the caller's call depth for RSK's Environment precompile (callDepth.ts) and
- * the number of the block being executed for RSK's BlockHeader precompile (executingBlock.ts, read only). One is
+ * created by a transaction at nonce 0), the caller's call depth for RSK's Environment precompile and blake2f
+ * (callDepth.ts), the number of the block being executed for RSK's BlockHeader precompile (executingBlock.ts, read
+ * only) and the accounts earlier transactions of a block deleted, for RSKIP125's CREATE rule (blockDeletions.ts). One is
  * made by the build, not at run time (bundle.ts: the esbuild options and plugin that bundle the engine into dist),
  * and the others find engine methods by their text compared without whitespace (sourceText.ts), so that they match
  * the engine's files and the whitespace-free bundle alike. (The world state is rsksim's own, src/node/state, behind
@@ -32,4 +33,5 @@ export { legacyTxTemplateRecognised } from './legacyTx.js'
 export { runTransaction, runTxPatched, takesThisPath } from './runTx.js'
 export { applyAccountRules, creationNonceRuleFound } from './accountRules.js'
 export { forgetCallerDepth, noteCallerDepth, takeCallerDepth } from './callDepth.js'
+export { blockDeletionsOf, noteBlockDeletions, raiseCreatorNonce } from './blockDeletions.js'
 export { executingBlockFound, executingBlockNumber } from './executingBlock.js'

@@ -8,7 +8,8 @@
  * - CALL/CALLCODE/DELEGATECALL/STATICCALL follow `VM.getMessageCall`: no EIP-150 63/64 cap, the callee gets
  *   min(remaining, requested + 2,300 stipend when value moves), and the stipend is charged to the caller like the
  *   rest of the callee's gas; CALL to an account that does not exist costs 25,000 even without value.
- * - CREATE/CREATE2 forward all remaining gas (`Program.createContract`); oversized initcode aborts the frame.
+ * - CREATE/CREATE2 forward all remaining gas (`Program.createContract`); oversized initcode aborts the frame; an
+ *   address an earlier transaction of the block deleted fails as a collision (RSKIP125, `deletedAccountsInBlock`).
  * - EXTCODESIZE of a precompile answers 2^256−1 (RSKIP90, `VM.doCODESIZE`).
  * - EXTCODEHASH (`VM.doEXTCODEHASH`) answers keccak256("") for a precompile, 0 only for an account that does not
  *   exist, and the code hash (keccak256("") without code) for any that does, empty or not; the engine answers 0 for
@@ -23,7 +24,7 @@
  */
 import { EVMError, getOpcodesForHF, type EVMOpts } from '@ethereumjs/evm'
 import type { Common } from '@ethereumjs/common'
-import { Address, KECCAK256_NULL, bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util'
+import { Address, KECCAK256_NULL, bigIntToBytes, bytesToBigInt, bytesToHex, generateAddress, generateAddress2, setLengthLeft } from '@ethereumjs/util'
 import { rskPrecompiles, type BridgeReads } from './bridge.js'
 import { ethereumPrecompilesAsRskj } from './ethereumPrecompiles.js'
 import { secp256k1Precompiles } from './secp256k1Precompiles.js'
@@ -32,7 +33,7 @@ import { blockHeaderPrecompile, type ChainBlocks } from './blockHeaderPrecompile
 import { hdWalletUtilsPrecompile } from './hdWalletUtils.js'
 import { remascPrecompile } from '../remasc/remascContract.js'
 import { minimumGasPriceOf } from '../../chain/common.js'
-import { fastArithmetic, fastOpcodes, fastSstore, noteCallerDepth, wordToBytes } from '../../enginePatches/index.js'
+import { blockDeletionsOf, fastArithmetic, fastOpcodes, fastSstore, noteCallerDepth, raiseCreatorNonce, wordToBytes } from '../../enginePatches/index.js'
 import type { ExecutionGuard } from '../../exec/guard.js'
 import { storageAccess } from '../../state/storageAccess.js'
 
@@ -148,6 +149,32 @@ function createGas(engine: GasFunction): GasFunction {
 }
 
 /**
+ * CREATE/CREATE2 to an address that an earlier transaction of the same block deleted: RSKj's `Program.createContract`
+ * (RSKIP125) tests `deletedAccountsInBlock` after its depth and balance checks and after raising the creator's nonce,
+ * and fails it as a collision: the gas the CREATE holds is spent and 0 is pushed, nothing is created. The engine has
+ * no such set (the account is simply gone), so here the engine's handler runs unless the address is in the block's
+ * deletions (enginePatches/blockDeletions.ts); the depth and balance failures stay the engine's, which answer as RSKj.
+ */
+function createLogic(engine: AddOpcode['logicFunction'], create2: boolean, stackLimit: number): AddOpcode['logicFunction'] {
+  return async (runState, common) => {
+    const block = blockDeletionsOf(runState)
+    if (block === undefined) return engine(runState, common)
+    const { deleted, creator } = block
+    const [value, offset, length, salt] = runState.stack.peek(create2 ? 4 : 3) as [bigint, bigint, bigint, bigint?]
+    if (creator.depth >= stackLimit || creator.contract.balance < value) return engine(runState, common)
+    const target = create2
+      ? generateAddress2(creator.address.bytes, setLengthLeft(bigIntToBytes(salt!), 32), length === 0n ? new Uint8Array(0) : runState.memory.read(Number(offset), Number(length)))
+      : generateAddress(creator.address.bytes, bigIntToBytes(creator.contract.nonce))
+    if (!deleted.has(bytesToHex(target))) return engine(runState, common)
+    runState.stack.popN(create2 ? 4 : 3)
+    await raiseCreatorNonce(runState, creator)
+    runState.interpreter.useGas(runState.messageGasLimit ?? 0n, 'RSKIP125: an account deleted earlier in the block')
+    runState.messageGasLimit = undefined
+    runState.stack.push(0n)
+  }
+}
+
+/**
  * Frontier SSTORE (RSKj `VM.doSSTORE`): no EIP-2200 net metering and no 2,300 sentry. A promise only when the state
  * must read the slot first (state/storageAccess.ts).
  */
@@ -235,7 +262,10 @@ export function rskOpcodes(common: Common): CustomOpcode[] {
     },
     { ...wrapped(0x55, sstoreGas(common)), logicFunction: fastSstore(common) ?? engine(0x55).opHandler },
     ...[0xf1, 0xf2, 0xf4, 0xfa].map((op) => wrapped(op, callGas(engine(op).gasHandler as GasFunction, op))),
-    ...[0xf0, 0xf5].map((op) => wrapped(op, createGas(engine(op).gasHandler as GasFunction))),
+    ...[0xf0, 0xf5].map((op) => ({
+      ...wrapped(op, createGas(engine(op).gasHandler as GasFunction)),
+      logicFunction: createLogic(engine(op).opHandler, op === 0xf5, Number(common.param('stackLimit'))),
+    })),
     { ...wrapped(0xff, selfdestructGas(engine(0xff).gasHandler as GasFunction)), logicFunction: selfdestructLogic(engine(0xff).opHandler) },
     {
       ...wrapped(0x3f, engine(0x3f).gasHandler as GasFunction),
