@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { Interface } from 'ethers'
 import { createPublicClient, custom, type EIP1193Provider } from 'viem'
 import type { Provider } from '../src/index.js'
-import { COW, COW1, deploy, fresh, rejects, send, sendFailing } from './helpers.js'
+import { COW, COW1, deploy, deployCode, fresh, rejects, send, sendFailing } from './helpers.js'
 import { Caller, Reverter, Target } from './fixtures/index.js'
 
 const ci = new Interface(Caller.abi as never)
@@ -192,6 +192,32 @@ describe('block variants', () => {
     expect(await p.request({ method: 'debug_traceBlockByHash', params: ['0x' + 'ee'.repeat(32), { tracer: 'callTracer' }] })).toBeNull()
     await rejects(p.request({ method: 'debug_traceBlockByNumber', params: ['bogus'] }), -32602, 'invalid blocknumber bogus')
     await rejects(p.request({ method: 'debug_traceBlockByHash', params: ['0x12'] }), -32602, 'Invalid block hash: incorrect length.')
+  })
+})
+
+describe("a call-family opcode's gasCost: its own charge plus the callee's gas (RSKj VM.getMessageCall)", () => {
+  // Caller runtime: out 0/0, in 0/0, `value`, PUSH20 `to`, PUSH2 10,000 (the gas asked), `op`, STOP.
+  const callerCode = (op: string, to: string, value: boolean) =>
+    '6000600060006000' + (op === 'f1' || op === 'f2' ? (value ? '6001' : '6000') : '') + '73' + to.slice(2) + '612710' + op + '00'
+  async function callCost(op: string, to: string, value = false): Promise<number> {
+    const c = await deployCode(p, callerCode(op, to, value), value ? '0x10' : '0x0')
+    const hash = (await send(p, { to: c })).transactionHash
+    const ops = (await debugTx(hash)).structLogs as { op: string; gasCost: number }[]
+    return ops.find((o) => o.op === { f1: 'CALL', f2: 'CALLCODE', f4: 'DELEGATECALL', fa: 'STATICCALL' }[op])!.gasCost
+  }
+
+  it('CALL: 700 + the 10,000 asked; with value 700 + 9,000 + 10,000 + the 2,300 stipend; to a missing account 25,000 more', async () => {
+    const stop = await deployCode(p, '00')
+    expect(await callCost('f1', stop)).toBe(700 + 10_000)
+    expect(await callCost('f1', stop, true)).toBe(700 + 9_000 + 10_000 + 2_300)
+    expect(await callCost('f1', '0x' + 'ab'.repeat(20))).toBe(700 + 25_000 + 10_000)
+  })
+
+  it('CALLCODE, DELEGATECALL and STATICCALL: 700 + the 10,000 asked (CALLCODE with value: + 9,000 + 2,300)', async () => {
+    const stop = await deployCode(p, '00')
+    expect(await callCost('f2', stop, true)).toBe(700 + 9_000 + 10_000 + 2_300)
+    expect(await callCost('f4', stop)).toBe(700 + 10_000)
+    expect(await callCost('fa', stop)).toBe(700 + 10_000)
   })
 })
 

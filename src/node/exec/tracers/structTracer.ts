@@ -7,6 +7,12 @@
  * in `storage` (a zero value removes the slot). Each frame keeps its own map; the top frame's final map is
  * `currentStorage`. Unlike RSKj, the map does not start from the contract's whole storage (`initStorage`): the
  * state trie keeps hashed slot keys only, so only slots the transaction touched can be named.
+ *
+ * A call-family opcode's `gasCost` is RSKj's (`VM.getMessageCall`): its own charge (base, new account, value
+ * transfer, memory) plus the gas the callee gets, stipend included. The engine's step event carries only the
+ * opcode's own charge and the stipend; the callee's gas is the limit of the message the call starts, so the cost is
+ * completed when that message begins. A call that starts none (the caller short of the value, the depth limit)
+ * keeps the step's charge.
  */
 import { EvmRecorder } from './recorder.js'
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
@@ -24,6 +30,10 @@ interface Frame {
   pending?: { key: string; written?: bigint }
   last?: Omit<FaultContext, 'txHash'>
 }
+
+/** Call-family opcodes, whose cost includes the callee's gas; CALL and CALLCODE add the 2,300 stipend with value. */
+const CALL_OPS = new Set([0xf1, 0xf2, 0xf4, 0xfa])
+const STIPEND = 2_300n
 
 /** `{"op":"SSTORE","depth":1,"pc":1234,"gas":1234567,"gasCost":20000,"memory":[],"stack":[],"storage":{}},` */
 const OP_FIXED_BYTES = 100
@@ -96,6 +106,15 @@ export class StructRecorder extends EvmRecorder {
   }
 
   protected readonly onBeforeMessage = (message: Message): void => {
+    const caller = this.frames[this.frames.length - 1]
+    const call = this.ops[this.ops.length - 1]
+    const op = caller?.last?.opCode
+    if (message.depth > 0 && caller?.last !== undefined && call !== undefined && op !== undefined && CALL_OPS.has(op)) {
+      // The step charged the stipend already (when value moves); the message's limit includes it too.
+      const stipend = (op === 0xf1 || op === 0xf2) && message.value !== 0n ? STIPEND : 0n
+      call.gasCost = call.gasCost - stipend + message.gasLimit
+      caller.last = { ...caller.last, opGas: call.gasCost }
+    }
     const frame: Frame = { storage: {}, slots: 0 }
     this.frames.push(frame)
     if (message.depth === 0) {
