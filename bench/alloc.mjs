@@ -14,6 +14,7 @@ import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { Session } from 'node:inspector/promises'
 import { benchDir } from './lib/targets.mjs'
+import { originalPlace } from './lib/sourceMaps.mjs'
 
 const { values } = parseArgs({
   options: {
@@ -25,7 +26,8 @@ const { values } = parseArgs({
     live: { type: 'boolean', default: false },
   },
 })
-const lib = path.join(path.resolve(values.repo), 'bench/lib')
+const repoDir = path.resolve(values.repo)
+const lib = path.join(repoDir, 'bench/lib')
 const { startTarget } = await import(path.join(lib, 'targets.mjs'))
 const w = await import(path.join(lib, 'workloads.mjs'))
 const fn = w[values.workload]
@@ -67,7 +69,8 @@ const bySelf = new Map()
 let total = 0
 const walk = (node) => {
   const f = node.callFrame
-  const name = `${f.functionName || '(anonymous)'} ${f.url ? `${f.url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}` : ''}`
+  const at = f.url ? originalPlace(f, repoDir) : undefined
+  const name = `${f.functionName || '(anonymous)'} ${at ? `${at.url.split('/').slice(-2).join('/')}:${at.line + 1}` : ''}`
   total += node.selfSize
   if (node.selfSize > 0) bySelf.set(name, (bySelf.get(name) ?? 0) + node.selfSize)
   for (const child of node.children) walk(child)

@@ -12,12 +12,11 @@
 // dist bundles the engine, so a frame's place in dist/*.js is mapped back through dist/*.js.map (Node's own
 // SourceMap) to the original file: src/… for rsksim, node_modules/<package>/… for the engine.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { SourceMap } from 'node:module'
-import { fileURLToPath } from 'node:url'
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { benchDir, repoDir } from './lib/targets.mjs'
+import { originalPlace } from './lib/sourceMaps.mjs'
 
 const { values } = parseArgs({
   options: {
@@ -41,23 +40,8 @@ if (!values.report && !values.diff) {
   if (run.status !== 0) process.exit(run.status ?? 1)
 }
 
-/** Source maps of dist files, loaded once. */
-const maps = new Map()
-function mapOf(file) {
-  if (!maps.has(file)) maps.set(file, existsSync(file + '.map') ? new SourceMap(JSON.parse(readFileSync(file + '.map', 'utf8'))) : null)
-  return maps.get(file)
-}
-
 /** A profile frame's original place: { url, line } with the url of the source file (through dist's source map). */
-function original(frame) {
-  if (!frame.url.startsWith('file://')) return { url: frame.url, line: frame.lineNumber }
-  const file = fileURLToPath(frame.url)
-  const map = file.startsWith(path.join(repoDir, 'dist')) ? mapOf(file) : null
-  const entry = map?.findEntry(frame.lineNumber, frame.columnNumber)
-  if (!entry?.originalSource) return { url: frame.url, line: frame.lineNumber }
-  const source = entry.originalSource.startsWith('file://') ? fileURLToPath(entry.originalSource) : path.resolve(path.dirname(file), entry.originalSource)
-  return { url: 'file://' + source, line: entry.originalLine }
-}
+const original = (frame) => originalPlace(frame, repoDir)
 
 function pkgOf(url) {
   if (!url) return '(native / VM)'
