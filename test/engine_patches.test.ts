@@ -32,7 +32,7 @@ import {
   executingBlockNumber,
 } from '../src/node/enginePatches/index.js'
 import { createEVM } from '@ethereumjs/evm'
-import { wordToBytes } from '../src/node/enginePatches/fastOpcodes.js'
+import { wordToBytes, writeWord } from '../src/node/enginePatches/fastOpcodes.js'
 import { copyExecutionBlock, executionBlockFromTemplate, templateRecognised } from '../src/node/enginePatches/execBlock.js'
 import { createBlock } from '@ethereumjs/block'
 import { createLegacyTx, createLegacyTxFromBytesArray, type LegacyTx } from '@ethereumjs/tx'
@@ -323,6 +323,18 @@ describe('fast MLOAD/MSTORE/KECCAK256 (src/node/enginePatches/fastOpcodes.ts)', 
       expect(bytes).toEqual(setLengthLeft(bigIntToBytes(w), 32))
       expect(bytesToWord(bytes)).toBe(w)
       expect(bytesToWord(bytes.subarray(3))).toBe(bytesToBigInt(bytes.subarray(3)))
+    }
+  })
+
+  it('write words of every bit length at an offset like the engine, leaving the bytes around them', () => {
+    const r = prng(53)
+    for (let bits = 1; bits <= 256; bits++) {
+      let w = 1n
+      for (let i = 1; i < bits; i++) w = (w << 1n) | (r() < 0.5 ? 1n : 0n)
+      const out = new Uint8Array(40).fill(0xee)
+      writeWord(out, 5, w)
+      expect([bits, out.subarray(5, 37)]).toEqual([bits, setLengthLeft(bigIntToBytes(w), 32)])
+      expect([...out.subarray(0, 5), ...out.subarray(37)]).toEqual(new Array(8).fill(0xee))
     }
   })
 
