@@ -64,6 +64,9 @@ describe('engine patches in a bundle', () => {
     expect(stderr).not.toContain('RSKSIM_ENGINE_VERSION')
     // Whitespace-free, as the build makes it, and the engine's BigInt cache filled to 255 at load, not 65,535.
     expect(code).toContain('this._block=opts.block')
+    // ASCII only: one non-ASCII character (a comment's arrow, a licence's ©) makes V8 hold the whole file as a two-byte
+    // string, slower to read and scan (docs/performance.md, twenty-third round).
+    expect(code.match(/[^\x00-\x7f]/g)).toBeNull()
     expect(code).toMatch(/RSKSIM_FILLED=\[.*\]\.includes\(.*RSKSIM_ENGINE_PATCHES.*\)\?256\*256-1:255;/)
   })
 
