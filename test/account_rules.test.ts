@@ -126,6 +126,15 @@ describe.each([true, false])('RSK account rules (engine patches %s)', (patches) 
     expect(await extcodehash(p, MINER)).toBe(ZERO_WORD)
   })
 
+  it('with REMASC, a transaction that itself sends 0 to the missing coinbase creates it (RSKj transfer: addBalance)', async () => {
+    if (!engineMatchesPin) return
+    const p = await on()
+    expect(await extcodehash(p, MINER)).toBe(ZERO_WORD)
+    expect((await send(p, { to: MINER, value: '0x0' })).status).toBe('0x1')
+    expect(await extcodehash(p, MINER)).toBe(EMPTY_CODE_HASH)
+    expect(await rq(p, 'eth_getBalance', [MINER, 'latest'])).toBe('0x0')
+  })
+
   it('RSKIP125: CREATE2 of an address deleted earlier in the same block fails as a collision; in the next block it succeeds', async () => {
     if (!engineMatchesPin) return
     const p = await on()

@@ -28,8 +28,10 @@ export interface BlockContext {
  * With REMASC, RSKj never touches the coinbase for fees (`TransactionExecutor.finalization` pays REMASC), but the
  * engine pays the coinbase, creating its account when missing, even for a fee of 0. Ethereum's state clearing used to
  * delete that account again when it was left empty; RSK has none (enginePatches/accountRules.ts), so a coinbase that
- * was missing before the transaction and is empty after it is removed here. (A transaction that itself moved 0 to
- * the coinbase would, on RSKj, leave it existing; that one case is not told apart.)
+ * was missing before the transaction and is empty after it is removed here, unless the transaction itself was sent to
+ * the coinbase and succeeded: RSKj's transfer made the account then, value 0 or not (`MutableRepository.addBalance`).
+ * (A contract's own CALL of 0 to a missing coinbase would leave it existing on RSKj too; that case is not told apart
+ * from the engine's payment.)
  */
 export async function runBlockTransaction(ctx: BlockContext, t: TxRecord, gasUsed: bigint): Promise<RunTxResult> {
   // The execution block's coinbase: the address the engine pays.
@@ -51,8 +53,9 @@ export async function runBlockTransaction(ctx: BlockContext, t: TxRecord, gasUse
   if (miner !== undefined) {
     const routing = routeFee(ctx.state, ctx.coinbase, result.totalGasSpent * t.tx.gasPrice)
     if (routing !== undefined) await routing
+    const sentToMiner = t.tx.to !== undefined && t.tx.to.equals(miner) && result.execResult.exceptionError === undefined
     // Read by the engine's payment just before: known, so answered without a promise.
-    if (minerWasMissing && missing(ctx.state, miner, true) === true) ctx.state.putAccountNow(miner, undefined)
+    if (minerWasMissing && !sentToMiner && missing(ctx.state, miner, true) === true) ctx.state.putAccountNow(miner, undefined)
   }
   return result
 }
