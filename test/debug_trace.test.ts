@@ -213,6 +213,15 @@ describe("a call-family opcode's gasCost: its own charge plus the callee's gas (
     expect(await callCost('f1', '0x' + 'ab'.repeat(20))).toBe(700 + 25_000 + 10_000)
   })
 
+  it('the same through viem (custom transport): CALL 700 + 10,000', async () => {
+    const stop = await deployCode(p, '00')
+    const c = await deployCode(p, callerCode('f1', stop, false))
+    const hash = (await send(p, { to: c })).transactionHash
+    const client = createPublicClient({ transport: custom(p as unknown as EIP1193Provider) })
+    const trace = (await client.request({ method: 'debug_traceTransaction' as never, params: [hash] as never })) as { structLogs: { op: string; gasCost: number }[] }
+    expect(trace.structLogs.find((o) => o.op === 'CALL')!.gasCost).toBe(10_700)
+  })
+
   it('CALLCODE, DELEGATECALL and STATICCALL: 700 + the 10,000 asked (CALLCODE with value: + 9,000 + 2,300)', async () => {
     const stop = await deployCode(p, '00')
     expect(await callCost('f2', stop, true)).toBe(700 + 9_000 + 10_000 + 2_300)

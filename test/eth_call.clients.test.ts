@@ -128,3 +128,37 @@ describe('web3.js v4', async () => {
     })
   }
 })
+
+describe('a gas limit below what the node takes before anything runs, and initcode past 49,152 bytes, through clients', async () => {
+  // Expected from RSKj's TransactionExecutor (docs/modules/proofs-calls.md): 21,000 is taken from the limit of a call
+  // to an account without code before anything runs; rsksim refuses a lower limit with -32602 saying so.
+  const { p, url } = await setup()
+  const EMPTY = '0x00000000000000000000000000000000000c0ffe' as Address
+  const message = 'Invalid gas: 20999 is less than this call\'s intrinsic gas (21000), which RSKj takes from the gas limit before anything runs'
+  // Initcode returning the byte 0x01 (PUSH1 1, PUSH1 0, MSTORE, PUSH1 1, PUSH1 31, RETURN), padded to 49,153 bytes.
+  const big = ('0x60016000526001601ff3' + '00'.repeat(49_153 - 10)) as `0x${string}`
+
+  it('ethers over HTTP: the call fails with the -32602 and its text; the large initcode answers its return', async () => {
+    const client = new JsonRpcProvider(url, undefined, { staticNetwork: true })
+    try {
+      const e: any = await client.call({ to: EMPTY, gasLimit: 20_999n }).then(() => expect.fail('the call did not fail'), (x: unknown) => x)
+      // ethers makes any failed eth_call a CALL_EXCEPTION; the node's error is kept on `info`.
+      expect(e.code).toBe('CALL_EXCEPTION')
+      expect(e.info.error).toEqual({ code: -32602, message })
+      expect(await client.call({ to: EMPTY, gasLimit: 21_000n })).toBe('0x')
+      expect(await client.call({ data: big })).toBe('0x01')
+    } finally {
+      client.destroy()
+    }
+  })
+
+  it('viem in process: one request (-32602 is not retried), the error its details; the large initcode answers its return', async () => {
+    let calls = 0
+    const counted = { request: (a: Parameters<Provider['request']>[0]) => ((calls += a.method === 'eth_call' ? 1 : 0), p.request(a)) }
+    const client = createPublicClient({ transport: custom(counted, { retryDelay: 1 }) })
+    const e = (await client.call({ to: EMPTY, gas: 20_999n }).then(() => expect.fail('the call did not fail'), (x: unknown) => x)) as BaseError
+    expect(calls).toBe(1)
+    expect(e.walk((x) => (x as { code?: number }).code === -32602)).toMatchObject({ code: -32602, details: message })
+    expect((await client.call({ data: big })).data).toBe('0x01')
+  })
+})
