@@ -7,6 +7,7 @@
  * `startServer` (src/index.ts).
  */
 import { createRequire } from 'node:module'
+import { lazily } from './lazily.js'
 import type * as Http from 'node:http'
 import type * as Https from 'node:https'
 import type * as Zlib from 'node:zlib'
@@ -16,10 +17,7 @@ import type * as Net from 'node:net'
 const load = createRequire(import.meta.url)
 
 /** A getter that loads the built-in `name` the first time it is called and returns the same module after. */
-function lazy<T>(name: string): () => T {
-  let module: T | undefined
-  return () => (module ??= load(name) as T)
-}
+const lazy = <T>(name: string): (() => T) => lazily(() => load(name) as T)
 
 export const nodeHttp = lazy<typeof Http>('node:http')
 export const nodeHttps = lazy<typeof Https>('node:https')

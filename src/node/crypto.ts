@@ -22,11 +22,11 @@ import { binKey } from './binKey.js'
 import { bytesToWord, rlpEncodeScratch, type RlpInput } from './rlp.js'
 import { RecentMap } from './recentMap.js'
 import { keptCopy } from './keptBytes.js'
+import { lazily } from './lazily.js'
 import { nativePublicKey, nativeRecover, nativeSign, type PublicKey, type Recover, type Sign } from './nativeSecp256k1.js'
 
 /** `tiny-secp256k1` (its CommonJS build, so that it loads synchronously), loaded at the first call. */
-let tinySecp256k1: typeof TinySecp256k1 | undefined
-const secp = (): typeof TinySecp256k1 => (tinySecp256k1 ??= createRequire(import.meta.url)('tiny-secp256k1') as typeof TinySecp256k1)
+const secp = lazily(() => createRequire(import.meta.url)('tiny-secp256k1') as typeof TinySecp256k1)
 
 /**
  * keccak-256 through hash-wasm (WebAssembly, no install script): about 0.7 µs for a trie node here against

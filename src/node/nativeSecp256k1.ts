@@ -24,6 +24,7 @@
  * key 1 must sign that digest into that signature, or native signing is not used.
  */
 import { createRequire } from 'node:module'
+import { lazily } from './lazily.js'
 import { equalsBytes, hexToBytes } from '@ethereumjs/util'
 import { offInEnvironment } from './envSwitch.js'
 
@@ -138,13 +139,8 @@ function signPassesCheck(sign: Sign): boolean {
   return same(signed.rs, CHECK.rs) && signed.recovery === CHECK.recovery
 }
 
-/** The binding, loaded at the first call (undefined when switched off or missing); null until then. */
-let binding: Binding | undefined | null = null
-
-function bindingOnce(): Binding | undefined {
-  if (binding === null) binding = offInEnvironment('RSKSIM_NATIVE_SECP256K1') ? undefined : load()
-  return binding
-}
+/** The binding, loaded at the first call (undefined when switched off or missing). */
+const bindingOnce = lazily((): Binding | undefined => (offInEnvironment('RSKSIM_NATIVE_SECP256K1') ? undefined : load()))
 
 /** One half (recovery or signing) over the binding, if it loads and passes its check; undefined otherwise. */
 function checked<F>(make: (binding: Binding) => F, passes: (f: F) => boolean): F | undefined {
@@ -158,29 +154,16 @@ function checked<F>(make: (binding: Binding) => F, passes: (f: F) => boolean): F
   }
 }
 
-let recoverOnce: Recover | undefined | null = null
-let signOnce: Sign | undefined | null = null
-let publicKeyOnce: PublicKey | undefined | null = null
-
 /**
  * Native recovery, or undefined when the binding is switched off, missing, or failed the recovery check. Made at the
  * first call, not at import: the libsecp256k1 0.1 that secp256k1-native 1.1.3 bundles builds its verification tables
  * (`secp256k1_ecmult_context_build`) when the context is created (about
  * 10 ms here), which a process that only signs (eth_sendTransaction seeds the sender's key) never needs.
  */
-export function nativeRecover(): Recover | undefined {
-  if (recoverOnce === null) recoverOnce = checked(recoverWith, recoverPassesCheck)
-  return recoverOnce
-}
+export const nativeRecover = lazily(() => checked(recoverWith, recoverPassesCheck))
 
 /** Native signing, or undefined when the binding is switched off, missing, or failed the signing check; made at the first call. */
-export function nativeSign(): Sign | undefined {
-  if (signOnce === null) signOnce = checked(signWith, signPassesCheck)
-  return signOnce
-}
+export const nativeSign = lazily(() => checked(signWith, signPassesCheck))
 
 /** Native public keys, or undefined when the binding is switched off, missing, or failed the check (key 1 → G); made at the first call. */
-export function nativePublicKey(): PublicKey | undefined {
-  if (publicKeyOnce === null) publicKeyOnce = checked(publicKeyWith, publicKeyPassesCheck)
-  return publicKeyOnce
-}
+export const nativePublicKey = lazily(() => checked(publicKeyWith, publicKeyPassesCheck))

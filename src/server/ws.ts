@@ -15,6 +15,7 @@ import type { Provider } from '../provider/index.js'
 import { apiKeyOf, UNAUTHORIZED_CODE, UNAUTHORIZED_MESSAGE } from './handler.js'
 import { hostAllowed, walletRefusal, type AccessConfig } from './access.js'
 import type { MethodVeto } from '../rpc/dispatch.js'
+import { lazily } from '../node/lazily.js'
 
 export const WS_MAX_MESSAGE_BYTES = 5 * 1024 * 1024
 export const WS_MAX_BUFFERED_BYTES = 16 * 1024 * 1024
@@ -44,11 +45,9 @@ export function attachWebSocket(
   maxBufferedBytes: number = WS_MAX_BUFFERED_BYTES,
 ): () => void {
   let wss: WebSocketServer | undefined
-  let loading: Promise<WebSocketServer> | undefined
   let closed = false
   const alive = new WeakMap<WebSocket, boolean>()
-  const load = (): Promise<WebSocketServer> =>
-    (loading ??= import('ws').then(({ WebSocketServer }) => (wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_MESSAGE_BYTES }))))
+  const load = lazily(() => import('ws').then(({ WebSocketServer }) => (wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_MESSAGE_BYTES }))))
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy())

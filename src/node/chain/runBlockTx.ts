@@ -39,17 +39,22 @@ export async function runBlockTransaction(ctx: BlockContext, t: TxRecord, gasUse
   let minerWasMissing = miner === undefined ? false : missing(ctx.state, miner)
   if (typeof minerWasMissing !== 'boolean') minerWasMissing = await minerWasMissing
   // The accounts earlier transactions of the block deleted (RSKIP125: a CREATE may not make one of them again).
-  let deleted = deletions.get(ctx)
-  if (deleted === undefined) deletions.set(ctx, (deleted = new Set()))
-  noteBlockDeletions(ctx.vm.evm, deleted)
+  // Noted for the EVM only when there are some: most blocks delete nothing.
+  const deleted = deletions.get(ctx)
+  if (deleted !== undefined) noteBlockDeletions(ctx.vm.evm, deleted)
   let result: RunTxResult
   try {
     result = await runTransaction(ctx.vm, t.tx, ctx.block, gasUsed)
   } finally {
-    noteBlockDeletions(ctx.vm.evm, undefined)
+    if (deleted !== undefined) noteBlockDeletions(ctx.vm.evm, undefined)
   }
   // A failed transaction's are none: the engine empties the set, as RSKj clears them from a failed result.
-  for (const address of result.execResult.selfdestruct?.keys() ?? []) deleted.add(address)
+  const selfdestructed = result.execResult.selfdestruct
+  if (selfdestructed !== undefined && selfdestructed.size > 0) {
+    const set = deleted ?? new Set<string>()
+    for (const address of selfdestructed.keys()) set.add(address)
+    deletions.set(ctx, set)
+  }
   if (miner !== undefined) {
     const routing = routeFee(ctx.state, ctx.coinbase, result.totalGasSpent * t.tx.gasPrice)
     if (routing !== undefined) await routing

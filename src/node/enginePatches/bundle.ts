@@ -17,10 +17,9 @@
  * the bundle loads fills the whole cache at load, as the engine does.
  */
 import { readFile } from 'node:fs/promises'
-import { readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { dirname } from 'node:path'
 import type { BuildOptions, Plugin } from 'esbuild'
-import { PINNED_ENGINE_VERSION } from './switch.js'
+import { PINNED_ENGINE_VERSION, versionOfPackageAt } from './switch.js'
 
 /** The engine module the patch changes. */
 const BYTES_MODULE = /[\\/]@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/
@@ -50,19 +49,6 @@ export function patchBytesModule(text: string): string | undefined {
   return out
 }
 
-/** The version in the package.json of the package that holds `file` (a file of @ethereumjs/util). */
-function packageVersionOf(file: string): string | undefined {
-  for (let dir = dirname(file), i = 0; i < 6; i++, dir = dirname(dir)) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string }
-      if (pkg.name === '@ethereumjs/util') return pkg.version
-    } catch {
-      // no package.json here: go up
-    }
-  }
-  return undefined
-}
-
 /**
  * The esbuild plugin that applies the patch. `warn` receives the one warning of a build that leaves the module
  * unchanged (default: the console).
@@ -74,7 +60,7 @@ export function enginePatchesPlugin(warn: (message: string) => void = (m) => con
       let warned = false
       build.onLoad({ filter: BYTES_MODULE }, async (args) => {
         const text = await readFile(args.path, 'utf8')
-        const version = packageVersionOf(args.path)
+        const version = versionOfPackageAt(dirname(args.path), '@ethereumjs/util')
         const patched = version === PINNED_ENGINE_VERSION ? patchBytesModule(text) : undefined
         if (patched === undefined && !warned) {
           warned = true

@@ -25,21 +25,32 @@ const PATCHED_PACKAGES = ['@ethereumjs/evm', '@ethereumjs/statemanager', '@ether
 
 declare const __RSKSIM_ENGINE_VERSIONS__: Record<string, string> | undefined
 
-/** The version of an installed package, found from its entry point (packages export no package.json). */
-function installedVersion(name: string): string | undefined {
+/**
+ * The version of package `name` that holds the file or folder `from`: the nearest package.json named `name` at most
+ * six folders up (packages export no package.json, so it is found from one of their files). Also used by the build's
+ * patch (bundle.ts).
+ */
+export function versionOfPackageAt(from: string, name: string): string | undefined {
   try {
-    const require = createRequire(import.meta.url)
-    let dir = dirname(require.resolve(name))
-    for (let i = 0; i < 6; i++, dir = dirname(dir)) {
+    for (let dir = from, i = 0; i < 6; i++, dir = dirname(dir)) {
       const file = join(dir, 'package.json')
       if (!existsSync(file)) continue
       const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string }
       if (pkg.name === name) return pkg.version
     }
   } catch {
-    // not resolvable: unknown
+    // unreadable: unknown
   }
   return undefined
+}
+
+/** The version of an installed package, found from its entry point. */
+function installedVersion(name: string): string | undefined {
+  try {
+    return versionOfPackageAt(dirname(createRequire(import.meta.url).resolve(name)), name)
+  } catch {
+    return undefined // not resolvable: unknown
+  }
 }
 
 /** Version of each patched engine package: written in by the build when bundled, else read from node_modules. */

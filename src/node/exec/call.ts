@@ -68,7 +68,8 @@ export async function execute(
   const data = req.data ?? new Uint8Array()
   const isCreate = req.to === undefined
   const intrinsic = intrinsicGas(data, isCreate)
-  const toPrecompile = req.to !== undefined && isRskPrecompile(bytesToBigInt(req.to))
+  // Asked only where the gas runs short (not on every call).
+  const toPrecompile = (): boolean => req.to !== undefined && isRskPrecompile(bytesToBigInt(req.to))
   const caller = new Address(req.from ?? new Uint8Array(20))
   const execBlock = executionBlock(chain.common, block)
   await evm.journal.checkpoint()
@@ -77,7 +78,7 @@ export async function execute(
     if (gasLimit < intrinsic) {
       // RSKj subtracts the intrinsic gas from the limit where no code runs (GasCost.subtract throws); where code runs,
       // the program spends it and fails out of gas, answered like any failure.
-      if (toPrecompile) throw new LocalCallGasTooLow(gasLimit, intrinsic, 'precompile')
+      if (toPrecompile()) throw new LocalCallGasTooLow(gasLimit, intrinsic, 'precompile')
       if (isCreate ? data.length === 0 : (await state.getCode(new Address(req.to!))).length === 0) {
         throw new LocalCallGasTooLow(gasLimit, intrinsic, 'no code')
       }
@@ -95,7 +96,7 @@ export async function execute(
       skipBalance: true,
     })
     // A precompile runs out of gas only below its price: RSKj subtracts the intrinsic gas and the price from the limit.
-    if (toPrecompile && result.execResult.exceptionError?.error === EVMError.errorMessages.OUT_OF_GAS) {
+    if (result.execResult.exceptionError?.error === EVMError.errorMessages.OUT_OF_GAS && toPrecompile()) {
       throw new LocalCallGasTooLow(gasLimit, intrinsic, 'precompile')
     }
     return outcome(result.execResult, intrinsic, req.to, result.createdAddress?.bytes)

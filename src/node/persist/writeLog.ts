@@ -14,13 +14,14 @@
  */
 import { closeSync, openSync, readFileSync, existsSync, writeSync, ftruncateSync, fstatSync } from 'node:fs'
 import { nodeZlib } from '../builtins.js'
+import { lazily } from '../lazily.js'
 import type { BatchOp } from './database.js'
 
 const MAGIC = 0x52534b4c // "RSKL"
 
 /** zlib.crc32 (Node ≥ 20.15), else the same CRC-32 (IEEE) computed here; chosen at the first record. */
-let crc32Of: ((data: Uint8Array) => number) | undefined
-const crc32 = (data: Uint8Array): number => (crc32Of ??= chooseCrc32())(data)
+const crc32Of = lazily(chooseCrc32)
+const crc32 = (data: Uint8Array): number => crc32Of()(data)
 
 function chooseCrc32(): (data: Uint8Array) => number {
   const zlib = nodeZlib()

@@ -29,13 +29,12 @@
  *   be sent with the call, as to any RSKj native contract.
  */
 import type { CustomPrecompile, ExecResult, PrecompileInput } from '@ethereumjs/evm'
-import { equalsBytes } from '@ethereumjs/util'
 import { executingBlockNumber } from '../../enginePatches/index.js'
 import type { BlockRecord } from '../../chain/types.js'
 import { gasLimitBytesFor, javaSignedBytes } from '../header/headerFields.js'
 import { RSK_TAG, lastIndexOf } from '../mergedMining/coinbase.js'
 import { failed, rskjPrecompile } from './precompileCall.js'
-import { NativeAbiError, abiSelector, decodeNativeArgs, nativeAbiBytes } from './nativeAbi.js'
+import { abiSelector, nativeAbiBytes, parseNativeCall } from './nativeAbi.js'
 
 const BLOCK_HEADER = '0x0000000000000000000000000000000001000010'
 /** `BlockHeaderContract.MAX_DEPTH` (REMASC's mainnet maturity). */
@@ -99,20 +98,9 @@ const METHODS: readonly Method[] = [
   { selector: abiSelector('getCumulativeWork(int256)'), args: 1, answer: (b) => javaSignedBytes(b.totalDifficulty) },
 ]
 
-/**
- * `NativeContract.parseData`: the method and its arguments, or undefined when RSKj finds none (no method for the
- * selector, fewer than 4 bytes, a partial argument: nativeAbi.ts).
- */
+/** The method and its int256 arguments (nativeAbi.ts `parseNativeCall`). */
 function parse(data: Uint8Array): { method: Method; args: bigint[] } | undefined {
-  if (data.length < 4) return undefined
-  const method = METHODS.find((m) => equalsBytes(m.selector, data.subarray(0, 4)))
-  if (method === undefined) return undefined
-  try {
-    return { method, args: decodeNativeArgs(data, method.args === 1 ? ['int256'] : ['int256', 'int256']) as bigint[] }
-  } catch (e) {
-    if (e instanceof NativeAbiError) return undefined
-    throw e
-  }
+  return parseNativeCall(data, METHODS, (m) => (m.args === 1 ? ['int256'] : ['int256', 'int256'])) as { method: Method; args: bigint[] } | undefined
 }
 
 /** `BlockHeaderContractMethod.getGas`: 4,000 + `NativeMethod.getGas` (2 per byte of data). Unparsable: 0. */

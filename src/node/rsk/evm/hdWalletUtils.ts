@@ -29,13 +29,13 @@
  * priced 0 and fails; any refusal above fails at the method's price (precompileCall.ts). Value may be sent.
  */
 import type { CustomPrecompile, ExecResult, PrecompileInput } from '@ethereumjs/evm'
-import { bytesToBigInt, concatBytes, equalsBytes } from '@ethereumjs/util'
+import { bytesToBigInt, concatBytes } from '@ethereumjs/util'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import { hmac } from '@noble/hashes/hmac.js'
 import { ripemd160 } from '@noble/hashes/legacy.js'
 import { sha256, sha512 } from '@noble/hashes/sha2.js'
 import { base58Check, fromBase58Check } from '../base58.js'
-import { NativeAbiError, abiSelector, decodeNativeArgs, nativeAbiBytes, type NativeAbiType, type NativeAbiValue } from './nativeAbi.js'
+import { abiSelector, nativeAbiBytes, parseNativeCall, type NativeAbiType, type NativeAbiValue } from './nativeAbi.js'
 import { failed, rskjPrecompile } from './precompileCall.js'
 
 type Point = InstanceType<typeof secp256k1.Point>
@@ -231,18 +231,8 @@ const METHODS: readonly Method[] = [
   },
 ]
 
-/** `NativeContract.parseData`: the method and its arguments, or undefined when RSKj finds none. */
-function parse(data: Uint8Array): { method: Method; args: NativeAbiValue[] } | undefined {
-  if (data.length < 4) return undefined
-  const method = METHODS.find((m) => equalsBytes(m.selector, data.subarray(0, 4)))
-  if (method === undefined) return undefined
-  try {
-    return { method, args: decodeNativeArgs(data, method.args) }
-  } catch (e) {
-    if (e instanceof NativeAbiError) return undefined
-    throw e
-  }
-}
+/** The method and its arguments (nativeAbi.ts `parseNativeCall`). */
+const parse = (data: Uint8Array) => parseNativeCall(data, METHODS, (m) => m.args)
 
 const price = (data: Uint8Array): bigint => {
   const parsed = parse(data)

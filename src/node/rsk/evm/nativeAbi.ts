@@ -14,7 +14,7 @@
  * A read that fails throws `NativeAbiError`; callers answer as RSKj's `NativeContract.parseData` does (no method:
  * price 0, failure).
  */
-import { bigIntToBytes, bytesToBigInt, concatBytes, setLengthLeft } from '@ethereumjs/util'
+import { bigIntToBytes, bytesToBigInt, concatBytes, equalsBytes, setLengthLeft } from '@ethereumjs/util'
 import { keccak256 } from '../../crypto.js'
 
 /** A method's 4-byte selector: keccak-256 of its signature (`CallTransaction.Function.encodeSignature`), e.g. `getBlockHash(int256)`. */
@@ -78,6 +78,27 @@ export function decodeNativeArgs(data: Uint8Array, types: readonly NativeAbiType
     // Java's `new String(bytes, UTF_8)`: malformed sequences become U+FFFD.
     return type === 'string' ? new TextDecoder().decode(bytes) : bytes
   })
+}
+
+/**
+ * `NativeContract.parseData`: the method of `methods` whose selector begins `data`, with its arguments (`types` of
+ * the method) decoded; undefined when RSKj finds none (fewer than 4 bytes, no method for the selector, a partial
+ * argument), which fails the call.
+ */
+export function parseNativeCall<M extends { selector: Uint8Array }>(
+  data: Uint8Array,
+  methods: readonly M[],
+  types: (method: M) => readonly NativeAbiType[],
+): { method: M; args: NativeAbiValue[] } | undefined {
+  if (data.length < 4) return undefined
+  const method = methods.find((m) => equalsBytes(m.selector, data.subarray(0, 4)))
+  if (method === undefined) return undefined
+  try {
+    return { method, args: decodeNativeArgs(data, types(method)) }
+  } catch (e) {
+    if (e instanceof NativeAbiError) return undefined
+    throw e
+  }
 }
 
 /**
