@@ -213,6 +213,9 @@ ${gc.warmTransfers.toLocaleString('en-US')} transfers and ${gc.warmFixtures.toLo
   target's funded default account (rsksim: \`cow\`, chain 33; Hardhat/Anvil: \`test … junk\` account 0; Ganache:
   \`wallet.deterministic\`). They are signed before the clock starts: the simulator is timed, not ethers. Each
   transfer is \`eth_sendRawTransaction\` then \`eth_getTransactionReceipt\` (automine).
+- "by eth_sendTransaction": the same transfers sent unsigned from that account, which the target holds the key of
+  and signs with (as Hardhat's and Foundry's default signers have it do), then the receipt; measured after the
+  \`eth_getLogs\` row, so in a process that has already run the raw transfers and the calls.
 - Compute rows use the \`Compute\` fixture contract with the largest n that fits every target's default 10M call
   gas; RSK's gas table differs (SSTORE 20,000, no EIP-2929), so \`storageLoop\` burns different gas on rsksim.
 - HTTP throughput: autocannon in its own process, ${c.httpConnections} connections, ${c.httpSeconds} s, same body

@@ -59,6 +59,7 @@ const plan = [
   ['transfers', w.transfers],
   ['calls', w.calls],
   ['getLogs', w.getLogs],
+  ['sends', w.sends], // after getLogs, which reads the transfers' own 500 blocks
   ['multiTxBlocks', w.multiTxBlocks], // before fixtures: the cycles' transfers are signed once, at fixed nonces
   ['fixtures', w.fixtures],
   ['keccak', w.keccak],

@@ -82,8 +82,13 @@ function sign(ctx, { to, data, gasLimit = TRANSFER_GAS, nonce = ctx.nonce++ }) {
   return ctx.wallet.signTransaction({ type: 0, chainId: ctx.chainId, nonce, gasPrice: ctx.gasPrice, gasLimit, to, data, value: 0n })
 }
 
-async function sendAndReceipt(t, raw) {
-  const hash = await t.request('eth_sendRawTransaction', [raw])
+function sendAndReceipt(t, raw) {
+  return receiptOf(t, 'eth_sendRawTransaction', raw)
+}
+
+/** Sends one transaction by `method` and reads its receipt, waiting for it where the target mines after answering (Anvil). */
+async function receiptOf(t, method, param) {
+  const hash = await t.request(method, [param])
   let receipt = await t.request('eth_getTransactionReceipt', [hash])
   for (let i = 0; !receipt && i < 1000; i++) {
     await new Promise((r) => setTimeout(r, 1))
@@ -172,17 +177,17 @@ export async function sends(ctx, c) {
   // Encoded before the clock starts: the simulator is timed, not ethers' ABI encoder.
   const txs = Array.from({ length: c.transfers }, (_, i) => ({ from: ctx.from, to: ctx.token, data: transferData(30_000 + i), gas: quantity(TRANSFER_GAS), gasPrice: quantity(ctx.gasPrice) }))
   await ctx.clock.start('sends')
+  const cpu0 = ctx.t.cpuMs()
   const t0 = performance.now()
   let failed = 0
-  for (const tx of txs) {
-    const hash = await ctx.t.request('eth_sendTransaction', [tx])
-    if ((await ctx.t.request('eth_getTransactionReceipt', [hash]))?.status !== '0x1') failed++
-  }
+  for (const tx of txs) if ((await receiptOf(ctx.t, 'eth_sendTransaction', tx)).status !== '0x1') failed++
   const s = (performance.now() - t0) / 1000
+  const cpuMs = ctx.t.cpuMs() - cpu0
   await ctx.clock.stop('sends')
   ctx.nonce += c.transfers
-  if (failed) throw new Error(`${failed} transfers failed or had no receipt`)
-  return { value: c.transfers / s, detail: `${c.transfers} tx` }
+  ctx.cycle = undefined // signed at nonces these transfers have now used
+  if (failed) throw new Error(`${failed} transfers failed`)
+  return { value: c.transfers / s, cpuUsPerTx: (cpuMs * 1000) / c.transfers, detail: `${c.transfers} tx` }
 }
 
 /** Automine off or on: `evm_setAutomine` (rsksim, Hardhat, Anvil), or Ganache's `miner_stop` / `miner_start`. */
