@@ -208,8 +208,20 @@ describe('sender of a transaction the node signs', () => {
     }
   })
 
-  it("writes the bytes ethers signs for the same fields and key, and the engine's serialize() gives them back", async () => {
+  it("writes the bytes ethers signs for the same fields and key, and the engine's serialize() gives them back, with the patches on and off", async () => {
     const pick = <T>(xs: T[]): T => xs[Math.floor(Math.random() * xs.length)]!
+    const was = enginePatches.active
+    try {
+      for (const on of [true, false]) {
+        setEnginePatches(on && engineMatchesPin)
+        await signsAsEthers(pick)
+      }
+    } finally {
+      setEnginePatches(was)
+    }
+  })
+
+  async function signsAsEthers(pick: <T>(xs: T[]) => T): Promise<void> {
     for (const c of [common, createRskCommon(NETWORKS.regtest)]) {
       for (let i = 0; i < 40; i++) {
         const key = randomKey()
@@ -221,14 +233,24 @@ describe('sender of a transaction the node signs', () => {
           value: pick([0n, 1n, 10n ** 24n]),
           data: hexlify(randomBytes(pick([0, 1, 68, 300]))) as `0x${string}`,
         }
-        const record = signTransaction(fields, key, c)
         const expected = await new Wallet(hexlify(key)).signTransaction({ type: 0, chainId: c.chainId(), ...fields, nonce: Number(fields.nonce), to: fields.to ?? null })
-        expect(bytesToHex(record.raw)).toBe(expected)
-        expect(bytesToHex(record.tx.serialize())).toBe(expected)
-        expect(bytesToHex(record.hash)).toBe(keccak256(expected))
+        // As the RPC handlers pass them (bytes as bytes: the fields written once, the transaction a template copy
+        // where the patches are on) and in the engine's other forms (hex strings: built by the engine).
+        const asBytes = { ...fields, to: fields.to === undefined ? undefined : getBytes(fields.to), data: getBytes(fields.data) }
+        for (const given of [asBytes, fields]) {
+          const record = signTransaction(given, key, c)
+          expect(bytesToHex(record.raw)).toBe(expected)
+          expect(bytesToHex(record.tx.serialize())).toBe(expected)
+          expect(bytesToHex(record.hash)).toBe(keccak256(expected))
+          expect(bytesToHex(record.tx.hash())).toBe(keccak256(expected))
+          expect(record.tx.nonce).toBe(fields.nonce)
+          expect(record.tx.value).toBe(fields.value)
+          expect(record.tx.to?.toString()).toBe(fields.to)
+          expect(record.tx.getSenderAddress().toString()).toBe(new Wallet(hexlify(key)).address.toLowerCase())
+        }
       }
     }
-  })
+  }
 
   it("a raw transaction's sender address is the one ethers recovers, asked once or again, with the patches on and off", () => {
     expect(senderAddressPatched).toBe(engineMatchesPin)

@@ -3,11 +3,12 @@
  * request (and RSKj's checks on them) is the RPC layer's: src/rpc/codecs/rawTransaction.ts.
  */
 import type { Common } from '@ethereumjs/common'
-import { Capability, createLegacyTx, createLegacyTxFromRLP, type LegacyTx, type LegacyTxData } from '@ethereumjs/tx'
+import { createLegacyTx, createLegacyTxFromBytesArray, createLegacyTxFromRLP, type LegacyTx, type LegacyTxData } from '@ethereumjs/tx'
 import { Address, bytesToBigInt, unpadBytes } from '@ethereumjs/util'
 import { rlpEncode, unpaddedBytes } from '../rlp.js'
 import { keccak256, keccakRlp, publicKeyOf, signDigest } from '../crypto.js'
 import { seedSender } from '../enginePatches/senderCache.js'
+import { legacyTxFromFields } from '../enginePatches/legacyTx.js'
 import type { TxRecord } from './types.js'
 import { flatHex } from './flatHex.js'
 
@@ -42,20 +43,58 @@ export function impersonatedTransaction(data: LegacyTxData, from: Uint8Array, co
  * handed to the transaction rather than recovered from the signature just made (enginePatches/senderCache.ts).
  */
 export function signTransaction(data: LegacyTxData, privateKey: Uint8Array, common: Common): TxRecord {
-  const unsigned = createLegacyTx(data, { common, ...TX_OPTIONS })
-  const chainId = common.chainId()
-  // The message and the signed bytes are written from the fields once (rsksim's RLP) rather than by the engine's
-  // getHashedMessageToSign and serialize, which turn every number into bytes through hex strings (about 26 µs for
-  // the message alone in a profile: docs/performance.md, tenth round). test/crypto.test.ts compares the bytes with
-  // ethers' signed transaction and with the engine's serialize().
-  const fields = legacyFields(unsigned)
-  const eip155 = unsigned.supports(Capability.EIP155ReplayProtection)
-  const { r, s, recovery } = signDigest(legacySigningHash(fields, eip155 ? chainId : undefined), privateKey)
-  const v = BigInt(recovery) + 35n + 2n * chainId
-  const signed = createLegacyTx({ ...data, v, r, s }, { common, ...TX_OPTIONS })
+  const plain = plainFields(data)
+  if (plain === undefined) return signBuilt(data, privateKey, common)
+  // The fields as the RPC handlers give them (numbers as bigints, bytes as bytes): written once, signed, and the
+  // transaction made from the nine signed fields as a raw one is (a copy of the Common's template where the engine
+  // would accept them, enginePatches/legacyTx.ts; else the engine's constructor, which answers its own error),
+  // rather than the engine building an unsigned transaction and then a signed one (two constructors: a fifth of
+  // an eth_sendTransaction's own time in a profile, docs/performance.md "Twenty-fourth round").
+  const signedFields = signedLegacyFields(plain, privateKey, common)
+  const signed = legacyTxFromFields(common, signedFields, () => createLegacyTxFromBytesArray(signedFields, { common, ...TX_OPTIONS }))
   seedSender(signed, publicKeyOf(privateKey))
-  return recordOf(signed, rlpEncode([...fields, unpaddedBytes(v), unpadBytes(r), unpadBytes(s)]))
+  return recordOf(signed, rlpEncode(signedFields))
 }
+
+/** The same through the engine's constructors, for fields given in any of the engine's forms (hex strings, numbers). */
+function signBuilt(data: LegacyTxData, privateKey: Uint8Array, common: Common): TxRecord {
+  const unsigned = createLegacyTx(data, { common, ...TX_OPTIONS })
+  const fields = legacyFields(unsigned)
+  const signedFields = signedLegacyFields(fields, privateKey, common)
+  const signed = createLegacyTxFromBytesArray(signedFields, { common, ...TX_OPTIONS })
+  seedSender(signed, publicKeyOf(privateKey))
+  return recordOf(signed, rlpEncode(signedFields))
+}
+
+/**
+ * The nine fields of the signed transaction: the six given, then v, r and s. The message and the signed bytes are
+ * written from the fields (rsksim's RLP) rather than by the engine's getHashedMessageToSign and serialize, which
+ * turn every number into bytes through hex strings (about 26 µs for the message alone in a profile:
+ * docs/performance.md, tenth round). test/crypto.test.ts compares the bytes with ethers' signed transaction and with
+ * the engine's serialize(). EIP-155 (the chain id in the message and in v) as the engine applies it to an unsigned
+ * transaction: from Spurious Dragon on, which every RSK Common is past.
+ */
+function signedLegacyFields(fields: Uint8Array[], privateKey: Uint8Array, common: Common): Uint8Array[] {
+  const eip155 = common.gteHardfork('spuriousDragon')
+  const chainId = common.chainId()
+  const { r, s, recovery } = signDigest(legacySigningHash(fields, eip155 ? chainId : undefined), privateKey)
+  const v = BigInt(recovery) + (eip155 ? 35n + 2n * chainId : 27n)
+  return [...fields, unpaddedBytes(v), unpadBytes(r), unpadBytes(s)]
+}
+
+/**
+ * The six signed fields, where `data` holds its numbers as bigints in range and its bytes as Uint8Arrays (what
+ * eth_sendTransaction and eth_signTransaction pass); undefined for any other form, which the engine converts.
+ */
+function plainFields(data: LegacyTxData): Uint8Array[] | undefined {
+  const { nonce, gasPrice, gasLimit, value, to } = data
+  const bytes = data.data ?? EMPTY
+  if (!isWord(nonce) || !isWord(gasPrice) || !isWord(gasLimit) || !isWord(value)) return undefined
+  if (!(bytes instanceof Uint8Array) || (to !== undefined && !(to instanceof Uint8Array && to.length === 20))) return undefined
+  return [unpaddedBytes(nonce), unpaddedBytes(gasPrice), unpaddedBytes(gasLimit), to ?? EMPTY, unpaddedBytes(value), bytes]
+}
+
+const isWord = (x: unknown): x is bigint => typeof x === 'bigint' && x >= 0n && x < 2n ** 256n
 
 const EMPTY = new Uint8Array()
 
