@@ -6,10 +6,10 @@
  * transaction it signed (enginePatches/senderCache.ts) is the one ethers recovers from the signed bytes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { computeAddress, getBytes, hexlify, keccak256, randomBytes, Signature, SigningKey, Transaction, Wallet } from 'ethers'
+import { computeAddress, getBytes, getCreate2Address, getCreateAddress, hexlify, keccak256, randomBytes, Signature, SigningKey, Transaction, Wallet } from 'ethers'
 import { Common, Mainnet } from '@ethereumjs/common'
 import { bytesToHex } from '@ethereumjs/util'
-import { ecrecover, isPrivateKey, privateKeyToAddress, publicKeyOf, signDigest, useNativeSecp256k1 } from '../src/node/crypto.js'
+import { create2Address, createAddress, ecrecover, isPrivateKey, privateKeyToAddress, publicKeyOf, signDigest, useNativeSecp256k1 } from '../src/node/crypto.js'
 import { nativePublicKey, nativeRecover, nativeSign } from '../src/node/nativeSecp256k1.js'
 
 /** Whether both native halves load and pass their checks here. */
@@ -188,6 +188,20 @@ describe('native and WebAssembly libsecp256k1', () => {
       expect(natively).toEqual(signAll())
     } finally {
       useNativeSecp256k1(true)
+    }
+  })
+})
+
+describe('contract addresses (createAddress, create2Address: the EVM patch and receipts use them)', () => {
+  it("are ethers' getCreateAddress and getCreate2Address for random creators, nonces, salts and initcode", () => {
+    const nonces = [0n, 1n, 127n, 128n, 255n, 256n, 65_535n, 2n ** 32n, 2n ** 53n + 1n, 2n ** 64n - 2n]
+    for (let i = 0; i < 200; i++) {
+      const from = randomBytes(20)
+      const nonce = i < nonces.length ? nonces[i]! : BigInt(Math.floor(Math.random() * 2 ** 40))
+      expect(bytesToHex(createAddress(from, nonce))).toBe(getCreateAddress({ from: hexlify(from), nonce }).toLowerCase())
+      const salt = randomBytes(32)
+      const initCode = randomBytes([0, 1, 135, 136, 137, 2_241][i % 6]!)
+      expect(bytesToHex(create2Address(from, salt, initCode))).toBe(getCreate2Address(hexlify(from), hexlify(salt), keccak256(initCode)).toLowerCase())
     }
   })
 })

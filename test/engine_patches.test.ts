@@ -14,6 +14,7 @@ import {
   engineMatchesPin,
   ENGINE_VERSIONS,
   executeCallPatched,
+  generateAddressPatched,
   interpreterPatched,
   memoryPatched,
   newInterpreterPatched,
@@ -59,7 +60,7 @@ const rpc = (p: Awaited<ReturnType<typeof fresh>>, method: string, params: unkno
 describe('engine patches', () => {
   it('are applied exactly when the installed engine is the pinned release', () => {
     // Against the installed engine, every patch is in; in a copy whose pin differs, every patch is out.
-    for (const flag of [interpreterPatched, memoryPatched, runInterpreterPatched, executeCallPatched, newInterpreterPatched, commonPatched, senderCachePatched, senderAddressPatched, addressHexPatched, runTxPatched]) {
+    for (const flag of [interpreterPatched, memoryPatched, runInterpreterPatched, executeCallPatched, generateAddressPatched, newInterpreterPatched, commonPatched, senderCachePatched, senderAddressPatched, addressHexPatched, runTxPatched]) {
       expect(flag).toBe(engineMatchesPin)
     }
     expect(engineMatchesPin).toBe(Object.values(ENGINE_VERSIONS).every((v) => v === PINNED_ENGINE_VERSION))

@@ -4,7 +4,7 @@
  */
 import { RemoteFailed } from '../errors.js'
 import { RLP } from '@ethereumjs/rlp'
-import { generateAddress, hexToBytes, type PrefixedHexString, equalsBytes } from '@ethereumjs/util'
+import { hexToBytes, type PrefixedHexString, equalsBytes } from '@ethereumjs/util'
 import type { Block } from '@ethereumjs/block'
 import type { Chain } from '../chain/chain.js'
 import { executionBlockOf } from '../chain/execBlock.js'
@@ -14,8 +14,7 @@ import { encodedRskHeaderFullLength, hashForMergedMining, rskBlockHash, type Rsk
 import { buildMergedMiningFields } from '../rsk/mergedMining/mergedMining.js'
 import { forkDetectionData } from '../rsk/mergedMining/forkDetection.js'
 import { regtestHeaderShape } from '../rsk/header/headerFields.js'
-import { keccak256 } from '../crypto.js'
-import { unpaddedBytes } from '../rlp.js'
+import { createAddress, keccak256 } from '../crypto.js'
 import { flatHex } from '../chain/flatHex.js'
 import { packBytes } from '../chain/packBytes.js'
 import { processMinersFees, remascContext, remascTransaction, type RemascConfig } from '../rsk/remasc/remasc.js'
@@ -318,7 +317,7 @@ function receiptOf(t: TxRecord, result: RunTxResult, gasUsed: bigint): ReceiptRe
     cumulativeGasUsed: gasUsed,
     logs,
     logsBloom,
-    contractAddress: t.tx.to === undefined ? generateAddress(t.from, unpaddedBytes(t.tx.nonce)) : null,
+    contractAddress: t.tx.to === undefined ? createAddress(t.from, t.tx.nonce) : null,
     ...(failed ? { error, revertData: result.execResult.returnValue } : {}),
   }
 }

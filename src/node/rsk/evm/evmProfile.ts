@@ -24,7 +24,7 @@
  */
 import { EVMError, getOpcodesForHF, type EVMOpts } from '@ethereumjs/evm'
 import type { Common } from '@ethereumjs/common'
-import { Address, KECCAK256_NULL, bigIntToBytes, bytesToBigInt, bytesToHex, generateAddress, generateAddress2, setLengthLeft } from '@ethereumjs/util'
+import { Address, KECCAK256_NULL, bigIntToBytes, bytesToBigInt, bytesToHex, setLengthLeft } from '@ethereumjs/util'
 import { rskPrecompiles, type BridgeReads } from './bridge.js'
 import { ethereumPrecompilesAsRskj } from './ethereumPrecompiles.js'
 import { secp256k1Precompiles } from './secp256k1Precompiles.js'
@@ -36,6 +36,7 @@ import { minimumGasPriceOf } from '../../chain/common.js'
 import { blockDeletionsOf, fastArithmetic, fastOpcodes, fastSstore, noteCallerDepth, raiseCreatorNonce, wordToBytes } from '../../enginePatches/index.js'
 import type { ExecutionGuard } from '../../exec/guard.js'
 import { storageAccess } from '../../state/storageAccess.js'
+import { create2Address, createAddress } from '../../crypto.js'
 
 type CustomOpcode = NonNullable<EVMOpts['customOpcodes']>[number]
 type AddOpcode = Extract<CustomOpcode, { logicFunction: unknown }>
@@ -163,8 +164,8 @@ function createLogic(engine: AddOpcode['logicFunction'], create2: boolean, stack
     const [value, offset, length, salt] = runState.stack.peek(create2 ? 4 : 3) as [bigint, bigint, bigint, bigint?]
     if (creator.depth >= stackLimit || creator.contract.balance < value) return engine(runState, common)
     const target = create2
-      ? generateAddress2(creator.address.bytes, setLengthLeft(bigIntToBytes(salt!), 32), length === 0n ? new Uint8Array(0) : runState.memory.read(Number(offset), Number(length)))
-      : generateAddress(creator.address.bytes, bigIntToBytes(creator.contract.nonce))
+      ? create2Address(creator.address.bytes, setLengthLeft(bigIntToBytes(salt!), 32), length === 0n ? new Uint8Array(0) : runState.memory.read(Number(offset), Number(length)))
+      : createAddress(creator.address.bytes, creator.contract.nonce)
     if (!deleted.has(bytesToHex(target))) return engine(runState, common)
     runState.stack.popN(create2 ? 4 : 3)
     await raiseCreatorNonce(runState, creator)
