@@ -195,7 +195,7 @@ run on one machine, to be re-measured, not asserted.
 ${tbl}
 
 ¹ Ganache ran fewer iterations on this row (its JS VM is 10-100x slower per operation):
-${gc.calls.toLocaleString('en-US')} \`eth_call\`s instead of ${c.calls.toLocaleString('en-US')}, one timed compute call instead of the median of three, warm rows after
+${gc.calls.toLocaleString('en-US')} \`eth_call\`s instead of ${c.calls.toLocaleString('en-US')}, ${gc.deploys} deployments instead of ${c.deploys}, one timed compute call instead of the median of three, warm rows after
 ${gc.warmTransfers.toLocaleString('en-US')} transfers and ${gc.warmFixtures.toLocaleString('en-US')} cycles. Rates are per second, so they stay comparable.
 
 ### How to read
@@ -215,7 +215,10 @@ ${gc.warmTransfers.toLocaleString('en-US')} transfers and ${gc.warmFixtures.toLo
   transfer is \`eth_sendRawTransaction\` then \`eth_getTransactionReceipt\` (automine).
 - "by eth_sendTransaction": the same transfers sent unsigned from that account, which the target holds the key of
   and signs with (as Hardhat's and Foundry's default signers have it do), then the receipt; measured after the
-  \`eth_getLogs\` row, so in a process that has already run the raw transfers and the calls.
+  \`eth_getLogs\` row, so in a process that has already run the raw transfers and the calls. "contract deployments"
+  (after it): the \`Token\` fixture's 2,241 bytes of initcode, sent raw; each signed string is read once before the
+  clock starts (ethers builds it by concatenation, and V8 flattens it at its first read, about 140 µs at this length
+  for any reader).
 - Compute rows use the \`Compute\` fixture contract with the largest n that fits every target's default 10M call
   gas; RSK's gas table differs (SSTORE 20,000, no EIP-2929), so \`storageLoop\` burns different gas on rsksim.
 - HTTP throughput: autocannon in its own process, ${c.httpConnections} connections, ${c.httpSeconds} s, same body

@@ -13,6 +13,8 @@ export function rows(c) {
     { id: 'transfersWarm.cpu', label: `… CPU time per warm transfer, µs`, better: 'lower', ratio: true, digits: 0 },
     { id: 'sends', label: `ERC-20 transfers by eth_sendTransaction (the node signs) + receipt, tx/s`, better: 'higher', ratio: true, digits: 0 },
     { id: 'sends.cpu', label: `… CPU time per transfer, µs`, better: 'lower', ratio: true, digits: 0 },
+    { id: 'deploys', label: `contract deployments (raw send + receipt), deployments/s`, better: 'higher', ratio: true, digits: 0 },
+    { id: 'deploys.cpu', label: `… CPU time per deployment, µs`, better: 'lower', ratio: true, digits: 0 },
     { id: 'multiTxBlocks', label: `ERC-20 transfers, ${c.perBlock} per block (automine off, evm_mine), tx/s`, better: 'higher', ratio: true, digits: 0 },
     { id: 'multiTxBlocks.cpu', label: `… CPU time per transfer, µs (in process: whole process; HTTP: server)`, better: 'lower', ratio: true, digits: 0 },
     { id: 'calls', label: 'eth_call balanceOf, calls/s', better: 'higher', ratio: true, digits: 0 },

@@ -60,6 +60,7 @@ const plan = [
   ['calls', w.calls],
   ['getLogs', w.getLogs],
   ['sends', w.sends], // after getLogs, which reads the transfers' own 500 blocks
+  ['deploys', w.deploys],
   ['multiTxBlocks', w.multiTxBlocks], // before fixtures: the cycles' transfers are signed once, at fixed nonces
   ['fixtures', w.fixtures],
   ['keccak', w.keccak],

@@ -16,7 +16,7 @@ const TRANSFER_GAS = 100_000n
 
 /** How many operations one run of workload `id` performs with counts `c` (undefined for a workload not counted so). */
 export function operationsOf(id, c) {
-  return { transfers: c.transfers, sends: c.transfers, fixtures: c.fixtures, mine: c.mineBlocks, calls: c.calls, keccak: c.computeReps, arith: c.computeReps, storage: c.computeReps }[id]
+  return { transfers: c.transfers, sends: c.transfers, deploys: c.deploys, fixtures: c.fixtures, mine: c.mineBlocks, calls: c.calls, keccak: c.computeReps, arith: c.computeReps, storage: c.computeReps }[id]
 }
 
 /** Iteration counts: full run, --quick, and the Ganache scaling (its JS VM takes ~20 ms per transaction). */
@@ -24,6 +24,7 @@ export function counts({ quick, target }) {
   const c = {
     transfers: 500,
     calls: 2_000,
+    deploys: 200,
     fixtures: 100,
     // Warm rows: the same operations again after this many untimed ones in the same process (V8 has compiled the
     // hot code by then; the rows above measure a fresh process's first operations).
@@ -51,12 +52,12 @@ export function counts({ quick, target }) {
     forkTransfers: 200,
   }
   if (quick) {
-    Object.assign(c, { forkAccounts: 100, forkTransfers: 20, multiBlocks: 4, transfers: 50, calls: 200, fixtures: 10, warmTransfers: 50, warmFixtures: 10, logsRange: 50, blockNumber: 500, computeReps: 1, mineBlocks: 500, cyclesCheck: [10, 100], httpSeconds: 2, keccakN: 2_000, arithN: 5_000, storageN: 100 })
+    Object.assign(c, { forkAccounts: 100, forkTransfers: 20, multiBlocks: 4, transfers: 50, deploys: 20, calls: 200, fixtures: 10, warmTransfers: 50, warmFixtures: 10, logsRange: 50, blockNumber: 500, computeReps: 1, mineBlocks: 500, cyclesCheck: [10, 100], httpSeconds: 2, keccakN: 2_000, arithN: 5_000, storageN: 100 })
   } else if (target === 'ganache') {
     // Ganache is 10-100x slower per operation; fewer iterations keep the run short. Rates are per second, so they
     // stay comparable; the cells say when a count was scaled.
-    Object.assign(c, { calls: 500, computeReps: 1, warmTransfers: 300, warmFixtures: 100 })
-    c.scaled = ['calls', 'keccak', 'arith', 'storage', 'transfersWarm', 'fixturesWarm']
+    Object.assign(c, { calls: 500, deploys: 50, computeReps: 1, warmTransfers: 300, warmFixtures: 100 })
+    c.scaled = ['calls', 'deploys', 'keccak', 'arith', 'storage', 'transfersWarm', 'fixturesWarm']
   }
   c.scaled ??= []
   return c
@@ -188,6 +189,31 @@ export async function sends(ctx, c) {
   ctx.cycle = undefined // signed at nonces these transfers have now used
   if (failed) throw new Error(`${failed} transfers failed`)
   return { value: c.transfers / s, cpuUsPerTx: (cpuMs * 1000) / c.transfers, detail: `${c.transfers} tx` }
+}
+
+/**
+ * Contract deployments: the `Token` fixture (2,241 bytes of initcode with its argument) sent raw, signed beforehand,
+ * each with its receipt (status 1). The client's signed strings are read once before the clock starts: ethers builds
+ * them by concatenation, and the first read of each (V8 flattening it, about 140 µs for this length) would be timed
+ * on every target alike without being the simulator's work.
+ */
+export async function deploys(ctx, c) {
+  const iface = new Interface(contracts.Token.abi)
+  const data = contracts.Token.bytecode + iface.encodeDeploy([10n ** 30n]).slice(2)
+  const raws = []
+  for (let i = 0; i < c.deploys; i++) raws.push(await sign(ctx, { to: null, data, gasLimit: 3_000_000n }))
+  for (const raw of raws) raw.charCodeAt(raw.length - 1)
+  await ctx.clock.start('deploys')
+  const cpu0 = ctx.t.cpuMs()
+  const t0 = performance.now()
+  let failed = 0
+  for (const raw of raws) if ((await sendAndReceipt(ctx.t, raw)).status !== '0x1') failed++
+  const s = (performance.now() - t0) / 1000
+  const cpuMs = ctx.t.cpuMs() - cpu0
+  await ctx.clock.stop('deploys')
+  ctx.cycle = undefined // signed at nonces these deployments have now used
+  if (failed) throw new Error(`${failed} deployments failed`)
+  return { value: c.deploys / s, cpuUsPerTx: (cpuMs * 1000) / c.deploys, detail: `${c.deploys} deployments, ${(data.length - 2) / 2} bytes each` }
 }
 
 /** Automine off or on: `evm_setAutomine` (rsksim, Hardhat, Anvil), or Ganache's `miner_stop` / `miner_start`. */
