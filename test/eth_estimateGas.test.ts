@@ -113,6 +113,39 @@ describe('eth_estimateGas: the estimate lets the transaction succeed', async () 
   })
 })
 
+describe('eth_estimateGas: code whose path depends on the gas it holds', async () => {
+  const p = await fresh()
+  const code = async (runtime: string, balance = '0x0') => {
+    const at = '0x' + (0xe57000n + BigInt(Math.floor(Math.random() * 1_000_000))).toString(16).padStart(40, '0')
+    await p.request({ method: 'anvil_setCode', params: [at, runtime] })
+    await p.request({ method: 'anvil_setBalance', params: [at, balance] })
+    return at
+  }
+
+  it('GAS read and branched on: below 100,000 held it hits INVALID; the estimate is the least gas that passes', async () => {
+    // GAS, PUSH3 100000, GT (100000 > gas), PUSH1 0x0a, JUMPI; STOP; 0x0a: JUMPDEST, INVALID. The run at the upper
+    // bound takes the STOP path having used about 21,000: that amount fails here.
+    const to = await code('0x5a620186a011600a57005bfe')
+    const gas = BigInt(await estimate(p, { from: COW, to }))
+    expect(gas).toBeGreaterThan(121_000n)
+    expect(gas).toBeLessThan(121_100n)
+    await expectFailure(p, { to }, gas - 1n)
+    expect((await roundTrip(p, { to }))[0]).toBe(gas)
+  })
+
+  it('a CALL moving value as its last step: the 2,300 stipend must be held at the call, above the gas finally used', async () => {
+    // PUSH1 0 x4 (return and argument areas), PUSH1 1 (value), PUSH20 cow1, PUSH1 0 (gas: the stipend only), CALL, STOP.
+    const to = await code(`0x6000600060006000600173${COW1.slice(2)}6000f100`, '0x10')
+    const gas = BigInt(await estimate(p, { from: COW, to }))
+    await expectFailure(p, { to }, gas - 1n)
+    const [again, used] = await roundTrip(p, { to })
+    expect(again).toBe(gas)
+    // The stipend is handed back unused (cow1 has no code): the transaction ends up using less than it had to hold.
+    expect(gas - used).toBeGreaterThan(0n)
+    expect(gas - used).toBeLessThanOrEqual(2_300n)
+  })
+})
+
 describe('eth_estimateGas: errors', async () => {
   const p = await fresh()
   const r = await deploy(p, Reverter)

@@ -37,6 +37,7 @@ import { blockDeletionsOf, fastArithmetic, fastOpcodes, fastSstore, noteCallerDe
 import type { ExecutionGuard } from '../../exec/guard.js'
 import { storageAccess } from '../../state/storageAccess.js'
 import { create2Address, createAddress } from '../../crypto.js'
+import { noteGasRead } from './gasReads.js'
 
 type CustomOpcode = NonNullable<EVMOpts['customOpcodes']>[number]
 type AddOpcode = Extract<CustomOpcode, { logicFunction: unknown }>
@@ -125,7 +126,12 @@ function callGas(engine: GasFunction, op: number): GasFunction {
     const stipend = value !== 0n ? STIPEND_CALL : 0n
     const remaining = runState.interpreter.getGasLeft() - charged
     // Not enough for the base cost or the stipend: the returned charge exceeds the gas left and the engine traps.
-    if (remaining < stipend) return charged + stipend
+    if (remaining < stipend) {
+      noteGasRead()
+      return charged + stipend
+    }
+    // What the gas held decides here (a capped callee, or a stipend held and handed back): estimate.ts searches.
+    if (stipend !== 0n || requested + stipend >= remaining) noteGasRead()
     const calleeGas = requested + stipend < remaining ? requested + stipend : remaining
     // The engine adds the stipend to the caller and to the callee's limit itself (functions.ts CALL handler).
     runState.messageGasLimit = calleeGas - stipend
@@ -262,6 +268,16 @@ export function rskOpcodes(common: Common): CustomOpcode[] {
       logicFunction: (runState: RunState) => runState.stack.push(minimumGasPriceOf(common)),
     },
     { ...wrapped(0x55, sstoreGas(common)), logicFunction: fastSstore(common) ?? engine(0x55).opHandler },
+    // GAS: the engine's, counted (gasReads.ts).
+    {
+      opcode: 0x5a,
+      opcodeName: 'GAS',
+      baseFee: fee(0x5a),
+      logicFunction: (runState: RunState, c: Common) => {
+        noteGasRead()
+        return engine(0x5a).opHandler(runState, c)
+      },
+    },
     ...[0xf1, 0xf2, 0xf4, 0xfa].map((op) => wrapped(op, callGas(engine(op).gasHandler as GasFunction, op))),
     ...[0xf0, 0xf5].map((op) => ({
       ...wrapped(op, createGas(engine(op).gasHandler as GasFunction)),
