@@ -58,6 +58,7 @@ try {
 const plan = [
   ['transfers', w.transfers],
   ['calls', w.calls],
+  ['estimates', w.estimates],
   ['getLogs', w.getLogs],
   ['sends', w.sends], // after getLogs, which reads the transfers' own 500 blocks
   ['deploys', w.deploys],

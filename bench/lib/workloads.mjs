@@ -16,7 +16,7 @@ const TRANSFER_GAS = 100_000n
 
 /** How many operations one run of workload `id` performs with counts `c` (undefined for a workload not counted so). */
 export function operationsOf(id, c) {
-  return { transfers: c.transfers, sends: c.transfers, deploys: c.deploys, fixtures: c.fixtures, mine: c.mineBlocks, calls: c.calls, keccak: c.computeReps, arith: c.computeReps, storage: c.computeReps }[id]
+  return { transfers: c.transfers, sends: c.transfers, deploys: c.deploys, estimates: c.estimates, fixtures: c.fixtures, mine: c.mineBlocks, calls: c.calls, keccak: c.computeReps, arith: c.computeReps, storage: c.computeReps }[id]
 }
 
 /** Iteration counts: full run, --quick, and the Ganache scaling (its JS VM takes ~20 ms per transaction). */
@@ -24,6 +24,7 @@ export function counts({ quick, target }) {
   const c = {
     transfers: 500,
     calls: 2_000,
+    estimates: 1_000,
     deploys: 200,
     fixtures: 100,
     // Warm rows: the same operations again after this many untimed ones in the same process (V8 has compiled the
@@ -52,12 +53,12 @@ export function counts({ quick, target }) {
     forkTransfers: 200,
   }
   if (quick) {
-    Object.assign(c, { forkAccounts: 100, forkTransfers: 20, multiBlocks: 4, transfers: 50, deploys: 20, calls: 200, fixtures: 10, warmTransfers: 50, warmFixtures: 10, logsRange: 50, blockNumber: 500, computeReps: 1, mineBlocks: 500, cyclesCheck: [10, 100], httpSeconds: 2, keccakN: 2_000, arithN: 5_000, storageN: 100 })
+    Object.assign(c, { forkAccounts: 100, forkTransfers: 20, multiBlocks: 4, transfers: 50, deploys: 20, estimates: 100, calls: 200, fixtures: 10, warmTransfers: 50, warmFixtures: 10, logsRange: 50, blockNumber: 500, computeReps: 1, mineBlocks: 500, cyclesCheck: [10, 100], httpSeconds: 2, keccakN: 2_000, arithN: 5_000, storageN: 100 })
   } else if (target === 'ganache') {
     // Ganache is 10-100x slower per operation; fewer iterations keep the run short. Rates are per second, so they
     // stay comparable; the cells say when a count was scaled.
-    Object.assign(c, { calls: 500, deploys: 50, computeReps: 1, warmTransfers: 300, warmFixtures: 100 })
-    c.scaled = ['calls', 'deploys', 'keccak', 'arith', 'storage', 'transfersWarm', 'fixturesWarm']
+    Object.assign(c, { calls: 500, estimates: 200, deploys: 50, computeReps: 1, warmTransfers: 300, warmFixtures: 100 })
+    c.scaled = ['calls', 'estimates', 'deploys', 'keccak', 'arith', 'storage', 'transfersWarm', 'fixturesWarm']
   }
   c.scaled ??= []
   return c
@@ -274,6 +275,21 @@ export async function calls(ctx, c) {
   for (let i = 0; i < c.calls; i++) await ctx.t.request('eth_call', [call, 'latest'])
   await ctx.clock.stop('calls')
   return { value: c.calls / ((performance.now() - t0) / 1000), detail: `${c.calls} calls` }
+}
+
+/**
+ * `eth_estimateGas` of a token `transfer` to a new recipient each time (what ethers and viem ask before sending a
+ * contract write without a gas limit), at `latest`.
+ */
+export async function estimates(ctx, c) {
+  const reqs = Array.from({ length: c.estimates }, (_, i) => ({ from: ctx.from, to: ctx.token, data: transferData(20_000 + i) }))
+  const first = BigInt(await ctx.t.request('eth_estimateGas', [reqs[0]]))
+  if (first < 21_000n) throw new Error(`estimate ${first}`)
+  await ctx.clock.start('estimates')
+  const t0 = performance.now()
+  for (const req of reqs) await ctx.t.request('eth_estimateGas', [req])
+  await ctx.clock.stop('estimates')
+  return { value: c.estimates / ((performance.now() - t0) / 1000), detail: `${c.estimates} estimates` }
 }
 
 /** eth_getLogs over the last `logsRange` blocks (the transfer blocks): median of 5 requests, ms. */
