@@ -12,7 +12,7 @@
  * reads: the message's salt, caller and code, and for CREATE the caller's nonce less one (the nonce was raised before
  * the address is made). Where an input is not of the shape those take (no account nonce above 0, a salt not 32 bytes,
  * code that is not bytes), and with the switch off, the engine's method runs. The load check looks for those reads
- * in the engine's method; test/crypto.test.ts compares the formulas with util's on random inputs, and
+ * in the engine's method; test/crypto.test.ts compares the formulas with ethers' on random inputs, and
  * test/engine_differential.test.ts runs deployments and CREATE2 with the patches on and off.
  */
 import { EVM } from '@ethereumjs/evm'
