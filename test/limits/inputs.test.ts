@@ -47,6 +47,20 @@ describe('filters (D4)', () => {
 })
 
 describe('timestamps and numbers (D5)', () => {
+  it('mines at most 10,000 blocks per request (hardhat_mine, anvil_mine, evm_mine blocks), each block built', async () => {
+    const p = await fresh()
+    const over = 'Invalid number of blocks: at most 10000 per request (each block is built in full); mine more with several requests.'
+    await rejects(p.request({ method: 'hardhat_mine', params: ['0x2711'] }), -32602, over)
+    await rejects(p.request({ method: 'anvil_mine', params: [10_001] }), -32602, over)
+    await rejects(p.request({ method: 'evm_mine', params: [{ blocks: 10_001 }] }), -32602, 'invalid blocks: expected 1 to 10000')
+    expect(await p.request({ method: 'eth_blockNumber' })).toBe('0x0')
+    await p.request({ method: 'hardhat_mine', params: ['0x2710'] })
+    expect(await p.request({ method: 'eth_blockNumber' })).toBe('0x2710')
+    const head = (await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { parentHash: string }
+    const parent = (await p.request({ method: 'eth_getBlockByNumber', params: ['0x270f', false] })) as { hash: string }
+    expect(head.parentHash).toBe(parent.hash)
+  })
+
   it('refuses an evm_mine timestamp of a million digits, and the chain keeps sane timestamps', async () => {
     const p = await fresh()
     await rejects(p.request({ method: 'evm_mine', params: ['9'.repeat(1_000_000)] }), -32602, /^invalid number of seconds 9{100}…: expected a whole number of at most 2\^63 - 1$/)

@@ -17,7 +17,9 @@ export const MAX_MINED_BLOCKS = 10_000
 
 const count: Codec<bigint> = (v) => {
   const n = quantity(v)
-  if (n > BigInt(MAX_MINED_BLOCKS)) throw invalidParams(`Invalid number of blocks: at most ${MAX_MINED_BLOCKS} per request.`)
+  if (n > BigInt(MAX_MINED_BLOCKS)) {
+    throw invalidParams(`Invalid number of blocks: at most ${MAX_MINED_BLOCKS} per request (each block is built in full); mine more with several requests.`)
+  }
   return n
 }
 
