@@ -142,18 +142,27 @@ async function signTransfers(ctx, n) {
 /** 500 ERC-20 transfers, each sent raw and its receipt read. Signed before the clock starts: the simulator is timed, not ethers. */
 export async function transfers(ctx, c, id = 'transfers') {
   const raws = await signTransfers(ctx, c.transfers)
+  const { s, cpuUsPerTx, failed } = await timedSends(ctx, id, 'eth_sendRawTransaction', raws)
+  if (failed) throw new Error(`${failed} transfers reverted`)
+  return { value: c.transfers / s, cpuUsPerTx, detail: `${c.transfers} tx` }
+}
+
+/**
+ * Sends each of `items` by `method` and reads its receipt, between the clock's hooks: the seconds taken, the CPU time
+ * per transaction of the target's process, and how many did not succeed.
+ */
+async function timedSends(ctx, id, method, items) {
   await ctx.clock.start(id)
   const cpu0 = ctx.t.cpuMs()
   const t0 = performance.now()
   let failed = 0
-  for (const raw of raws) if ((await sendAndReceipt(ctx.t, raw)).status !== '0x1') failed++
+  for (const item of items) if ((await receiptOf(ctx.t, method, item)).status !== '0x1') failed++
   const s = (performance.now() - t0) / 1000
   // Every thread of the process: in a fresh process V8's compiler threads are a large part of it (docs/performance.md,
   // nineteenth round).
   const cpuMs = ctx.t.cpuMs() - cpu0
   await ctx.clock.stop(id)
-  if (failed) throw new Error(`${failed} transfers reverted`)
-  return { value: c.transfers / s, cpuUsPerTx: (cpuMs * 1000) / c.transfers, detail: `${c.transfers} tx` }
+  return { s, cpuUsPerTx: (cpuMs * 1000) / items.length, failed }
 }
 
 /**
@@ -178,18 +187,11 @@ export async function transfersWarm(ctx, c) {
 export async function sends(ctx, c) {
   // Encoded before the clock starts: the simulator is timed, not ethers' ABI encoder.
   const txs = Array.from({ length: c.transfers }, (_, i) => ({ from: ctx.from, to: ctx.token, data: transferData(30_000 + i), gas: quantity(TRANSFER_GAS), gasPrice: quantity(ctx.gasPrice) }))
-  await ctx.clock.start('sends')
-  const cpu0 = ctx.t.cpuMs()
-  const t0 = performance.now()
-  let failed = 0
-  for (const tx of txs) if ((await receiptOf(ctx.t, 'eth_sendTransaction', tx)).status !== '0x1') failed++
-  const s = (performance.now() - t0) / 1000
-  const cpuMs = ctx.t.cpuMs() - cpu0
-  await ctx.clock.stop('sends')
+  const { s, cpuUsPerTx, failed } = await timedSends(ctx, 'sends', 'eth_sendTransaction', txs)
   ctx.nonce += c.transfers
   ctx.cycle = undefined // signed at nonces these transfers have now used
   if (failed) throw new Error(`${failed} transfers failed`)
-  return { value: c.transfers / s, cpuUsPerTx: (cpuMs * 1000) / c.transfers, detail: `${c.transfers} tx` }
+  return { value: c.transfers / s, cpuUsPerTx, detail: `${c.transfers} tx` }
 }
 
 /**
@@ -204,17 +206,10 @@ export async function deploys(ctx, c) {
   const raws = []
   for (let i = 0; i < c.deploys; i++) raws.push(await sign(ctx, { to: null, data, gasLimit: 3_000_000n }))
   for (const raw of raws) raw.charCodeAt(raw.length - 1)
-  await ctx.clock.start('deploys')
-  const cpu0 = ctx.t.cpuMs()
-  const t0 = performance.now()
-  let failed = 0
-  for (const raw of raws) if ((await sendAndReceipt(ctx.t, raw)).status !== '0x1') failed++
-  const s = (performance.now() - t0) / 1000
-  const cpuMs = ctx.t.cpuMs() - cpu0
-  await ctx.clock.stop('deploys')
+  const { s, cpuUsPerTx, failed } = await timedSends(ctx, 'deploys', 'eth_sendRawTransaction', raws)
   ctx.cycle = undefined // signed at nonces these deployments have now used
   if (failed) throw new Error(`${failed} deployments failed`)
-  return { value: c.deploys / s, cpuUsPerTx: (cpuMs * 1000) / c.deploys, detail: `${c.deploys} deployments, ${(data.length - 2) / 2} bytes each` }
+  return { value: c.deploys / s, cpuUsPerTx, detail: `${c.deploys} deployments, ${(data.length - 2) / 2} bytes each` }
 }
 
 /** Automine off or on: `evm_setAutomine` (rsksim, Hardhat, Anvil), or Ganache's `miner_stop` / `miner_start`. */
