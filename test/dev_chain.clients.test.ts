@@ -231,6 +231,16 @@ describe('over HTTP', () => {
     expect(b.timestamp - a.timestamp).toBe(12n)
   })
 
+  it('viem mine() of more than 10,000 blocks (as a Governor test mines its voting period), answered over HTTP', async () => {
+    const test = createTestClient({ mode: 'hardhat', chain: regtest, transport: http(server.url, { retryCount: 0 }) })
+    const pub = createPublicClient({ chain: regtest, transport: http(server.url, { retryCount: 0 }), cacheTime: 0 })
+    const n = await pub.getBlockNumber()
+    await test.mine({ blocks: 12_001, interval: 12 })
+    expect(await pub.getBlockNumber()).toBe(n + 12_001n)
+    const [first, last] = await Promise.all([pub.getBlock({ blockNumber: n + 1n }), pub.getBlock({ blockNumber: n + 12_001n })])
+    expect(last.timestamp - first.timestamp).toBe(12n * 12_000n)
+  })
+
   it('evm_mine with a timestamp through ethers over HTTP: a later one is the block\'s, one not after the head\'s is refused', async () => {
     const ethers = new JsonRpcProvider(server.url, undefined, { cacheTimeout: -1, staticNetwork: true })
     const head = (await ethers.getBlock('latest'))!

@@ -53,6 +53,8 @@ export interface NodeEvents {
 export class RskNode {
   readonly events = new EventEmitter<NodeEvents>()
   readonly queue = new SerialQueue()
+  /** Set when `close` begins: a request that queues its own steps (hardhat_mine) stops before its next one. */
+  closed = false
   readonly pool = new TxPool()
   readonly clock = new Clock()
   /**
@@ -354,6 +356,7 @@ export class RskNode {
 
   /** Stops timers, lets queued work finish and, with a database, writes the last changes and closes it. */
   async close(): Promise<void> {
+    this.closed = true
     this.setInterval(0)
     await this.queue.run(() => undefined).catch(() => undefined)
     await this.persistence?.close(this.options.database?.level === undefined)

@@ -54,6 +54,7 @@ export async function invoke(node: RskNode, name: string, params: unknown): Prom
     if (remote !== LOCAL) return remote
   }
   const ctx = { node, method: name }
+  if (spec.queuesItself) return spec.handler(ctx, ...args)
   return node.queue.run(() => node.chain.guard.within(node.options.rpcTimeout, () => spec.handler(ctx, ...args)))
 }
 

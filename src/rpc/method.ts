@@ -17,6 +17,12 @@ type Decoded<C extends readonly Codec<unknown>[]> = { [K in keyof C]: C[K] exten
 export interface MethodSpec {
   params: readonly Codec<unknown>[]
   handler: (ctx: HandlerContext, ...args: unknown[]) => unknown
+  /**
+   * The handler runs outside the node's queue and puts its own steps in it (`node.queue.run`), so that a long request
+   * lets other requests run between its steps (hardhat_mine's turns of blocks). Its steps, not the request, are what
+   * the queue serializes.
+   */
+  queuesItself?: true
 }
 
 export function method<const C extends readonly Codec<unknown>[]>(

@@ -47,18 +47,37 @@ describe('filters (D4)', () => {
 })
 
 describe('timestamps and numbers (D5)', () => {
-  it('mines at most 10,000 blocks per request (hardhat_mine, anvil_mine, evm_mine blocks), each block built', async () => {
+  it('mines at most 100,000 blocks per hardhat_mine/anvil_mine request and 10,000 per evm_mine', async () => {
     const p = await fresh()
-    const over = 'Invalid number of blocks: at most 10000 per request (each block is built in full); mine more with several requests.'
-    await rejects(p.request({ method: 'hardhat_mine', params: ['0x2711'] }), -32602, over)
-    await rejects(p.request({ method: 'anvil_mine', params: [10_001] }), -32602, over)
+    const over = 'Invalid number of blocks: at most 100000 per request (each block is built in full, about 0.1 ms each); mine more with several requests.'
+    await rejects(p.request({ method: 'hardhat_mine', params: ['0x186a1'] }), -32602, over)
+    await rejects(p.request({ method: 'anvil_mine', params: [100_001] }), -32602, over)
     await rejects(p.request({ method: 'evm_mine', params: [{ blocks: 10_001 }] }), -32602, 'invalid blocks: expected 1 to 10000')
     expect(await p.request({ method: 'eth_blockNumber' })).toBe('0x0')
-    await p.request({ method: 'hardhat_mine', params: ['0x2710'] })
-    expect(await p.request({ method: 'eth_blockNumber' })).toBe('0x2710')
-    const head = (await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { parentHash: string }
-    const parent = (await p.request({ method: 'eth_getBlockByNumber', params: ['0x270f', false] })) as { hash: string }
-    expect(head.parentHash).toBe(parent.hash)
+  })
+
+  it('mines in turns of 1,000 blocks: a request sent meanwhile is answered between two turns, and the chain is whole', async () => {
+    const p = await fresh()
+    const mining = p.request({ method: 'hardhat_mine', params: ['0xbb8'] })
+    // Queued behind the first turn, ahead of the second.
+    expect(await p.request({ method: 'eth_blockNumber' })).toBe('0x3e8')
+    expect(await mining).toBe(true)
+    expect(await p.request({ method: 'eth_blockNumber' })).toBe('0xbb8')
+    for (const n of [0x3e8, 0x3e9, 0xbb8]) {
+      const block = (await p.request({ method: 'eth_getBlockByNumber', params: ['0x' + n.toString(16), false] })) as { parentHash: string }
+      const parent = (await p.request({ method: 'eth_getBlockByNumber', params: ['0x' + (n - 1).toString(16), false] })) as { hash: string }
+      expect(block.parentHash).toBe(parent.hash)
+    }
+  })
+
+  it('stops a long hardhat_mine at its next turn when the provider disconnects, with an error that says where', async () => {
+    const p = await fresh()
+    const mining = p.request({ method: 'anvil_mine', params: [5_000] }).then(() => 'answered', (e: { code: number; message: string }) => e)
+    await p.request({ method: 'eth_blockNumber' })
+    await p.disconnect()
+    const outcome = await mining
+    expect(outcome).toMatchObject({ code: -32603 })
+    expect((outcome as { message: string }).message).toMatch(/closed after \d+ of the 5000 blocks/)
   })
 
   it('refuses an evm_mine timestamp of a million digits, and the chain keeps sane timestamps', async () => {
