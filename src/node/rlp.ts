@@ -243,17 +243,14 @@ export function unpaddedBytes(n: bigint): Uint8Array {
     }
     return out
   }
-  if (n < 1n << 256n) {
-    // Four 64-bit limbs through a DataView, then the bytes from the first non-zero one: 121-257 ns against 462-753
-    // through the value's hex string, for values of 60-255 bits measured alone (docs/performance.md, twenty-fourth
-    // round). REMASC's values and the header's large numbers take this path in every block.
-    WORD_VIEW.setBigUint64(24, BigInt.asUintN(64, n))
-    WORD_VIEW.setBigUint64(16, BigInt.asUintN(64, n >> 64n))
-    WORD_VIEW.setBigUint64(8, BigInt.asUintN(64, n >> 128n))
-    WORD_VIEW.setBigUint64(0, BigInt.asUintN(64, n >> 192n))
+  if (n < WORD_LIMIT) {
+    // The word's 32 bytes, then those from the first non-zero one: 121-257 ns against 462-753 through the value's
+    // hex string, for values of 60-255 bits measured alone (docs/performance.md, twenty-fourth round). REMASC's
+    // values and the header's large numbers take this path in every block.
+    const word = wordInScratch(n)
     let first = 0
-    while (WORD_BYTES[first] === 0) first++
-    return WORD_BYTES.slice(first)
+    while (word[first] === 0) first++
+    return word.slice(first)
   }
   const hex = n.toString(16)
   const odd = hex.length & 1
@@ -296,6 +293,20 @@ export function bytesToWord(bytes: Uint8Array): bigint {
   for (; i < n; i++) r = (r << 8n) | BigInt(bytes[i]!)
   return r
 }
-/** A word's scratch bytes, for bytesToWord and unpaddedBytes (both synchronous; unpaddedBytes returns a copy). */
+/**
+ * `word` (below 2^256) as 32 big-endian bytes in a scratch buffer shared by this file's conversions, valid until the
+ * next call: its four 64-bit limbs written through a DataView. Copy what must be kept (unpaddedBytes, and
+ * enginePatches/fastOpcodes.ts `writeWord` for EVM words above 2^53).
+ */
+export function wordInScratch(word: bigint): Uint8Array {
+  WORD_VIEW.setBigUint64(24, BigInt.asUintN(64, word))
+  WORD_VIEW.setBigUint64(16, BigInt.asUintN(64, word >> 64n))
+  WORD_VIEW.setBigUint64(8, BigInt.asUintN(64, word >> 128n))
+  WORD_VIEW.setBigUint64(0, BigInt.asUintN(64, word >> 192n))
+  return WORD_BYTES
+}
+
+const WORD_LIMIT = 1n << 256n
+/** A word's scratch bytes, for bytesToWord and wordInScratch (both synchronous). */
 const WORD_BYTES = new Uint8Array(32)
 const WORD_VIEW = new DataView(WORD_BYTES.buffer)

@@ -94,7 +94,8 @@ function plainFields(data: LegacyTxData): Uint8Array[] | undefined {
   return [unpaddedBytes(nonce), unpaddedBytes(gasPrice), unpaddedBytes(gasLimit), to ?? EMPTY, unpaddedBytes(value), bytes]
 }
 
-const isWord = (x: unknown): x is bigint => typeof x === 'bigint' && x >= 0n && x < 2n ** 256n
+const WORD_LIMIT = 1n << 256n
+const isWord = (x: unknown): x is bigint => typeof x === 'bigint' && x >= 0n && x < WORD_LIMIT
 
 const EMPTY = new Uint8Array()
 

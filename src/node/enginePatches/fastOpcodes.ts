@@ -18,7 +18,7 @@ import type { Common } from '@ethereumjs/common'
 import { EVMError, type EVMOpts } from '@ethereumjs/evm'
 import { enginePatches } from './switch.js'
 import { interpreterFieldsFound } from './interpreter.js'
-import { bytesToWord, unpaddedBytes } from '../rlp.js'
+import { bytesToWord, unpaddedBytes, wordInScratch } from '../rlp.js'
 import { storageAccess } from '../state/storageAccess.js'
 
 type CustomOpcode = NonNullable<EVMOpts['customOpcodes']>[number]
@@ -29,9 +29,6 @@ const WORD = 32n
 
 /** Largest word handled with Number arithmetic (2^53 - 1): pointers, lengths and counters, most MSTOREs. */
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
-/** Scratch for a word above 2^53: its four 64-bit limbs, big-endian. */
-const LIMBS = new DataView(new ArrayBuffer(32))
-const LIMB_BYTES = new Uint8Array(LIMBS.buffer)
 
 /** Writes a stack word as 32 big-endian bytes at `offset` of `out` (the engine's `setLengthLeft(bigIntToBytes(w), 32)`). */
 export function writeWord(out: Uint8Array, offset: number, word: bigint): void {
@@ -45,11 +42,7 @@ export function writeWord(out: Uint8Array, offset: number, word: bigint): void {
   }
   // Four 64-bit limbs through a DataView, then one copy: 105-158 ns here against 201-228 through the word's hex
   // string (measured alone; docs/performance.md, twenty-third round). Stack words are below 2^256.
-  LIMBS.setBigUint64(24, BigInt.asUintN(64, word))
-  LIMBS.setBigUint64(16, BigInt.asUintN(64, word >> 64n))
-  LIMBS.setBigUint64(8, BigInt.asUintN(64, word >> 128n))
-  LIMBS.setBigUint64(0, BigInt.asUintN(64, word >> 192n))
-  out.set(LIMB_BYTES, offset)
+  out.set(wordInScratch(word), offset)
 }
 
 /** A stack word as 32 big-endian bytes. */

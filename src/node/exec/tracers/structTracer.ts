@@ -20,6 +20,7 @@ import type { RunTxResult } from '@ethereumjs/vm'
 import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util'
 import { rskOpName, toVmFailure, type FaultContext } from './errors.js'
 import { SizeBudget } from './sizeBudget.js'
+import { STIPEND_CALL } from '../../rsk/evm/evmProfile.js'
 import type { StructOp, StructTrace } from './types.js'
 
 interface Frame {
@@ -33,7 +34,6 @@ interface Frame {
 
 /** Call-family opcodes, whose cost includes the callee's gas; CALL and CALLCODE add the 2,300 stipend with value. */
 const CALL_OPS = new Set([0xf1, 0xf2, 0xf4, 0xfa])
-const STIPEND = 2_300n
 
 /** `{"op":"SSTORE","depth":1,"pc":1234,"gas":1234567,"gasCost":20000,"memory":[],"stack":[],"storage":{}},` */
 const OP_FIXED_BYTES = 100
@@ -111,7 +111,7 @@ export class StructRecorder extends EvmRecorder {
     const op = caller?.last?.opCode
     if (message.depth > 0 && caller?.last !== undefined && call !== undefined && op !== undefined && CALL_OPS.has(op)) {
       // The step charged the stipend already (when value moves); the message's limit includes it too.
-      const stipend = (op === 0xf1 || op === 0xf2) && message.value !== 0n ? STIPEND : 0n
+      const stipend = (op === 0xf1 || op === 0xf2) && message.value !== 0n ? STIPEND_CALL : 0n
       call.gasCost = call.gasCost - stipend + message.gasLimit
       caller.last = { ...caller.last, opGas: call.gasCost }
     }
