@@ -62,6 +62,9 @@ const mine: MethodSpec = {
           await node.mine(i === 0n || interval === undefined ? undefined : parent + (interval === 0n ? 1n : interval))
         }
       })
+      // A turn runs on promises alone; the event loop turns once before the next, so that requests arriving over a
+      // socket (which the queue cannot see until they are read) are queued ahead of it.
+      if (to < blocks) await new Promise<void>((resolve) => setImmediate(resolve))
     }
     return ok(ctx)
   }),
