@@ -161,7 +161,7 @@ describe('database', () => {
 
     const newer = new MemoryLevel()
     await newer.put('rsksim:meta', JSON.stringify({ format: 'rsksim-db', version: 99, chainId: '33', networkId: '33', genesis: '0x' }))
-    await expect(createProvider({ database: { level: newer } })).rejects.toThrow(/format version 99, newer than this rsksim reads \(2\)/)
+    await expect(createProvider({ database: { level: newer } })).rejects.toThrow(/format version 99, newer than this rsksim reads \(3\)/)
     await expect(createProvider({ database: { path: dir, level: newer } as never })).rejects.toThrow(/either path or level/)
   })
 })

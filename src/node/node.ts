@@ -6,7 +6,7 @@
 import { EventEmitter } from 'eventemitter3'
 import { Address, bytesToHex, KECCAK256_RLP } from '@ethereumjs/util'
 import type { ResolvedOptions } from '../options/index.js'
-import { TransactionRejected } from './errors.js'
+import { ForkError, TransactionRejected } from './errors.js'
 import { Chain } from './chain/chain.js'
 import { createRskCommon } from './chain/common.js'
 import { createForkGenesis, createGenesis } from './chain/genesis.js'
@@ -31,7 +31,7 @@ import { Snapshots } from './snapshots/snapshots.js'
 import { PeerScoring } from './peers/scoring.js'
 import { REMASC_CONFIGS } from './rsk/remasc/remasc.js'
 import { RECENT_BLOCKS } from './chain/store.js'
-import { openDatabase, levelSource } from './persist/database.js'
+import { openDatabase, levelSource, checkChainId, DatabaseError, type Database } from './persist/database.js'
 import { Persistence } from './persist/persistence.js'
 
 export interface NodeEvents {
@@ -139,43 +139,56 @@ export class RskNode {
 
   /** Builds the genesis block and the key store, and starts interval mining when configured. */
   static async create(options: ResolvedOptions): Promise<RskNode> {
-    const fork = options.fork === undefined ? undefined : await connectFork(options.fork)
-    if (fork !== undefined) adoptFork(options, fork)
-    const db = options.database === undefined ? undefined : await openDatabase(options.database, options.network.chainId)
-    const chain = await Chain.create(createRskCommon(options.network, options.minimumGasPrice), db === undefined ? undefined : levelSource(db), fork?.state)
-    const node = new RskNode(options, chain)
-    const accounts = fundedAccounts(options)
-    if (fork !== undefined) {
-      node.attachFork(fork)
-      await createForkGenesis(chain, fork.block, accounts)
-    } else if (db?.meta === undefined) {
-      await createGenesis(chain, {
-        accounts,
-        gasLimit: options.blockGasLimit,
-        minimumGasPrice: options.minimumGasPrice,
-        timestamp: options.genesisTimestamp,
-      })
-    }
-    if (db !== undefined) {
-      const persistence = new Persistence(db, node)
-      try {
-        if (db.meta === undefined) await persistence.create()
-        else await persistence.restore()
-      } catch (e) {
-        if (options.database?.level === undefined) await db.level.close().catch(() => undefined)
-        throw e
+    // A fork kept in a database resumes at the block it was forked at: the database is read before the remote is asked.
+    let db = options.fork !== undefined && options.database !== undefined ? await openForkDatabase(options.database, options.fork) : undefined
+    let fork: ForkPoint | undefined
+    try {
+      fork = options.fork === undefined ? undefined : await connectFork(options.fork)
+      if (fork !== undefined) adoptFork(options, fork)
+      if (db === undefined && options.database !== undefined) db = await openDatabase(options.database)
+      if (db !== undefined) checkDatabaseChain(db, options.network.chainId, fork)
+      const chain = await Chain.create(createRskCommon(options.network, options.minimumGasPrice), db === undefined ? undefined : levelSource(db), fork?.state)
+      const node = new RskNode(options, chain)
+      const accounts = fundedAccounts(options)
+      let forkLocalRoot: Uint8Array | undefined
+      if (fork !== undefined) node.attachFork(fork)
+      if (fork !== undefined && db?.meta === undefined) {
+        await createForkGenesis(chain, fork.block, accounts)
+        forkLocalRoot = await chain.state.getStateRoot()
+      } else if (db?.meta === undefined) {
+        await createGenesis(chain, {
+          accounts,
+          gasLimit: options.blockGasLimit,
+          minimumGasPrice: options.minimumGasPrice,
+          timestamp: options.genesisTimestamp,
+        })
       }
-      node.persistence = persistence
-      node.queue.afterEach = () => persistence.sync()
+      if (db !== undefined) {
+        const persistence = new Persistence(db, node)
+        if (db.meta === undefined) await persistence.create(forkLocalRoot)
+        else await persistence.restore()
+        node.persistence = persistence
+        node.queue.afterEach = () => persistence.sync()
+      }
+      return node.started()
+    } catch (e) {
+      fork?.remote.close()
+      if (db !== undefined && options.database?.level === undefined) await db.level.close().catch(() => undefined)
+      throw e
     }
+  }
+
+  /** The rest of `create`, once the chain is built or read back. */
+  private started(): RskNode {
+    const { options } = this
     // The service prints nothing for console.log: hosted mode does not even collect it.
-    if (options.hosted) node.consoleLogging = false
+    if (options.hosted) this.consoleLogging = false
     if (!options.hosted) {
-      for (const a of options.accounts) node.accounts.add(a.secretKey)
-      node.accounts.addCoinbase(MINER_KEY)
+      for (const a of options.accounts) this.accounts.add(a.secretKey)
+      this.accounts.addCoinbase(MINER_KEY)
     }
-    node.setInterval(options.mining.interval)
-    return node
+    this.setInterval(options.mining.interval)
+    return this
   }
 
   /** Makes `fork` the remote this chain reads what it does not hold from. */
@@ -194,6 +207,10 @@ export class RskNode {
    */
   async refork(config: ForkConfig): Promise<void> {
     const { chain } = this
+    if (this.persistence !== undefined) {
+      const where = this.options.database?.path ?? 'the given store'
+      throw new ForkError(`Invalid reset options: this rsksim keeps its chain, forked at block ${this.fork!.number}, in a database (${where}), which holds that one fork: give another database to fork elsewhere`, true)
+    }
     const accounts = fundedAccounts(this.options)
     // Everything asked of the new remote comes first, waited for no longer than the request may run: a slow remote
     // holds the queue no longer than any request, and the chain is not touched until nothing more is to be asked.
@@ -369,6 +386,42 @@ export class RskNode {
   get coinbaseHex(): string {
     return bytesToHex(this.coinbase)
   }
+}
+
+/**
+ * The database of a fork, opened before the remote is asked anything: one that holds a forked chain sets the block to
+ * fork at (its own), so a restart resumes the same chain; one that holds a chain of its own is refused.
+ */
+async function openForkDatabase(where: NonNullable<ResolvedOptions['database']>, fork: NonNullable<ResolvedOptions['fork']>): Promise<Database> {
+  const db = await openDatabase(where)
+  const meta = db.meta
+  let refusal: string | undefined
+  if (meta !== undefined && meta.fork === undefined) refusal = `the database at ${db.where} holds a chain of its own (not forked): open it without fork, or give the fork another database`
+  else if (meta?.fork !== undefined && fork.blockNumber !== undefined && fork.blockNumber !== BigInt(meta.fork.number)) {
+    refusal = `the database at ${db.where} holds a chain forked at block ${BigInt(meta.fork.number)}, not ${fork.blockNumber}: leave the fork's block number out (or give that one), or give the fork another database`
+  }
+  if (refusal !== undefined) {
+    if (where.level === undefined) await db.level.close().catch(() => undefined)
+    throw new DatabaseError(refusal)
+  }
+  if (meta?.fork !== undefined) fork.blockNumber = BigInt(meta.fork.number)
+  return db
+}
+
+/**
+ * Refuses a database made for another chain id, a forked chain's database opened without its fork, and one whose
+ * forked block is not the remote's block at that height (another network, or a remote that reorganised below it).
+ */
+function checkDatabaseChain(db: Database, chainId: bigint, fork: ForkPoint | undefined): void {
+  const kept = db.meta?.fork
+  if (kept === undefined) return checkChainId(db, chainId)
+  if (fork === undefined) {
+    throw new DatabaseError(`the database at ${db.where} holds a chain forked from a remote at block ${BigInt(kept.number)}: open it with the same fork (fork.url, --fork-url)`)
+  }
+  if (fork.block.hashHex !== db.meta!.genesis) {
+    throw new DatabaseError(`the database at ${db.where} was forked at block ${fork.number} with hash ${db.meta!.genesis}; the remote's block ${fork.number} is ${fork.block.hashHex} (another network, or the remote reorganised below it)`)
+  }
+  checkChainId(db, chainId)
 }
 
 /**

@@ -50,7 +50,6 @@ function checkFork(options: ProviderOptions): ResolvedFork {
   if (typeof f !== 'object' || f === null || !isForkUrl(f.url)) {
     throw new TypeError('rsksim: fork.url must be an http:// or https:// URL')
   }
-  if (options.database !== undefined) throw new TypeError('rsksim: fork and database cannot be used together yet (docs/forking.md)')
   if (options.network !== undefined) throw new TypeError('rsksim: with fork, the network is the remote\'s: leave network out')
   let blockNumber: bigint | undefined
   if (f.blockNumber !== undefined) {

@@ -147,7 +147,6 @@ function forkOptions(v: ReturnType<typeof parseFlags>): ForkOptions | undefined 
   }
   if (!isForkUrl(url)) throw new CliUsageError('--fork-url: expected an http:// or https:// URL')
   if (v.network !== undefined) throw new CliUsageError('--fork-url and --network cannot be combined: the network is the remote\'s')
-  if (v.db !== undefined) throw new CliUsageError('--fork-url and --db cannot be combined yet')
   const fork: ForkOptions = { url }
   if (v['fork-block-number'] !== undefined) fork.blockNumber = bigQuantity('fork-block-number', v['fork-block-number'])
   if (v['fork-header'] !== undefined) {

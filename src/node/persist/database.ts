@@ -73,6 +73,11 @@ export const DB_FORMAT = 'rsksim-db'
  * the first batch written to it: the blocks written after that are packed, which an rsksim reading only 1 cannot read.
  */
 export const DB_VERSION = 2
+/**
+ * 3: a forked chain (`fork` in the description): its first block is the forked block of a remote, and what the local
+ * trie does not hold is the remote's. An rsksim reading only 2 refuses it rather than open it as a chain of its own.
+ */
+export const FORK_DB_VERSION = 3
 
 /** A database that cannot be used; the message says why and nothing was written. */
 export class DatabaseError extends Error {
@@ -109,8 +114,13 @@ export interface DatabaseMeta {
   version: number
   chainId: string
   networkId: string
-  /** Genesis block hash, 0x hex. */
+  /** Genesis block hash, 0x hex: on a fork, the forked block's (the first block the database holds). */
   genesis: string
+  /**
+   * A forked chain's remote block (docs/forking.md): its number and the local root its state root stands for (the
+   * funded accounts written over the remote's state: TrieStore.alias). The remote's URL is not kept (it may hold a key).
+   */
+  fork?: { number: string; localRoot: string }
 }
 
 /** An open database: its store, where it is, and what made it (undefined when it is new). */
@@ -133,9 +143,10 @@ export const logFile = (dir: string): string => path.join(dir, 'rsksim-acks.log'
 /**
  * Opens the database at `dir` (created when missing) or the given store. Refuses, before writing anything, a
  * directory that is not an rsksim database, one another process holds open, one made by a newer rsksim, or one
- * made for another chain id.
+ * made for another chain id (checked here when `chainId` is given; a fork learns its chain id from the remote after
+ * reading the database's forked block, and calls `checkChainId` then).
  */
-export async function openDatabase(where: { path?: string; level?: LevelLike }, chainId: bigint): Promise<Database> {
+export async function openDatabase(where: { path?: string; level?: LevelLike }, chainId?: bigint): Promise<Database> {
   let level: LevelLike
   let label: string
   let dir: string | undefined
@@ -171,11 +182,9 @@ export async function openDatabase(where: { path?: string; level?: LevelLike }, 
       if (await hasAnyKey(level, opts)) throw new DatabaseError(`${label} holds a LevelDB database that is not rsksim's: refusing to write there`)
       return { level, where: label, meta: undefined, opts, ...(dir !== undefined ? { dir } : {}) }
     }
-    const meta = parseMeta(raw, label)
-    if (BigInt(meta.chainId) !== chainId) {
-      throw new DatabaseError(`the database at ${label} holds a chain with chain id ${BigInt(meta.chainId)}; this node is chain id ${chainId} (choose the same network)`)
-    }
-    return { level, where: label, meta, opts, ...(dir !== undefined ? { dir } : {}) }
+    const db = { level, where: label, meta: parseMeta(raw, label), opts, ...(dir !== undefined ? { dir } : {}) }
+    if (chainId !== undefined) checkChainId(db, chainId)
+    return db
   } catch (e) {
     if (where.level === undefined) await level.close().catch(() => undefined)
     throw e
@@ -200,6 +209,13 @@ async function replayLog(db: Pick<Database, 'level' | 'opts'>, dir: string): Pro
   log.close()
 }
 
+/** Refuses a database made for another chain id than `chainId`. */
+export function checkChainId(db: Database, chainId: bigint): void {
+  if (db.meta !== undefined && BigInt(db.meta.chainId) !== chainId) {
+    throw new DatabaseError(`the database at ${db.where} holds a chain with chain id ${BigInt(db.meta.chainId)}; this node is chain id ${chainId} (choose the same network)`)
+  }
+}
+
 function parseMeta(raw: Uint8Array, label: string): DatabaseMeta {
   let meta: DatabaseMeta
   try {
@@ -208,9 +224,10 @@ function parseMeta(raw: Uint8Array, label: string): DatabaseMeta {
     throw new DatabaseError(`the database at ${label} has an unreadable description (rsksim:meta)`)
   }
   if (meta.format !== DB_FORMAT) throw new DatabaseError(`${label} is not an rsksim database`)
-  if (typeof meta.version !== 'number' || meta.version > DB_VERSION) {
-    throw new DatabaseError(`the database at ${label} has format version ${String(meta.version)}, newer than this rsksim reads (${DB_VERSION}): use a newer rsksim`)
+  if (typeof meta.version !== 'number' || meta.version > FORK_DB_VERSION) {
+    throw new DatabaseError(`the database at ${label} has format version ${String(meta.version)}, newer than this rsksim reads (${FORK_DB_VERSION}): use a newer rsksim`)
   }
+  if ((meta.version === FORK_DB_VERSION) !== (meta.fork !== undefined)) throw new DatabaseError(`the database at ${label} has a damaged description (rsksim:meta): its version and its fork disagree`)
   return meta
 }
 

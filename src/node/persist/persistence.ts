@@ -25,6 +25,7 @@ import { DatabaseWriteFailed } from '../errors.js'
 import {
   DB_FORMAT,
   DB_VERSION,
+  FORK_DB_VERSION,
   DatabaseError,
   HEAD_KEY,
   META_KEY,
@@ -196,18 +197,24 @@ export class Persistence {
     }
   }
 
-  /** Writes the description of a new database (with its first batch: the genesis block). */
-  async create(): Promise<void> {
+  /**
+   * Writes the description of a new database (with its first batch: the genesis block, or a fork's forked block).
+   * `forkLocalRoot`: on a fork, the local root the forked block's state root stands for (createForkGenesis).
+   */
+  async create(forkLocalRoot?: Uint8Array): Promise<void> {
     const { chain } = this.node
+    const first = chain.store.first
     const meta: DatabaseMeta = {
       format: DB_FORMAT,
-      version: DB_VERSION,
+      version: forkLocalRoot === undefined ? DB_VERSION : FORK_DB_VERSION,
       chainId: q(chain.common.chainId()),
       networkId: this.node.options.network.networkId,
-      genesis: chain.store.byNumber(0n)!.hashHex,
+      genesis: first.hashHex,
+      ...(forkLocalRoot !== undefined ? { fork: { number: q(first.number), localRoot: bytesToHex(forkLocalRoot) } } : {}),
     }
-    // In the same batch as the genesis block: a database is never found with blocks and no description.
+    // In the same batch as the first block: a database is never found with blocks and no description.
     this.extra = [{ type: 'put', key: META_KEY, value: utf8.encode(JSON.stringify(meta)) }]
+    this.head = first.number - 1n
     await this.sync()
   }
 
@@ -233,13 +240,23 @@ export class Persistence {
         throw damaged(`a block record is unreadable (${(e as Error).message})`)
       }
     }
-    if (chain.store.byNumber(0n) === undefined || chain.head.hashHex !== head.hash) throw damaged(`the blocks end at ${chain.store.headNumber}, the head record names ${head.number}`)
-    if (this.db.meta !== undefined && chain.store.byNumber(0n)!.hashHex !== this.db.meta.genesis) throw damaged('its genesis block is not the one it was made with')
-    try {
-      await chain.state.setStateRoot(hexToBytes(head.root as PrefixedHexString))
-    } catch {
-      throw damaged(`the state ${head.root} is missing`)
+    const meta = this.db.meta
+    const firstNumber = meta?.fork === undefined ? 0n : BigInt(meta.fork.number)
+    if (values.length === 0 || chain.store.first.number !== firstNumber || chain.head.hashHex !== head.hash) throw damaged(`the blocks end at ${chain.store.headNumber}, the head record names ${head.number}`)
+    if (meta !== undefined && chain.store.first.hashHex !== meta.genesis) throw damaged('its genesis block is not the one it was made with')
+    const setRoot = async (root: string) => {
+      try {
+        await chain.state.setStateRoot(hexToBytes(root as PrefixedHexString))
+      } catch {
+        throw damaged(`the state ${root} is missing`)
+      }
     }
+    if (meta?.fork !== undefined) {
+      // The forked block's state root (the remote's) stands for the local root made over it at the fork's start.
+      await setRoot(meta.fork.localRoot)
+      chain.trees.alias(chain.store.first.header.stateRoot, await chain.state.rootNode())
+    }
+    await setRoot(head.root)
     chain.genesisTrees = chain.trees.mark()
     chain.trees.setEra(chain.store.headNumber)
     node.clock.offset = BigInt(head.clock.offset)
@@ -254,7 +271,6 @@ export class Persistence {
     const txs = (await dbValues(this.db, 'p')).map((v) => decodeTx(v, chain.common))
     await node.pool.restore(txs, async (sender) => (await chain.state.getAccount(new Address(toAddressBytes(sender))))?.nonce ?? 0n)
     // A database of an earlier format version is marked with this one by the next batch, which writes blocks in it.
-    const meta = this.db.meta
     if (meta !== undefined && meta.version < DB_VERSION) {
       meta.version = DB_VERSION
       this.extra.push({ type: 'put', key: META_KEY, value: utf8.encode(JSON.stringify(meta)) })

@@ -215,7 +215,12 @@ export class LiveState implements StateManagerInterface {
   private async readCode(address: Address): Promise<Uint8Array> {
     const a = (await this.entry(address)).current
     if (a === undefined || equalsBytes(a.codeHash, KECCAK256_NULL)) return EMPTY
-    return (await this.store.code(a.codeHash)) ?? EMPTY
+    const code = await this.store.code(a.codeHash)
+    if (code !== undefined || this.store.remote === undefined) return code ?? EMPTY
+    // A fork's account whose leaf is local but whose code is still the remote's, in a process that has not read the
+    // account from the remote yet (a fork reopened from its database): the remote's account brings its code.
+    await this.store.remote.account(address.bytes)
+    return this.store.heldCode(a.codeHash) ?? EMPTY
   }
 
   getCodeSize(address: Address): Promise<number> {
