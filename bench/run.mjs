@@ -195,7 +195,7 @@ run on one machine, to be re-measured, not asserted.
 ${tbl}
 
 ¹ Ganache ran fewer iterations on this row (its JS VM is 10-100x slower per operation):
-${gc.calls.toLocaleString('en-US')} \`eth_call\`s instead of ${c.calls.toLocaleString('en-US')}, ${gc.estimates.toLocaleString('en-US')} estimates and ${gc.deploys} deployments instead of ${c.estimates.toLocaleString('en-US')} and ${c.deploys}, one timed compute call instead of the median of three, warm rows after
+${gc.calls.toLocaleString('en-US')} \`eth_call\`s instead of ${c.calls.toLocaleString('en-US')}, ${gc.estimates.toLocaleString('en-US')} estimates per estimates row and ${gc.deploys} deployments instead of ${c.estimates.toLocaleString('en-US')} and ${c.deploys}, one timed compute call instead of the median of three, warm rows after
 ${gc.warmTransfers.toLocaleString('en-US')} transfers and ${gc.warmFixtures.toLocaleString('en-US')} cycles. Rates are per second, so they stay comparable.
 
 ### How to read

@@ -51,7 +51,7 @@ function run(code: string, env: NodeJS.ProcessEnv = process.env): { stdout: stri
 /** Every patch flag the probe prints, set to `on`. */
 const allPatches = (on: boolean) =>
   Object.fromEntries(
-    ['active', 'interpreter', 'memory', 'newInterpreter', 'executingBlock', 'runInterpreter', 'common', 'senderCache', 'addressHex', 'execBlock', 'legacyTx', 'executeCall', 'generateAddress', 'runTx', 'creationNonceRule'].map((k) => [k, on]),
+    ['active', 'interpreter', 'memory', 'newInterpreter', 'executingBlock', 'runInterpreter', 'common', 'senderCache', 'addressHex', 'execBlock', 'legacyTx', 'executeCall', 'generateAddress', 'activeOpcodes', 'runTx', 'creationNonceRule'].map((k) => [k, on]),
   )
 
 const versions = (v: string) => JSON.stringify({ '@ethereumjs/evm': v, '@ethereumjs/statemanager': v, '@ethereumjs/common': v, '@ethereumjs/tx': v, '@ethereumjs/util': v, '@ethereumjs/block': v })

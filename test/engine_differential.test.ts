@@ -50,6 +50,10 @@ async function scenario(): Promise<unknown[]> {
 
   const token = await deploy(Token, (1n << 100n).toString(16).padStart(64, '0'))
   for (let i = 0; i < 5; i++) await tx(token, iface(Token).encodeFunctionData('transfer', [COW1, 1000n + BigInt(i)]))
+  // EVMs of their own (Chain.vmOver): the pending block's, and one at an older block.
+  const balanceOf = { to: token, data: iface(Token).encodeFunctionData('balanceOf', [COW1]) }
+  out.push(await rq('eth_call', [balanceOf, 'pending']), await rq('eth_call', [balanceOf, '0x3']))
+  out.push(await rq('eth_estimateGas', [{ from: COW, to: token, data: iface(Token).encodeFunctionData('transfer', [COW1, 7n]) }, 'pending']))
   const compute = await deploy(Compute)
   for (const f of ['keccakLoop', 'arithLoop', 'storageLoop']) {
     const r = await tx(compute, iface(Compute).encodeFunctionData(f, [50]))
@@ -130,7 +134,7 @@ async function scenario(): Promise<unknown[]> {
   const r = prng(424242)
   for (let i = 0; i < 150; i++) {
     const code = randomProgram(r)
-    out.push({ code, call: await rq('eth_call', [{ from: COW, data: code, gas: '0xf4240' }, 'latest']) })
+    out.push({ code, call: await rq('eth_call', [{ from: COW, data: code, gas: '0xf4240' }, i % 5 === 0 ? 'pending' : 'latest']) })
     // The same program as a contract's code (a state override), called with call data of any length up to 80 bytes.
     const input = '0x' + Array.from({ length: Math.floor(r() * 81) }, () => Math.floor(r() * 256).toString(16).padStart(2, '0')).join('')
     out.push({ input, call: await rq('eth_call', [{ from: COW, to: PROGRAM, data: input, gas: '0xf4240' }, 'latest', { [PROGRAM]: { code } }]) })

@@ -15,6 +15,7 @@ import {
   ENGINE_VERSIONS,
   executeCallPatched,
   generateAddressPatched,
+  activeOpcodesPatched,
   interpreterPatched,
   memoryPatched,
   newInterpreterPatched,
@@ -60,10 +61,34 @@ const rpc = (p: Awaited<ReturnType<typeof fresh>>, method: string, params: unkno
 describe('engine patches', () => {
   it('are applied exactly when the installed engine is the pinned release', () => {
     // Against the installed engine, every patch is in; in a copy whose pin differs, every patch is out.
-    for (const flag of [interpreterPatched, memoryPatched, runInterpreterPatched, executeCallPatched, generateAddressPatched, newInterpreterPatched, commonPatched, senderCachePatched, senderAddressPatched, addressHexPatched, runTxPatched]) {
+    for (const flag of [interpreterPatched, memoryPatched, runInterpreterPatched, executeCallPatched, generateAddressPatched, activeOpcodesPatched, newInterpreterPatched, commonPatched, senderCachePatched, senderAddressPatched, addressHexPatched, runTxPatched]) {
       expect(flag).toBe(engineMatchesPin)
     }
     expect(engineMatchesPin).toBe(Object.values(ENGINE_VERSIONS).every((v) => v === PINNED_ENGINE_VERSION))
+  })
+
+  it('EVMs a chain makes for views share its opcode tables (activeOpcodes.ts); with the switch off each builds its own', async () => {
+    const p = await fresh()
+    const { chain } = (p as unknown as { node: RskNode }).node
+    const tables = (vm: { evm: unknown }) => {
+      const evm = vm.evm as { _opcodeMap: unknown; _opcodes: unknown; _handlers: unknown; _dynamicGasHandlers: unknown }
+      return [evm._opcodeMap, evm._opcodes, evm._handlers, evm._dynamicGasHandlers]
+    }
+    const a = tables(await chain.vmOver(chain.state.shallowCopy()))
+    const b = tables(await chain.vmOver(chain.state.shallowCopy()))
+    // The chain's own EVM was made first, with the same custom opcode list: its tables are the ones handed on.
+    const own = tables(chain.vm)
+    for (let i = 0; i < 4; i++) expect([i, b[i] === a[i], a[i] === own[i]]).toEqual([i, activeOpcodesPatched, activeOpcodesPatched])
+    try {
+      setEnginePatches(false)
+      const c = tables(await chain.vmOver(chain.state.shallowCopy()))
+      for (let i = 0; i < 4; i++) expect([i, c[i] === a[i]]).toEqual([i, false])
+      // Built the engine's way, they hold the same opcodes.
+      expect(Object.keys(c[0] as object)).toEqual(Object.keys(a[0] as object))
+    } finally {
+      setEnginePatches(true)
+    }
+    await p.disconnect()
   })
 
   it("RSK's account rules (accountRules.ts) take effect on a new EVM exactly when the engine is the pinned release, switch off or on", async () => {

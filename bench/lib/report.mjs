@@ -19,6 +19,7 @@ export function rows(c) {
     { id: 'multiTxBlocks.cpu', label: `… CPU time per transfer, µs (in process: whole process; HTTP: server)`, better: 'lower', ratio: true, digits: 0 },
     { id: 'calls', label: 'eth_call balanceOf, calls/s', better: 'higher', ratio: true, digits: 0 },
     { id: 'estimates', label: 'eth_estimateGas of a transfer, estimates/s', better: 'higher', ratio: true, digits: 0 },
+    { id: 'estimatesPending', label: '… the same at `pending` (as hardhat-ethers asks), estimates/s', better: 'higher', ratio: true, digits: 0 },
     { id: 'fixtures', label: 'fixture cycles (snapshot, 3 transfers, revert), cycles/s', better: 'higher', ratio: true, digits: 1 },
     { id: 'fixturesWarm', label: `… warm: the same after ${n(c.warmFixtures)} more untimed, cycles/s`, better: 'higher', ratio: true, digits: 1 },
     { id: 'getLogs', label: `eth_getLogs over ${n(c.logsRange)} blocks, ms`, better: 'lower', ratio: true, digits: 2 },

@@ -58,7 +58,8 @@ try {
 const plan = [
   ['transfers', w.transfers],
   ['calls', w.calls],
-  ['estimates', w.estimates],
+  ['estimates', (ctx, c) => w.estimates(ctx, c)],
+  ['estimatesPending', w.estimatesPending],
   ['getLogs', w.getLogs],
   ['sends', w.sends], // after getLogs, which reads the transfers' own 500 blocks
   ['deploys', w.deploys],

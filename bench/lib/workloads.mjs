@@ -16,7 +16,7 @@ const TRANSFER_GAS = 100_000n
 
 /** How many operations one run of workload `id` performs with counts `c` (undefined for a workload not counted so). */
 export function operationsOf(id, c) {
-  return { transfers: c.transfers, sends: c.transfers, deploys: c.deploys, estimates: c.estimates, fixtures: c.fixtures, mine: c.mineBlocks, calls: c.calls, keccak: c.computeReps, arith: c.computeReps, storage: c.computeReps }[id]
+  return { transfers: c.transfers, sends: c.transfers, deploys: c.deploys, estimates: c.estimates, estimatesPending: c.estimates, fixtures: c.fixtures, mine: c.mineBlocks, calls: c.calls, keccak: c.computeReps, arith: c.computeReps, storage: c.computeReps }[id]
 }
 
 /** Iteration counts: full run, --quick, and the Ganache scaling (its JS VM takes ~20 ms per transaction). */
@@ -58,7 +58,7 @@ export function counts({ quick, target }) {
     // Ganache is 10-100x slower per operation; fewer iterations keep the run short. Rates are per second, so they
     // stay comparable; the cells say when a count was scaled.
     Object.assign(c, { calls: 500, estimates: 200, deploys: 50, computeReps: 1, warmTransfers: 300, warmFixtures: 100 })
-    c.scaled = ['calls', 'estimates', 'deploys', 'keccak', 'arith', 'storage', 'transfersWarm', 'fixturesWarm']
+    c.scaled = ['calls', 'estimates', 'estimatesPending', 'deploys', 'keccak', 'arith', 'storage', 'transfersWarm', 'fixturesWarm']
   }
   c.scaled ??= []
   return c
@@ -276,16 +276,21 @@ export async function calls(ctx, c) {
  * `eth_estimateGas` of a token `transfer` to a new recipient each time (what ethers and viem ask before sending a
  * contract write without a gas limit), at `latest`.
  */
-export async function estimates(ctx, c) {
-  const reqs = Array.from({ length: c.estimates }, (_, i) => ({ from: ctx.from, to: ctx.token, data: transferData(20_000 + i) }))
-  const first = BigInt(await ctx.t.request('eth_estimateGas', [reqs[0]]))
+export async function estimates(ctx, c, tag) {
+  const reqs = Array.from({ length: c.estimates }, (_, i) => ({ from: ctx.from, to: ctx.token, data: transferData((tag === undefined ? 20_000 : 40_000) + i) }))
+  const params = (req) => (tag === undefined ? [req] : [req, tag])
+  const first = BigInt(await ctx.t.request('eth_estimateGas', params(reqs[0])))
   if (first < 21_000n) throw new Error(`estimate ${first}`)
-  await ctx.clock.start('estimates')
+  const id = tag === undefined ? 'estimates' : 'estimatesPending'
+  await ctx.clock.start(id)
   const t0 = performance.now()
-  for (const req of reqs) await ctx.t.request('eth_estimateGas', [req])
-  await ctx.clock.stop('estimates')
+  for (const req of reqs) await ctx.t.request('eth_estimateGas', params(req))
+  await ctx.clock.stop(id)
   return { value: c.estimates / ((performance.now() - t0) / 1000), detail: `${c.estimates} estimates` }
 }
+
+/** The estimates row at `pending`, as hardhat-ethers asks before every write (`HardhatEthersProvider.estimateGas`). */
+export const estimatesPending = (ctx, c) => estimates(ctx, c, 'pending')
 
 /** eth_getLogs over the last `logsRange` blocks (the transfer blocks): median of 5 requests, ms. */
 export async function getLogs(ctx, c) {

@@ -58,6 +58,11 @@ export class Chain {
     readonly bridge: BridgeReads,
     /** The blocks the BlockHeader precompile reads: this chain's (on a fork, uncles' coinbases set by src/node/fork). */
     readonly blocks: ChainBlocks,
+    /**
+     * The custom opcodes and precompiles of the chain's EVM, given to every EVM `vmOver` makes too: one list, so the
+     * opcode tables made from it are made once (enginePatches/activeOpcodes.ts).
+     */
+    private readonly evmOpts: ReturnType<typeof rskEvmOptions>,
   ) {
     this.guard = guard
   }
@@ -76,9 +81,10 @@ export class Chain {
     // BLOCKHASH and the BlockHeader precompile ask the chain, which exists by the time any EVM runs.
     const blockchain = new StoreBlockHashes((n) => chain.blockAt(n))
     const blocks: ChainBlocks = { at: (n) => chain.blockAt(n) }
-    const vm = await createVM({ common, stateManager: state, blockchain, evmOpts: rskEvmOptions(common, guard, bridge, blocks) })
+    const evmOpts = rskEvmOptions(common, guard, bridge, blocks)
+    const vm = await createVM({ common, stateManager: state, blockchain, evmOpts })
     applyAccountRules(vm.evm as EVM)
-    const chain: Chain = new Chain(common, state, vm, store, trees, guard, bridge, blocks)
+    const chain: Chain = new Chain(common, state, vm, store, trees, guard, bridge, blocks, evmOpts)
     return chain
   }
 
@@ -103,11 +109,14 @@ export class Chain {
    * A VM over a state of its own, as the chain's (the same opcodes, precompiles, deadline and account rules), for one
    * use: a pending block, calls at an older block, a replay. It gets a copy of the chain's Common: the engine's EVM
    * subscribes to its Common's `hardforkChanged` event, so on the chain's Common, which lives as long as the chain,
-   * every VM made stayed reachable with its state (about 100 KB each, measured over 200 pending reads).
+   * every VM made stayed reachable with its state (about 100 KB each, measured over 200 pending reads). Its opcodes
+   * and precompiles are the chain's own (they read the chain's Common: its minimum gas price is the one the blocks
+   * built now get), and so are its opcode tables (enginePatches/activeOpcodes.ts): making them was about 0.4 ms of
+   * the 0.5 ms an `eth_call` or `eth_estimateGas` at `pending` took (docs/performance.md, twenty-fifth round).
    */
   async vmOver(state: LiveState): Promise<VM> {
     const common = this.common.copy()
-    const vm = await createVM({ common, stateManager: state, blockchain: this.vm.blockchain, evmOpts: rskEvmOptions(common, this.guard, this.bridge, this.blocks) })
+    const vm = await createVM({ common, stateManager: state, blockchain: this.vm.blockchain, evmOpts: this.evmOpts })
     applyAccountRules(vm.evm as EVM)
     return vm
   }

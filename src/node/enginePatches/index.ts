@@ -1,7 +1,7 @@
 /**
  * Changes to @ethereumjs internals that no public option reaches: interpreter fast paths (interpreter.ts,
  * runInterpreter.ts, executeCall.ts, newInterpreter.ts), contract addresses through rsksim's keccak
- * (generateAddress.ts), Common fast paths (common.ts), faster opcode handlers
+ * (generateAddress.ts), opcode tables made once for the EVMs of a chain (activeOpcodes.ts), Common fast paths (common.ts), faster opcode handlers
  * (fastOpcodes.ts, fastArithmetic.ts), the known sender and sender address of a transaction (senderCache.ts),
  * addresses' hex (addressHex.ts), and execution blocks and decoded legacy transactions copied from a template
  * instead of built (execBlock.ts, legacyTx.ts, both through copyTemplate.ts), and the engine's `runTx` for legacy
@@ -24,6 +24,7 @@ export { interpreterPatched, memoryPatched, interpreterFieldsFound } from './int
 export { runInterpreterPatched } from './runInterpreter.js'
 export { executeCallPatched } from './executeCall.js'
 export { generateAddressPatched } from './generateAddress.js'
+export { activeOpcodesPatched } from './activeOpcodes.js'
 export { newInterpreterPatched } from './newInterpreter.js'
 export { activatedEipsArray, commonPatched, paramsAlreadyMerged } from './common.js'
 export { fastOpcodes, fastSstore, wordToBytes, writeWord } from './fastOpcodes.js'
