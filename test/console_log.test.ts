@@ -42,7 +42,7 @@ describe('console.log', () => {
     expect(lines).toEqual([{ message: 'peek 3', transactionHash: null }])
     await p.request({ method: 'eth_estimateGas', params: [{ to: user, data }] })
     expect(lines).toHaveLength(1)
-    // At `pending` (the pending block's own EVM, src/node/miner/pending.ts) too; a pooled transaction's lines are
+    // At `pending` (src/node/miner/pending.ts) too; a pooled transaction's lines are
     // not reported by the call: they belong to the block that will mine it.
     await p.request({ method: 'evm_setAutomine', params: [false] })
     await send(p, { to: user, data: ci.encodeFunctionData('run', [7]) })

@@ -1,8 +1,9 @@
 /**
  * `pending` for eth_getBalance, eth_getStorageAt, eth_call and eth_estimateGas: the block the miner would build now
  * (spec "Block parameter": "a sample next block built on top of latest, holding transactions usually taken from the
- * local mempool"; RSKj `ExecutionBlockRetriever`), built per request on a copy of the head's state
- * (src/node/miner/pending.ts). Expected values are what the test's own transactions must leave.
+ * local mempool"; RSKj `ExecutionBlockRetriever`), built per request on the live state inside a checkpoint that is
+ * reverted when the request ends (src/node/miner/pending.ts). Expected values are what the test's own transactions
+ * must leave, or another node's that never read `pending`.
  */
 import { beforeEach, describe, expect, it } from 'vitest'
 import { BrowserProvider } from 'ethers'
@@ -19,7 +20,7 @@ const STORE = '3615600c5760003560005500' + '5b60005460005260206000f3'
 /** Returns NUMBER, then TIMESTAMP, as two words. */
 const BLOCK_INFO = '4360005242602052' + '60406000f3'
 
-describe('pending: the next block, with the pool, on a copy of the head state', () => {
+describe('pending: the next block, with the pool, on the head state for one request', () => {
   let p: Provider
   beforeEach(async () => {
     p = await fresh()
@@ -79,6 +80,50 @@ describe('pending: the next block, with the pool, on a copy of the head state', 
     expect(pendingTime).toBeGreaterThanOrEqual(pinned + 100_000n)
     await rq(p, 'evm_mine')
     expect(BigInt((await rq(p, 'eth_getBlockByNumber', ['latest', false])).timestamp)).toBeGreaterThanOrEqual(pinned + 100_000n)
+  })
+
+  it('an estimate that runs its call several times sees the pooled transactions in every run; latest does not', async () => {
+    // GAS (so the estimate searches, running the call again), then REVERT unless B has a balance, which only a pooled
+    // transaction gives it. Each run's own checkpoint is reverted, never the pending block's under it.
+    const B = '0x' + '33'.repeat(20)
+    const checker = '0x' + '44'.repeat(20)
+    await rq(p, 'anvil_setCode', [checker, '0x5a5073' + B.slice(2) + '31602057' + '60006000fd' + '5b00'])
+    await rq(p, 'evm_setAutomine', [false])
+    await rq(p, 'eth_sendTransaction', [{ from: COW, to: B, value: '0x5' }])
+    const estimate = BigInt(await rq(p, 'eth_estimateGas', [{ from: COW, to: checker }, 'pending']))
+    expect(estimate).toBeGreaterThan(21_000n)
+    await expect(rq(p, 'eth_estimateGas', [{ from: COW, to: checker }, 'latest'])).rejects.toMatchObject({ code: -32015 })
+    expect(await rq(p, 'eth_getBalance', [B, 'latest'])).toBe('0x0')
+    await rq(p, 'evm_mine')
+    expect(await rq(p, 'eth_getBalance', [B, 'latest'])).toBe('0x5')
+    expect(BigInt(await rq(p, 'eth_estimateGas', [{ from: COW, to: checker }, 'latest']))).toBe(estimate)
+  })
+
+  it('reading pending leaves the chain as it was: a node that reads it between blocks mines the same blocks as one that never does', async () => {
+    const REMASC = '0x0000000000000000000000000000000001000008'
+    const run = async (readPending: boolean) => {
+      const node = await fresh()
+      await rq(node, 'anvil_setBlockTimestampInterval', [1])
+      let differed = false
+      // Fees paid (1 gwei), so that REMASC pays rewards once blocks mature (10 blocks later): the pending block's
+      // REMASC transaction then moves balances that latest does not show yet.
+      for (let i = 0; i < 14; i++) {
+        await rq(node, 'eth_sendTransaction', [{ from: COW, to: X, value: '0x1', gasPrice: '0x3b9aca00' }])
+        if (readPending) {
+          const [pending, latest] = [await rq(node, 'eth_getBalance', [REMASC, 'pending']), await rq(node, 'eth_getBalance', [REMASC, 'latest'])]
+          if (pending !== latest) differed = true
+          await rq(node, 'eth_call', [{ from: COW, to: X, value: '0x2' }, 'pending'])
+          await rq(node, 'eth_estimateGas', [{ from: COW, to: X, value: '0x3' }, 'pending'])
+        }
+      }
+      const head = await rq(node, 'eth_getBlockByNumber', ['latest', false])
+      await node.disconnect()
+      return { differed, hash: head.hash, stateRoot: head.stateRoot, number: head.number }
+    }
+    const reader = await run(true)
+    const other = await run(false)
+    expect(reader.differed).toBe(true)
+    expect({ hash: reader.hash, stateRoot: reader.stateRoot, number: reader.number }).toEqual({ hash: other.hash, stateRoot: other.stateRoot, number: other.number })
   })
 
   it('EVMs made for one use (pending blocks, older blocks, replays) are not kept reachable by the chain', async () => {

@@ -94,14 +94,14 @@ export class RskNode {
     readonly chain: Chain,
   ) {
     this.console.attach(chain.vm.evm as EVM)
-    // And the EVMs of pending blocks, once their pool transactions ran: an eth_call at `pending` reports its console.log.
-    chain.onView = (evm) => this.console.attach(evm)
     this.minerConfig = {
       // RSKj regtest: 0xec4ddeb4380ad69b3e509baad9f158cdf4e4681d.
       coinbase: privateKeyToAddress(MINER_KEY),
       afterTransaction: (t) => {
         for (const message of this.console.take()) this.minedConsole.push({ message, transactionHash: t.hashHex })
       },
+      // A pending block's pool transactions print when they are mined, not at each read of `pending`.
+      afterPendingTransactions: () => void this.console.take(),
       blockGasLimit: options.blockGasLimit,
       minimumGasPrice: options.minimumGasPrice,
       ...(options.remasc ? { remasc: REMASC_CONFIGS[options.network.name] } : {}),
@@ -111,6 +111,8 @@ export class RskNode {
     const maturity = this.minerConfig.remasc === undefined ? 0 : Number(this.minerConfig.remasc.maturity) + 2
     chain.store.keepRecent(Math.max(RECENT_BLOCKS, maturity, options.stateHistory ?? 0))
     this.miner = new Miner(chain, this.pool, this.clock, this.minerConfig)
+    this.miner.inTask = () => this.queue.inTask
+    this.queue.endEach = () => this.miner.endTask()
     this.work = new Work(this.miner, chain.store)
   }
 

@@ -100,19 +100,20 @@ export class Chain {
   }
 
   /**
-   * Blocks that are not in the store but have a state and an EVM of their own: the pending block of a request
-   * (src/node/miner/pending.ts), for as long as the request holds it.
+   * Blocks that are not in the store but are read and executed on a state and an EVM given with them: the pending block
+   * of a request (src/node/miner/pending.ts: the live state and the chain's EVM, for as long as the request runs).
    */
   private readonly views = new WeakMap<BlockRecord, { state: LiveState; evm: EVM }>()
 
   /**
    * A VM over a state of its own, as the chain's (the same opcodes, precompiles, deadline and account rules), for one
-   * use: a pending block, calls at an older block, a replay. It gets a copy of the chain's Common: the engine's EVM
+   * use: calls at an older block, a replay. It gets a copy of the chain's Common: the engine's EVM
    * subscribes to its Common's `hardforkChanged` event, so on the chain's Common, which lives as long as the chain,
    * every VM made stayed reachable with its state (about 100 KB each, measured over 200 pending reads). Its opcodes
    * and precompiles are the chain's own (they read the chain's Common: its minimum gas price is the one the blocks
    * built now get), and so are its opcode tables (enginePatches/activeOpcodes.ts): making them was about 0.4 ms of
-   * the 0.5 ms an `eth_call` or `eth_estimateGas` at `pending` took (docs/performance.md, twenty-fifth round).
+   * the 0.5 ms an `eth_call` at `pending` took while the pending block had a VM of its own (docs/performance.md,
+   * twenty-fifth round).
    */
   async vmOver(state: LiveState): Promise<VM> {
     const common = this.common.copy()
@@ -121,13 +122,9 @@ export class Chain {
     return vm
   }
 
-  /** Called with the EVM of each view when it is added (the node attaches its console.log collector). */
-  onView?: (evm: EVM) => void
-
   /** Lets `block` (not in the store) be read and executed on `state` through `vm`. */
   addView(block: BlockRecord, state: LiveState, vm: VM): void {
     this.views.set(block, { state, evm: vm.evm as EVM })
-    this.onView?.(vm.evm as EVM)
   }
 
   /** The state and EVM of a view added with `addView`, or undefined. */

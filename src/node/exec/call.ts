@@ -72,6 +72,8 @@ export async function execute(
   const toPrecompile = (): boolean => req.to !== undefined && isRskPrecompile(bytesToBigInt(req.to))
   const caller = new Address(req.from ?? new Uint8Array(20))
   const execBlock = executionBlock(chain.common, block)
+  // The pending block holds a checkpoint of its own on the live state (miner/pending.ts): only the call's are reverted.
+  const depth = state instanceof LiveState ? state.openCheckpoints : 0
   await evm.journal.checkpoint()
   try {
     if (overrides !== undefined) await applyOverrides(state, overrides)
@@ -104,7 +106,7 @@ export async function execute(
     await evm.journal.revert()
     await evm.journal.cleanup()
     // Checkpoints of frames an exception left open (a fork's remote failed mid-call): liveState.ts `revertOpen`.
-    if (state instanceof LiveState) await state.revertOpen()
+    if (state instanceof LiveState) await state.revertTo(depth)
   }
 }
 

@@ -64,6 +64,8 @@ export interface MinerConfig {
   minimumGasPrice: bigint
   /** Called after each transaction ran while a block is assembled (the node collects console.log output). */
   afterTransaction?: (t: TxRecord) => void
+  /** Called after the pool's transactions ran in a pending block (the node drops their console.log output). */
+  afterPendingTransactions?: () => void
   /** REMASC constants of the network, or undefined when blocks carry no REMASC transaction (option `remasc: false`). */
   remasc?: RemascConfig
 }
@@ -111,9 +113,36 @@ export class Miner {
     }
   }
 
-  /** The pending block, built for one request on a copy of the head's state (pending.ts). */
+  /** The pending block of the task running now: built on the live state in a checkpoint, until `endTask`. */
+  private held?: Promise<BlockRecord>
+
+  /** Whether a task of the node's queue is running (set by the node): the pending block lives as long as one. */
+  inTask: () => boolean = () => false
+
+  /**
+   * The pending block (pending.ts), built once per task of the node's queue on the live state inside a checkpoint,
+   * which `endTask` reverts when the task ends: a request reads and runs calls on it while the chain stays as it was
+   * for every other task.
+   */
   pending(): Promise<BlockRecord> {
-    return pendingBlock(this.chain, this.pool, this.clock, this.config, BLOCK_DIFFICULTY)
+    if (this.held !== undefined) return this.held
+    if (!this.inTask()) return Promise.reject(new Error('rsksim: the pending block is built inside a task of the node\'s queue'))
+    this.held = this.chain.state.checkpoint().then(() => pendingBlock(this.chain, this.pool, this.clock, this.config, BLOCK_DIFFICULTY))
+    return this.held
+  }
+
+  /**
+   * At the end of every task of the node's queue: reverts the pending block the task built (and any checkpoint an
+   * exception left open inside it). Undefined when there was none, so a task without one awaits nothing more.
+   */
+  endTask(): Promise<void> | undefined {
+    const held = this.held
+    if (held === undefined) return undefined
+    this.held = undefined
+    return held.then(
+      () => this.chain.state.revertOpen(),
+      () => this.chain.state.revertOpen(),
+    )
   }
 
   /**
@@ -135,6 +164,8 @@ export class Miner {
    * builds the header without merged-mining fields. The caller commits (`commit`) or reverts the checkpoint.
    */
   private assemble(time: bigint, only?: Set<string>): Promise<Assembled> {
+    // A block built inside the pending block's checkpoint would be reverted with it at the end of the task.
+    if (this.held !== undefined) return Promise.reject(new Error('rsksim: a block cannot be built while the pending block of the same task is held'))
     // A block never depends on the clock: the request deadline (exec/guard.ts) does not apply while it is built.
     return this.chain.guard.unbounded(() => this.runTransactions(time, only))
   }

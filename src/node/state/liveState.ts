@@ -406,7 +406,17 @@ export class LiveState implements StateManagerInterface {
    * outermost one calls this, so the state is exactly as before.
    */
   async revertOpen(): Promise<void> {
-    while (this.depth > 0) await this.revert()
+    await this.revertTo(0)
+  }
+
+  /** Reverts the checkpoints opened above `depth` (`openCheckpoints` read before they were opened). */
+  async revertTo(depth: number): Promise<void> {
+    while (this.depth > depth) await this.revert()
+  }
+
+  /** How many checkpoints are open: 0 between requests, 1 while a request reads the pending block (miner/pending.ts). */
+  get openCheckpoints(): number {
+    return this.depth
   }
 
   /** Outside every checkpoint: the undo log is empty, and a root computed for the current state is taken. */
@@ -472,7 +482,7 @@ export class LiveState implements StateManagerInterface {
     for (const [k, e] of this.entries) if (!this.dirty.has(e)) this.entries.delete(k)
   }
 
-  /** A state over the same store at the same root, with this one's unwritten changes. */
+  /** A state over the same store at the same root, with this one's unwritten changes (the engine's interface asks for it). */
   shallowCopy(): LiveState {
     const copy = new LiveState(this.store, this.root)
     for (const e of this.dirty) {
