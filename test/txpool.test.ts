@@ -93,3 +93,26 @@ describe('txpool_*', () => {
     expect(Object.keys((await rpc(p, 'txpool_content')).pending[cow])).toEqual(['2', '3'])
   })
 })
+
+describe('block order of the pool', () => {
+  it("merges senders by the price of each one's next transaction, nonce order within a sender (RSKj PendingState.sortByPriceTakingIntoAccountSenderAndNonce)", async () => {
+    const p = await fresh()
+    const accounts: string[] = await rpc(p, 'eth_accounts')
+    const [a, b, c] = [accounts[0]!, accounts[1]!, accounts[2]!]
+    await rpc(p, 'evm_setAutomine', [false])
+    const to = '0x' + '55'.repeat(20)
+    const sent = new Map<string, string>()
+    const send = async (name: string, from: string, gwei: number) =>
+      sent.set(await rpc(p, 'eth_sendTransaction', [{ from, to, value: '0x1', gas: '0x5208', gasPrice: '0x' + (BigInt(gwei) * 10n ** 9n).toString(16) }]), name)
+    // a: nonce 0 at 1 gwei, nonce 1 at 9 gwei; b: 3 gwei; c: nonce 0 at 2 gwei, nonce 1 at 4 gwei.
+    await send('a0', a, 1)
+    await send('a1', a, 9)
+    await send('b0', b, 3)
+    await send('c0', c, 2)
+    await send('c1', c, 4)
+    await rpc(p, 'evm_mine')
+    const block = await rpc(p, 'eth_getBlockByNumber', ['latest', false])
+    // Heads a0 1, b0 3, c0 2: b0; then c0 (2 > 1); then c1 (4 > 1); then a0, and a1 behind it whatever its price.
+    expect(block.transactions.slice(0, -1).map((h: string) => sent.get(h))).toEqual(['b0', 'c0', 'c1', 'a0', 'a1'])
+  })
+})

@@ -129,16 +129,27 @@ export class TxPool {
    * nonce order within a sender (RSKj `TxPendingValidator` / Ganache ordering).
    */
   ordered(): TxRecord[] {
-    const queues = [...this.pending.values()].map((m) => [...m.values()].sort((a, b) => cmp(a.tx.nonce, b.tx.nonce)))
-    const out: TxRecord[] = []
-    const heads = queues.filter((q) => q.length > 0)
-    while (heads.length > 0) {
-      let best = 0
-      for (let i = 1; i < heads.length; i++) if (heads[i]![0]!.tx.gasPrice > heads[best]![0]!.tx.gasPrice) best = i
-      out.push(heads[best]!.shift()!)
-      if (heads[best]!.length === 0) heads.splice(best, 1)
+    const queues: TxRecord[][] = []
+    for (const bySender of this.pending.values()) {
+      if (bySender.size === 0) continue
+      const q = Array.from(bySender.values())
+      if (q.length > 1) q.sort(byNonce)
+      queues.push(q)
     }
-    return out
+    // One sender (automine's usual case): its transactions in nonce order.
+    if (queues.length <= 1) return queues[0] ?? []
+    const next = new Array<number>(queues.length).fill(0)
+    const out: TxRecord[] = []
+    for (;;) {
+      // The sender whose next transaction pays most; the first sender in pool order on a tie.
+      let best = -1
+      for (let i = 0; i < queues.length; i++) {
+        const t = queues[i]![next[i]!]
+        if (t !== undefined && (best < 0 || t.tx.gasPrice > queues[best]![next[best]!]!.tx.gasPrice)) best = i
+      }
+      if (best < 0) return out
+      out.push(queues[best]![next[best]!++]!)
+    }
   }
 
   /** Every pending and queued transaction, for `txpool_*` and `eth_pendingTransactions`. */
@@ -180,3 +191,4 @@ function count(set: BySender): number {
 }
 
 const cmp = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0)
+const byNonce = (a: TxRecord, b: TxRecord): number => cmp(a.tx.nonce, b.tx.nonce)
