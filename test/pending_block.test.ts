@@ -126,6 +126,22 @@ describe('pending: the next block, with the pool, on the head state for one requ
     expect({ hash: reader.hash, stateRoot: reader.stateRoot, number: reader.number }).toEqual({ hash: other.hash, stateRoot: other.stateRoot, number: other.number })
   })
 
+  it('a call at pending stopped by the request deadline (-32011) leaves the chain as it was: the pooled transaction mines as it would', async () => {
+    const q = await fresh({ rpcTimeout: 300 })
+    const loop = '0x' + '66'.repeat(20)
+    await rq(q, 'anvil_setCode', [loop, '0x5b600056']) // JUMPDEST PUSH1 0 JUMP: runs until the gas or the deadline
+    await rq(q, 'evm_setAutomine', [false])
+    await rq(q, 'eth_sendTransaction', [{ from: COW, to: X, value: '0x9' }])
+    await expect(rq(q, 'eth_call', [{ to: loop, gas: '0x' + (10n ** 15n).toString(16) }, 'pending'])).rejects.toMatchObject({ code: -32011 })
+    await expect(rq(q, 'eth_estimateGas', [{ to: loop }, 'pending'])).rejects.toMatchObject({ code: -32011 })
+    expect(await rq(q, 'eth_getBalance', [X, 'latest'])).toBe('0x0')
+    expect(await rq(q, 'eth_getBalance', [X, 'pending'])).toBe('0x9')
+    await rq(q, 'evm_mine')
+    expect(await rq(q, 'eth_getBalance', [X, 'latest'])).toBe('0x9')
+    expect((await rq(q, 'eth_getBlockByNumber', ['latest', false])).transactions).toHaveLength(2)
+    await q.disconnect()
+  })
+
   it('EVMs made for one use (pending blocks, older blocks, replays) are not kept reachable by the chain', async () => {
     // The engine's EVM subscribes to its Common's hardforkChanged event: made on the chain's Common, each one stayed
     // reachable with its state (54 MB over 280 calls at older blocks and traces before Chain.vmOver copied it).
