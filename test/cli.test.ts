@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runCli, type CliIo, type CliResult } from '../src/server/cliMain.js'
 import type { RsksimServer } from '../src/server/index.js'
@@ -68,6 +70,26 @@ describe('runCli', () => {
     expect(out).toContain(`Listening on http://127.0.0.1:${server.port}\n`)
     expect(io.err()).toBe('')
     expect(await chainId(server.url)).toEqual({ jsonrpc: '2.0', id: 1, result: '0x21' })
+  })
+
+  it('prints the database: a new chain, then the head it resumed at', async () => {
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), 'rsksim-cli-db-')), 'chain')
+    try {
+      const first = capture()
+      const a = serving(await runCli(['--port', '0', '--db', dir], first))
+      expect(first.out()).toContain(`\nDatabase\n==================\n${dir}: a new chain\n`)
+      const rpc = (url: string, method: string, params: unknown[] = []) =>
+        fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) }).then(async (r) => ((await r.json()) as { result: any }).result)
+      await rpc(a.url, 'evm_mine')
+      const head = await rpc(a.url, 'eth_getBlockByNumber', ['latest', false])
+      await running.splice(0).pop()!.close()
+      const second = capture()
+      serving(await runCli(['--port', '0', '--db', dir], second))
+      expect(second.out()).toContain(`\nDatabase\n==================\n${dir}: resumed at block 1 (${head.hash})\n`)
+    } finally {
+      await Promise.all(running.splice(0).map((s) => s.close()))
+      rmSync(path.dirname(dir), { recursive: true, force: true })
+    }
   })
 
   it('applies network, account count, balance, gas flags and API keys', async () => {

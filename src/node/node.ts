@@ -86,6 +86,8 @@ export class RskNode {
   private intervalTimer?: NodeJS.Timeout
   /** The on-disk database, when `database` is set (src/node/persist). */
   private persistence?: Persistence
+  /** The database the chain is kept in (`database` option), and the head it resumed at when it held a chain already. */
+  database?: { where: string; resumedAt?: { number: bigint; hash: string } }
   /** The remote network this chain forks, when `fork` is set (src/node/fork, docs/forking.md). */
   fork?: ForkPoint
 
@@ -169,6 +171,8 @@ export class RskNode {
         const persistence = new Persistence(db, node)
         if (db.meta === undefined) await persistence.create(forkLocalRoot)
         else await persistence.restore()
+        const head = chain.head
+        node.database = { where: db.where, ...(db.meta !== undefined ? { resumedAt: { number: head.number, hash: head.hashHex } } : {}) }
         node.persistence = persistence
         node.queue.afterEach = () => persistence.sync()
       }

@@ -30,6 +30,8 @@ export interface BannerInput {
   options: Pick<ResolvedOptions, 'network' | 'blockGasLimit' | 'minimumGasPrice' | 'mining' | 'hosted'>
   /** The forked network: its URL as safe to print, and the forked block. */
   fork?: { url: string; number: bigint; hash: string }
+  /** The database the chain is kept in, and the head it resumed at (undefined: a new chain was written there). */
+  database?: { where: string; resumedAt?: { number: bigint; hash: string } }
 }
 
 function section(title: string, lines: readonly string[]): string[] {
@@ -69,6 +71,10 @@ export function formatBanner(input: BannerInput): string {
   const lines: string[] = [`rsksim v${input.version}`]
   lines.push(...section('Network', [`${network.name} (chain id ${network.chainId}, network id ${network.networkId})`]))
   if (input.fork !== undefined) lines.push(...section('Fork', [`${input.fork.url} at block ${input.fork.number} (${input.fork.hash})`]))
+  if (input.database !== undefined) {
+    const { where, resumedAt } = input.database
+    lines.push(...section('Database', [resumedAt === undefined ? `${where}: a new chain` : `${where}: resumed at block ${resumedAt.number} (${resumedAt.hash})`]))
+  }
   const accounts = input.accounts.map((a, i) => `(${i}) ${a.address} (${formatRbtc(a.balance)} RBTC)`)
   if (hosted) accounts.push('Hosted mode: the node holds no keys (eth_accounts is []); sign transactions locally.')
   lines.push(...section('Available Accounts', accounts))
