@@ -161,6 +161,27 @@ describe('a fork kept in a database', () => {
     await expect(createProvider({ ...NO_QUOTA, database: { level: damaged } })).rejects.toThrow(/damaged description \(rsksim:meta\): its version and its fork disagree/)
   }, 60_000)
 
+  it('with the disk cache on, a restart asks the remote nothing for what the chain read before: it may be gone', async () => {
+    const own = await startServer({ port: 0, ...NO_QUOTA })
+    const t = await deploy(own.provider, Token, [10n ** 24n])
+    const forkNumber = Number(await rpc(own.provider, 'eth_blockNumber'))
+    const dir = tempDir()
+    const cache = tempDir()
+    const fork = { url: own.url, cache }
+    const tokenCode = await rpc(own.provider, 'eth_getCode', [t, 'latest'])
+    const a = await createProvider({ ...NO_QUOTA, database: { path: dir }, fork: { ...fork, blockNumber: forkNumber } })
+    await send(a, { to: t, data: token.encodeFunctionData('transfer', [ALICE, 77n]) })
+    await a.disconnect()
+    await own.close()
+    const b = await createProvider({ ...NO_QUOTA, database: { path: dir }, fork })
+    // From COW, whose account the first run read (a caller never read, the zero address say, would need the remote).
+    const call = (data: string) => rpc(b, 'eth_call', [{ from: COW, to: t, data }, 'latest'])
+    expect(BigInt(await call(token.encodeFunctionData('balanceOf', [ALICE])))).toBe(77n)
+    expect(await rpc(b, 'eth_getCode', [t, 'latest'])).toBe(tokenCode)
+    expect(Number(await rpc(b, 'eth_blockNumber'))).toBe(forkNumber + 1)
+    await b.disconnect()
+  }, 60_000)
+
   it('--fork-url and --db together become both options', () => {
     expect(parseCli(['--fork-url', 'http://127.0.0.1:4444', '--db', '/tmp/chain'])).toMatchObject({
       options: { fork: { url: 'http://127.0.0.1:4444' }, database: { path: '/tmp/chain' } },
