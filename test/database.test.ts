@@ -3,16 +3,15 @@
  * receipt, log, balance, code, storage slot, historical state, pool entry and setting as before, and keeps going;
  * bad databases are refused with a clear error and left as they were.
  */
-import { afterEach, describe, expect, it } from 'vitest'
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { describe, expect, it } from 'vitest'
+import { readdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { MemoryLevel } from 'memory-level'
 import { ClassicLevel } from 'classic-level'
 import { Interface, JsonRpcProvider, Wallet } from 'ethers'
 import { createProvider, startServer, type Provider } from '../src/index.js'
 import { Events, Storage, Token } from './fixtures/index.js'
-import { COW, COW1, NO_QUOTA, deploy, send } from './helpers.js'
+import { COW, COW1, NO_QUOTA, deploy, send, tempDirs } from './helpers.js'
 import { parseCli } from '../src/server/cliArgs.js'
 import { serialize } from 'node:v8'
 import { unpackBlock } from '../src/node/chain/blockPack.js'
@@ -20,15 +19,7 @@ import { remascReceiptParts } from '../src/node/rsk/remasc/remascReceipt.js'
 import type { BlockRecord } from '../src/node/chain/types.js'
 import type { RskNode } from '../src/node/node.js'
 
-const dirs: string[] = []
-const tempDir = (): string => {
-  const d = mkdtempSync(path.join(tmpdir(), 'rsksim-db-'))
-  dirs.push(d)
-  return d
-}
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
-})
+const tempDir = tempDirs('rsksim-db-')
 
 const rpc = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 

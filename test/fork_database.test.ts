@@ -4,15 +4,12 @@
  * written locally; mismatched openings are refused before anything is written. The remote is a second rsksim over
  * HTTP, and its own answers at the forked block are the expected values.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MemoryLevel } from 'memory-level'
 import { Interface, JsonRpcProvider, Wallet } from 'ethers'
 import { createProvider, startServer, type Provider, type RsksimServer } from '../src/index.js'
 import { Events, Storage, Token } from './fixtures/index.js'
-import { COW, COW_KEY, NO_QUOTA, deploy, rejects, send } from './helpers.js'
+import { COW, COW_KEY, NO_QUOTA, deploy, rejects, send, tempDirs } from './helpers.js'
 import { parseCli } from '../src/server/cliArgs.js'
 
 const rpc = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
@@ -22,15 +19,7 @@ const storage = new Interface(Storage.abi as never)
 const ALICE = '0x00000000000000000000000000000000000a11ce'
 const BOB = '0x0000000000000000000000000000000000000b0b'
 
-const dirs: string[] = []
-const tempDir = (): string => {
-  const d = mkdtempSync(path.join(tmpdir(), 'rsksim-fork-db-'))
-  dirs.push(d)
-  return d
-}
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
-})
+const tempDir = tempDirs('rsksim-fork-db-')
 
 describe('a fork kept in a database', () => {
   let remote: RsksimServer

@@ -1,5 +1,8 @@
 /** Shared helpers for tests: a fresh provider, the regtest cow accounts, and deploy/call shortcuts. */
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, afterEach, beforeAll } from 'vitest'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { AbiCoder, Interface, JsonRpcProvider, Transaction, Wallet } from 'ethers'
 import { createProvider, startServer, type Provider, type ProviderOptions, type RsksimServer, type ServerOptions } from '../src/index.js'
 import type { Artifact } from './fixtures/index.js'
@@ -130,4 +133,17 @@ export function useHttpServer(options: ServerOptions = {}): { server: RsksimServ
     await http.server?.close()
   })
   return http
+}
+
+/** Makes temporary directories named `prefix…`, each removed after the test that made it. */
+export function tempDirs(prefix: string): () => string {
+  const made: string[] = []
+  afterEach(() => {
+    for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true })
+  })
+  return () => {
+    const d = mkdtempSync(path.join(tmpdir(), prefix))
+    made.push(d)
+    return d
+  }
 }
