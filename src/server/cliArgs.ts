@@ -108,7 +108,7 @@ Limits:
       --max-response-size <n>  largest reply in bytes, 0 = off (default 10485760)
 Database (the chain survives restarts; docs/persistence.md):
       --db <dir>               keep the chain in <dir> (LevelDB, created when missing); a restart on
-                               the same <dir> resumes at the same head
+                               the same <dir> resumes at the same head (with --fork-url, at the same fork)
       --state-history <n>      keep the state of the last <n> blocks only (older ones are released
                                from memory; reads there answer "State not found")
 Fork (read a live network's state lazily and build on it; docs/forking.md):
