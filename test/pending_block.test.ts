@@ -127,12 +127,13 @@ describe('pending: the next block, with the pool, on the head state for one requ
   })
 
   it('a call at pending stopped by the request deadline (-32011) leaves the chain as it was: the pooled transaction mines as it would', async () => {
-    const q = await fresh({ rpcTimeout: 300 })
+    // A 1 ms deadline: a loop of 10,000,000 gas (6,800,000 for the estimate) takes far longer (test/limits/execution.test.ts).
+    const q = await fresh({ rpcTimeout: 1 })
     const loop = '0x' + '66'.repeat(20)
     await rq(q, 'anvil_setCode', [loop, '0x5b600056']) // JUMPDEST PUSH1 0 JUMP: runs until the gas or the deadline
     await rq(q, 'evm_setAutomine', [false])
     await rq(q, 'eth_sendTransaction', [{ from: COW, to: X, value: '0x9' }])
-    await expect(rq(q, 'eth_call', [{ to: loop, gas: '0x' + (10n ** 15n).toString(16) }, 'pending'])).rejects.toMatchObject({ code: -32011 })
+    await expect(rq(q, 'eth_call', [{ to: loop, gas: '0x989680' }, 'pending'])).rejects.toMatchObject({ code: -32011 })
     await expect(rq(q, 'eth_estimateGas', [{ to: loop }, 'pending'])).rejects.toMatchObject({ code: -32011 })
     expect(await rq(q, 'eth_getBalance', [X, 'latest'])).toBe('0x0')
     expect(await rq(q, 'eth_getBalance', [X, 'pending'])).toBe('0x9')
