@@ -218,7 +218,9 @@ ${gc.warmTransfers.toLocaleString('en-US')} transfers and ${gc.warmFixtures.toLo
   \`eth_getLogs\` row, so in a process that has already run the raw transfers and the calls. "contract deployments"
   (after it): the \`Token\` fixture's 2,241 bytes of initcode, sent raw; each signed string is read once before the
   clock starts (ethers builds it by concatenation, and V8 flattens it at its first read, about 140 µs at this length
-  for any reader). "eth_estimateGas": a token \`transfer\` to a new recipient each time, after the \`eth_call\` row.
+  for any reader). "eth_estimateGas": a token \`transfer\` to a new recipient each time, after the \`eth_call\` row;
+  the row after it asks the same with the block \`pending\`, as Hardhat's ethers provider does (each request builds the
+  pending block: the pool's transactions, then REMASC's payments).
 - Compute rows use the \`Compute\` fixture contract with the largest n that fits every target's default 10M call
   gas; RSK's gas table differs (SSTORE 20,000, no EIP-2929), so \`storageLoop\` burns different gas on rsksim.
 - HTTP throughput: autocannon in its own process, ${c.httpConnections} connections, ${c.httpSeconds} s, same body
