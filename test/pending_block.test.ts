@@ -7,9 +7,10 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest'
 import { BrowserProvider } from 'ethers'
-import type { Provider } from '../src/index.js'
+import { createPublicClient, http } from 'viem'
+import { startServer, type Provider } from '../src/index.js'
 import type { RskNode } from '../src/node/node.js'
-import { COW, deployCode, fresh } from './helpers.js'
+import { COW, NO_QUOTA, deployCode, fresh } from './helpers.js'
 
 const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const word = (n: bigint) => '0x' + n.toString(16).padStart(64, '0')
@@ -124,6 +125,23 @@ describe('pending: the next block, with the pool, on the head state for one requ
     const other = await run(false)
     expect(reader.differed).toBe(true)
     expect({ hash: reader.hash, stateRoot: reader.stateRoot, number: reader.number }).toEqual({ hash: other.hash, stateRoot: other.stateRoot, number: other.number })
+  })
+
+  it("viem over HTTP: estimateGas and getBalance at blockTag 'pending' see a pooled transfer, at 'latest' not", async () => {
+    const server = await startServer({ port: 0, ...NO_QUOTA })
+    try {
+      const client = createPublicClient({ transport: http(server.url) })
+      const y = ('0x' + '88'.repeat(20)) as `0x${string}`
+      await client.request({ method: 'evm_setAutomine' as never, params: [false] as never })
+      await client.request({ method: 'eth_sendTransaction' as never, params: [{ from: COW, to: y, value: '0xde0b6b3a7640000' }] as never })
+      expect(await client.getBalance({ address: y, blockTag: 'pending' })).toBe(10n ** 18n)
+      expect(await client.getBalance({ address: y, blockTag: 'latest' })).toBe(0n)
+      // An account funded only by the pooled transfer pays for a transfer at pending (21,000 gas), not at latest.
+      expect(await client.estimateGas({ account: y, to: X as `0x${string}`, value: 1n, blockTag: 'pending' })).toBe(21_000n)
+      await expect(client.estimateGas({ account: y, to: X as `0x${string}`, value: 1n, blockTag: 'latest' })).rejects.toThrow(/insufficient funds/i)
+    } finally {
+      await server.close()
+    }
   })
 
   it('a call at pending stopped by the request deadline (-32011) leaves the chain as it was: the pooled transaction mines as it would', async () => {
