@@ -60,19 +60,19 @@ describe('acknowledgement log', () => {
     const meta = { format: 'rsksim-db', version: 1, chainId: '33', networkId: '33', genesis: '0x' + '00'.repeat(32) }
     const key = Uint8Array.of(0x78, 1)
     try {
-      const first = await openDatabase({ path: dir }, 33n)
+      const first = await openDatabase({ path: dir })
       await dbBatch(first, [{ type: 'put', key: META_KEY, value: new TextEncoder().encode(JSON.stringify(meta)) }])
       await first.level.close()
       const record = encodeRecord(1n, [op(7, [7, 7, 7])])
       writeFileSync(logFile(dir), record.subarray(0, record.length - 3))
-      const second = await openDatabase({ path: dir }, 33n)
+      const second = await openDatabase({ path: dir })
       expect(statSync(logFile(dir)).size).toBe(0)
       // This process acknowledges a batch (in the log) and is killed before LevelDB has it.
       const log = new WriteLog(logFile(dir))
       log.append(2n, [{ type: 'put', key, value: Uint8Array.of(42) }])
       log.close()
       await second.level.close()
-      const third = await openDatabase({ path: dir }, 33n)
+      const third = await openDatabase({ path: dir })
       expect([...((await dbGet(third, key)) ?? [])]).toEqual([42])
       await third.level.close()
     } finally {

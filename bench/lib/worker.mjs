@@ -58,7 +58,7 @@ try {
 const plan = [
   ['transfers', w.transfers],
   ['calls', w.calls],
-  ['estimates', (ctx, c) => w.estimates(ctx, c)],
+  ['estimates', w.estimates],
   ['estimatesPending', w.estimatesPending],
   ['getLogs', w.getLogs],
   ['sends', w.sends], // after getLogs, which reads the transfers' own 500 blocks

@@ -274,7 +274,7 @@ export async function calls(ctx, c) {
 
 /**
  * `eth_estimateGas` of a token `transfer` to a new recipient each time (what ethers and viem ask before sending a
- * contract write without a gas limit), at `latest`.
+ * contract write without a gas limit): without a block (the head), or at block `tag` when given.
  */
 export async function estimates(ctx, c, tag) {
   const reqs = Array.from({ length: c.estimates }, (_, i) => ({ from: ctx.from, to: ctx.token, data: transferData((tag === undefined ? 20_000 : 40_000) + i) }))

@@ -31,8 +31,8 @@ import { Snapshots } from './snapshots/snapshots.js'
 import { PeerScoring } from './peers/scoring.js'
 import { REMASC_CONFIGS } from './rsk/remasc/remasc.js'
 import { RECENT_BLOCKS } from './chain/store.js'
-import { openDatabase, levelSource } from './persist/database.js'
-import { checkDatabaseChain, openForkDatabase } from './persist/forkDatabase.js'
+import { openDatabase, levelSource, type Database } from './persist/database.js'
+import { checkDatabaseChain, forkAtKeptBlock } from './persist/forkDatabase.js'
 import { Persistence } from './persist/persistence.js'
 
 export interface NodeEvents {
@@ -113,8 +113,7 @@ export class RskNode {
     // mainnet), and with `stateHistory` the state roots of the blocks whose states are kept (Chain.blockAppended).
     const maturity = this.minerConfig.remasc === undefined ? 0 : Number(this.minerConfig.remasc.maturity) + 2
     chain.store.keepRecent(Math.max(RECENT_BLOCKS, maturity, options.stateHistory ?? 0))
-    this.miner = new Miner(chain, this.pool, this.clock, this.minerConfig)
-    this.miner.inTask = () => this.queue.inTask
+    this.miner = new Miner(chain, this.pool, this.clock, this.minerConfig, this.queue)
     this.queue.endEach = () => this.miner.endTask()
     this.work = new Work(this.miner, chain.store)
   }
@@ -144,13 +143,16 @@ export class RskNode {
 
   /** Builds the genesis block and the key store, and starts interval mining when configured. */
   static async create(options: ResolvedOptions): Promise<RskNode> {
-    // A fork kept in a database resumes at the block it was forked at: the database is read before the remote is asked.
-    let db = options.fork !== undefined && options.database !== undefined ? await openForkDatabase(options.database, options.fork) : undefined
+    let db: Database | undefined
     let fork: ForkPoint | undefined
     try {
+      if (options.database !== undefined) {
+        db = await openDatabase(options.database)
+        // A fork kept in a database resumes at the block it was forked at: the database is read before the remote is asked.
+        if (options.fork !== undefined) forkAtKeptBlock(db, options.fork)
+      }
       fork = options.fork === undefined ? undefined : await connectFork(options.fork)
       if (fork !== undefined) adoptFork(options, fork)
-      if (db === undefined && options.database !== undefined) db = await openDatabase(options.database)
       if (db !== undefined) checkDatabaseChain(db, options.network.chainId, fork)
       const chain = await Chain.create(createRskCommon(options.network, options.minimumGasPrice), db === undefined ? undefined : levelSource(db), fork?.state)
       const node = new RskNode(options, chain)

@@ -293,6 +293,7 @@ export function bytesToWord(bytes: Uint8Array): bigint {
   for (; i < n; i++) r = (r << 8n) | BigInt(bytes[i]!)
   return r
 }
+
 /**
  * `word` (below 2^256) as 32 big-endian bytes in a scratch buffer shared by this file's conversions, valid until the
  * next call: its four 64-bit limbs written through a DataView. Copy what must be kept (unpaddedBytes, and
@@ -306,7 +307,8 @@ export function wordInScratch(word: bigint): Uint8Array {
   return WORD_BYTES
 }
 
-const WORD_LIMIT = 1n << 256n
+/** 2^256: the first value that is not an EVM word. */
+export const WORD_LIMIT = 1n << 256n
 /** A word's scratch bytes, for bytesToWord and wordInScratch (both synchronous). */
 const WORD_BYTES = new Uint8Array(32)
 const WORD_VIEW = new DataView(WORD_BYTES.buffer)

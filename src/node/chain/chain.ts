@@ -100,10 +100,10 @@ export class Chain {
   }
 
   /**
-   * Blocks that are not in the store but are read and executed on a state and an EVM given with them: the pending block
-   * of a request (src/node/miner/pending.ts: the live state and the chain's EVM, for as long as the request runs).
+   * Blocks that are not in the store but are read and executed on the live state with the chain's EVM: the pending
+   * block of a request (src/node/miner/pending.ts), for as long as the request runs.
    */
-  private readonly views = new WeakMap<BlockRecord, { state: LiveState; evm: EVM }>()
+  private readonly views = new WeakSet<BlockRecord>()
 
   /**
    * A VM over a state of its own, as the chain's (the same opcodes, precompiles, deadline and account rules), for one
@@ -122,21 +122,19 @@ export class Chain {
     return vm
   }
 
-  /** Lets `block` (not in the store) be read and executed on `state` through `vm`. */
-  addView(block: BlockRecord, state: LiveState, vm: VM): void {
-    this.views.set(block, { state, evm: vm.evm as EVM })
+  /** Lets `block` (not in the store) be read and executed on the live state with the chain's EVM. */
+  addView(block: BlockRecord): void {
+    this.views.add(block)
   }
 
-  /** The state and EVM of a view added with `addView`, or undefined. */
+  /** The state and EVM a block added with `addView` is read and executed on, or undefined for any other block. */
   viewOf(block: BlockRecord): { state: LiveState; evm: EVM } | undefined {
-    return this.views.get(block)
+    return this.views.has(block) ? { state: this.state, evm: this.vm.evm as EVM } : undefined
   }
 
   /** State manager positioned at `block`'s post-state. Do not write to it unless it is the live one. */
   async stateAt(block: BlockRecord): Promise<LiveState> {
-    if (block === this.store.head) return this.state
-    const view = this.views.get(block)
-    if (view !== undefined) return view.state
+    if (block === this.store.head || this.views.has(block)) return this.state
     await this.requireState(block)
     const root = block.header.stateRoot
     if (this.historical === undefined || !equalsBytes(this.historical.root, root)) {

@@ -5,7 +5,7 @@
 import type { Common } from '@ethereumjs/common'
 import { createLegacyTx, createLegacyTxFromBytesArray, createLegacyTxFromRLP, type LegacyTx, type LegacyTxData } from '@ethereumjs/tx'
 import { Address, bytesToBigInt, unpadBytes } from '@ethereumjs/util'
-import { rlpEncode, unpaddedBytes } from '../rlp.js'
+import { rlpEncode, unpaddedBytes, WORD_LIMIT } from '../rlp.js'
 import { keccak256, keccakRlp, publicKeyOf, signDigest } from '../crypto.js'
 import { seedSender } from '../enginePatches/senderCache.js'
 import { legacyTxFromFields } from '../enginePatches/legacyTx.js'
@@ -94,7 +94,6 @@ function plainFields(data: LegacyTxData): Uint8Array[] | undefined {
   return [unpaddedBytes(nonce), unpaddedBytes(gasPrice), unpaddedBytes(gasLimit), to ?? EMPTY, unpaddedBytes(value), bytes]
 }
 
-const WORD_LIMIT = 1n << 256n
 const isWord = (x: unknown): x is bigint => typeof x === 'bigint' && x >= 0n && x < WORD_LIMIT
 
 const EMPTY = new Uint8Array()

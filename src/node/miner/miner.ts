@@ -22,6 +22,7 @@ import { runBlockTransaction, type BlockContext } from '../chain/runBlockTx.js'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
 import type { LiveState } from '../state/liveState.js'
 import type { TxPool } from '../pool/pool.js'
+import type { SerialQueue } from '../queue.js'
 import type { Clock } from './clock.js'
 import { failureKeptByRskj } from '../rsk/evm/evmProfile.js'
 import { pendingBlock } from './pending.js'
@@ -82,6 +83,8 @@ export class Miner {
     private readonly pool: TxPool,
     private readonly clock: Clock,
     private readonly config: MinerConfig,
+    /** The node's queue: the pending block lives as long as the task that built it (`pending`, `endTask`). */
+    private readonly queue: Pick<SerialQueue, 'inTask'>,
   ) {}
 
   /** Mines one block with every pending transaction that fits; `timestamp` forces the block time. */
@@ -116,9 +119,6 @@ export class Miner {
   /** The pending block of the task running now: built on the live state in a checkpoint, until `endTask`. */
   private held?: Promise<BlockRecord>
 
-  /** Whether a task of the node's queue is running (set by the node): the pending block lives as long as one. */
-  inTask: () => boolean = () => false
-
   /**
    * The pending block (pending.ts), built once per task of the node's queue on the live state inside a checkpoint,
    * which `endTask` reverts when the task ends: a request reads and runs calls on it while the chain stays as it was
@@ -126,7 +126,7 @@ export class Miner {
    */
   pending(): Promise<BlockRecord> {
     if (this.held !== undefined) return this.held
-    if (!this.inTask()) return Promise.reject(new Error('rsksim: the pending block is built inside a task of the node\'s queue'))
+    if (!this.queue.inTask) return Promise.reject(new Error('rsksim: the pending block is built inside a task of the node\'s queue'))
     this.held = this.chain.state.checkpoint().then(() => pendingBlock(this.chain, this.pool, this.clock, this.config, BLOCK_DIFFICULTY))
     return this.held
   }

@@ -65,6 +65,6 @@ export async function pendingBlock(chain: Chain, pool: TxPool, clock: Clock, con
     transactions: included,
     receipts: [],
   }
-  chain.addView(block, state, vm)
+  chain.addView(block)
   return block
 }

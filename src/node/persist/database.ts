@@ -142,11 +142,10 @@ export const logFile = (dir: string): string => path.join(dir, 'rsksim-acks.log'
 
 /**
  * Opens the database at `dir` (created when missing) or the given store. Refuses, before writing anything, a
- * directory that is not an rsksim database, one another process holds open, one made by a newer rsksim, or one
- * made for another chain id (checked here when `chainId` is given; a fork learns its chain id from the remote after
- * reading the database's forked block, and calls `checkChainId` then).
+ * directory that is not an rsksim database, one another process holds open, or one made by a newer rsksim. Whether
+ * the chain it holds is the node's (chain id, fork) is checked once the node knows its chain: forkDatabase.ts.
  */
-export async function openDatabase(where: { path?: string; level?: LevelLike }, chainId?: bigint): Promise<Database> {
+export async function openDatabase(where: { path?: string; level?: LevelLike }): Promise<Database> {
   let level: LevelLike
   let label: string
   let dir: string | undefined
@@ -182,9 +181,7 @@ export async function openDatabase(where: { path?: string; level?: LevelLike }, 
       if (await hasAnyKey(level, opts)) throw new DatabaseError(`${label} holds a LevelDB database that is not rsksim's: refusing to write there`)
       return { level, where: label, meta: undefined, opts, ...(dir !== undefined ? { dir } : {}) }
     }
-    const db = { level, where: label, meta: parseMeta(raw, label), opts, ...(dir !== undefined ? { dir } : {}) }
-    if (chainId !== undefined) checkChainId(db, chainId)
-    return db
+    return { level, where: label, meta: parseMeta(raw, label), opts, ...(dir !== undefined ? { dir } : {}) }
   } catch (e) {
     if (where.level === undefined) await level.close().catch(() => undefined)
     throw e
@@ -207,13 +204,6 @@ async function replayLog(db: Pick<Database, 'level' | 'opts'>, dir: string): Pro
   const log = new WriteLog(file)
   log.clear()
   log.close()
-}
-
-/** Refuses a database made for another chain id than `chainId`. */
-export function checkChainId(db: Database, chainId: bigint): void {
-  if (db.meta !== undefined && BigInt(db.meta.chainId) !== chainId) {
-    throw new DatabaseError(`the database at ${db.where} holds a chain with chain id ${BigInt(db.meta.chainId)}; this node is chain id ${chainId} (choose the same network)`)
-  }
 }
 
 function parseMeta(raw: Uint8Array, label: string): DatabaseMeta {

@@ -6,26 +6,21 @@
  */
 import type { ResolvedOptions } from '../../options/index.js'
 import type { ForkPoint } from '../fork/fork.js'
-import { checkChainId, DatabaseError, openDatabase, type Database } from './database.js'
+import { DatabaseError, type Database } from './database.js'
 
 /**
- * The database of a fork, opened before the remote is asked anything: one that holds a forked chain sets the block to
- * fork at (its own), so a restart resumes the same chain; one that holds a chain of its own is refused.
+ * A fork's database that holds a chain already: the block it was forked at becomes the block to fork at, so that a
+ * restart resumes the same chain (before the remote is asked anything). Refused: a chain of its own, or another block.
  */
-export async function openForkDatabase(where: NonNullable<ResolvedOptions['database']>, fork: NonNullable<ResolvedOptions['fork']>): Promise<Database> {
-  const db = await openDatabase(where)
+export function forkAtKeptBlock(db: Database, fork: NonNullable<ResolvedOptions['fork']>): void {
   const meta = db.meta
-  let refusal: string | undefined
-  if (meta !== undefined && meta.fork === undefined) refusal = `the database at ${db.where} holds a chain of its own (not forked): open it without fork, or give the fork another database`
-  else if (meta?.fork !== undefined && fork.blockNumber !== undefined && fork.blockNumber !== BigInt(meta.fork.number)) {
-    refusal = `the database at ${db.where} holds a chain forked at block ${BigInt(meta.fork.number)}, not ${fork.blockNumber}: leave the fork's block number out (or give that one), or give the fork another database`
+  if (meta === undefined) return
+  if (meta.fork === undefined) throw new DatabaseError(`the database at ${db.where} holds a chain of its own (not forked): open it without fork, or give the fork another database`)
+  const kept = BigInt(meta.fork.number)
+  if (fork.blockNumber !== undefined && fork.blockNumber !== kept) {
+    throw new DatabaseError(`the database at ${db.where} holds a chain forked at block ${kept}, not ${fork.blockNumber}: leave the fork's block number out (or give that one), or give the fork another database`)
   }
-  if (refusal !== undefined) {
-    if (where.level === undefined) await db.level.close().catch(() => undefined)
-    throw new DatabaseError(refusal)
-  }
-  if (meta?.fork !== undefined) fork.blockNumber = BigInt(meta.fork.number)
-  return db
+  fork.blockNumber = kept
 }
 
 /**
@@ -42,4 +37,11 @@ export function checkDatabaseChain(db: Database, chainId: bigint, fork: ForkPoin
     throw new DatabaseError(`the database at ${db.where} was forked at block ${fork.number} with hash ${db.meta!.genesis}; the remote's block ${fork.number} is ${fork.block.hashHex} (another network, or the remote reorganised below it)`)
   }
   checkChainId(db, chainId)
+}
+
+/** Refuses a database made for another chain id than `chainId`. */
+function checkChainId(db: Database, chainId: bigint): void {
+  if (db.meta !== undefined && BigInt(db.meta.chainId) !== chainId) {
+    throw new DatabaseError(`the database at ${db.where} holds a chain with chain id ${BigInt(db.meta.chainId)}; this node is chain id ${chainId} (choose the same network)`)
+  }
 }
