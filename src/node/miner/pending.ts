@@ -4,8 +4,8 @@
  * "pending": the block the miner would build now, and its final state). Built for one request on the live state,
  * inside a checkpoint the miner opened and reverts when the request's task of the node's queue ends
  * (`Miner.pending`, `Miner.endTask`), with the chain's own EVM: the chain's state is as before once the answer is out.
- * (Until the twenty-fifth performance round it was built on a copy of the state with an EVM of its own, about 0.3 ms a
- * request more: the EVM's construction and every account and slot read anew through the trie.)
+ * (Until the twenty-fifth performance round it was built on a copy of the state with an EVM of its own: 0.1-0.2 ms more
+ * an estimate after 500 transfers, for the EVM's construction and every account and slot read anew through the trie.)
  *
  * - number: the head's + 1; timestamp: the one the next block would get now (`Clock.peek`: `evm_setNextBlockTimestamp`,
  *   the interval or the clock, not consumed); coinbase, gas limit and difficulty: the miner's;
