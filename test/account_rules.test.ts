@@ -21,7 +21,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { getCreate2Address, getCreateAddress, keccak256 } from 'ethers'
 import type { Provider } from '../src/index.js'
 import { setEnginePatches, engineMatchesPin } from '../src/node/enginePatches/index.js'
-import { COW, MINER, deployCode, fresh, send } from './helpers.js'
+import { COW, MINER, deployCode, fresh, send, sendFailing } from './helpers.js'
 
 const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const used = (r: Record<string, any>) => Number(BigInt(r.gasUsed))
@@ -133,6 +133,23 @@ describe.each([true, false])('RSK account rules (engine patches %s)', (patches) 
     expect((await send(p, { to: MINER, value: '0x0' })).status).toBe('0x1')
     expect(await extcodehash(p, MINER)).toBe(EMPTY_CODE_HASH)
     expect(await rq(p, 'eth_getBalance', [MINER, 'latest'])).toBe('0x0')
+  })
+
+  it("with REMASC, a contract's own 0-value CALL to the missing coinbase creates it, unless its transaction reverts", async () => {
+    if (!engineMatchesPin) return
+    const p = await on()
+    // The engine's fee payment creates the coinbase too; RSKj's CALL does (Program.callToAddress: addBalance of the
+    // endowment, 0 included) and its fees do not, so the account must survive only the contract's CALL.
+    const reverting = await deployCode(p, callerOf(MINER).slice(0, -2) + '60006000fd') // the same CALL, then REVERT
+    const failed = await sendFailing(p, { to: reverting, gas: '0x186a0', gasPrice: '0x1' })
+    expect((await rq(p, 'eth_getTransactionReceipt', [failed])).status).toBe('0x0')
+    expect(await extcodehash(p, MINER)).toBe(ZERO_WORD)
+    const caller = await deployCode(p, callerOf(MINER))
+    expect(used(await send(p, { to: caller, gasPrice: '0x1' }))).toBe(21_000 + 20 + 700 + 25_000)
+    expect(await extcodehash(p, MINER)).toBe(EMPTY_CODE_HASH)
+    expect(await rq(p, 'eth_getBalance', [MINER, 'latest'])).toBe('0x0')
+    // Existing now: the next CALL costs no new-account gas.
+    expect(used(await send(p, { to: caller }))).toBe(21_000 + 20 + 700)
   })
 
   it('RSKIP125: CREATE2 of an address deleted earlier in the same block fails as a collision; in the next block it succeeds', async () => {

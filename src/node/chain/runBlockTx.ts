@@ -28,10 +28,11 @@ export interface BlockContext {
  * With REMASC, RSKj never touches the coinbase for fees (`TransactionExecutor.finalization` pays REMASC), but the
  * engine pays the coinbase, creating its account when missing, even for a fee of 0. Ethereum's state clearing used to
  * delete that account again when it was left empty; RSK has none (enginePatches/accountRules.ts), so a coinbase that
- * was missing before the transaction and is empty after it is removed here, unless the transaction itself was sent to
- * the coinbase and succeeded: RSKj's transfer made the account then, value 0 or not (`MutableRepository.addBalance`).
- * (A contract's own CALL of 0 to a missing coinbase would leave it existing on RSKj too; that case is not told apart
- * from the engine's payment.)
+ * was missing before the transaction, that the payment created, and that is empty after it, is removed here. One the
+ * transaction's own execution created stays, value 0 or not, as on RSKj (`MutableRepository.addBalance` makes the
+ * account for a transaction sent to it and for a CALL or STATICCALL of a contract, `Program.callToAddress`), unless a
+ * revert took it back: the payment, the last write of `runTx` to the coinbase on both of its paths (the engine's and
+ * enginePatches/runTx.ts), then found it existing (LiveState `watch`).
  */
 export async function runBlockTransaction(ctx: BlockContext, t: TxRecord, gasUsed: bigint): Promise<RunTxResult> {
   // The execution block's coinbase: the address the engine pays.
@@ -43,10 +44,13 @@ export async function runBlockTransaction(ctx: BlockContext, t: TxRecord, gasUse
   const deleted = deletions.get(ctx)
   if (deleted !== undefined) noteBlockDeletions(ctx.vm.evm, deleted)
   let result: RunTxResult
+  let madeByTransaction: boolean | undefined
+  if (minerWasMissing) ctx.state.watch(miner!)
   try {
     result = await runTransaction(ctx.vm, t.tx, ctx.block, gasUsed)
   } finally {
     if (deleted !== undefined) noteBlockDeletions(ctx.vm.evm, undefined)
+    if (minerWasMissing) madeByTransaction = ctx.state.unwatch()
   }
   // A failed transaction's are none: the engine empties the set, as RSKj clears them from a failed result.
   const selfdestructed = result.execResult.selfdestruct
@@ -58,9 +62,8 @@ export async function runBlockTransaction(ctx: BlockContext, t: TxRecord, gasUse
   if (miner !== undefined) {
     const routing = routeFee(ctx.state, ctx.coinbase, result.totalGasSpent * t.tx.gasPrice)
     if (routing !== undefined) await routing
-    const sentToMiner = t.tx.to !== undefined && t.tx.to.equals(miner) && result.execResult.exceptionError === undefined
     // Read by the engine's payment just before: known, so answered without a promise.
-    if (minerWasMissing && !sentToMiner && missing(ctx.state, miner, true) === true) ctx.state.putAccountNow(miner, undefined)
+    if (minerWasMissing && madeByTransaction !== true && missing(ctx.state, miner, true) === true) ctx.state.putAccountNow(miner, undefined)
   }
   return result
 }

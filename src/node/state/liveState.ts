@@ -70,6 +70,9 @@ export class LiveState implements StateManagerInterface {
   private version = 0
   private computed?: Computed
   private readonly load: HashNodeLoader | undefined
+  /** The entry `watch` follows, and whether its account existed just before the last write to it. */
+  private watched: Entry | undefined
+  private watchedExisted: boolean | undefined
 
   constructor(
     readonly store: TrieStore,
@@ -131,6 +134,7 @@ export class LiveState implements StateManagerInterface {
   }
 
   private writeAccount(e: Entry, address: Address, account: Account | undefined): void {
+    if (e === this.watched) this.watchedExisted = e.current !== undefined
     if (account === undefined) return this.removeAccount(e)
     this.remember(address.bytes)
     // An account written with another storage root has that storage: the slots known for the old one are dropped,
@@ -143,6 +147,24 @@ export class LiveState implements StateManagerInterface {
       return this.setAccount(e, copyAccount(account), { tree: undefined, known: empty })
     }
     this.setAccount(e, copyAccount(account))
+  }
+
+  /**
+   * Follows the writes to the account of `address` (read before: `preload`) until `unwatch`, remembering whether it
+   * existed just before the last one. chain/runBlockTx.ts asks it of the coinbase: the engine's fee payment is a
+   * transaction's last write to it, so this tells an account the transaction's own execution made (and kept) from
+   * one the payment made.
+   */
+  watch(address: Address): void {
+    this.watched = this.loaded(address)
+    this.watchedExisted = undefined
+  }
+
+  /** Ends `watch`: whether the account existed just before the last write to it; undefined when none was written. */
+  unwatch(): boolean | undefined {
+    const existed = this.watchedExisted
+    this.watched = this.watchedExisted = undefined
+    return existed
   }
 
   async deleteAccount(address: Address): Promise<void> {
