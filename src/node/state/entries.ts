@@ -42,8 +42,14 @@ export class Entry {
   remote = false
   baseRemote = false
   private hashed?: Uint8Array
+  private binaryKey?: string
 
   constructor(readonly address: Uint8Array) {}
+
+  /** `binKey(address)`: the account's key in the live state's maps. */
+  get key(): string {
+    return (this.binaryKey ??= binKey(this.address))
+  }
 
   /** keccak256(address): the account's key in the state trie. */
   hashedKey(): Uint8Array {
@@ -57,6 +63,7 @@ export class Entry {
     c.slots = new Map(this.slots)
     c.dirtySlots = new Set(this.dirtySlots)
     c.hashed = this.hashed
+    c.binaryKey = this.binaryKey
     c.storage = this.storage
     c.storageKnown = this.storageKnown
     c.remote = this.remote
@@ -96,8 +103,9 @@ export class Undo {
     this.log.push({ t: 0, e, account: e.current, storage: e.storage, storageKnown: e.storageKnown, remote: e.remote })
   }
 
-  slot(e: Entry, prev: Slot): void {
-    this.log.push({ t: 1, map: e.slots, k: binKey(prev.key), prev })
+  /** `k`: binKey(prev.key). */
+  slot(e: Entry, prev: Slot, k: string): void {
+    this.log.push({ t: 1, map: e.slots, k, prev })
   }
 
   slots(e: Entry): void {

@@ -50,9 +50,14 @@ const NOT_READ = null
 
 /** The slot if it was read before; undefined for a missing account; NOT_READ when it must be read from the trie. */
 function knownSlot(e: Entry, key: Uint8Array): Slot | undefined | typeof NOT_READ {
+  return knownSlotAt(e, binKey(key))
+}
+
+/** `knownSlot` by the slot's binary key (`binKey(key)`). */
+function knownSlotAt(e: Entry, k: string): Slot | undefined | typeof NOT_READ {
   // Checked first: slots read while the account existed may outlive it (a revert restores the map they are in).
   if (e.current === undefined) return undefined
-  return e.slots.get(binKey(key)) ?? NOT_READ
+  return e.slots.get(k) ?? NOT_READ
 }
 
 export class LiveState implements StateManagerInterface {
@@ -129,14 +134,14 @@ export class LiveState implements StateManagerInterface {
 
   putAccount(address: Address, account: Account | undefined): Promise<void> {
     const e = this.known(address)
-    if (e === undefined) return this.entry(address).then((e) => this.writeAccount(e, address, account))
-    return settled(() => this.writeAccount(e, address, account))
+    if (e === undefined) return this.entry(address).then((e) => this.writeAccount(e, account))
+    return settled(() => this.writeAccount(e, account))
   }
 
-  private writeAccount(e: Entry, address: Address, account: Account | undefined): void {
+  private writeAccount(e: Entry, account: Account | undefined): void {
     if (e === this.watched) this.watchedExisted = e.current !== undefined
     if (account === undefined) return this.removeAccount(e)
-    this.remember(address.bytes)
+    this.remember(e.key)
     // An account written with another storage root has that storage: the slots known for the old one are dropped,
     // and the tree is looked up by its hash. (The engine writes back the root it read, so this happens only when a
     // caller sets one on purpose.)
@@ -209,11 +214,11 @@ export class LiveState implements StateManagerInterface {
     this.version++
   }
 
-  private remember(address: Uint8Array, slot?: Uint8Array): void {
-    const k = binKey(address)
-    let slots = this.written.get(k)
-    if (slots === undefined) this.written.set(k, (slots = new Set()))
-    if (slot !== undefined) slots.add(binKey(slot))
+  /** Notes a write for `written`: the account's binary key, and the slot's if a slot was written. */
+  private remember(address: string, slot?: string): void {
+    let slots = this.written.get(address)
+    if (slots === undefined) this.written.set(address, (slots = new Set()))
+    if (slot !== undefined) slots.add(slot)
   }
 
   // ---- code --------------------------------------------------------------------------------------------------
@@ -221,7 +226,7 @@ export class LiveState implements StateManagerInterface {
   async putCode(address: Address, code: Uint8Array): Promise<void> {
     const hash = keccak256(code)
     this.store.addCode(hash, code)
-    this.remember(address.bytes)
+    this.remember(binKey(address.bytes))
     await this.modifyAccountFields(address, { codeHash: hash })
   }
 
@@ -290,26 +295,29 @@ export class LiveState implements StateManagerInterface {
     } catch (err) {
       return Promise.reject(err)
     }
-    return this.entry(address).then(async (e) => this.writeSlot(e, address, key, await this.slot(e, key), value))
+    return this.entry(address).then(async (e) => this.writeSlot(e, binKey(key), await this.slot(e, key), value))
   }
 
   /** Writes a slot read before and answers its entry; undefined, with nothing written, when it must be read first. */
   private writeIfRead(address: Address, key: Uint8Array, value: Uint8Array): Entry | undefined {
     const e = this.known(address)
-    const s = e === undefined ? NOT_READ : knownSlot(e, key)
+    if (e === undefined) return undefined
+    // The slot's binary key once for the lookup, the write, the undo log and `written` (a few of SSTORE's costs).
+    const k = binKey(key)
+    const s = knownSlotAt(e, k)
     if (s === NOT_READ) return undefined
-    this.writeSlot(e!, address, key, s, value)
+    this.writeSlot(e, k, s, value)
     return e
   }
 
-  private writeSlot(e: Entry, address: Address, key: Uint8Array, s: Slot | undefined, value: Uint8Array): void {
+  /** Writes the slot of binary key `k` of `e`, whose entry `s` was read before. */
+  private writeSlot(e: Entry, k: string, s: Slot | undefined, value: Uint8Array): void {
     if (s === undefined) throw EthereumJSErrorWithoutCode('putStorage() called on non-existing account')
     const v = unpadBytes(value)
     if (equalsBytes(v, s.current)) return
-    this.remember(address.bytes, key)
-    if (this.depth > 0) this.undo.slot(e, s)
-    const k = binKey(key)
-    e.slots.set(k, { ...s, current: v, dirty: true })
+    this.remember(e.key, k)
+    if (this.depth > 0) this.undo.slot(e, s, k)
+    e.slots.set(k, { key: s.key, hashed: s.hashed, current: v, base: s.base, dirty: true })
     e.dirtySlots.add(k)
     this.touch(e)
   }
@@ -347,7 +355,7 @@ export class LiveState implements StateManagerInterface {
 
   /** As `putAccount`, for an account `preload` read. */
   putAccountNow(address: Address, account: Account | undefined): void {
-    this.writeAccount(this.loaded(address), address, account)
+    this.writeAccount(this.loaded(address), account)
   }
 
   /**
@@ -381,7 +389,7 @@ export class LiveState implements StateManagerInterface {
   /** As `putStorage` (a 32-byte key, a value of at most 32 bytes), for a slot `preload` read. */
   putStorageNow(address: Address, key: Uint8Array, value: Uint8Array): void {
     const e = this.loaded(address)
-    this.writeSlot(e, address, key, this.loadedSlot(e, address, key), value)
+    this.writeSlot(e, binKey(key), this.loadedSlot(e, address, key), value)
   }
 
   private loaded(address: Address): Entry {
