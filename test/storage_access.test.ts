@@ -1,6 +1,6 @@
 /**
- * The EVM's storage reads and writes without a promise (src/node/state/storageAccess.ts): a slot the state holds is
- * answered at once, with what the engine's `interpreter.storageLoad`/`storageStore` would give; anything else goes
+ * The EVM's storage reads and writes without a promise (src/node/state/storageAccess.ts): a slot the state holds, or
+ * can read from a storage trie in memory, is answered at once, with what the engine's `interpreter.storageLoad`/`storageStore` would give; anything else goes
  * to the interpreter, whose calls are counted here. The values written and read are checked against the state's own
  * asynchronous methods, which test/liveState.test.ts checks against the engine's MerkleStateManager.
  */
@@ -14,6 +14,8 @@ import { storageAccess, type StorageFrame } from '../src/node/state/storageAcces
 
 const address = new Address(setLengthLeft(Uint8Array.of(0x42), 20))
 const key = setLengthLeft(Uint8Array.of(1), 32)
+const other = setLengthLeft(Uint8Array.of(2), 32)
+const unset = setLengthLeft(Uint8Array.of(3), 32)
 const common = new Common({ chain: Mainnet, hardfork: Hardfork.Istanbul })
 
 /** A run state over `stateManager` whose interpreter does what the engine's does, counting its calls. */
@@ -64,19 +66,51 @@ describe('storage opcodes without promises (src/node/state/storageAccess.ts)', (
     expect(f.calls.load).toBe(1)
   })
 
+  it('reads a slot not read yet at once from a storage trie in memory, and writes it so', async () => {
+    const store = new TrieStore()
+    const writer = new LiveState(store)
+    await funded(writer)
+    await writer.putStorage(address, key, Uint8Array.of(7))
+    await writer.putStorage(address, other, Uint8Array.of(9))
+    const state = new LiveState(store)
+    await state.setStateRoot(await writer.getStateRoot())
+    const f = frame(state)
+    const storage = storageAccess(common)
+    // The account is read through the interpreter's path; its storage trie is then in memory.
+    expect(bytesToHex(await storage.load(f, key))).toBe('0x07')
+    expect(f.calls.load).toBe(1)
+    expect(bytesToHex(storage.load(f, other) as Uint8Array)).toBe('0x09')
+    expect(bytesToHex(storage.load(f, unset) as Uint8Array)).toBe('0x')
+    expect(storage.store(f, unset, Uint8Array.of(5))).toBeUndefined()
+    expect(f.calls).toEqual({ load: 1, store: 0 })
+    // The same values and root as the engine's state manager with the same writes.
+    const merkle = new MerkleStateManager()
+    await funded(merkle)
+    for (const [k, v] of [[key, 7], [other, 9], [unset, 5]] as const) await merkle.putStorage(address, k, Uint8Array.of(v))
+    expect(bytesToHex(await state.getStateRoot())).toBe(bytesToHex(await merkle.getStateRoot()))
+  })
+
   it('writes a slot it holds without the interpreter and refreshes the frame\'s contract as the engine does', async () => {
-    const state = new LiveState(new TrieStore())
+    const store = new TrieStore()
+    const state = new LiveState(store)
     await funded(state)
     const f = frame(state)
     const storage = storageAccess(common)
-    // Not read yet: the interpreter's path.
-    await storage.store(f, key, Uint8Array.of(0xab, 0xcd))
-    expect(f.calls.store).toBe(1)
+    // An account not read yet: the interpreter's path.
+    const fresh = new LiveState(store)
+    await fresh.setStateRoot(await state.getStateRoot())
+    const g = frame(fresh)
+    await storage.store(g, key, Uint8Array.of(0xab, 0xcd))
+    expect(g.calls.store).toBe(1)
+    expect(bytesToHex(await fresh.getStorage(address, key))).toBe('0xabcd')
+    // The account read (its storage empty): the first write of a slot is done at once.
+    expect(storage.store(f, key, Uint8Array.of(0xab, 0xcd))).toBeUndefined()
+    expect(f.calls.store).toBe(0)
     expect(bytesToHex(await state.getStorage(address, key))).toBe('0xabcd')
     // Read now: written at once, no promise, and the frame's contract is the state's account, a copy.
     f.env.contract = new Account()
     expect(storage.store(f, key, Uint8Array.of(0x01))).toBeUndefined()
-    expect(f.calls.store).toBe(1)
+    expect(f.calls.store).toBe(0)
     expect(bytesToHex(await state.getStorage(address, key))).toBe('0x01')
     expect([f.env.contract.nonce, f.env.contract.balance]).toEqual([3n, 1_000n])
     f.env.contract.balance = 5n
@@ -84,7 +118,7 @@ describe('storage opcodes without promises (src/node/state/storageAccess.ts)', (
     // Zero clears the slot, as putStorage does.
     expect(storage.store(f, key, new Uint8Array(0))).toBeUndefined()
     expect(bytesToHex(storage.load(f, key) as Uint8Array)).toBe('0x')
-    expect(f.calls).toEqual({ load: 0, store: 1 })
+    expect(f.calls).toEqual({ load: 0, store: 0 })
   })
 
   it('refuses a write to a missing account with the engine\'s message, read or not', async () => {

@@ -19,7 +19,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { OriginalStorageCache } from '@ethereumjs/statemanager'
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common'
 import { keccak256 } from '../crypto.js'
-import { withSink, type TrieNode } from './trieNode.js'
+import { MissingNode, withSink, type TrieNode } from './trieNode.js'
 import { trieGet, trieGetLeaf, withNodes, type HashNodeLoader } from './nodeTrie.js'
 import type { TrieStore } from './trieStore.js'
 import { binKey } from '../binKey.js'
@@ -266,10 +266,10 @@ export class LiveState implements StateManagerInterface {
 
   /** The slot's entry, read from the account's storage trie on first touch; undefined for a missing account. */
   private async slot(e: Entry, key: Uint8Array): Promise<Slot | undefined> {
-    const known = knownSlot(e, key)
-    if (known !== NOT_READ) return known
-    const account = e.current!
     const k = binKey(key)
+    const now = this.slotNow(e, key, k)
+    if (now !== NOT_READ) return now
+    const account = e.current!
     const hashed = keccak256(key)
     const stored = await withNodes(this.load, () => trieGet(storageTree(this.store, e, account), hashed))
     let value: Uint8Array = EMPTY
@@ -282,6 +282,31 @@ export class LiveState implements StateManagerInterface {
       if (raced !== undefined) return raced
       if (slots !== e.slots) return this.slot(e, key)
     }
+    const s: Slot = { key, hashed, current: value, base: value, dirty: false }
+    e.slots.set(k, s)
+    return s
+  }
+
+  /**
+   * `slot` without waiting: the slot read before, or read from the storage trie now when every node on its path is
+   * in memory (the usual case: a storage trie once read, or an empty one, stays decoded), and kept as `slot` keeps
+   * it; NOT_READ when a node must be loaded first or, on a fork, the slot may be the remote's. The EVM's first SLOAD
+   * or SSTORE of a slot then takes no promise (storageAccess.ts): 400 new slots of an empty storage written by one
+   * `eth_call` took 2.3 times as long as the same slots written again (docs/performance.md, twenty-sixth round).
+   */
+  private slotNow(e: Entry, key: Uint8Array, k: string): Slot | undefined | typeof NOT_READ {
+    const known = knownSlotAt(e, k)
+    if (known !== NOT_READ) return known
+    const hashed = keccak256(key)
+    let stored: Uint8Array | undefined
+    try {
+      stored = trieGet(storageTree(this.store, e, e.current!), hashed)
+    } catch (err) {
+      if (err instanceof MissingNode) return NOT_READ
+      throw err
+    }
+    if (stored === undefined && e.remote) return NOT_READ
+    const value = stored === undefined ? EMPTY : (RLP.decode(stored) as Uint8Array)
     const s: Slot = { key, hashed, current: value, base: value, dirty: false }
     e.slots.set(k, s)
     return s
@@ -304,7 +329,7 @@ export class LiveState implements StateManagerInterface {
     if (e === undefined) return undefined
     // The slot's binary key once for the lookup, the write, the undo log and `written` (a few of SSTORE's costs).
     const k = binKey(key)
-    const s = knownSlotAt(e, k)
+    const s = this.slotNow(e, key, k)
     if (s === NOT_READ) return undefined
     this.writeSlot(e, k, s, value)
     return e
@@ -359,21 +384,21 @@ export class LiveState implements StateManagerInterface {
   }
 
   /**
-   * What `getStorage` answers, without a promise, when the slot was read before (or its account is known missing);
-   * undefined when it must still be read. The EVM's SLOAD and SSTORE read through this first (storageAccess.ts):
-   * the promises of a transfer's two balance reads and writes were 26 of its 190.
+   * What `getStorage` answers, without a promise, when the account was read before and the slot can be read now
+   * (`slotNow`); undefined when it must be read asynchronously. The EVM's SLOAD and SSTORE read through this first
+   * (storageAccess.ts): the promises of a transfer's two balance reads and writes were 26 of its 190.
    */
   storageIfKnown(address: Address, key: Uint8Array): Uint8Array | undefined {
     if (key.length !== 32) return undefined // getStorage's error, on the asynchronous path
     const e = this.known(address)
-    const s = e === undefined ? NOT_READ : knownSlot(e, key)
+    const s = e === undefined ? NOT_READ : this.slotNow(e, key, binKey(key))
     return s === NOT_READ ? undefined : (s?.current ?? EMPTY)
   }
 
   /**
-   * `putStorage` done now when the slot was read before, answering the account after the write (what the engine
-   * reads back after a store); false, with nothing written, when it must be read first. Throws what `putStorage`
-   * rejects with.
+   * `putStorage` done now when the account was read before and the slot can be read now (`slotNow`), answering the
+   * account after the write (what the engine reads back after a store); false, with nothing written, when it must be
+   * read first. Throws what `putStorage` rejects with.
    */
   putStorageIfKnown(address: Address, key: Uint8Array, value: Uint8Array): Account | undefined | false {
     if (key.length !== 32 || value.length > 32) return false // putStorage's errors, on the asynchronous path
