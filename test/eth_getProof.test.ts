@@ -129,6 +129,24 @@ describe('eth_getProof', async () => {
     expect((plain as ProofJson).storageProof).toEqual([])
   })
 
+  it('proves the pending state: the pool\'s transactions applied, against the root the next block gets', async () => {
+    const q = await fresh()
+    const to = '0x' + '7a'.repeat(20)
+    await q.request({ method: 'evm_setAutomine', params: [false] })
+    await q.request({ method: 'eth_sendTransaction', params: [{ from: COW, to, value: '0x2a', gas: '0x5208' }] })
+    const pending = await getProof(q, to, [], 'pending')
+    expect(pending.balance).toBe('0x2a')
+    expect(await getProof(q, to, [], 'latest')).toMatchObject({ balance: '0x0' })
+    // A valid proof against its own root (the first node's hash), which the block mined next has as its stateRoot.
+    const root = hexToBytes(keccak256(pending.accountProof[0]!) as `0x${string}`)
+    expect(await verifyAccount(pending, root)).toEqual([0n, 42n])
+    // Reading it changed nothing: the head's state is as before, and mining gives the proven root.
+    expect(await getProof(q, to, [], 'latest')).toMatchObject({ balance: '0x0' })
+    await q.request({ method: 'evm_mine' })
+    expect(bytesToHex(await stateRoot(q, 'latest'))).toBe(bytesToHex(root))
+    expect(await getProof(q, to, [], 'latest')).toEqual(pending)
+  })
+
   it('answers coded errors for bad input', async () => {
     await rejects(getProof(p, '0x1234', []), -32602, 'Invalid address: null, empty or invalid hex value.')
     await rejects(p.request({ method: 'eth_getProof', params: [COW, '0x0', 'latest'] }), -32602, /Invalid storage keys "?0x0"?: expected an array\./)

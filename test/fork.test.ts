@@ -213,6 +213,8 @@ describe('forking a remote rsksim', () => {
     expect(await rpc(f, 'eth_getBlockByNumber', [hex(at.forkNumber + 1), false])).toBeNull()
     // Proofs: the remote's up to the forked block; none for rsksim's own blocks (their trie holds local changes only).
     expect(await rpc(f, 'eth_getProof', [ALICE, [], hex(at.forkNumber)])).toEqual(await rpc(remote.provider, 'eth_getProof', [ALICE, [], hex(at.forkNumber)]))
+    // `pending` is the block after the forked one, rsksim's own, even before anything is mined here.
+    await rejects(rpc(f, 'eth_getProof', [ALICE, [], 'pending']), -32603, /eth_getProof on a fork answers for blocks up to the forked block/)
     await rpc(f, 'evm_mine')
     await rejects(rpc(f, 'eth_getProof', [ALICE, [], 'latest']), -32603, /eth_getProof on a fork answers for blocks up to the forked block/)
     await f.disconnect()

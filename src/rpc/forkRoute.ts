@@ -101,6 +101,8 @@ const atState =
   async (ctx, args, raw) => {
     const sel = args[i] as BlockSelector | undefined
     let n = numberOf(ctx.node, sel)
+    // A proof at `pending` is of the block after the head: rsksim's own, even right at the fork.
+    if (proof && sel?.kind === 'tag' && sel.tag === 'pending') n = ctx.node.chain.store.headNumber + 1n
     if (n === undefined && sel?.kind === 'hash') n = await remoteNumberOfHash(ctx, bytesToHex(sel.hash))
     if (n === undefined) return LOCAL
     if (n < ctx.fork.number || (proof && n === ctx.fork.number)) return ask(ctx, withParam(raw, i, hexNumber(n)))

@@ -9,7 +9,7 @@ import { address, hexToBytesLoose, optional, show, type Codec } from '../../code
 import { blockRef, LATEST } from '../../codecs/block.js'
 import { method, type MethodTable } from '../../method.js'
 import { data, quantity } from '../../format/hex.js'
-import { stateBlock } from '../../resolve.js'
+import { readBlock } from '../../resolve.js'
 import { accountProof } from '../../../node/chain/proofs.js'
 
 /** Most storage keys in one request: a proof per key is built, so an unbounded list could stall the queue. */
@@ -33,11 +33,18 @@ const storageKeys: Codec<Uint8Array[]> = (v) => {
 export const ethProofMethods: MethodTable = {
   /**
    * `eth_getProof(address, storageKeys, block)`. Keys default to none and the block to `latest` (spec "Block
-   * parameter forms"); besides a number and `latest`/`earliest`, the other state-read forms (`pending` = head,
-   * a hash, an EIP-1898 map) are accepted. An unknown block is -32600 `Block <n> not found`, as other state reads.
+   * parameter forms"); besides a number and `latest`/`earliest`, the other state-read forms are accepted: a hash, an
+   * EIP-1898 map, and `pending`, proven against the pending block's state root as `eth_getBalance` reads it there
+   * (Anvil 1.7.1 answers the pending state too). An unknown block is -32600 `Block <n> not found`, as other state
+   * reads.
    */
   eth_getProof: method([address, optional(storageKeys), optional(blockRef)], async ({ node }, addr, keys, sel) => {
-    const p = await accountProof(node.chain, stateBlock(node, sel ?? LATEST), addr, keys ?? [])
+    const block = await readBlock(node, sel ?? LATEST)
+    // The pending block is built without its state root (miner/pending.ts): computed here, inside the pending block's
+    // checkpoint (its nodes join the trie store, as a mined block's would; a pool that did not change gives the same).
+    const pending = sel?.kind === 'tag' && sel.tag === 'pending'
+    const proven = pending ? { ...block, header: { ...block.header, stateRoot: await node.chain.state.getStateRoot() } } : block
+    const p = await accountProof(node.chain, proven, addr, keys ?? [])
     // Field order of the spec's table; key and value are QUANTITY (spec "Account proof object").
     return {
       address: data(p.address),
