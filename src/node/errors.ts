@@ -47,12 +47,17 @@ export class DatabaseWriteFailed extends Error {
  */
 export class LocalCallGasTooLow extends Error {
   override readonly name = 'LocalCallGasTooLow'
-  /** `what` names the gas RSKj subtracts: the intrinsic gas (`intrinsic`), or that and a precompile's price. */
-  constructor(gasLimit: bigint, intrinsic: bigint, what: 'no code' | 'precompile') {
+  /**
+   * `what` names the gas RSKj subtracts: the intrinsic gas (`intrinsic`), or that and a precompile's price; `trace`:
+   * a traced call (`debug_traceCall`) whose gas does not reach its code.
+   */
+  constructor(gasLimit: bigint, intrinsic: bigint, what: 'no code' | 'precompile' | 'trace') {
     super(
       what === 'no code'
         ? `Invalid gas: ${gasLimit} is less than this call's intrinsic gas (${intrinsic}), which RSKj takes from the gas limit before anything runs`
-        : `Invalid gas: ${gasLimit} is less than this call's intrinsic gas (${intrinsic}) plus the precompile's price, which RSKj takes from the gas limit before the precompile runs`,
+        : what === 'trace'
+          ? `Invalid gas: ${gasLimit} is less than this call's intrinsic gas (${intrinsic}): no code runs, so there is nothing to trace`
+          : `Invalid gas: ${gasLimit} is less than this call's intrinsic gas (${intrinsic}) plus the precompile's price, which RSKj takes from the gas limit before the precompile runs`,
     )
   }
 }

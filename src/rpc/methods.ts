@@ -16,7 +16,7 @@ import { ethFilterMethods } from './namespaces/eth/filters.js'
 import { ethProofMethods } from './namespaces/eth/proof.js'
 import { ethBridgeMethods } from './namespaces/eth/bridge.js'
 import { txpoolMethods } from './namespaces/txpool.js'
-import { debugMethods } from './namespaces/debug.js'
+import { debugCallMethods, debugMethods } from './namespaces/debug.js'
 import { traceMethods } from './namespaces/trace.js'
 import { chainMethods } from './namespaces/chain.js'
 import { personalMethods } from './namespaces/personal.js'
@@ -30,11 +30,12 @@ import { signingMethods } from './namespaces/signing.js'
 import { rskjRegtestMethods } from './namespaces/rskjRegtest.js'
 
 /**
- * The test author's extensions: dev-chain methods under Anvil's, Hardhat's and Ganache's names, and signing. They
+ * The test author's extensions: dev-chain methods under Anvil's, Hardhat's and Ganache's names, signing, and
+ * debug_traceCall. They
  * are answered outside hosted mode only; with `hosted: true` each answers -32601 `method not found`, exactly as an
  * unknown name (the service has none of them).
  */
-const EXTENSION_TABLES: MethodTable[] = [devStateMethods, devMiningMethods, devAccountMethods, devNodeMethods, signingMethods, rskjRegtestMethods]
+const EXTENSION_TABLES: MethodTable[] = [devStateMethods, devMiningMethods, devAccountMethods, devNodeMethods, signingMethods, debugCallMethods, rskjRegtestMethods]
 export const EXTENSIONS: ReadonlySet<string> = new Set(EXTENSION_TABLES.flatMap((t) => Object.keys(t)))
 /** Among the extensions, the methods a default RSKj regtest node answers and the service does not list (rskjRegtest.ts). */
 export const RSKJ_REGTEST: ReadonlySet<string> = new Set(Object.keys(rskjRegtestMethods))

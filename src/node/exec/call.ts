@@ -45,6 +45,14 @@ export interface CallOutcome {
   error?: string
   /** Address of the created contract, for creation calls. */
   createdAddress?: Uint8Array
+  /** The engine's result as it came (a tracer reads it); undefined when nothing ran (the gas below the intrinsic). */
+  execResult?: ExecResult
+}
+
+/** Something that listens to the EVM while the call runs (a tracer: exec/tracers). */
+export interface CallListener {
+  attach(evm: EVM): void
+  detach(evm: EVM): void
 }
 
 /** Intrinsic gas of a transaction (RSK: 21,000 / 53,000 for creation, 4 per zero byte, 16 per other byte, 2 per initcode word). */
@@ -56,13 +64,14 @@ export function intrinsicGas(data: Uint8Array, isCreate: boolean): bigint {
   return (isCreate ? 53_000n : 21_000n) + BigInt(dataGas)
 }
 
-/** Runs `req` at `block` with `gasLimit`, applying `overrides`; never keeps any change. */
+/** Runs `req` at `block` with `gasLimit`, applying `overrides`, with `listener` on the EVM; never keeps any change. */
 export async function execute(
   chain: Chain,
   block: BlockRecord,
   req: CallRequest,
   gasLimit: bigint,
   overrides?: StateOverrides,
+  listener?: CallListener,
 ): Promise<CallOutcome> {
   const { evm, state } = await evmAt(chain, block)
   const data = req.data ?? new Uint8Array()
@@ -86,17 +95,23 @@ export async function execute(
       }
       return { gasUsed: intrinsic, gasPeak: intrinsic, returnValue: new Uint8Array(), error: 'out of gas' }
     }
-    const result = await evm.runCall({
-      block: execBlock,
-      caller,
-      origin: caller,
-      to: isCreate ? undefined : new Address(req.to!),
-      value: req.value ?? 0n,
-      data,
-      gasLimit: gasLimit - intrinsic,
-      gasPrice: req.gasPrice ?? 0n,
-      skipBalance: true,
-    })
+    listener?.attach(evm)
+    let result
+    try {
+      result = await evm.runCall({
+        block: execBlock,
+        caller,
+        origin: caller,
+        to: isCreate ? undefined : new Address(req.to!),
+        value: req.value ?? 0n,
+        data,
+        gasLimit: gasLimit - intrinsic,
+        gasPrice: req.gasPrice ?? 0n,
+        skipBalance: true,
+      })
+    } finally {
+      listener?.detach(evm)
+    }
     // A precompile runs out of gas only below its price: RSKj subtracts the intrinsic gas and the price from the limit.
     if (result.execResult.exceptionError?.error === EVMError.errorMessages.OUT_OF_GAS && toPrecompile()) {
       throw new LocalCallGasTooLow(gasLimit, intrinsic, 'precompile')
@@ -121,6 +136,7 @@ function outcome(r: ExecResult, intrinsic: bigint, to: Uint8Array | undefined, c
     returnValue: r.returnValue,
     ...(r.exceptionError !== undefined && !failureKeptByRskj(to, r.exceptionError.error) ? { error: r.exceptionError.error } : {}),
     ...(createdAddress !== undefined ? { createdAddress } : {}),
+    execResult: r,
   }
 }
 

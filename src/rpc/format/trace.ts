@@ -141,7 +141,10 @@ function reorder(f: CallTracerFrame): CallTracerFrame {
 }
 
 /** The callTracer result of one transaction. */
-export const formatCallTracer = (t: TxCallTrace, opts: CallTracerOptions): CallTracerFrame => callTracerFrame(t.top, true, opts)
+export const formatCallTracer = (t: TxCallTrace, opts: CallTracerOptions): CallTracerFrame => formatCallTree(t.top, opts)
+
+/** The callTracer result of a call tree (a transaction's, or a traced call's). */
+export const formatCallTree = (top: CallFrame, opts: CallTracerOptions): CallTracerFrame => callTracerFrame(top, true, opts)
 
 // ---------------------------------------------------------------------------------------------------------
 // debug_* rskTracer (struct logs)

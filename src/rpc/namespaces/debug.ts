@@ -5,13 +5,16 @@
 import { bytesToHex } from '@ethereumjs/util'
 import { ErrorCode, invalidParams, RpcError } from '../../errors.js'
 import { blockHash, optional, txHash, type Codec } from '../codecs/primitives.js'
-import { hexBlockId } from '../codecs/block.js'
+import { blockRef, hexBlockId, LATEST } from '../codecs/block.js'
+import { callObject, stateOverrides } from '../codecs/objects.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../method.js'
 import { blockById } from '../resolve.js'
-import { formatCallTracer, formatStructTrace, type DisabledField } from '../format/trace.js'
+import { formatCallTracer, formatCallTree, formatStructTrace, type DisabledField } from '../format/trace.js'
 import { formatRemascRskTrace } from '../format/remascTrace.js'
 import type { BlockRecord } from '../../node/chain/types.js'
-import { traceCalls, traceStructLogs } from '../../node/exec/tracers/index.js'
+import { traceCallFrames, traceCallStructLogs, traceCalls, traceStructLogs } from '../../node/exec/tracers/index.js'
+import type { StateOverrides } from '../../node/exec/call.js'
+import { execBlock, toRequest } from './eth/calls.js'
 
 export interface DebugTraceOptions {
   tracer: 'rskTracer' | 'callTracer'
@@ -63,6 +66,13 @@ export const traceOptions: Codec<DebugTraceOptions> = (v) => {
 
 const DEFAULTS: DebugTraceOptions = { tracer: 'rskTracer', disabled: new Set(), onlyTopCall: false, withLog: false }
 
+/** debug_traceCall's options: `traceOptions`, and the call's `stateOverrides` (geth's and Anvil's key; eth_call's form). */
+const traceCallOptions: Codec<DebugTraceOptions & { overrides?: StateOverrides }> = (v) => {
+  const o = traceOptions(v)
+  const given = (v as Record<string, unknown>).stateOverrides
+  return given === undefined || given === null ? o : { ...o, overrides: stateOverrides(given) }
+}
+
 async function traceTransaction({ node }: HandlerContext, hash: Uint8Array, opts: DebugTraceOptions = DEFAULTS): Promise<unknown> {
   const hashHex = bytesToHex(hash)
   const loc = node.chain.store.getTx(hashHex)
@@ -110,6 +120,32 @@ export const debugMethods: MethodTable = {
   debug_traceBlockByNumber: method([hexBlockId, optional(traceOptions)], (ctx, sel, opts) =>
     traceBlock(ctx, blockById(ctx.node, sel, ctx.method, false), opts),
   ),
+}
+
+/**
+ * The test author's tracing extension (answered outside hosted mode only; RSKj has no such method): `debug_traceCall
+ * (call, block = latest, options)` as Anvil and Hardhat name it, the call run as `eth_call` runs it (the same block
+ * forms, `pending` included, the same gas cap, never kept) and traced with the tracers of debug_traceTransaction,
+ * in their shapes: struct logs (`rskTracer`, the default) or `callTracer`. `options.stateOverrides` overrides
+ * accounts as eth_call's third parameter does.
+ */
+export const debugCallMethods: MethodTable = {
+  debug_traceCall: method([callObject, optional(blockRef), optional(traceCallOptions)], async ({ node }, call, sel, opts = DEFAULTS) => {
+    const block = await execBlock(node, sel ?? LATEST)
+    const cap = node.options.callGasCap
+    const traced = {
+      block,
+      req: toRequest(call),
+      gasLimit: call.gas === undefined || call.gas > cap ? cap : call.gas,
+      ...('overrides' in opts && opts.overrides !== undefined ? { overrides: opts.overrides } : {}),
+    }
+    try {
+      if (opts.tracer === 'callTracer') return formatCallTree(await traceCallFrames(node.chain, traced), opts)
+      return formatStructTrace(await traceCallStructLogs(node.chain, traced, { maxBytes: node.options.maxResponseSize, omitted: opts.disabled }), opts.disabled)
+    } finally {
+      node.reportCallConsole(true)
+    }
+  }),
 }
 
 /**

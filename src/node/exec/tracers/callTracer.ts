@@ -111,7 +111,7 @@ export class CallRecorder extends EvmRecorder {
    * gasUsed; gas is the transaction's gas limit (`ProgramInvokeFactoryImpl`), or 0 when no code ran
    * (`TransactionExecutor.extractTrace` builds a `TransferInvoke` with gas 0). Logs get block-wide indexes.
    */
-  finish(result: RunTxResult, logOffset: number, txGasLimit: bigint): CallFrame {
+  finish(result: Pick<RunTxResult, 'totalGasSpent' | 'execResult'>, logOffset: number, txGasLimit: bigint): CallFrame {
     const top = this.top
     if (top === undefined) throw new Error('no message was recorded for the transaction')
     top.frame.gasUsed = result.totalGasSpent

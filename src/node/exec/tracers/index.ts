@@ -5,10 +5,12 @@
 import type { Chain } from '../../chain/chain.js'
 import type { BlockRecord } from '../../chain/types.js'
 import { replayBlock } from '../replay.js'
+import { execute, type CallRequest, type CallOutcome, type StateOverrides } from '../call.js'
+import { LocalCallGasTooLow } from '../../errors.js'
 import { CallRecorder } from './callTracer.js'
 import { StructRecorder } from './structTracer.js'
 import { remascCallTrace } from './remascTrace.js'
-import type { StructTrace, TxCallTrace } from './types.js'
+import type { CallFrame, StructTrace, TxCallTrace } from './types.js'
 import { SizeBudget } from './sizeBudget.js'
 
 export { ResponseTooLarge } from './sizeBudget.js'
@@ -84,4 +86,38 @@ export async function traceStructLogs(
     if (tx.tx.to === undefined && contractAddress) trace.contractAddress = contractAddress
     return trace
   })
+}
+
+/** What a traced call names as its transaction in failure messages (RSKj's `tx[…]`): there is none. */
+const NO_TX = '0x' + '00'.repeat(32)
+
+/** A call to trace (`debug_traceCall`): run as `eth_call` runs it (exec/call.ts `execute`), at `block`, never kept. */
+export interface TracedCall {
+  block: BlockRecord
+  req: CallRequest
+  gasLimit: bigint
+  overrides?: StateOverrides
+}
+
+/** Runs `call` with `recorder` attached; throws when nothing ran (the gas below the intrinsic: nothing to trace). */
+async function runTraced(chain: Chain, call: TracedCall, recorder: CallRecorder | StructRecorder): Promise<CallOutcome & { execResult: NonNullable<CallOutcome['execResult']> }> {
+  const outcome = await execute(chain, call.block, call.req, call.gasLimit, call.overrides, recorder)
+  if (outcome.execResult === undefined) {
+    throw new LocalCallGasTooLow(call.gasLimit, outcome.gasUsed, 'trace')
+  }
+  return outcome as CallOutcome & { execResult: NonNullable<CallOutcome['execResult']> }
+}
+
+/** The call tree of a call (`debug_traceCall` with `callTracer`), its top frame as a transaction's with the call's gas. */
+export async function traceCallFrames(chain: Chain, call: TracedCall): Promise<CallFrame> {
+  const recorder = new CallRecorder(NO_TX)
+  const outcome = await runTraced(chain, call, recorder)
+  return recorder.finish({ totalGasSpent: outcome.gasUsed, execResult: outcome.execResult }, 0, call.gasLimit)
+}
+
+/** The struct-log trace (`rskTracer`) of a call, within `limits` as a transaction's. */
+export async function traceCallStructLogs(chain: Chain, call: TracedCall, limits: StructTraceLimits = { maxBytes: 0 }): Promise<StructTrace> {
+  const recorder = new StructRecorder(NO_TX, new SizeBudget(limits.maxBytes), limits.omitted)
+  const outcome = await runTraced(chain, call, recorder)
+  return recorder.finish({ execResult: outcome.execResult })
 }

@@ -130,7 +130,7 @@ export class StructRecorder extends EvmRecorder {
 
 
   /** The trace of the transaction that ran while attached (RSKj `TransactionExecutor.extractTrace`). */
-  finish(result: RunTxResult): StructTrace {
+  finish(result: Pick<RunTxResult, 'execResult'>): StructTrace {
     const r = result.execResult
     const err = r.exceptionError
     const reverted = err?.error === 'revert'

@@ -11,8 +11,11 @@ import { estimateGas } from '../../../node/exec/estimate.js'
 import type { RskNode } from '../../../node/node.js'
 import type { BlockRecord } from '../../../node/chain/types.js'
 
-/** eth_call / eth_estimateGas on a number above the head answer -32602 `Invalid block number <n>` (reference §1.4). */
-function execBlock(node: RskNode, sel: BlockSelector): BlockRecord | Promise<BlockRecord> {
+/**
+ * The block a call runs at (eth_call, eth_estimateGas, debug_traceCall): a number above the head answers -32602
+ * `Invalid block number <n>` (reference §1.4), `pending` the pending block.
+ */
+export function execBlock(node: RskNode, sel: BlockSelector): BlockRecord | Promise<BlockRecord> {
   if (sel.kind === 'number' && sel.number > node.chain.store.headNumber) throw invalidParams(`Invalid block number ${sel.number}`)
   if (sel.kind === 'tag' && (sel.tag === 'safe' || sel.tag === 'finalized')) {
     throw invalidParams(
@@ -22,7 +25,8 @@ function execBlock(node: RskNode, sel: BlockSelector): BlockRecord | Promise<Blo
   return readBlock(node, sel)
 }
 
-const toRequest = (c: CallObject): CallRequest => {
+/** A call object's fields as the executor takes them. */
+export const toRequest = (c: CallObject): CallRequest => {
   const r: CallRequest = {}
   if (c.from !== undefined) r.from = c.from
   if (c.to !== undefined) r.to = c.to
