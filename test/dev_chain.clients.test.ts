@@ -207,6 +207,59 @@ describe('anvil-only actions', () => {
     expect(meta.instanceId).toMatch(/^0x[0-9a-f]{64}$/)
   })
 
+  it("Anvil's own names of the evm_ methods, answered as Anvil answers them (anvil 1.7.1, checked by hand)", async () => {
+    const p = await fresh()
+    const rq = (method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
+    expect(await rq('anvil_snapshot')).toBe('0x1')
+    // anvil_increaseTime answers the whole offset as a JSON number (evm_increaseTime: RSKj's QUANTITY).
+    expect(await rq('anvil_increaseTime', [100])).toBe(100)
+    expect(await rq('anvil_increaseTime', ['0x10'])).toBe(116)
+    expect(await rq('evm_increaseTime', [4])).toBe('0x78')
+    expect(await rq('anvil_setBlockGasLimit', ['0x7a1200'])).toBe(true)
+    await rq('evm_mine')
+    expect((await rq('eth_getBlockByNumber', ['latest', false])).gasLimit).toBe('0x7a1200')
+    expect(await rq('anvil_revert', ['0x1'])).toBe(true)
+    expect(await rq('eth_blockNumber')).toBe('0x0')
+    expect(await rq('anvil_getIntervalMining')).toBeNull()
+    await rq('anvil_setIntervalMining', [2])
+    expect(await rq('anvil_getIntervalMining')).toBe(2)
+    await rq('anvil_setIntervalMining', [0])
+    const meta = await rq('anvil_metadata')
+    expect(meta).toMatchObject({ chainId: 33, latestBlockNumber: 0 })
+  })
+
+  it('anvil_rollback removes the newest blocks and their state; anvil_removePoolTransactions empties one sender\'s pool', async () => {
+    const p = await fresh()
+    const rq = (method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
+    const snap = await rq('evm_snapshot')
+    for (const v of [1, 2, 3]) await rq('eth_sendTransaction', [{ from: COW, to: STRANGER, value: '0x' + v.toString(16) }])
+    const late = await rq('evm_snapshot')
+    expect(await rq('eth_blockNumber')).toBe('0x3')
+    const block1 = await rq('eth_getBlockByNumber', ['0x1', false])
+    expect(await rq('anvil_rollback', [2])).toBeNull()
+    expect(await rq('eth_blockNumber')).toBe('0x1')
+    expect(await rq('eth_getBlockByNumber', ['latest', false])).toEqual(block1)
+    expect(await rq('eth_getBalance', [STRANGER, 'latest'])).toBe('0x1')
+    expect(await rq('eth_getTransactionCount', [COW, 'latest'])).toBe('0x1')
+    // The snapshot taken above the new head is gone; the one below it still reverts.
+    expect(await rq('evm_revert', [late])).toBe(false)
+    // The next block follows block 1; one more rollback (default depth 1) leaves genesis; past it is refused.
+    await rq('eth_sendTransaction', [{ from: COW, to: STRANGER, value: '0x10' }])
+    expect((await rq('eth_getBlockByNumber', ['0x2', false])).parentHash).toBe(block1.hash)
+    expect(await rq('eth_getBalance', [STRANGER, 'latest'])).toBe('0x11')
+    await rq('anvil_rollback', [])
+    await rq('anvil_rollback', [])
+    expect(await rq('eth_blockNumber')).toBe('0x0')
+    await expect(rq('anvil_rollback', [1])).rejects.toMatchObject({ code: -32602, message: 'Rollback depth must not exceed current chain height: current height 0, depth 1' })
+    expect(await rq('evm_revert', [snap])).toBe(true)
+    // The pool: two of cow's transactions and one of cow1's; removing cow's leaves cow1's.
+    await rq('evm_setAutomine', [false])
+    for (const from of [COW, COW, COW1]) await rq('eth_sendTransaction', [{ from, to: STRANGER, value: '0x1' }])
+    expect(await rq('anvil_removePoolTransactions', [COW])).toBeNull()
+    const content = await rq('txpool_content')
+    expect(Object.keys(content.pending)).toEqual([COW1.slice(2)]) // RSKj's keys: hex without 0x
+  })
+
   it('eth_sendUnsignedTransaction sends from any address', async () => {
     const p = await fresh()
     const test = createTestClient({ mode: 'anvil', chain: regtest, transport: custom(p, { retryCount: 0 }) })

@@ -48,6 +48,26 @@ export class Snapshots {
     return true
   }
 
+  /**
+   * Removes the newest `depth` blocks (Anvil's `anvil_rollback`): the head becomes block head − depth, with its
+   * state; the pool keeps what still fits the state's nonces (as after a revert); snapshots taken above the new head
+   * are dropped (they name blocks that are gone). The clock is left as it is. Throws RangeError when the chain is
+   * shorter than `depth` above its first block, StateNotKept when that block's state was released (`stateHistory`).
+   */
+  async rollback(node: RskNode, depth: bigint): Promise<void> {
+    const { store } = node.chain
+    const number = store.headNumber - depth
+    if (depth < 0n || number < store.first.number) {
+      // Anvil's text; on a fork the chain starts at the forked block, not at 0.
+      const start = store.first.number === 0n ? '' : ` (the chain starts at the forked block ${store.first.number})`
+      throw new RangeError(`Rollback depth must not exceed current chain height: current height ${store.headNumber}, depth ${depth}${start}`)
+    }
+    const block = store.byNumber(number)!
+    await node.chain.requireState(block)
+    this.list = this.list.filter((s) => s.number <= number)
+    await rewind(node, number, block.header.stateRoot, undefined, node.pool.save())
+  }
+
   /** Back to genesis (on a fork: the forked block) with an empty pool and no snapshots. */
   async reset(node: RskNode): Promise<void> {
     this.list = []
@@ -57,14 +77,15 @@ export class Snapshots {
   }
 }
 
-async function rewind(node: RskNode, number: bigint, root: Uint8Array, nodesMark: number, pool: TxRecord[]): Promise<void> {
+/** `nodesMark`: the trie nodes added after it are dropped (a snapshot's); without it they are kept. */
+async function rewind(node: RskNode, number: bigint, root: Uint8Array, nodesMark: number | undefined, pool: TxRecord[]): Promise<void> {
   const { chain } = node
   const dropped = number < chain.store.headNumber ? chain.store.truncate(number) : []
   if (dropped.length > 0) chain.forgetViews()
   chain.trees.setEra(chain.store.headNumber)
   if (dropped.length > 0 || !equalsBytes(await chain.state.getStateRoot(), root)) {
     await chain.state.setStateRoot(root)
-    chain.trees.rollback(nodesMark)
+    if (nodesMark !== undefined) chain.trees.rollback(nodesMark)
   }
   await node.pool.restore(pool, async (sender) => {
     const account = await chain.state.getAccount(new Address(toAddressBytes(sender)))

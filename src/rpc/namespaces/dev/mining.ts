@@ -10,7 +10,7 @@ import { address, boolean, optional, quantity, txHash, type Codec } from '../../
 import { method, noParams, type HandlerContext, type MethodSpec, type MethodTable } from '../../method.js'
 import { Clock, MAX_TIMESTAMP } from '../../../node/miner/clock.js'
 import { aliases, ok } from './names.js'
-import { checkAfterHead } from '../evm.js'
+import { checkAfterHead, evmMethods } from '../evm.js'
 
 /**
  * Most blocks one hardhat_mine/anvil_mine request mines. Each block is really built (0.07-0.1 ms here, and about
@@ -119,10 +119,10 @@ export const devMiningMethods: MethodTable = {
   evm_setNextBlockTimestamp: setNextBlockTimestamp,
   ...aliases(['anvil_setNextBlockTimestamp'], setNextBlockTimestamp),
   /** Ganache: sets the clock to `timestamp` (seconds); answers the offset from the wall clock in seconds. */
-  evm_setTime: method([timestamp], ({ node }, ts) => {
+  ...aliases(['evm_setTime', 'anvil_setTime'], method([timestamp], ({ node }, ts) => {
     node.clock.drift = ts - Clock.now()
     return Number(node.clock.drift)
-  }),
+  })),
   anvil_setBlockTimestampInterval: method([duration], (ctx, s) => {
     ctx.node.clock.interval = s
     return ok(ctx)
@@ -141,6 +141,35 @@ export const devMiningMethods: MethodTable = {
     node.pool.clear()
     return null
   }),
+  /** Anvil: drops every pooled transaction of `sender`, pending or queued; answers null. */
+  anvil_removePoolTransactions: method([address], ({ node }, sender) => {
+    const hex = bytesToHex(sender)
+    for (const t of node.pool.save()) if (t.fromHex === hex) node.pool.remove(t)
+    return null
+  }),
+  /** Anvil: the interval of interval mining in seconds, null when blocks are not mined on an interval. */
+  anvil_getIntervalMining: noParams(({ node }) => (node.options.mining.interval > 0 ? node.options.mining.interval / 1000 : null)),
+  /**
+   * Anvil's `anvil_rollback([depth = 1])`: the newest `depth` blocks removed, the head back to the block below them
+   * with its state (src/node/snapshots/snapshots.ts `rollback`); answers null.
+   */
+  anvil_rollback: method([optional(quantity)], async ({ node }, depth = 1n) => {
+    try {
+      await node.snapshots.rollback(node, depth)
+    } catch (e) {
+      if (e instanceof RangeError) throw invalidParams(e.message)
+      throw e
+    }
+    return null
+  }),
+  // Anvil's names of methods it answers under their evm_ names too (the evm_ ones are the service's: evm.ts).
+  anvil_snapshot: evmMethods.evm_snapshot!,
+  anvil_revert: evmMethods.evm_revert!,
+  /** Anvil answers the total offset as a JSON number (the service's evm_increaseTime, a QUANTITY). */
+  anvil_increaseTime: {
+    ...evmMethods.evm_increaseTime!,
+    handler: (ctx, ...args) => Number(BigInt(evmMethods.evm_increaseTime!.handler(ctx, ...args) as string)),
+  },
   ...aliases(['anvil_setCoinbase', 'hardhat_setCoinbase', 'ganache_setCoinbase'], method([address], (ctx, addr) => {
     ctx.node.setCoinbase(addr)
     return ok(ctx)
@@ -149,11 +178,11 @@ export const devMiningMethods: MethodTable = {
     ctx.node.setMinimumGasPrice(price)
     return ok(ctx)
   })),
-  evm_setBlockGasLimit: method([quantity], (ctx, gas) => {
+  ...aliases(['evm_setBlockGasLimit', 'anvil_setBlockGasLimit'], method([quantity], (ctx, gas) => {
     if (gas === 0n) throw invalidParams('Invalid gas limit: must be greater than 0.')
     ctx.node.setBlockGasLimit(gas)
     return true
-  }),
+  })),
   /** RSK blocks have no base fee: the price floor is the block's minimumGasPrice. */
   ...aliases(['anvil_setNextBlockBaseFeePerGas', 'hardhat_setNextBlockBaseFeePerGas', 'ganache_setNextBlockBaseFeePerGas'], method([quantity], () => {
     throw invalidParams("RSK blocks have no base fee (no EIP-1559): set the blocks' minimum gas price with anvil_setMinGasPrice instead")

@@ -88,8 +88,8 @@ export const devNodeMethods: MethodTable = {
       forkConfig: node.fork === undefined ? {} : { forkUrl: node.fork.url, forkBlockNumber: Number(node.fork.number), forkRetryBackoff: FORK_FIRST_BACKOFF_MS },
     }
   }),
-  /** Hardhat's `hardhat_metadata`. */
-  hardhat_metadata: noParams((ctx) => {
+  /** Hardhat's `hardhat_metadata`, and Anvil's `anvil_metadata` (whose extra forkedNetwork and snapshots are left out). */
+  ...aliases(['hardhat_metadata', 'anvil_metadata'], noParams((ctx) => {
     const head = ctx.node.chain.head
     return {
       clientVersion: clientVersion(ctx.node),
@@ -98,5 +98,5 @@ export const devNodeMethods: MethodTable = {
       latestBlockNumber: Number(head.number),
       latestBlockHash: head.hashHex,
     }
-  }),
+  })),
 }
