@@ -120,7 +120,11 @@ export function javaSignedBytes(n: bigint): Uint8Array {
   if (n < 0n) throw new Error('javaSignedBytes: negative value')
   if (n === 0n) return Uint8Array.of(0)
   const b = unpaddedBytes(n)
-  return b[0]! >= 0x80 ? Uint8Array.of(0, ...b) : b
+  if (b[0]! < 0x80) return b
+  // The sign byte, then the bytes (without spreading them into an argument list: 3-4 of these per header encoding).
+  const out = new Uint8Array(b.length + 1)
+  out.set(b, 1)
+  return out
 }
 
 /**
