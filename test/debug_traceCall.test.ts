@@ -96,6 +96,16 @@ describe('debug_traceCall', () => {
     await rejects(traceCall({ data: INITCODE }, 'latest', { stateOverrides: 7 }), -32602, /./)
   })
 
+  it('a traced call stopped by the deadline answers -32011 and leaves the chain as it was', async () => {
+    const q = await fresh({ rpcTimeout: 1 })
+    // JUMPDEST, PUSH1 0, JUMP: a loop until the 10M gas run out (seconds of traced steps), or the deadline.
+    for (const opts of [{ tracer: 'callTracer' }, { disableStack: true, disableMemory: true }]) {
+      await rejects(q.request({ method: 'debug_traceCall', params: [{ from: COW, data: '0x5b600056', gas: '0x989680' }, 'latest', opts] }), -32011, 'Execution has got timeout out.')
+    }
+    expect(await q.request({ method: 'eth_blockNumber' })).toBe('0x0')
+    expect(await q.request({ method: 'eth_getTransactionCount', params: [COW, 'latest'] })).toBe('0x0')
+  })
+
   it('is an extension: with hosted: true it is an unknown method', async () => {
     const hosted = await fresh({ hosted: true })
     await rejects(hosted.request({ method: 'debug_traceCall', params: [{ from: COW, data: INITCODE }, 'latest'] }), -32601, 'method not found')
