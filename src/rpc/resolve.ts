@@ -50,6 +50,20 @@ export function readBlock(node: RskNode, sel: BlockSelector): BlockRecord | Prom
 }
 
 /**
+ * The block a call runs at (eth_call, eth_estimateGas, debug_traceCall): a number above the head answers -32602
+ * `Invalid block number <n>` (reference §1.4), `safe`/`finalized` RSKj's -32602, `pending` the pending block.
+ */
+export function callBlock(node: RskNode, sel: BlockSelector): BlockRecord | Promise<BlockRecord> {
+  if (sel.kind === 'number' && sel.number > node.chain.store.headNumber) throw invalidParams(`Invalid block number ${sel.number}`)
+  if (sel.kind === 'tag' && (sel.tag === 'safe' || sel.tag === 'finalized')) {
+    throw invalidParams(
+      `Unsupported block specifier '${sel.tag}'. Can only be either 'earliest', 'latest', 'pending' or a specific block number (either hex - prepending '0x' or decimal).`,
+    )
+  }
+  return readBlock(node, sel)
+}
+
+/**
  * Block for block-returning methods (eth_getBlockByNumber and kin): `pending` refused when `refuse` is set,
  * `safe`/`finalized` refused as RSKj does, unknown → undefined (the method answers null).
  */

@@ -6,7 +6,7 @@
 import { invalidParams, RpcError, ErrorCode } from '../../errors.js'
 import { address, data, quantity, topic } from './primitives.js'
 import { type BlockSelector, hexBlockId } from './block.js'
-import type { AccountOverride, StateOverrides } from '../../node/exec/call.js'
+import type { AccountOverride, CallRequest, StateOverrides } from '../../node/exec/call.js'
 import { bytesToHex } from '@ethereumjs/util'
 
 export interface CallObject {
@@ -19,6 +19,18 @@ export interface CallObject {
   nonce?: bigint
   chainId?: bigint
   data?: Uint8Array
+}
+
+/** A call object's fields as the executor takes them (exec/call.ts). */
+export const callRequest = (c: CallObject): CallRequest => {
+  const r: CallRequest = {}
+  if (c.from !== undefined) r.from = c.from
+  if (c.to !== undefined) r.to = c.to
+  if (c.gas !== undefined) r.gas = c.gas
+  if (c.gasPrice !== undefined) r.gasPrice = c.gasPrice
+  if (c.value !== undefined) r.value = c.value
+  if (c.data !== undefined) r.data = c.data
+  return r
 }
 
 function asObject(v: unknown, what: string): Record<string, unknown> {

@@ -6,15 +6,14 @@ import { bytesToHex } from '@ethereumjs/util'
 import { ErrorCode, invalidParams, RpcError } from '../../errors.js'
 import { blockHash, optional, txHash, type Codec } from '../codecs/primitives.js'
 import { blockRef, hexBlockId, LATEST } from '../codecs/block.js'
-import { callObject, stateOverrides } from '../codecs/objects.js'
+import { callObject, callRequest, stateOverrides } from '../codecs/objects.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../method.js'
-import { blockById } from '../resolve.js'
+import { blockById, callBlock } from '../resolve.js'
 import { formatCallTracer, formatCallTree, formatStructTrace, type DisabledField } from '../format/trace.js'
 import { formatRemascRskTrace } from '../format/remascTrace.js'
 import type { BlockRecord } from '../../node/chain/types.js'
 import { traceCallFrames, traceCallStructLogs, traceCalls, traceStructLogs } from '../../node/exec/tracers/index.js'
 import type { StateOverrides } from '../../node/exec/call.js'
-import { execBlock, toRequest } from './eth/calls.js'
 
 export interface DebugTraceOptions {
   tracer: 'rskTracer' | 'callTracer'
@@ -131,11 +130,11 @@ export const debugMethods: MethodTable = {
  */
 export const debugCallMethods: MethodTable = {
   debug_traceCall: method([callObject, optional(blockRef), optional(traceCallOptions)], async ({ node }, call, sel, opts = DEFAULTS) => {
-    const block = await execBlock(node, sel ?? LATEST)
+    const block = await callBlock(node, sel ?? LATEST)
     const cap = node.options.callGasCap
     const traced = {
       block,
-      req: toRequest(call),
+      req: callRequest(call),
       gasLimit: call.gas === undefined || call.gas > cap ? cap : call.gas,
       ...('overrides' in opts && opts.overrides !== undefined ? { overrides: opts.overrides } : {}),
     }

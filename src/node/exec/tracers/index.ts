@@ -5,7 +5,8 @@
 import type { Chain } from '../../chain/chain.js'
 import type { BlockRecord } from '../../chain/types.js'
 import { replayBlock } from '../replay.js'
-import { execute, type CallRequest, type CallOutcome, type StateOverrides } from '../call.js'
+import type { ExecResult } from '@ethereumjs/evm'
+import { execute, type CallRequest, type StateOverrides } from '../call.js'
 import { LocalCallGasTooLow } from '../../errors.js'
 import { CallRecorder } from './callTracer.js'
 import { StructRecorder } from './structTracer.js'
@@ -100,12 +101,10 @@ export interface TracedCall {
 }
 
 /** Runs `call` with `recorder` attached; throws when nothing ran (the gas below the intrinsic: nothing to trace). */
-async function runTraced(chain: Chain, call: TracedCall, recorder: CallRecorder | StructRecorder): Promise<CallOutcome & { execResult: NonNullable<CallOutcome['execResult']> }> {
-  const outcome = await execute(chain, call.block, call.req, call.gasLimit, call.overrides, recorder)
-  if (outcome.execResult === undefined) {
-    throw new LocalCallGasTooLow(call.gasLimit, outcome.gasUsed, 'trace')
-  }
-  return outcome as CallOutcome & { execResult: NonNullable<CallOutcome['execResult']> }
+async function runTraced(chain: Chain, call: TracedCall, recorder: CallRecorder | StructRecorder): Promise<{ gasUsed: bigint; execResult: ExecResult }> {
+  const { gasUsed, execResult } = await execute(chain, call.block, call.req, call.gasLimit, call.overrides, recorder)
+  if (execResult === undefined) throw new LocalCallGasTooLow(call.gasLimit, gasUsed, 'trace')
+  return { gasUsed, execResult }
 }
 
 /** The call tree of a call (`debug_traceCall` with `callTracer`), its top frame as a transaction's with the call's gas. */
