@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPublicClient, createTestClient, custom, http, parseEther, type Chain, type PublicClient, type TestClient } from 'viem'
 import { Storage } from './fixtures/index.js'
 import { COW, COW1, deploy, fresh } from './helpers.js'
-import { JsonRpcProvider } from 'ethers'
+import { JsonRpcProvider, Wallet, keccak256, toUtf8Bytes } from 'ethers'
 import { startServer, type Provider, type RsksimServer } from '../src/index.js'
 
 const regtest: Chain = {
@@ -18,6 +18,8 @@ const regtest: Chain = {
 }
 
 const STRANGER = '0x00000000000000000000000000000000000beef1' as const
+/** cow1's key: RSKj's regtest accounts are keccak256 of their seed word. */
+const COW1_KEY = keccak256(toUtf8Bytes('cow1'))
 /** An account without code (EIP-3607 refuses senders with code, impersonated or not). */
 const WHALE = '0x00000000000000000000000000000000000beef2' as const
 
@@ -258,6 +260,42 @@ describe('anvil-only actions', () => {
     expect(await rq('anvil_removePoolTransactions', [COW])).toBeNull()
     const content = await rq('txpool_content')
     expect(Object.keys(content.pending)).toEqual([COW1.slice(2)]) // RSKj's keys: hex without 0x
+  })
+
+  it('anvil_reorg replaces the newest blocks at the same height, with the transactions asked for at each offset', async () => {
+    const p = await fresh()
+    const rq = (method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
+    for (const v of [1, 2, 3]) await rq('eth_sendTransaction', [{ from: COW, to: STRANGER, value: '0x' + v.toString(16) }])
+    const [b1, oldHead] = [await rq('eth_getBlockByNumber', ['0x1', false]), await rq('eth_getBlockByNumber', ['0x3', false])]
+    const gone = oldHead.transactions[0]
+    // Three transfers of cow's (nonces follow its state after the reorged-away blocks: 1, then 2 and 3), one signed by
+    // ethers for cow1, and one from an impersonated address without funds, which the engine refuses.
+    const raw = await new Wallet(COW1_KEY).signTransaction({ type: 0, chainId: 33, nonce: 0, gasLimit: 21_000n, gasPrice: 0n, to: STRANGER, value: 0x100n })
+    await rq('anvil_impersonateAccount', [WHALE])
+    // A transaction waiting in the pool stays there, out of the new blocks.
+    const [, , other] = await rq('eth_accounts')
+    await rq('evm_setAutomine', [false])
+    const waiting = await rq('eth_sendTransaction', [{ from: other, to: STRANGER, value: '0x7', gas: '0x5208' }])
+    const send = (value: number) => ({ from: COW, to: STRANGER, value: '0x' + value.toString(16), gas: '0x5208' })
+    expect(await rq('anvil_reorg', [2, [[send(0x10), 0], [send(0x20), 1], [raw, 1], [send(0x40), 1], [{ from: WHALE, to: STRANGER, value: '0x1' }, 0]]])).toBeNull()
+    expect(await rq('eth_blockNumber')).toBe('0x3')
+    const [n2, n3] = [await rq('eth_getBlockByNumber', ['0x2', true]), await rq('eth_getBlockByNumber', ['0x3', true])]
+    expect(n2.parentHash).toBe(b1.hash)
+    expect(n3.parentHash).toBe(n2.hash)
+    expect(n3.hash).not.toBe(oldHead.hash)
+    const sent = (b: any) => b.transactions.filter((t: any) => t.value !== '0x0').map((t: any) => [t.from, t.nonce, t.value])
+    expect(sent(n2)).toEqual([[COW, '0x1', '0x10']])
+    // In the miner's order (RSKj's: price, then each sender's nonces; on a tie the sender first in the pool).
+    expect(sent(n3)).toEqual([[COW, '0x2', '0x20'], [COW, '0x3', '0x40'], [COW1, '0x0', '0x100']])
+    expect(await rq('eth_getBalance', [STRANGER, 'latest'])).toBe('0x' + (1 + 0x10 + 0x20 + 0x100 + 0x40).toString(16))
+    expect(await rq('eth_getTransactionReceipt', [gone])).toBeNull()
+    expect(Object.keys((await rq('txpool_content')).pending)).toEqual([other.slice(2)])
+    await rq('evm_mine')
+    expect((await rq('eth_getTransactionReceipt', [waiting])).blockNumber).toBe('0x4')
+    await expect(rq('anvil_reorg', [2, [[send(1), 2]]])).rejects.toMatchObject({ code: -32602, message: 'Block number for reorg tx will exceed the reorged chain height. Block number 2 must not exceed (depth-1) 1' })
+    await expect(rq('anvil_reorg', [5, []])).rejects.toMatchObject({ code: -32602, message: 'Reorg depth must not exceed current chain height: current height 4, depth 5' })
+    await expect(rq('anvil_reorg', [1, [['0x1234', 0]]])).rejects.toMatchObject({ code: -32602 })
+    expect(await rq('eth_getBlockByNumber', ['0x3', false])).toMatchObject({ hash: n3.hash })
   })
 
   it('eth_sendUnsignedTransaction sends from any address', async () => {

@@ -336,11 +336,11 @@ export class RskNode {
     if (report) for (const message of lines) this.events.emit('console', { message, transactionHash: null })
   }
 
-  /** Mines one block now (optionally at `timestamp`) with what the pool holds. */
-  async mine(timestamp?: bigint): Promise<{ block: BlockRecord; dropped: Dropped[] }> {
+  /** Mines one block now (optionally at `timestamp`) with what the pool holds (or only the transactions of `only`). */
+  async mine(timestamp?: bigint, only?: Set<string>): Promise<{ block: BlockRecord; dropped: Dropped[] }> {
     this.minedConsole = []
     const previous = this.chain.head
-    const mined = await this.miner.mine(timestamp)
+    const mined = await this.miner.mine(timestamp, only)
     // The block before is settled: its transactions keep only their bytes (txRecord.ts `compactTransactions`).
     compactTransactions(previous.transactions, this.chain.common)
     await this.chain.blockAppended(this.options.stateHistory, () => this.snapshots.roots())

@@ -26,6 +26,7 @@ import { devStateMethods } from './namespaces/dev/state.js'
 import { devMiningMethods } from './namespaces/dev/mining.js'
 import { devAccountMethods } from './namespaces/dev/accounts.js'
 import { devNodeMethods } from './namespaces/dev/node.js'
+import { devReorgMethods } from './namespaces/dev/reorg.js'
 import { signingMethods } from './namespaces/signing.js'
 import { rskjRegtestMethods } from './namespaces/rskjRegtest.js'
 
@@ -35,7 +36,7 @@ import { rskjRegtestMethods } from './namespaces/rskjRegtest.js'
  * are answered outside hosted mode only; with `hosted: true` each answers -32601 `method not found`, exactly as an
  * unknown name (the service has none of them).
  */
-const EXTENSION_TABLES: MethodTable[] = [devStateMethods, devMiningMethods, devAccountMethods, devNodeMethods, signingMethods, debugCallMethods, rskjRegtestMethods]
+const EXTENSION_TABLES: MethodTable[] = [devStateMethods, devMiningMethods, devReorgMethods, devAccountMethods, devNodeMethods, signingMethods, debugCallMethods, rskjRegtestMethods]
 export const EXTENSIONS: ReadonlySet<string> = new Set(EXTENSION_TABLES.flatMap((t) => Object.keys(t)))
 /** Among the extensions, the methods a default RSKj regtest node answers and the service does not list (rskjRegtest.ts). */
 export const RSKJ_REGTEST: ReadonlySet<string> = new Set(Object.keys(rskjRegtestMethods))

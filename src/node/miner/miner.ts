@@ -87,10 +87,13 @@ export class Miner {
     private readonly queue: Pick<SerialQueue, 'inTask'>,
   ) {}
 
-  /** Mines one block with every pending transaction that fits; `timestamp` forces the block time. */
-  async mine(timestamp?: bigint): Promise<{ block: BlockRecord; dropped: Dropped[] }> {
+  /**
+   * Mines one block with every pending transaction that fits (or only those of `only`, by hash: `anvil_reorg`);
+   * `timestamp` forces the block time.
+   */
+  async mine(timestamp?: bigint, only?: Set<string>): Promise<{ block: BlockRecord; dropped: Dropped[] }> {
     const time = this.clock.next(this.chain.head.header.timestamp, timestamp)
-    const assembled = await this.assemble(time)
+    const assembled = await this.assemble(time, only)
     return { block: await this.commit(assembled), dropped: assembled.dropped }
   }
 

@@ -1,0 +1,106 @@
+/**
+ * Anvil's `anvil_reorg(depth, [[transaction, offset], …])`: the newest `depth` blocks are replaced by `depth` new
+ * ones, so the head's height stays and its hash changes, as a chain reorganisation looks to a client. Block `offset`
+ * (0 = the first new block) holds the transactions paired with it, in the order the miner takes a pool's (RSKj's: the
+ * gas price, then each sender's nonces); a transaction is a raw signed
+ * one (hex) or a transaction object sent as `eth_sendTransaction` sends it (from a held key or an impersonated
+ * address), whose nonce, when it names none, follows its sender's in the state and the earlier transactions of the
+ * same block. Other pooled transactions stay in the pool. As in Anvil (1.7.1, checked by hand), a transaction the
+ * engine refuses (no funds, a wrong nonce) is left out of its block, and the answer is null. Extension: -32601 in
+ * hosted mode.
+ */
+import { bytesToHex } from '@ethereumjs/util'
+import type { LegacyTxData } from '@ethereumjs/tx'
+import { invalidParams } from '../../../errors.js'
+import { hexToBytesLoose, optional, quantity, show, type Codec } from '../../codecs/primitives.js'
+import { txObject, type TxObject } from '../../codecs/transaction.js'
+import { method, type HandlerContext, type MethodTable } from '../../method.js'
+import { decodeRawTransaction } from '../../codecs/rawTransaction.js'
+import { impersonatedTransaction, signTransaction } from '../../../node/chain/txRecord.js'
+import type { TxRecord } from '../../../node/chain/types.js'
+import { DEFAULT_TX_GAS, walletKey } from '../eth/transactions.js'
+
+/** A transaction of the reorg: raw bytes, or an object to sign when its block is built. */
+type ReorgTx = { raw: Uint8Array } | { object: TxObject & { from: Uint8Array } }
+
+/** `[[transaction, offset], …]`: Anvil's `tx_block_pairs`. */
+const reorgPairs: Codec<[ReorgTx, bigint][]> = (v) => {
+  if (!Array.isArray(v)) throw invalidParams(`Invalid reorg transactions ${show(v)}: expected an array of [transaction, block offset] pairs.`)
+  return v.map((pair) => {
+    if (!Array.isArray(pair) || pair.length !== 2) throw invalidParams(`Invalid reorg transaction ${show(pair)}: expected [transaction, block offset].`)
+    const [tx, offset] = pair as [unknown, unknown]
+    return [reorgTx(tx), quantity(offset)]
+  })
+}
+
+function reorgTx(v: unknown): ReorgTx {
+  if (typeof v === 'string') {
+    if (!/^0x([0-9a-fA-F]{2})+$/.test(v)) throw invalidParams('Failed to decode transaction')
+    return { raw: hexToBytesLoose(v.slice(2)) }
+  }
+  const object = txObject(v)
+  if (object.from === undefined) throw invalidParams('Invalid reorg transaction: a transaction object needs from')
+  return { object: { ...object, from: object.from } }
+}
+
+/** The record of one reorg transaction, signed (or impersonated) with `nonce` when its object names none. */
+function recordOf(ctx: HandlerContext, tx: ReorgTx, nonce: bigint): TxRecord {
+  const { node } = ctx
+  const common = node.chain.common
+  if ('raw' in tx) return decodeRawTransaction(tx.raw, common)
+  const o = tx.object
+  if (o.chainId !== undefined && o.chainId !== common.chainId()) throw invalidParams(`Invalid chainId: ${o.chainId}`)
+  const data: LegacyTxData = {
+    nonce: o.nonce ?? nonce,
+    gasLimit: o.gas ?? o.gasLimit ?? DEFAULT_TX_GAS,
+    gasPrice: o.gasPrice ?? 0n,
+    value: o.value ?? 0n,
+    data: o.data ?? new Uint8Array(),
+    ...(o.to !== undefined ? { to: o.to } : {}),
+  }
+  const fromHex = bytesToHex(o.from)
+  if (node.accounts.unlockedKey(fromHex) === undefined && node.impersonation.has(fromHex)) return impersonatedTransaction(data, o.from, common)
+  return signTransaction(data, walletKey(ctx, o.from, `Could not find account for address: ${fromHex}`), common)
+}
+
+export const devReorgMethods: MethodTable = {
+  anvil_reorg: method([quantity, optional(reorgPairs)], async (ctx, depth, given) => {
+    const { node } = ctx
+    const pairs = given ?? []
+    for (const [, offset] of pairs) {
+      if (offset >= depth) {
+        throw invalidParams(`Block number for reorg tx will exceed the reorged chain height. Block number ${offset} must not exceed (depth-1) ${depth - 1n}`)
+      }
+    }
+    // What can be refused without running is refused before anything changes: signing itself is checked (a zero nonce).
+    for (const [tx] of pairs) recordOf(ctx, tx, 0n)
+    try {
+      await node.snapshots.rollback(node, depth, 'Reorg')
+    } catch (e) {
+      if (e instanceof RangeError) throw invalidParams(e.message)
+      throw e
+    }
+    for (let offset = 0n; offset < depth; offset++) {
+      const records: TxRecord[] = []
+      const next = new Map<string, bigint>()
+      for (const [tx, at] of pairs) {
+        if (at !== offset) continue
+        let nonce = 0n
+        if ('object' in tx) {
+          const fromHex = bytesToHex(tx.object.from)
+          nonce = next.get(fromHex) ?? (await node.chain.nonceAt(tx.object.from, node.chain.head))
+          next.set(fromHex, nonce + 1n)
+        }
+        records.push(recordOf(ctx, tx, nonce))
+      }
+      for (const t of records) {
+        const account = await node.chain.nonceAt(t.from, node.chain.head)
+        node.pool.add(t, account)
+      }
+      await node.mine(undefined, new Set(records.map((t) => t.hashHex)))
+      // What the engine refused is not left behind in the pool (Anvil leaves it out of the block, and forgets it).
+      for (const t of records) if (node.pool.has(t.hashHex)) node.pool.remove(t)
+    }
+    return null
+  }),
+}
