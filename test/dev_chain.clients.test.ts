@@ -295,6 +295,7 @@ describe('anvil-only actions', () => {
     await expect(rq('anvil_reorg', [2, [[send(1), 2]]])).rejects.toMatchObject({ code: -32602, message: 'Block number for reorg tx will exceed the reorged chain height. Block number 2 must not exceed (depth-1) 1' })
     await expect(rq('anvil_reorg', [5, []])).rejects.toMatchObject({ code: -32602, message: 'Reorg depth must not exceed current chain height: current height 4, depth 5' })
     await expect(rq('anvil_reorg', [1, [['0x1234', 0]]])).rejects.toMatchObject({ code: -32602 })
+    await expect(rq('anvil_reorg', [1001, []])).rejects.toMatchObject({ code: -32602, message: /^Invalid reorg depth 1001: at most 1000 blocks per request/ })
     expect(await rq('eth_getBlockByNumber', ['0x3', false])).toMatchObject({ hash: n3.hash })
   })
 

@@ -20,6 +20,13 @@ import { impersonatedTransaction, signTransaction } from '../../../node/chain/tx
 import type { TxRecord } from '../../../node/chain/types.js'
 import { DEFAULT_TX_GAS, walletKey } from '../eth/transactions.js'
 
+/**
+ * Most blocks one reorg replaces. Its new blocks are built in one task of the node's queue (a client must never see
+ * the chain half reorganised), at about 0.07-0.1 ms each, so the depth is bounded to keep other clients' requests
+ * waiting no more than about 0.1 s. Anvil sets no bound; reorgs a test makes are a few blocks deep.
+ */
+export const MAX_REORG_DEPTH = 1_000n
+
 /** A transaction of the reorg: raw bytes, or an object to sign when its block is built. */
 type ReorgTx = { raw: Uint8Array } | { object: TxObject & { from: Uint8Array } }
 
@@ -67,6 +74,9 @@ export const devReorgMethods: MethodTable = {
   anvil_reorg: method([quantity, optional(reorgPairs)], async (ctx, depth, given) => {
     const { node } = ctx
     const pairs = given ?? []
+    if (depth > MAX_REORG_DEPTH) {
+      throw invalidParams(`Invalid reorg depth ${depth}: at most ${MAX_REORG_DEPTH} blocks per request (each new block is built in full while other requests wait)`)
+    }
     for (const [, offset] of pairs) {
       if (offset >= depth) {
         throw invalidParams(`Block number for reorg tx will exceed the reorged chain height. Block number ${offset} must not exceed (depth-1) ${depth - 1n}`)
