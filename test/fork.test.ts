@@ -205,6 +205,9 @@ describe('forking a remote rsksim', () => {
     const before = await rpc(remote.provider, 'eth_getTransactionReceipt', [at.remoteTx])
     const prior = hex(Number(before.blockNumber) - 1)
     expect(await rpc(f, 'eth_getBalance', [ALICE, prior])).toBe(await rpc(remote.provider, 'eth_getBalance', [ALICE, prior]))
+    // A call traced there is traced by the remote (a second rsksim, which has debug_traceCall), as it traces it.
+    const traced = [{ from: ALICE, to: at.token, data: token.encodeFunctionData('balanceOf', [ALICE]) }, prior, { tracer: 'callTracer' }]
+    expect(await rpc(f, 'debug_traceCall', traced)).toEqual(await rpc(remote.provider, 'debug_traceCall', traced))
     // What the remote mined after the forked block is not on this chain.
     expect(await rpc(f, 'eth_getTransactionByHash', [at.laterTx])).toBeNull()
     expect(await rpc(f, 'eth_getTransactionReceipt', [at.laterTx])).toBeNull()

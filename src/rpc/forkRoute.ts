@@ -318,6 +318,9 @@ const ROUTES: Record<string, Route> = {
   eth_getStorageAt: atState(2),
   eth_call: atState(1),
   eth_estimateGas: atState(1),
+  // A call traced below the forked block runs on the remote, as eth_call there (an RSKj remote has no such method:
+  // its own -32601 is the answer).
+  debug_traceCall: atState(1),
   eth_getProof: atState(2, true),
   eth_getTransactionByHash: byTx(0),
   eth_getTransactionReceipt: byTx(0),
