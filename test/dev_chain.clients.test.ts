@@ -296,6 +296,9 @@ describe('anvil-only actions', () => {
     await expect(rq('anvil_reorg', [5, []])).rejects.toMatchObject({ code: -32602, message: 'Reorg depth must not exceed current chain height: current height 4, depth 5' })
     await expect(rq('anvil_reorg', [1, [['0x1234', 0]]])).rejects.toMatchObject({ code: -32602 })
     await expect(rq('anvil_reorg', [1001, []])).rejects.toMatchObject({ code: -32602, message: /^Invalid reorg depth 1001: at most 1000 blocks per request/ })
+    // A price below the blocks' minimum would make a block RSKj refuses.
+    await rq('anvil_setMinGasPrice', ['0x10'])
+    await expect(rq('anvil_reorg', [1, [[send(1), 0]]])).rejects.toMatchObject({ code: -32602, message: "Invalid reorg transaction: transaction's gas price lower than block's minimum (16)" })
     expect(await rq('eth_getBlockByNumber', ['0x3', false])).toMatchObject({ hash: n3.hash })
   })
 

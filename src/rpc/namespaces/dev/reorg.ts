@@ -82,8 +82,13 @@ export const devReorgMethods: MethodTable = {
         throw invalidParams(`Block number for reorg tx will exceed the reorged chain height. Block number ${offset} must not exceed (depth-1) ${depth - 1n}`)
       }
     }
-    // What can be refused without running is refused before anything changes: signing itself is checked (a zero nonce).
-    for (const [tx] of pairs) recordOf(ctx, tx, 0n)
+    // What can be refused without running is refused before anything changes: signing itself is checked (a zero nonce),
+    // and a price below the blocks' minimum, which would make the new block one RSKj refuses.
+    for (const [tx] of pairs) {
+      if (recordOf(ctx, tx, 0n).tx.gasPrice < node.options.minimumGasPrice) {
+        throw invalidParams(`Invalid reorg transaction: transaction's gas price lower than block's minimum (${node.options.minimumGasPrice})`)
+      }
+    }
     try {
       await node.snapshots.rollback(node, depth, 'Reorg')
     } catch (e) {
