@@ -1,5 +1,5 @@
 import { describe, expect, it, beforeAll } from 'vitest'
-import { Interface, Transaction, Wallet, keccak256, hashMessage, recoverAddress, Signature, decodeRlp, encodeRlp, toBeHex } from 'ethers'
+import { Interface, Transaction, Wallet, keccak256, toUtf8Bytes, hashMessage, recoverAddress, Signature, decodeRlp, encodeRlp, toBeHex } from 'ethers'
 import type { Provider } from '../src/index.js'
 import { COW, COW1, COW_KEY, deploy, fresh, rejects, send } from './helpers.js'
 import { Events, Reverter, Token } from './fixtures/index.js'
@@ -142,6 +142,36 @@ describe('eth_sendRawTransaction', () => {
     const priced = await fresh({ minimumGasPrice: 10n })
     await rejects(priced.request({ method: 'eth_sendRawTransaction', params: [await rawTx({ nonce: 0, to: COW1, gasPrice: 1 })] }), -32010,
       "transaction's gas price lower than block's minimum")
+    // RSKIP252 (RSKj TxGasPriceCap.FOR_TRANSACTION): over 80 times the blocks' minimum is refused; 80 times is taken.
+    await rejects(priced.request({ method: 'eth_sendRawTransaction', params: [await rawTx({ nonce: 0, to: COW1, gasPrice: 801 })] }), -32010,
+      "transaction's gas price exceeds cap")
+    const hash = await priced.request({ method: 'eth_sendRawTransaction', params: [await rawTx({ nonce: 0, to: COW1, gasPrice: 800 })] })
+    expect((await priced.request({ method: 'eth_getTransactionReceipt', params: [hash] }) as any).status).toBe('0x1')
+  })
+
+  it("the miner leaves out, and drops from the pool, what is priced under the block's minimum or over 100 times it", async () => {
+    // RSKj MinerUtils.filterTransactions with TxGasPriceCap.FOR_BLOCK: transactions admitted under the head's minimum,
+    // which anvil_setMinGasPrice then moved for the next block.
+    const q = await fresh({ minimumGasPrice: 100n })
+    const rqq = (method: string, params: unknown[] = []) => q.request({ method, params }) as Promise<any>
+    await rqq('evm_setAutomine', [false])
+    const cow1 = keccak256(toUtf8Bytes('cow1')) // RSKj's regtest accounts: keccak256 of their seed word
+    const low = await rqq('eth_sendRawTransaction', [await rawTx({ nonce: 0, to: COW1, gasPrice: 100, value: 1 })])
+    const fine = await rqq('eth_sendRawTransaction', [await rawTx({ nonce: 0, to: COW, gasPrice: 8_000, value: 2 }, cow1)])
+    // In the pending block and in the next block, at a minimum of 150: cow's 100 is under it, cow1's 8,000 fits.
+    await rqq('anvil_setMinGasPrice', ['0x96'])
+    const before = BigInt(await rqq('eth_getBalance', [COW1, 'latest']))
+    expect(BigInt(await rqq('eth_getBalance', [COW1, 'pending']))).toBe(before - 8_000n * 21_000n - 2n)
+    await rqq('evm_mine')
+    expect((await rqq('eth_getBlockByNumber', ['latest', false])).transactions).toEqual([fine, expect.any(String)]) // and REMASC's
+    expect(await rqq('eth_getTransactionByHash', [low])).toBeNull()
+    // At a minimum of 50, a block may hold nothing over 5,000: cow1's next at 8,000 (admitted at 150: under 12,000) is left out.
+    const high = await rqq('eth_sendRawTransaction', [await rawTx({ nonce: 1, to: COW, gasPrice: 8_000, value: 2 }, cow1)])
+    await rqq('anvil_setMinGasPrice', ['0x32'])
+    await rqq('evm_mine')
+    expect((await rqq('eth_getBlockByNumber', ['latest', false])).transactions).toHaveLength(1) // REMASC's only
+    expect(await rqq('eth_getTransactionByHash', [high])).toBeNull()
+    expect(await rqq('txpool_content')).toEqual({ pending: {}, queued: {} })
   })
 })
 

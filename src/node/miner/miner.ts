@@ -22,6 +22,7 @@ import { runBlockTransaction, type BlockContext } from '../chain/runBlockTx.js'
 import type { RunTxResult, VM } from '@ethereumjs/vm'
 import type { LiveState } from '../state/liveState.js'
 import type { TxPool } from '../pool/pool.js'
+import { minedPriceRefusal } from '../pool/admission.js'
 import type { SerialQueue } from '../queue.js'
 import type { Clock } from './clock.js'
 import { failureKeptByRskj } from '../rsk/evm/evmProfile.js'
@@ -191,6 +192,11 @@ export class Miner {
     try {
       for (const t of this.pool.ordered()) {
         if (only !== undefined && !only.has(t.hashHex)) continue
+        const priceRefusal = minedPriceRefusal(t.tx.gasPrice, config.minimumGasPrice)
+        if (priceRefusal !== undefined) {
+          dropped.push({ tx: t, reason: priceRefusal })
+          continue
+        }
         if (gasUsed + t.tx.gasLimit > config.blockGasLimit) continue
         let result
         try {

@@ -27,6 +27,7 @@ import { executionBlockOf } from '../chain/execBlock.js'
 import { runBlockTransaction, type BlockContext } from '../chain/runBlockTx.js'
 import { processMinersFees, remascContext } from '../rsk/remasc/remasc.js'
 import type { TxPool } from '../pool/pool.js'
+import { minedPriceRefusal } from '../pool/admission.js'
 import type { Clock } from './clock.js'
 import type { MinerConfig } from './miner.js'
 
@@ -44,6 +45,8 @@ export async function pendingBlock(chain: Chain, pool: TxPool, clock: Clock, con
   const included: TxRecord[] = []
   let gasUsed = 0n
   for (const t of pool.ordered()) {
+    // What the miner would leave out for its price (pool/admission.ts `minedPriceRefusal`) is not in the pending block.
+    if (minedPriceRefusal(t.tx.gasPrice, config.minimumGasPrice) !== undefined) continue
     if (gasUsed + t.tx.gasLimit > config.blockGasLimit) continue
     try {
       gasUsed += (await runBlockTransaction(context, t, gasUsed)).totalGasSpent

@@ -13,6 +13,12 @@ export const MAX_TX_SIZE = 131_072
 export const ACCOUNT_SLOTS = 16n
 /** RSKj `transaction.gasPriceBump`: a replacement must pay at least 40 % more. */
 export const GAS_PRICE_BUMP_PERCENT = 40n
+/**
+ * RSKIP252 (RSKj `TxGasPriceCap`): when blocks have a minimum gas price, the pool refuses a transaction priced over 80
+ * times it, and a block may hold none priced over 100 times it.
+ */
+export const GAS_PRICE_CAP_FOR_TRANSACTION = 80n
+export const GAS_PRICE_CAP_FOR_BLOCK = 100n
 
 export interface AdmissionContext {
   pool: TxPool
@@ -47,6 +53,7 @@ export function admissionError(t: TxRecord, ctx: AdmissionContext): string | nul
   if (balance < tx.gasPrice * tx.gasLimit + tx.value) return 'insufficient funds'
   if (tx.gasPrice < ctx.minimumGasPrice) return "transaction's gas price lower than block's minimum"
   if (tx.getIntrinsicGas() > tx.gasLimit) return "transaction's basic cost is above the gas limit"
+  if (ctx.minimumGasPrice > 0n && tx.gasPrice > ctx.minimumGasPrice * GAS_PRICE_CAP_FOR_TRANSACTION) return "transaction's gas price exceeds cap"
   const replaced = ctx.pool.find(t.fromHex, tx.nonce)
   if (replaced !== undefined) {
     const old = replaced.tx.gasPrice
@@ -55,4 +62,16 @@ export function admissionError(t: TxRecord, ctx: AdmissionContext): string | nul
     }
   }
   return null
+}
+
+/**
+ * Why a block with minimum gas price `minimumGasPrice` cannot hold a transaction priced `gasPrice`, or undefined: under
+ * the minimum, or (RSKIP252) over 100 times it. RSKj's miner leaves such a transaction out of the block and removes it
+ * from the pool (`MinerUtils.filterTransactions`); the pool's own checks use the head's minimum, so a transaction
+ * admitted before `anvil_setMinGasPrice` moved it can meet this.
+ */
+export function minedPriceRefusal(gasPrice: bigint, minimumGasPrice: bigint): string | undefined {
+  if (gasPrice < minimumGasPrice) return "transaction's gas price lower than block's minimum"
+  if (minimumGasPrice > 0n && gasPrice > minimumGasPrice * GAS_PRICE_CAP_FOR_BLOCK) return "transaction's gas price exceeds cap"
+  return undefined
 }
