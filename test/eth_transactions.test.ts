@@ -149,6 +149,29 @@ describe('eth_sendRawTransaction', () => {
     expect((await priced.request({ method: 'eth_getTransactionReceipt', params: [hash] }) as any).status).toBe('0x1')
   })
 
+  it('refuses a pending transaction its sender cannot pay with the others waiting (RSKj: insufficient funds to pay for pending and new transactions)', async () => {
+    const q = await fresh()
+    const rqq = (method: string, params: unknown[] = []) => q.request({ method, params }) as Promise<any>
+    // A new account with 1,000,000 wei; transfers at gas price 1 and 21,000 gas each cost value + 21,000.
+    const payer = Wallet.createRandom()
+    await rqq('eth_sendTransaction', [{ from: COW, to: payer.address, value: '0xf4240' }])
+    await rqq('evm_setAutomine', [false])
+    const t0 = await rawTx({ nonce: 0, to: COW1, gasPrice: 1, value: 400_000 }, payer.privateKey) // 421,000
+    const t1 = await rawTx({ nonce: 1, to: COW1, gasPrice: 1, value: 500_000 }, payer.privateKey) // 521,000: 942,000 in all
+    await rqq('eth_sendRawTransaction', [t0])
+    await rqq('eth_sendRawTransaction', [t1])
+    // 942,000 + 58,001 > 1,000,000: refused; 58,000 fits exactly.
+    await rejects(rqq('eth_sendRawTransaction', [await rawTx({ nonce: 2, to: COW1, gasPrice: 1, value: 37_001 }, payer.privateKey)]), -32010,
+      'insufficient funds to pay for pending and new transactions')
+    await rqq('eth_sendRawTransaction', [await rawTx({ nonce: 2, to: COW1, gasPrice: 1, value: 37_000 }, payer.privateKey)])
+    // A replacement is counted instead of the one it replaces (RSKj leaves the replaced one out of the sum).
+    await rqq('eth_sendRawTransaction', [await rawTx({ nonce: 2, to: COW1, gasPrice: 2, value: 16_000 }, payer.privateKey)])
+    // Bound for the queued set (a nonce gap): not checked, as in RSKj.
+    await rqq('eth_sendRawTransaction', [await rawTx({ nonce: 5, to: COW1, gasPrice: 1, value: 900_000 }, payer.privateKey)])
+    await rqq('evm_mine')
+    expect(BigInt(await rqq('eth_getBalance', [payer.address, 'latest']))).toBe(1_000_000n - 421_000n - 521_000n - (16_000n + 42_000n))
+  })
+
   it("the miner leaves out, and drops from the pool, what is priced under the block's minimum or over 100 times it", async () => {
     // RSKj MinerUtils.filterTransactions with TxGasPriceCap.FOR_BLOCK: transactions admitted under the head's minimum,
     // which anvil_setMinGasPrice then moved for the next block.

@@ -14,7 +14,7 @@ import { connectFork, forkBridgeCall, forkNetwork, forkUncleCoinbase, remoteBloc
 import type { BlockRecord, TxRecord } from './chain/types.js'
 import { compactTransactions } from './chain/txRecord.js'
 import { TxPool } from './pool/pool.js'
-import { admissionError } from './pool/admission.js'
+import { admissionError, pendingFundsError } from './pool/admission.js'
 import { forwardClock, TxQuotaChecker } from './pool/txQuota.js'
 import { quotaRequest } from './pool/quotaRequest.js'
 import { Clock } from './miner/clock.js'
@@ -283,6 +283,8 @@ export class RskNode {
     if (this.options.accountTxRateLimit && t.tx.nonce <= pendingNonce && !this.txQuota.acceptTx(await quotaRequest(this.chain, this.pool, t, pendingNonce))) {
       throw new TransactionRejected(this.quotaRefusal(t))
     }
+    const unfunded = t.tx.nonce <= pendingNonce ? pendingFundsError(t, this.pool, account?.balance ?? 0n) : null
+    if (unfunded !== null) throw new TransactionRejected(unfunded)
     const { where, promoted } = this.pool.add(t, account?.nonce ?? 0n)
     if (where === 'pending') this.events.emit('pendingTransaction', t)
     for (const p of promoted) this.events.emit('pendingTransaction', p)

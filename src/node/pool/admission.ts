@@ -75,3 +75,15 @@ export function minedPriceRefusal(gasPrice: bigint, minimumGasPrice: bigint): st
   if (minimumGasPrice > 0n && gasPrice > minimumGasPrice * GAS_PRICE_CAP_FOR_BLOCK) return "transaction's gas price exceeds cap"
   return undefined
 }
+
+/**
+ * RSKj `TransactionPoolImpl.senderCanPayPendingTransactionsAndNewTx`, for a transaction bound for the pending set
+ * (after the quota): the sender's pending transactions (but the one it replaces) and it, each its value plus gasPrice ×
+ * gas, must not cost more than the sender's balance. Null when they fit, else RSKj's text.
+ */
+export function pendingFundsError(t: TxRecord, pool: TxPool, balance: bigint): string | null {
+  const cost = (r: TxRecord): bigint => r.tx.value + r.tx.gasPrice * r.tx.gasLimit
+  let total = cost(t)
+  for (const other of pool.content().pending.get(t.fromHex)?.values() ?? []) if (other.tx.nonce !== t.tx.nonce) total += cost(other)
+  return total <= balance ? null : 'insufficient funds to pay for pending and new transactions'
+}
