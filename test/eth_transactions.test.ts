@@ -136,9 +136,14 @@ describe('eth_sendRawTransaction', () => {
       "transaction's gas limit of 20000000 is higher than the block's gas limit of 10000000")
     await rejects(rq(p, 'eth_sendRawTransaction', [await rawTx({ nonce, to: COW1, gasLimit: 20_000 })]), -32010,
       "transaction's basic cost is above the gas limit")
+    // A sender with no state is refused whatever the price (RSKj TxPendingValidator: `state == null` and a cost).
+    const fresh0 = Wallet.createRandom()
+    await rejects(rq(p, 'eth_sendRawTransaction', [await rawTx({ nonce: 0, to: COW1 }, fresh0.privateKey)]), -32010, "the sender account doesn't exist")
+    await rejects(rq(p, 'eth_sendRawTransaction', [await rawTx({ nonce: 0, to: COW1, gasPrice: 1 }, fresh0.privateKey)]), -32010, "the sender account doesn't exist")
+    // One with state but short of the value: insufficient funds.
     const poor = Wallet.createRandom()
-    await rejects(rq(p, 'eth_sendRawTransaction', [await rawTx({ nonce: 0, to: COW1, value: 1 }, poor.privateKey)]), -32010, 'insufficient funds')
-    await rejects(rq(p, 'eth_sendRawTransaction', [await rawTx({ nonce: 0, to: COW1, gasPrice: 1 }, poor.privateKey)]), -32010, "the sender account doesn't exist")
+    await send(p, { to: poor.address, value: '0x1' })
+    await rejects(rq(p, 'eth_sendRawTransaction', [await rawTx({ nonce: 0, to: COW1, value: 2 }, poor.privateKey)]), -32010, 'insufficient funds')
     const priced = await fresh({ minimumGasPrice: 10n })
     await rejects(priced.request({ method: 'eth_sendRawTransaction', params: [await rawTx({ nonce: 0, to: COW1, gasPrice: 1 })] }), -32010,
       "transaction's gas price lower than block's minimum")

@@ -37,7 +37,9 @@ export function admissionError(t: TxRecord, ctx: AdmissionContext): string | nul
       ? 'pending transaction with same hash already exists'
       : 'queued transaction with same hash already exists'
   }
-  if (tx.gasPrice > 0n && ctx.account === undefined) return "the sender account doesn't exist"
+  // RSKj `TxPendingValidator.isValid`: a sender with no state, whatever the price (only a federator's free Bridge
+  // transaction, which rsksim has none of, costs nothing to validate).
+  if (ctx.account === undefined) return "the sender account doesn't exist"
   const isCreate = tx.to === undefined
   if (isCreate && tx.data.length > MAX_INITCODE_SIZE) return "transaction's init code size is invalid"
   if (t.raw.length > MAX_TX_SIZE) return `transaction's size is higher than defined maximum: ${t.raw.length} > ${MAX_TX_SIZE}`
