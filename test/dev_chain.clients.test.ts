@@ -314,6 +314,32 @@ describe('anvil-only actions', () => {
 })
 
 describe('over HTTP', () => {
+  it("Anvil's names, anvil_rollback and anvil_reorg through ethers' JsonRpcProvider", async () => {
+    const own = await startServer({ port: 0 })
+    const rpc = new JsonRpcProvider(own.url, undefined, { staticNetwork: true, cacheTimeout: -1 })
+    try {
+      expect(await rpc.send('anvil_snapshot', [])).toBe('0x1')
+      expect(await rpc.send('anvil_increaseTime', [60])).toBe(60)
+      expect(await rpc.send('anvil_setBlockGasLimit', ['0x7a1200'])).toBe(true)
+      expect(await rpc.send('anvil_getIntervalMining', [])).toBeNull()
+      for (const v of [1, 2, 3]) await rpc.send('eth_sendTransaction', [{ from: COW, to: STRANGER, value: '0x' + v.toString(16) }])
+      expect(await rpc.send('anvil_rollback', [1])).toBeNull()
+      expect(await rpc.getBlockNumber()).toBe(2)
+      expect(await rpc.send('anvil_reorg', [1, [[{ from: COW, to: STRANGER, value: '0x10' }, 0]]])).toBeNull()
+      expect(await rpc.getBlockNumber()).toBe(2)
+      expect(await rpc.getBalance(STRANGER)).toBe(0x11n)
+      expect(await rpc.send('anvil_metadata', [])).toMatchObject({ chainId: 33, latestBlockNumber: 2 })
+      // RSKj answers invalid parameters with HTTP 400, which ethers reports with the body.
+      const refused = await rpc.send('anvil_reorg', [1, Array.from({ length: 1001 }, () => [{ from: COW, to: STRANGER }, 0])]).catch((e: any) => e)
+      expect(JSON.parse(refused.response.bodyText).error).toEqual({ code: -32602, message: 'Invalid reorg transactions: at most 1000 per request, got 1001' })
+      expect(await rpc.send('anvil_revert', ['0x1'])).toBe(true)
+      expect(await rpc.send('eth_blockNumber', [])).toBe('0x0') // (ethers' getBlockNumber caches)
+    } finally {
+      rpc.destroy()
+      await own.close()
+    }
+  })
+
   it('hardhat mode works through viem http transport', async () => {
     const test = createTestClient({ mode: 'hardhat', chain: regtest, transport: http(server.url, { retryCount: 0 }) })
     const pub = createPublicClient({ chain: regtest, transport: http(server.url, { retryCount: 0 }), cacheTime: 0 })

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { verifyMerkleProof } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToBigInt, bytesToHex, hexToBytes, KECCAK256_NULL_S, KECCAK256_RLP_S, setLengthLeft } from '@ethereumjs/util'
-import { keccak256, AbiCoder, Interface } from 'ethers'
+import { keccak256, AbiCoder, Interface, JsonRpcProvider } from 'ethers'
 import type { Provider } from '../src/index.js'
 import { COW, COW1, deploy, fresh, rejects, send, useHttpServer } from './helpers.js'
 import { Storage } from './fixtures/index.js'
@@ -166,6 +166,18 @@ describe('eth_getProof over HTTP (ethers JsonRpcProvider)', () => {
     const proof = (await client.send('eth_getProof', [COW, [], 'latest'])) as ProofJson
     const block = await client.send('eth_getBlockByNumber', ['latest', false])
     expect(await verifyAccount(proof, hexToBytes(block.stateRoot))).toEqual([0n, BigInt(proof.balance)])
+    client.destroy()
+  })
+
+  it('answers a proof of the pending state', async () => {
+    const client = new JsonRpcProvider(http.server.url, undefined, { staticNetwork: true })
+    const to = '0x' + '7e'.repeat(20)
+    await client.send('evm_setAutomine', [false])
+    await client.send('eth_sendTransaction', [{ from: COW, to, value: '0x3', gas: '0x5208' }])
+    const proof = (await client.send('eth_getProof', [to, [], 'pending'])) as ProofJson
+    expect(proof.balance).toBe('0x3')
+    expect(await verifyAccount(proof, hexToBytes(keccak256(proof.accountProof[0]!) as `0x${string}`))).toEqual([0n, 3n])
+    await client.send('evm_setAutomine', [true])
     client.destroy()
   })
 })

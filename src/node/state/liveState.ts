@@ -292,7 +292,8 @@ export class LiveState implements StateManagerInterface {
    * in memory (the usual case: a storage trie once read, or an empty one, stays decoded), and kept as `slot` keeps
    * it; NOT_READ when a node must be loaded first or, on a fork, the slot may be the remote's. The EVM's first SLOAD
    * or SSTORE of a slot then takes no promise (storageAccess.ts): 400 new slots of an empty storage written by one
-   * `eth_call` took 2.3 times as long as the same slots written again (docs/performance.md, twenty-sixth round).
+   * `eth_call` took 4.1-4.3 ms before, against 1.9-2.1 for the same slots written again, and 3.1-3.3 after
+   * (docs/performance.md, twenty-sixth round).
    */
   private slotNow(e: Entry, key: Uint8Array, k: string): Slot | undefined | typeof NOT_READ {
     const known = knownSlotAt(e, k)
