@@ -1,7 +1,7 @@
 import { ExecutionTimeout } from './node/exec/guard.js'
 import { ResponseTooLarge } from './node/exec/tracers/sizeBudget.js'
 import { TooManyFilters } from './node/filters/filters.js'
-import { EstimateFailed, ExecutionReverted, TransactionRejected, DatabaseWriteFailed, StateNotKept, LocalCallGasTooLow, RemoteFailed, ForkError } from './node/errors.js'
+import { EstimateFailed, ExecutionReverted, TransactionRejected, DatabaseWriteFailed, StateNotKept, LocalCallGasTooLow, RemoteFailed, ForkError, ChainTooShort } from './node/errors.js'
 import { bytesToHex } from '@ethereumjs/util'
 import { revertMessage } from './node/exec/revertReason.js'
 
@@ -115,6 +115,7 @@ export function toRpcError(e: unknown): RpcError {
   // RSKj lets GasCost.subtract's exception escape a local call (a bare -32603): a parameter error saying why instead.
   if (e instanceof LocalCallGasTooLow) return new RpcError(ErrorCode.InvalidParams, e.message, { cause: e })
   if (e instanceof StateNotKept) return new RpcError(ErrorCode.InvalidRequest, e.message, { cause: e })
+  if (e instanceof ChainTooShort) return new RpcError(ErrorCode.InvalidParams, e.message, { cause: e })
   // A fork's remote failed while its state was read (src/node/fork): the message names the remote and the call.
   if (e instanceof RemoteFailed) return new RpcError(ErrorCode.Internal, e.message, { cause: e })
   if (e instanceof ForkError) return new RpcError(e.refused ? ErrorCode.InvalidParams : ErrorCode.Internal, e.message, { cause: e })

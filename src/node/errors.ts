@@ -62,6 +62,11 @@ export class LocalCallGasTooLow extends Error {
   }
 }
 
+/** A rollback or reorg deeper than the chain above its first block (`anvil_rollback`, `anvil_reorg`): -32602. */
+export class ChainTooShort extends Error {
+  override readonly name = 'ChainTooShort'
+}
+
 /** The state of a block is no longer kept (`stateHistory`): RSKj's "State not found for block with hash …". */
 export class StateNotKept extends Error {
   override readonly name = 'StateNotKept'

@@ -10,6 +10,7 @@ import { Address, equalsBytes } from '@ethereumjs/util'
 import type { RskNode } from '../node.js'
 import type { TxRecord } from '../chain/types.js'
 import { toAddressBytes } from '../accounts.js'
+import { ChainTooShort } from '../errors.js'
 
 interface Snapshot {
   number: bigint
@@ -51,7 +52,7 @@ export class Snapshots {
   /**
    * Removes the newest `depth` blocks (Anvil's `anvil_rollback`, and the first step of its `anvil_reorg`): the head becomes block head − depth, with its
    * state; the pool keeps what still fits the state's nonces (as after a revert); snapshots taken above the new head
-   * are dropped (they name blocks that are gone). The clock is left as it is. Throws RangeError when the chain is
+   * are dropped (they name blocks that are gone). The clock is left as it is. Throws ChainTooShort when the chain is
    * shorter than `depth` above its first block, StateNotKept when that block's state was released (`stateHistory`).
    */
   async rollback(node: RskNode, depth: bigint, what: 'Rollback' | 'Reorg' = 'Rollback'): Promise<void> {
@@ -60,7 +61,7 @@ export class Snapshots {
     if (depth < 0n || number < store.first.number) {
       // Anvil's text; on a fork the chain starts at the forked block, not at 0.
       const start = store.first.number === 0n ? '' : ` (the chain starts at the forked block ${store.first.number})`
-      throw new RangeError(`${what} depth must not exceed current chain height: current height ${store.headNumber}, depth ${depth}${start}`)
+      throw new ChainTooShort(`${what} depth must not exceed current chain height: current height ${store.headNumber}, depth ${depth}${start}`)
     }
     const block = store.byNumber(number)!
     await node.chain.requireState(block)

@@ -154,12 +154,7 @@ export const devMiningMethods: MethodTable = {
    * with its state (src/node/snapshots/snapshots.ts `rollback`); answers null.
    */
   anvil_rollback: method([optional(quantity)], async ({ node }, depth = 1n) => {
-    try {
-      await node.snapshots.rollback(node, depth)
-    } catch (e) {
-      if (e instanceof RangeError) throw invalidParams(e.message)
-      throw e
-    }
+    await node.snapshots.rollback(node, depth)
     return null
   }),
   // Anvil's names of methods it answers under their evm_ names too (the evm_ ones are the service's: evm.ts).

@@ -10,15 +10,13 @@
  * hosted mode.
  */
 import { bytesToHex } from '@ethereumjs/util'
-import type { LegacyTxData } from '@ethereumjs/tx'
 import { invalidParams } from '../../../errors.js'
 import { hexToBytesLoose, optional, quantity, show, type Codec } from '../../codecs/primitives.js'
 import { txObject, type TxObject } from '../../codecs/transaction.js'
 import { method, type HandlerContext, type MethodTable } from '../../method.js'
 import { decodeRawTransaction } from '../../codecs/rawTransaction.js'
-import { impersonatedTransaction, signTransaction } from '../../../node/chain/txRecord.js'
 import type { TxRecord } from '../../../node/chain/types.js'
-import { DEFAULT_TX_GAS, walletKey } from '../eth/transactions.js'
+import { transactionFrom } from '../eth/transactions.js'
 
 /**
  * Most blocks one reorg replaces. Its new blocks are built in one task of the node's queue (a client must never see
@@ -57,24 +55,10 @@ function reorgTx(v: unknown): ReorgTx {
   return { object: { ...object, from: object.from } }
 }
 
-/** The record of one reorg transaction, signed (or impersonated) with `nonce` when its object names none. */
-function recordOf(ctx: HandlerContext, tx: ReorgTx, nonce: bigint): TxRecord {
-  const { node } = ctx
-  const common = node.chain.common
-  if ('raw' in tx) return decodeRawTransaction(tx.raw, common)
-  const o = tx.object
-  if (o.chainId !== undefined && o.chainId !== common.chainId()) throw invalidParams(`Invalid chainId: ${o.chainId}`)
-  const data: LegacyTxData = {
-    nonce: o.nonce ?? nonce,
-    gasLimit: o.gas ?? o.gasLimit ?? DEFAULT_TX_GAS,
-    gasPrice: o.gasPrice ?? 0n,
-    value: o.value ?? 0n,
-    data: o.data ?? new Uint8Array(),
-    ...(o.to !== undefined ? { to: o.to } : {}),
-  }
-  const fromHex = bytesToHex(o.from)
-  if (node.accounts.unlockedKey(fromHex) === undefined && node.impersonation.has(fromHex)) return impersonatedTransaction(data, o.from, common)
-  return signTransaction(data, walletKey(ctx, o.from, `Could not find account for address: ${fromHex}`), common)
+/** The record of one reorg transaction: decoded, or built as eth_sendTransaction builds it with `nonce` when its object names none. */
+function recordOf(ctx: HandlerContext, tx: ReorgTx, nonce: bigint): TxRecord | Promise<TxRecord> {
+  if ('raw' in tx) return decodeRawTransaction(tx.raw, ctx.node.chain.common)
+  return transactionFrom(ctx, tx.object, tx.object.from, nonce)
 }
 
 export const devReorgMethods: MethodTable = {
@@ -92,16 +76,11 @@ export const devReorgMethods: MethodTable = {
     // What can be refused without running is refused before anything changes: signing itself is checked (a zero nonce),
     // and a price below the blocks' minimum, which would make the new block one RSKj refuses.
     for (const [tx] of pairs) {
-      if (recordOf(ctx, tx, 0n).tx.gasPrice < node.options.minimumGasPrice) {
+      if ((await recordOf(ctx, tx, 0n)).tx.gasPrice < node.options.minimumGasPrice) {
         throw invalidParams(`Invalid reorg transaction: transaction's gas price lower than block's minimum (${node.options.minimumGasPrice})`)
       }
     }
-    try {
-      await node.snapshots.rollback(node, depth, 'Reorg')
-    } catch (e) {
-      if (e instanceof RangeError) throw invalidParams(e.message)
-      throw e
-    }
+    await node.snapshots.rollback(node, depth, 'Reorg')
     for (let offset = 0n; offset < depth; offset++) {
       const records: TxRecord[] = []
       const next = new Map<string, bigint>()
@@ -113,12 +92,9 @@ export const devReorgMethods: MethodTable = {
           nonce = next.get(fromHex) ?? (await node.chain.nonceAt(tx.object.from, node.chain.head))
           next.set(fromHex, nonce + 1n)
         }
-        records.push(recordOf(ctx, tx, nonce))
+        records.push(await recordOf(ctx, tx, nonce))
       }
-      for (const t of records) {
-        const account = await node.chain.nonceAt(t.from, node.chain.head)
-        node.pool.add(t, account)
-      }
+      for (const t of records) node.pool.add(t, await node.chain.nonceAt(t.from, node.chain.head))
       await node.mine(undefined, new Set(records.map((t) => t.hashHex)))
       // What the engine refused is not left behind in the pool (Anvil leaves it out of the block, and forgets it).
       for (const t of records) if (node.pool.has(t.hashHex)) node.pool.remove(t)

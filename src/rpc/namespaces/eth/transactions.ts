@@ -57,15 +57,14 @@ export function walletKey(ctx: HandlerContext, from: Uint8Array, notFound: strin
 
 /**
  * The transaction eth_sendTransaction builds from `tx` for `from`, with its defaults (reference §5.3): gas 90,000,
- * gasPrice 0, value 0, nonce = the pool's pending nonce of the sender.
+ * gasPrice 0, value 0, nonce = the pool's pending nonce of the sender (or `nonce`, when the caller chose it).
  */
-async function transactionData(ctx: HandlerContext, tx: TxObject, from: Uint8Array): Promise<LegacyTxData> {
+async function transactionData(ctx: HandlerContext, tx: TxObject, from: Uint8Array, nonce?: bigint): Promise<LegacyTxData> {
   const { node } = ctx
   const chainId = node.chain.common.chainId()
   if (tx.chainId !== undefined && tx.chainId !== chainId) throw invalidParams(`Invalid chainId: ${tx.chainId}`)
-  const stateNonce = await node.chain.nonceAt(from, node.chain.head)
   return {
-    nonce: tx.nonce ?? node.pool.nextNonce(bytesToHex(from), stateNonce),
+    nonce: tx.nonce ?? nonce ?? node.pool.nextNonce(bytesToHex(from), await node.chain.nonceAt(from, node.chain.head)),
     gasLimit: tx.gas ?? tx.gasLimit ?? DEFAULT_TX_GAS,
     gasPrice: tx.gasPrice ?? 0n,
     value: tx.value ?? 0n,
@@ -87,6 +86,20 @@ export async function sendWithKey(ctx: HandlerContext, tx: TxObject, key: Uint8A
 export async function sendImpersonated(ctx: HandlerContext, tx: TxObject, from: Uint8Array): Promise<string> {
   const record = impersonatedTransaction(await transactionData(ctx, tx, from), from, ctx.node.chain.common)
   return submit(ctx, record, !namesGas(tx))
+}
+
+/**
+ * The transaction eth_sendTransaction sends for `tx` from `from`, not yet sent: signed with the node's key, or, from an
+ * impersonated sender (outside hosted mode) the node holds no key for, without one. `nonce`: the nonce when `tx`
+ * names none (default: the sender's pending one). Shared with anvil_reorg (dev/reorg.ts).
+ */
+export async function transactionFrom(ctx: HandlerContext, tx: TxObject, from: Uint8Array, nonce?: bigint): Promise<TxRecord> {
+  const { node } = ctx
+  const fromHex = bytesToHex(from)
+  const impersonated = !node.options.hosted && node.accounts.unlockedKey(fromHex) === undefined && node.impersonation.has(fromHex)
+  const key = impersonated ? undefined : walletKey(ctx, from, `Could not find account for address: ${fromHex}`)
+  const data = await transactionData(ctx, tx, from, nonce)
+  return key === undefined ? impersonatedTransaction(data, from, node.chain.common) : signTransaction(data, key, node.chain.common)
 }
 
 /** Signs `tx` with the node's key for its sender without sending it (eth_signTransaction). */
@@ -125,13 +138,7 @@ export const ethTransactionMethods: MethodTable = {
 
   eth_sendTransaction: method([txObject], async (ctx, tx) => {
     if (tx.from === undefined) throw invalidParams('from is null')
-    const fromHex = bytesToHex(tx.from)
-    // An impersonated sender (outside hosted mode) sends without a key, unless the node holds one for it.
-    if (!ctx.node.options.hosted && ctx.node.accounts.unlockedKey(fromHex) === undefined && ctx.node.impersonation.has(fromHex)) {
-      return sendImpersonated(ctx, tx, tx.from)
-    }
-    const key = walletKey(ctx, tx.from, `Could not find account for address: ${fromHex}`)
-    return sendWithKey(ctx, tx, key)
+    return submit(ctx, await transactionFrom(ctx, tx, tx.from), !namesGas(tx))
   }),
 
   eth_sign: method([address, dataCodec], (ctx, from, message) => data(signMessage(message, walletKey(ctx, from, 'Account not found')))),
