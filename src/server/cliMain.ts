@@ -69,9 +69,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
     const { initialAccounts, options } = server.provider
     const fork = server.provider.node.fork
     const forked = fork === undefined ? {} : { fork: { url: fork.url, number: fork.number, hash: fork.block.hashHex } }
-    const kept = server.provider.node.database
-    const database = kept === undefined ? {} : { database: { where: kept.where, ...(kept.resumedAt !== undefined ? { resumedAt: kept.resumedAt } : {}) } }
-    io.stdout.write(formatBanner({ version, url: server.baseUrl, accounts: initialAccounts, options, ...forked, ...database, ...(apiKeys ? { apiKeys } : {}) }))
+    const database = server.provider.node.database
+    io.stdout.write(formatBanner({ version, url: server.baseUrl, accounts: initialAccounts, options, ...forked, ...(database !== undefined ? { database } : {}), ...(apiKeys ? { apiKeys } : {}) }))
     // console.log of contracts, as Hardhat's and Anvil's nodes print it (--quiet silences it).
     server.provider.on('console', ({ message, transactionHash }) => {
       io.stdout.write(`console.log${transactionHash === null ? ' (eth_call)' : ` (${transactionHash})`}: ${message}

@@ -33,6 +33,9 @@ export const callRequest = (c: CallObject): CallRequest => {
   return r
 }
 
+/** The gas a call runs with: its own, at most `cap` (RSKj `rpc.callGasCap`), or `cap` when it names none. */
+export const callGas = (c: CallObject, cap: bigint): bigint => (c.gas === undefined || c.gas > cap ? cap : c.gas)
+
 function asObject(v: unknown, what: string): Record<string, unknown> {
   if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>
   throw invalidParams(`Invalid ${what}: expected an object.`)

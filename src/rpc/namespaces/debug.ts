@@ -6,7 +6,7 @@ import { bytesToHex } from '@ethereumjs/util'
 import { ErrorCode, invalidParams, RpcError } from '../../errors.js'
 import { blockHash, optional, txHash, type Codec } from '../codecs/primitives.js'
 import { blockRef, hexBlockId, LATEST } from '../codecs/block.js'
-import { callObject, callRequest, stateOverrides } from '../codecs/objects.js'
+import { callGas, callObject, callRequest, stateOverrides } from '../codecs/objects.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../method.js'
 import { blockById, callBlock } from '../resolve.js'
 import { formatCallTracer, formatCallTree, formatStructTrace, type DisabledField } from '../format/trace.js'
@@ -131,11 +131,10 @@ export const debugMethods: MethodTable = {
 export const debugCallMethods: MethodTable = {
   debug_traceCall: method([callObject, optional(blockRef), optional(traceCallOptions)], async ({ node }, call, sel, opts = DEFAULTS) => {
     const block = await callBlock(node, sel ?? LATEST)
-    const cap = node.options.callGasCap
     const traced = {
       block,
       req: callRequest(call),
-      gasLimit: call.gas === undefined || call.gas > cap ? cap : call.gas,
+      gasLimit: callGas(call, node.options.callGasCap),
       ...('overrides' in opts && opts.overrides !== undefined ? { overrides: opts.overrides } : {}),
     }
     try {

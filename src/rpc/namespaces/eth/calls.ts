@@ -1,7 +1,7 @@
 /** eth_call and eth_estimateGas (reference §5.1, §5.2; spec "Errors"). */
 import { optional } from '../../codecs/primitives.js'
 import { blockId, blockRef, LATEST } from '../../codecs/block.js'
-import { callObject, callRequest, stateOverrides } from '../../codecs/objects.js'
+import { callGas, callObject, callRequest, stateOverrides } from '../../codecs/objects.js'
 import { revertError } from '../../../errors.js'
 import { method, type MethodTable } from '../../method.js'
 import { data, quantity } from '../../format/hex.js'
@@ -13,9 +13,7 @@ export const ethCallMethods: MethodTable = {
   /** Only REVERT is an error; other failures answer their (usually empty) return data, as RSKj. */
   eth_call: method([callObject, optional(blockRef), optional(stateOverrides)], async ({ node }, call, sel, overrides) => {
     const block = await callBlock(node, sel ?? LATEST)
-    const cap = node.options.callGasCap
-    const gas = call.gas === undefined || call.gas > cap ? cap : call.gas
-    const outcome = await execute(node.chain, block, callRequest(call), gas, overrides)
+    const outcome = await execute(node.chain, block, callRequest(call), callGas(call, node.options.callGasCap), overrides)
     node.reportCallConsole(true)
     if (outcome.error === 'revert') throw revertError(outcome.returnValue)
     return data(outcome.returnValue)
