@@ -98,7 +98,7 @@ describe('debug_traceTransaction (rskTracer, the default)', () => {
     expect(await debugTx('0x' + '12'.repeat(32))).toBeNull()
     await rejects(debugTx('0x12'), -32602, 'Invalid transaction hash: incorrect length.')
     await rejects(debugTx(callHash, 'callTracer'), -32602, 'Invalid trace options: expected an object.')
-    await rejects(debugTx(callHash, { tracer: 'prestateTracer' }), -32602, 'Invalid tracer type: prestateTracer')
+    await rejects(debugTx(callHash, { tracer: '4byteTracer' }), -32602, 'Invalid tracer type: 4byteTracer')
     await rejects(p.request({ method: 'debug_traceTransaction', params: [callHash, {}, 1] }), -32602, 'method parameters invalid')
   })
 })

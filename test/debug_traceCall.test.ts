@@ -91,7 +91,7 @@ describe('debug_traceCall', () => {
 
   it('bad input: coded errors; gas below the intrinsic is refused with what happened', async () => {
     await rejects(traceCall({ data: INITCODE, gas: '0x5000' }), -32602, `Invalid gas: 20480 is less than this call's intrinsic gas (${INITCODE_INTRINSIC}): no code runs, so there is nothing to trace`)
-    await rejects(traceCall({ data: INITCODE }, 'latest', { tracer: 'prestateTracer' }), -32602, 'Invalid tracer type: prestateTracer')
+    await rejects(traceCall({ data: INITCODE }, 'latest', { tracer: '4byteTracer' }), -32602, 'Invalid tracer type: 4byteTracer')
     await rejects(rq('debug_traceCall', []), -32602, 'method parameters invalid')
     await rejects(traceCall({ data: INITCODE }, 'latest', { stateOverrides: 7 }), -32602, /./)
   })

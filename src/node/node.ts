@@ -92,6 +92,11 @@ export class RskNode {
   /** The remote network this chain forks, when `fork` is set (src/node/fork, docs/forking.md). */
   fork?: ForkPoint
 
+  /** The network's REMASC constants when blocks end with the REMASC transaction (option `remasc`), for its tracer. */
+  get remasc(): MinerConfig['remasc'] {
+    return this.minerConfig.remasc
+  }
+
   private constructor(
     readonly options: ResolvedOptions,
     readonly chain: Chain,

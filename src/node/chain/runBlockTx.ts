@@ -71,6 +71,17 @@ export async function runBlockTransaction(ctx: BlockContext, t: TxRecord, gasUse
 /** Per block being built or replayed (its context): the addresses its transactions self-destructed so far. */
 const deletions = new WeakMap<BlockContext, Set<string>>()
 
+/**
+ * A copy of `ctx` with its own record of the block's deletions so far: a transaction run on it and then taken back
+ * (the prestate tracer's first run, exec/replay.ts) leaves no deletion behind for the context's next run of it.
+ */
+export function contextCopy(ctx: BlockContext): BlockContext {
+  const copy = { ...ctx }
+  const deleted = deletions.get(ctx)
+  if (deleted !== undefined) deletions.set(copy, new Set(deleted))
+  return copy
+}
+
 /** Whether `address` has no account (with `orEmpty`, or an empty one); a promise only while it is still to be read. */
 function missing(state: LiveState, address: Address, orEmpty = false): boolean | Promise<boolean> {
   const answer = (): boolean => {

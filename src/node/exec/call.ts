@@ -53,6 +53,8 @@ export interface CallOutcome {
 export interface CallListener {
   attach(evm: EVM): void
   detach(evm: EVM): void
+  /** As exec/replay.ts `TxListener.settle`: the state the call left, then (the call taken back) the one it started from. */
+  settle?(state: StateManagerInterface, when: 'after' | 'before'): Promise<void>
 }
 
 /** Intrinsic gas of a transaction (RSK: 21,000 / 53,000 for creation, 4 per zero byte, 16 per other byte, 2 per initcode word). */
@@ -95,6 +97,9 @@ export async function execute(
       }
       return { gasUsed: intrinsic, gasPeak: intrinsic, returnValue: new Uint8Array(), error: 'out of gas' }
     }
+    // A listener that reads the state around the call gets the call inside a checkpoint of its own (the overrides stay).
+    const settling = listener?.settle !== undefined
+    if (settling) await evm.journal.checkpoint()
     listener?.attach(evm)
     let result
     try {
@@ -111,6 +116,11 @@ export async function execute(
       })
     } finally {
       listener?.detach(evm)
+    }
+    if (settling) {
+      await listener!.settle!(state, 'after')
+      await evm.journal.revert()
+      await listener!.settle!(state, 'before')
     }
     // A precompile runs out of gas only below its price: RSKj subtracts the intrinsic gas and the price from the limit.
     if (result.execResult.exceptionError?.error === EVMError.errorMessages.OUT_OF_GAS && toPrecompile()) {

@@ -11,14 +11,23 @@ import type { RunTxResult } from '@ethereumjs/vm'
 import type { Chain } from '../chain/chain.js'
 import { LiveState } from '../state/liveState.js'
 import type { BlockRecord, TxRecord } from '../chain/types.js'
-import { runBlockTransaction } from '../chain/runBlockTx.js'
+import { contextCopy, runBlockTransaction, type BlockContext } from '../chain/runBlockTx.js'
 import { executionBlockOf } from '../chain/execBlock.js'
 
 /** Something that listens to the EVM while one transaction runs. */
 export interface TxListener {
   attach(evm: EVM): void
   detach(evm: EVM): void
+  /**
+   * For a listener that reads the state around the transaction (the prestate tracer): called with the state the
+   * transaction left, then, once the transaction is taken back, with the state it started from. The transaction then
+   * runs again without the listener when later ones follow.
+   */
+  settle?(state: LiveState, when: 'after' | 'before'): Promise<void>
 }
+
+/** Called inside the replay once the replayed transactions ran, with the state they left (never kept). */
+export type AfterReplay = (state: LiveState, gasUsed: bigint) => Promise<void>
 
 export interface ReplayedTx {
   index: number
@@ -30,14 +39,15 @@ export interface ReplayedTx {
 
 /**
  * Replays `block` up to and including transaction `last` (default: all), attaching `listenerFor(i)` while
- * transaction i runs. Returns the replayed transactions that had a listener, in order. Genesis has nothing to
- * replay.
+ * transaction i runs, then calls `after` with the state reached. Returns the replayed transactions that had a
+ * listener, in order. Genesis has nothing to replay.
  */
 export async function replayBlock(
   chain: Chain,
   block: BlockRecord,
   listenerFor: (index: number) => TxListener | undefined,
   last = block.transactions.length - 1,
+  after?: AfterReplay,
 ): Promise<ReplayedTx[]> {
   const parent = chain.store.byNumber(block.number - 1n)
   if (parent === undefined || block.transactions.length === 0) return []
@@ -62,17 +72,47 @@ export async function replayBlock(
       const listener = listenerFor(i)
       listener?.attach(evm)
       let result: RunTxResult
-      try {
-        result = await runBlockTransaction(context, t, gasUsed)
-      } finally {
-        listener?.detach(evm)
+      if (listener?.settle !== undefined) result = await runSettled(context, t, gasUsed, listener, i < last)
+      else {
+        try {
+          result = await runBlockTransaction(context, t, gasUsed)
+        } finally {
+          listener?.detach(evm)
+        }
       }
       if (listener !== undefined) out.push({ index: i, tx: t, result, logOffset })
       gasUsed += result.totalGasSpent
       logOffset += block.receipts[i]?.logs.length ?? 0
     }
+    if (after !== undefined) await after(state, gasUsed)
   } finally {
     await state.revert()
   }
   return out
+}
+
+/**
+ * Runs `t` with a listener that reads the state around it (`TxListener.settle`): on a copy of the context, inside a
+ * checkpoint taken back once the listener read the state after; then again, without the listener, when `rerun`
+ * (later transactions run on its state). Both runs are the same transaction on the same state: the same result.
+ */
+async function runSettled(context: BlockContext, t: TxRecord, gasUsed: bigint, listener: TxListener, rerun: boolean): Promise<RunTxResult> {
+  const { state } = context
+  const evm = context.vm.evm as EVM
+  await state.checkpoint()
+  let result: RunTxResult
+  try {
+    listener.attach(evm)
+    try {
+      result = await runBlockTransaction(contextCopy(context), t, gasUsed)
+    } finally {
+      listener.detach(evm)
+    }
+    await listener.settle!(state, 'after')
+  } finally {
+    await state.revert()
+  }
+  await listener.settle!(state, 'before')
+  if (rerun) await runBlockTransaction(context, t, gasUsed)
+  return result
 }

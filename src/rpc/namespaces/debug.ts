@@ -14,12 +14,19 @@ import { formatRemascRskTrace } from '../format/remascTrace.js'
 import type { BlockRecord } from '../../node/chain/types.js'
 import { traceCallFrames, traceCallStructLogs, traceCalls, traceStructLogs } from '../../node/exec/tracers/index.js'
 import type { StateOverrides } from '../../node/exec/call.js'
+import { tracePrestate, tracePrestateCall, type PrestateOptions } from '../../node/exec/tracers/index.js'
+import { formatPrestate } from '../format/prestate.js'
 
 export interface DebugTraceOptions {
-  tracer: 'rskTracer' | 'callTracer'
+  /** `prestateTracer` is the test author's (geth's, Anvil's): refused in hosted mode (`allowedTracer`). */
+  tracer: 'rskTracer' | 'callTracer' | 'prestateTracer'
   disabled: Set<DisabledField>
   onlyTopCall: boolean
   withLog: boolean
+  /** The prestate tracer's `tracerConfig` (geth's `diffMode`, `disableCode`, `disableStorage`). */
+  prestate: PrestateOptions
+  /** The tracer's name as given, for the error that refuses it. */
+  tracerText?: string
 }
 
 /** Jackson's `JsonNode.asText()`: what RSKj reads every option value as. */
@@ -40,30 +47,65 @@ function addOption(o: DebugTraceOptions, key: string, value: unknown): void {
   }
 }
 
-/**
- * The optional second parameter (RSKj `DebugTracerParam.Deserializer`): `tracer` (any case of `rskTracer` or
- * `callTracer`), `tracerConfig` entries and top-level keys as options. An unknown tracer is -32602 with RSKj's
- * text (RSKj lets the IllegalArgumentException become -32603; see docs/modules/tracing.md).
- */
-export const traceOptions: Codec<DebugTraceOptions> = (v) => {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalidParams('Invalid trace options: expected an object.')
-  const o: DebugTraceOptions = { tracer: 'rskTracer', disabled: new Set(), onlyTopCall: false, withLog: false }
-  for (const [key, value] of Object.entries(v)) {
-    if (key.toLowerCase() === 'tracerconfig') {
-      if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-        for (const [k, cv] of Object.entries(value)) addOption(o, k, cv)
-      }
-    } else if (key.toLowerCase() === 'tracer') {
-      const name = asText(value).toLowerCase()
-      if (name === 'calltracer') o.tracer = 'callTracer'
-      else if (name === 'rsktracer') o.tracer = 'rskTracer'
-      else throw invalidParams(`Invalid tracer type: ${asText(value)}`)
-    } else addOption(o, key, value)
+const PRESTATE_KEYS = ['diffMode', 'disableCode', 'disableStorage'] as const
+
+/** The prestate tracer's `tracerConfig`, read as geth reads its JSON into booleans: another type is refused. */
+function prestateConfig(config: Record<string, unknown>): PrestateOptions {
+  const o: PrestateOptions = { diffMode: false, disableCode: false, disableStorage: false }
+  for (const key of PRESTATE_KEYS) {
+    const v = config[key]
+    if (v === undefined || v === null) continue
+    if (typeof v !== 'boolean') throw invalidParams(`Invalid tracerConfig: ${key} must be a boolean, got ${JSON.stringify(v)}`)
+    o[key] = v
   }
   return o
 }
 
-const DEFAULTS: DebugTraceOptions = { tracer: 'rskTracer', disabled: new Set(), onlyTopCall: false, withLog: false }
+/**
+ * The optional second parameter (RSKj `DebugTracerParam.Deserializer`): `tracer` (any case of `rskTracer` or
+ * `callTracer`, or the extension `prestateTracer`), `tracerConfig` entries and top-level keys as options. An unknown
+ * tracer is -32602 with RSKj's text (RSKj lets the IllegalArgumentException become -32603; see
+ * docs/modules/tracing.md).
+ */
+export const traceOptions: Codec<DebugTraceOptions> = (v) => {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalidParams('Invalid trace options: expected an object.')
+  const o: DebugTraceOptions = { ...DEFAULTS, disabled: new Set() }
+  let config: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(v)) {
+    if (key.toLowerCase() === 'tracerconfig') {
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+        config = value as Record<string, unknown>
+        for (const [k, cv] of Object.entries(value)) addOption(o, k, cv)
+      }
+    } else if (key.toLowerCase() === 'tracer') {
+      const name = asText(value).toLowerCase()
+      o.tracerText = asText(value)
+      if (name === 'calltracer') o.tracer = 'callTracer'
+      else if (name === 'rsktracer') o.tracer = 'rskTracer'
+      else if (name === 'prestatetracer') o.tracer = 'prestateTracer'
+      else throw invalidParams(`Invalid tracer type: ${asText(value)}`)
+    } else addOption(o, key, value)
+  }
+  if (o.tracer === 'prestateTracer') o.prestate = prestateConfig(config)
+  return o
+}
+
+const DEFAULTS: DebugTraceOptions = {
+  tracer: 'rskTracer',
+  disabled: new Set(),
+  onlyTopCall: false,
+  withLog: false,
+  prestate: { diffMode: false, disableCode: false, disableStorage: false },
+}
+
+/**
+ * `opts`, unless it names the prestate tracer in hosted mode: RSKj knows only `rskTracer` and `callTracer`, so the
+ * service refuses any other name with -32602 `Invalid tracer type` (outside hosted mode it is the test author's).
+ */
+function allowedTracer<T extends DebugTraceOptions>(ctx: HandlerContext, opts: T): T {
+  if (opts.tracer === 'prestateTracer' && ctx.node.options.hosted) throw invalidParams(`Invalid tracer type: ${opts.tracerText}`)
+  return opts
+}
 
 /** debug_traceCall's options: `traceOptions`, and the call's `stateOverrides` (geth's and Anvil's key; eth_call's form). */
 const traceCallOptions: Codec<DebugTraceOptions & { overrides?: StateOverrides }> = (v) => {
@@ -72,9 +114,17 @@ const traceCallOptions: Codec<DebugTraceOptions & { overrides?: StateOverrides }
   return given === undefined || given === null ? o : { ...o, overrides: stateOverrides(given) }
 }
 
-async function traceTransaction({ node }: HandlerContext, hash: Uint8Array, opts: DebugTraceOptions = DEFAULTS): Promise<unknown> {
+async function traceTransaction(ctx: HandlerContext, hash: Uint8Array, given: DebugTraceOptions = DEFAULTS): Promise<unknown> {
+  const { node } = ctx
+  const opts = allowedTracer(ctx, given)
   const hashHex = bytesToHex(hash)
   const loc = node.chain.store.getTx(hashHex)
+  if (opts.tracer === 'prestateTracer') {
+    // As geth answers an unknown transaction (and as callTracer does here): an error, not null.
+    if (loc === undefined) throw new RpcError(ErrorCode.Internal, `No transaction info for ${hashHex}`)
+    const [trace] = await tracePrestate(node.chain, loc.block, prestateLimits(node, opts), (i) => i === loc.index, node.remasc)
+    return trace === undefined ? null : formatPrestate(trace.trace)
+  }
   if (opts.tracer === 'callTracer') {
     // RSKj `CallTracer.traceTransaction` throws IllegalArgumentException → -32603 (reference §3.10).
     if (loc === undefined) throw new RpcError(ErrorCode.Internal, `No transaction info for ${hashHex}`)
@@ -89,8 +139,14 @@ async function traceTransaction({ node }: HandlerContext, hash: Uint8Array, opts
 }
 
 /** Block variants: an array of struct traces, or `[{txHash, result}]` for callTracer; genesis has none. */
-async function traceBlock({ node }: HandlerContext, block: BlockRecord | undefined, opts: DebugTraceOptions = DEFAULTS): Promise<unknown> {
+async function traceBlock(ctx: HandlerContext, block: BlockRecord | undefined, given: DebugTraceOptions = DEFAULTS): Promise<unknown> {
+  const { node } = ctx
+  const opts = allowedTracer(ctx, given)
   if (block === undefined) return null
+  if (opts.tracer === 'prestateTracer') {
+    const traces = await tracePrestate(node.chain, block, prestateLimits(node, opts), undefined, node.remasc)
+    return traces.map((t) => ({ txHash: t.txHashHex, result: formatPrestate(t.trace) }))
+  }
   if (opts.tracer === 'callTracer') {
     const traces = await traceCalls(node.chain, block)
     return traces.map((t) => ({ txHash: t.txHashHex, result: formatCallTracer(t, opts) }))
@@ -101,6 +157,9 @@ async function traceBlock({ node }: HandlerContext, block: BlockRecord | undefin
   if (block.transactions.at(-1)?.system === 'remasc') out.push(await remascRskTrace(node, block))
   return out
 }
+
+/** The prestate tracer's options and the reply's size limit. */
+const prestateLimits = (node: HandlerContext['node'], opts: DebugTraceOptions) => ({ ...opts.prestate, maxBytes: node.options.maxResponseSize })
 
 /** The REMASC transaction (the block's last) under rskTracer: RSKj's summarized trace (format/remascTrace.ts). */
 async function remascRskTrace(node: HandlerContext['node'], block: BlockRecord): Promise<unknown> {
@@ -129,7 +188,9 @@ export const debugMethods: MethodTable = {
  * accounts as eth_call's third parameter does.
  */
 export const debugCallMethods: MethodTable = {
-  debug_traceCall: method([callObject, optional(blockRef), optional(traceCallOptions)], async ({ node }, call, sel, opts = DEFAULTS) => {
+  debug_traceCall: method([callObject, optional(blockRef), optional(traceCallOptions)], async (ctx, call, sel, given = DEFAULTS) => {
+    const { node } = ctx
+    const opts = allowedTracer(ctx, given)
     const block = await callBlock(node, sel ?? LATEST)
     const traced = {
       block,
@@ -139,6 +200,7 @@ export const debugCallMethods: MethodTable = {
     }
     try {
       if (opts.tracer === 'callTracer') return formatCallTree(await traceCallFrames(node.chain, traced), opts)
+      if (opts.tracer === 'prestateTracer') return formatPrestate(await tracePrestateCall(node.chain, traced, prestateLimits(node, opts)))
       return formatStructTrace(await traceCallStructLogs(node.chain, traced, { maxBytes: node.options.maxResponseSize, omitted: opts.disabled }), opts.disabled)
     } finally {
       node.reportCallConsole(true)

@@ -13,8 +13,13 @@ import { StructRecorder } from './structTracer.js'
 import { remascCallTrace } from './remascTrace.js'
 import type { CallFrame, StructTrace, TxCallTrace } from './types.js'
 import { SizeBudget } from './sizeBudget.js'
+import { PrestateRecorder, type PrestateOptions, type PrestateTrace } from './prestateTracer.js'
+import { processMinersFees, remascAccesses, remascContext, type RemascConfig } from '../../rsk/remasc/remasc.js'
+import { REMASC_ADDRESS_HEX } from '../../rsk/remasc/remascTx.js'
+import { hexToBytes } from '@ethereumjs/util'
 
 export { ResponseTooLarge } from './sizeBudget.js'
+export type { Prestate, PrestateAccount, PrestateOptions, PrestateTrace } from './prestateTracer.js'
 export type { CallFrame, CallKind, IndexedLog, StructOp, StructTrace, TxCallTrace, VmFailure } from './types.js'
 
 /**
@@ -101,7 +106,7 @@ export interface TracedCall {
 }
 
 /** Runs `call` with `recorder` attached; throws when nothing ran (the gas below the intrinsic: nothing to trace). */
-async function runTraced(chain: Chain, call: TracedCall, recorder: CallRecorder | StructRecorder): Promise<{ gasUsed: bigint; execResult: ExecResult }> {
+async function runTraced(chain: Chain, call: TracedCall, recorder: CallRecorder | StructRecorder | PrestateRecorder): Promise<{ gasUsed: bigint; execResult: ExecResult }> {
   const { gasUsed, execResult } = await execute(chain, call.block, call.req, call.gasLimit, call.overrides, recorder)
   if (execResult === undefined) throw new LocalCallGasTooLow(call.gasLimit, gasUsed, 'trace')
   return { gasUsed, execResult }
@@ -119,4 +124,79 @@ export async function traceCallStructLogs(chain: Chain, call: TracedCall, limits
   const recorder = new StructRecorder(NO_TX, new SizeBudget(limits.maxBytes), limits.omitted)
   const outcome = await runTraced(chain, call, recorder)
   return recorder.finish({ execResult: outcome.execResult })
+}
+
+/** What a prestate trace may cost (the reply's size limit in bytes, 0 = none) and its options. */
+export interface PrestateLimits extends PrestateOptions {
+  maxBytes: number
+}
+
+/** A transaction's prestate trace, with the transaction it describes. */
+export interface TxPrestate {
+  txHashHex: string
+  trace: PrestateTrace
+}
+
+/**
+ * Prestate traces (geth's `prestateTracer`) of the transactions of `block` selected by `only` (default: all), in block
+ * order, within one size budget. `remasc`: the network's REMASC constants, to trace the REMASC system transaction (the
+ * block's last) by running `processMinersFees` again on the state the block's other transactions left.
+ */
+export async function tracePrestate(
+  chain: Chain,
+  block: BlockRecord,
+  limits: PrestateLimits,
+  only?: (index: number) => boolean,
+  remasc?: RemascConfig,
+): Promise<TxPrestate[]> {
+  const budget = new SizeBudget(limits.maxBytes)
+  const recorders = new Map<number, PrestateRecorder>()
+  const wanted = block.transactions.map((_, i) => only === undefined || only(i))
+  const system = block.transactions.at(-1)?.system === 'remasc' ? block.transactions.length - 1 : -1
+  const traceRemasc = system >= 0 && wanted[system] === true && remasc !== undefined
+  if (system >= 0) wanted[system] = false
+  // Fees go to REMASC in a block that has its transaction (chain/runBlockTx.ts), else to the coinbase.
+  const feeReceiver = system >= 0 ? hexToBytes(REMASC_ADDRESS_HEX as `0x${string}`) : block.header.coinbase
+  let remascTrace: TxPrestate | undefined
+  const replayed = await replayBlock(
+    chain,
+    block,
+    (i) => {
+      if (!wanted[i]) return undefined
+      const tx = block.transactions[i]!.tx
+      const always = [tx.getSenderAddress().bytes, feeReceiver, ...(tx.to === undefined ? [] : [tx.to.bytes])]
+      const r = new PrestateRecorder(always, limits, budget)
+      recorders.set(i, r)
+      return r
+    },
+    traceRemasc ? system : wanted.lastIndexOf(true),
+    traceRemasc
+      ? async (state, gasUsed) => {
+          const ctx = remascContext(chain, state, remasc!, block.header.minimumGasPrice, block.number, gasUsed)
+          const r = new PrestateRecorder([], limits, budget)
+          const touched = await remascAccesses(ctx)
+          for (const a of touched.accounts) r.touch(a.toString())
+          for (const w of touched.words) r.touch(REMASC_ADDRESS_HEX, w)
+          await state.checkpoint()
+          try {
+            await processMinersFees(ctx)
+            await r.settle(state, 'after')
+          } finally {
+            await state.revert()
+          }
+          await r.settle(state, 'before')
+          remascTrace = { txHashHex: block.transactions[system]!.hashHex, trace: r.finish() }
+        }
+      : undefined,
+  )
+  const traces = replayed.map(({ index, tx }) => ({ txHashHex: tx.hashHex, trace: recorders.get(index)!.finish() }))
+  if (remascTrace !== undefined) traces.push(remascTrace)
+  return traces
+}
+
+/** The prestate trace of a call (`debug_traceCall` with `prestateTracer`): the caller and the callee always touched. */
+export async function tracePrestateCall(chain: Chain, call: TracedCall, limits: PrestateLimits): Promise<PrestateTrace> {
+  const recorder = new PrestateRecorder([call.req.from ?? new Uint8Array(20), ...(call.req.to === undefined ? [] : [call.req.to])], limits, new SizeBudget(limits.maxBytes))
+  await runTraced(chain, call, recorder)
+  return recorder.finish()
 }

@@ -142,16 +142,31 @@ export function remascContext(
  * paid block's coinbase), paid or not.
  */
 export async function processMinersFees(ctx: RemascContext): Promise<ReceiptRecord> {
-  const { state, config, number } = ctx
-  const candidate = number - config.maturity
-  const processing = candidate >= 1n ? (ctx.store.byNumber(candidate) ?? (await ctx.remoteBlocks?.(candidate))) : undefined
+  const { state } = ctx
+  const { candidate, processing, payees } = await plan(ctx)
   let reading = state.preload([REMASC])
   if (reading !== undefined) await reading
   // RSKj's first write (the siblings list, below) would create the account; its words are read once it exists.
   if (state.accountNow(REMASC) === undefined) state.putAccountNow(REMASC, new Account())
-  reading = state.preload(processing !== undefined && candidate - config.syntheticSpan >= 0n ? payees(config, processing) : [], REMASC, WORD_KEYS)
+  reading = state.preload(payees, REMASC, WORD_KEYS)
   if (reading !== undefined) await reading
   return payMinersFees(ctx, candidate, processing)
+}
+
+/**
+ * What `processMinersFees` may read and write for block `ctx.number` (the prestate tracer's touched set): REMASC's
+ * account and storage words, and the accounts it may pay.
+ */
+export async function remascAccesses(ctx: RemascContext): Promise<{ accounts: Address[]; words: readonly Uint8Array[] }> {
+  return { accounts: [REMASC, ...(await plan(ctx)).payees], words: WORD_KEYS }
+}
+
+/** Block `candidate` (number − maturity), whose fees are booked now, if any, and who may be paid. */
+async function plan(ctx: RemascContext): Promise<{ candidate: bigint; processing: BlockRecord | undefined; payees: Address[] }> {
+  const { config, number } = ctx
+  const candidate = number - config.maturity
+  const processing = candidate >= 1n ? (ctx.store.byNumber(candidate) ?? (await ctx.remoteBlocks?.(candidate))) : undefined
+  return { candidate, processing, payees: processing !== undefined && candidate - config.syntheticSpan >= 0n ? payees(config, processing) : [] }
 }
 
 /** The accounts a block that pays out may pay. */
