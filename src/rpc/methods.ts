@@ -22,6 +22,7 @@ import { chainMethods } from './namespaces/chain.js'
 import { personalMethods } from './namespaces/personal.js'
 import { scoMethods } from './namespaces/sco.js'
 import { mnrMethods } from './namespaces/mnr.js'
+import { devErc20Methods } from './namespaces/dev/erc20.js'
 import { devStateMethods } from './namespaces/dev/state.js'
 import { devMiningMethods } from './namespaces/dev/mining.js'
 import { devAccountMethods } from './namespaces/dev/accounts.js'
@@ -36,7 +37,7 @@ import { rskjRegtestMethods } from './namespaces/rskjRegtest.js'
  * are answered outside hosted mode only; with `hosted: true` each answers -32601 `method not found`, exactly as an
  * unknown name (the service has none of them).
  */
-const EXTENSION_TABLES: MethodTable[] = [devStateMethods, devMiningMethods, devReorgMethods, devAccountMethods, devNodeMethods, signingMethods, debugCallMethods, rskjRegtestMethods]
+const EXTENSION_TABLES: MethodTable[] = [devStateMethods, devErc20Methods, devMiningMethods, devReorgMethods, devAccountMethods, devNodeMethods, signingMethods, debugCallMethods, rskjRegtestMethods]
 export const EXTENSIONS: ReadonlySet<string> = new Set(EXTENSION_TABLES.flatMap((t) => Object.keys(t)))
 /** Among the extensions, the methods a default RSKj regtest node answers and the service does not list (rskjRegtest.ts). */
 export const RSKJ_REGTEST: ReadonlySet<string> = new Set(Object.keys(rskjRegtestMethods))
