@@ -52,18 +52,18 @@ describe('anvil_dealERC20', () => {
     expect(BigInt(await rq(p, 'eth_getStorageAt', [proxy, slot, 'latest']))).toBe(42n)
   })
 
-  it('a slot read before the balance is not taken for it, even when the holder already has the amount', async () => {
+  it('another slot the view reads is not taken for the balance, even when the holder already has the amount', async () => {
     const p = await fresh()
-    // balanceOf reads slot 7 and drops it, then answers slot 0: PUSH1 7, SLOAD, POP, PUSH1 0, SLOAD, PUSH1 0, MSTORE,
-    // PUSH1 32, PUSH1 0, RETURN. With slot 0 at 5, dealing 5 finds 5 coming back with slot 7 set to 5 too: only a
-    // second value (4) tells the two apart.
-    const token = await deployCode(p, '6007545060005460005260206000f3')
-    await rq(p, 'anvil_setStorageAt', [token, '0x0', zeroPadValue(toBeHex(5), 32)])
+    // balanceOf reads slot 0 and drops it, then answers slot 7: PUSH1 0, SLOAD, POP, PUSH1 7, SLOAD, PUSH1 0, MSTORE,
+    // PUSH1 32, PUSH1 0, RETURN. With slot 7 at 5, dealing 5 finds 5 coming back with slot 0 set to 5 too: only a
+    // second value (4) tells the two apart. (Anvil 1.7.1, tried by hand, writes 5 into slot 0 here.)
+    const token = await deployCode(p, '6000545060075460005260206000f3')
+    await rq(p, 'anvil_setStorageAt', [token, '0x7', zeroPadValue(toBeHex(5), 32)])
     await rq(p, 'anvil_dealERC20', [HOLDER, token, '0x5'])
-    expect(await rq(p, 'eth_getStorageAt', [token, '0x7', 'latest'])).toBe(zeroPadValue('0x', 32))
+    expect(await rq(p, 'eth_getStorageAt', [token, '0x0', 'latest'])).toBe(zeroPadValue('0x', 32))
     await rq(p, 'anvil_dealERC20', [HOLDER, token, '0x9'])
-    expect(await rq(p, 'eth_getStorageAt', [token, '0x0', 'latest'])).toBe(zeroPadValue(toBeHex(9), 32))
-    expect(await rq(p, 'eth_getStorageAt', [token, '0x7', 'latest'])).toBe(zeroPadValue('0x', 32))
+    expect(await rq(p, 'eth_getStorageAt', [token, '0x7', 'latest'])).toBe(zeroPadValue(toBeHex(9), 32))
+    expect(await rq(p, 'eth_getStorageAt', [token, '0x0', 'latest'])).toBe(zeroPadValue('0x', 32))
   })
 
   it('refuses what it cannot do, with the reason', async () => {

@@ -4,7 +4,8 @@
  * foundry-rs/foundry `crates/anvil/src/eth/api.rs`): run the view once recording the token's storage slots it reads,
  * then, for each in the order read, run it again with that slot overridden and keep the first whose value comes back
  * as the answer. Anvil tries one value; a slot is kept here only when two different values both come back (the
- * amount and another), so a slot that merely reads zero, or a guard word, is not taken for the balance.
+ * amount and another): when the holder already has the amount, a slot the view reads and drops also gives the
+ * amount back with the amount in it, and Anvil 1.7.1 writes that one (tried by hand; test/erc20_cheats.test.ts).
  */
 import type { EVM, InterpreterStep } from '@ethereumjs/evm'
 import { bigIntToBytes, bytesToBigInt, bytesToHex, setLengthLeft } from '@ethereumjs/util'
