@@ -207,6 +207,28 @@ describe('anvil-only actions', () => {
     const meta = (await p.request({ method: 'hardhat_metadata' })) as Record<string, any>
     expect(meta).toMatchObject({ chainId: 33, latestBlockNumber: 0, clientVersion: expect.stringMatching(/^RskJ\//) })
     expect(meta.instanceId).toMatch(/^0x[0-9a-f]{64}$/)
+    // Hardhat 3.18's EDR answers these fields, forkedNetwork only on a fork (checked by hand).
+    expect(Object.keys(meta)).toEqual(['clientVersion', 'chainId', 'instanceId', 'latestBlockNumber', 'latestBlockHash'])
+  })
+
+  it("anvil_metadata in Anvil's shape: forkedNetwork null without a fork, snapshots id → [number, hash] (anvil 1.7.1, checked by hand)", async () => {
+    const p = await fresh()
+    const rq = (method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
+    const genesis = (await rq('eth_getBlockByNumber', ['0x0', false])).hash
+    const meta = await rq('anvil_metadata')
+    // Anvil 1.7.1 also answers clientSemver and clientCommitSha (its build), after clientVersion.
+    expect(Object.keys(meta)).toEqual(['clientVersion', 'chainId', 'instanceId', 'latestBlockNumber', 'latestBlockHash', 'forkedNetwork', 'snapshots'])
+    expect(meta).toMatchObject({ chainId: 33, latestBlockNumber: 0, latestBlockHash: genesis, forkedNetwork: null, snapshots: {} })
+    expect(meta.instanceId).toBe((await rq('hardhat_metadata')).instanceId)
+    const first = await rq('evm_snapshot')
+    await rq('evm_mine')
+    const second = await rq('anvil_snapshot')
+    const one = await rq('eth_getBlockByNumber', ['0x1', false])
+    expect((await rq('anvil_metadata')).snapshots).toEqual({ [first]: [0, genesis], [second]: [1, one.hash] })
+    // A revert keeps the snapshot reverted to (RSKj's rule) and drops the later ones.
+    expect(await rq('evm_revert', [first])).toBe(true)
+    expect(await rq('anvil_metadata')).toMatchObject({ latestBlockNumber: 0, snapshots: { [first]: [0, genesis] } })
+    expect(Object.keys((await rq('anvil_metadata')).snapshots)).toEqual([first])
   })
 
   it("Anvil's own names of the evm_ methods, answered as Anvil answers them (anvil 1.7.1, checked by hand)", async () => {
