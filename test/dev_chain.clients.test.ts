@@ -207,6 +207,28 @@ describe('anvil-only actions', () => {
     const meta = (await p.request({ method: 'hardhat_metadata' })) as Record<string, any>
     expect(meta).toMatchObject({ chainId: 33, latestBlockNumber: 0, clientVersion: expect.stringMatching(/^RskJ\//) })
     expect(meta.instanceId).toMatch(/^0x[0-9a-f]{64}$/)
+    // Hardhat 3.18's EDR answers these fields, forkedNetwork only on a fork (checked by hand).
+    expect(Object.keys(meta)).toEqual(['clientVersion', 'chainId', 'instanceId', 'latestBlockNumber', 'latestBlockHash'])
+  })
+
+  it("anvil_metadata in Anvil's shape: forkedNetwork null without a fork, snapshots id → [number, hash] (anvil 1.7.1, checked by hand)", async () => {
+    const p = await fresh()
+    const rq = (method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
+    const genesis = (await rq('eth_getBlockByNumber', ['0x0', false])).hash
+    const meta = await rq('anvil_metadata')
+    // Anvil 1.7.1 also answers clientSemver and clientCommitSha (its build), after clientVersion.
+    expect(Object.keys(meta)).toEqual(['clientVersion', 'chainId', 'instanceId', 'latestBlockNumber', 'latestBlockHash', 'forkedNetwork', 'snapshots'])
+    expect(meta).toMatchObject({ chainId: 33, latestBlockNumber: 0, latestBlockHash: genesis, forkedNetwork: null, snapshots: {} })
+    expect(meta.instanceId).toBe((await rq('hardhat_metadata')).instanceId)
+    const first = await rq('evm_snapshot')
+    await rq('evm_mine')
+    const second = await rq('anvil_snapshot')
+    const one = await rq('eth_getBlockByNumber', ['0x1', false])
+    expect((await rq('anvil_metadata')).snapshots).toEqual({ [first]: [0, genesis], [second]: [1, one.hash] })
+    // A revert keeps the snapshot reverted to (RSKj's rule) and drops the later ones.
+    expect(await rq('evm_revert', [first])).toBe(true)
+    expect(await rq('anvil_metadata')).toMatchObject({ latestBlockNumber: 0, snapshots: { [first]: [0, genesis] } })
+    expect(Object.keys((await rq('anvil_metadata')).snapshots)).toEqual([first])
   })
 
   it("Anvil's own names of the evm_ methods, answered as Anvil answers them (anvil 1.7.1, checked by hand)", async () => {
@@ -302,6 +324,31 @@ describe('anvil-only actions', () => {
     expect(await rq('eth_getBlockByNumber', ['0x3', false])).toMatchObject({ hash: n3.hash })
   })
 
+  it('evm_mine_detailed and anvil_mine_detailed mine as evm_mine and answer the blocks as eth_getBlockByNumber(n, true) (an array, as anvil 1.7.1 answers)', async () => {
+    const p = await fresh()
+    const rq = (method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
+    await rq('evm_setAutomine', [false])
+    const waiting = [await rq('eth_sendTransaction', [{ from: COW, to: STRANGER, value: '0x1' }]), await rq('eth_sendTransaction', [{ from: COW1, to: STRANGER, value: '0x2' }])]
+    const [mined] = await rq('evm_mine_detailed')
+    expect(mined).toEqual(await rq('eth_getBlockByNumber', ['0x1', true]))
+    // The two that waited, then REMASC's system transaction, which ends every block.
+    expect(mined.transactions).toHaveLength(3)
+    expect(mined.transactions.slice(0, 2).map((t: any) => t.hash).sort()).toEqual([...waiting].sort())
+    // { timestamp, blocks }: the first block at that time, then the clock's.
+    const head = await rq('eth_getBlockByNumber', ['latest', false])
+    const ts = Number(head.timestamp) + 1000
+    const three = await rq('anvil_mine_detailed', [{ timestamp: ts, blocks: 3 }])
+    expect(three.map((b: any) => b.number)).toEqual(['0x2', '0x3', '0x4'])
+    for (const b of three) expect(b).toEqual(await rq('eth_getBlockByNumber', [b.number, true]))
+    expect(Number(three[0].timestamp)).toBe(ts)
+    const [alone] = await rq('evm_mine_detailed', [ts + 50])
+    expect([alone.number, Number(alone.timestamp)]).toEqual(['0x5', ts + 50])
+    // evm_mine's checks.
+    await expect(rq('evm_mine_detailed', [ts])).rejects.toMatchObject({ code: -32602, message: `Timestamp ${ts} is lower than or equal to previous block's timestamp ${ts + 50}` })
+    await expect(rq('anvil_mine_detailed', [{ blocks: 10_001 }])).rejects.toMatchObject({ code: -32602 })
+    expect(await rq('eth_blockNumber')).toBe('0x5')
+  })
+
   it('eth_sendUnsignedTransaction sends from any address', async () => {
     const p = await fresh()
     const test = createTestClient({ mode: 'anvil', chain: regtest, transport: custom(p, { retryCount: 0 }) })
@@ -314,7 +361,7 @@ describe('anvil-only actions', () => {
 })
 
 describe('over HTTP', () => {
-  it("Anvil's names, anvil_rollback and anvil_reorg through ethers' JsonRpcProvider", async () => {
+  it("Anvil's names, anvil_rollback, anvil_reorg and anvil_mine_detailed through ethers' JsonRpcProvider", async () => {
     const own = await startServer({ port: 0 })
     const rpc = new JsonRpcProvider(own.url, undefined, { staticNetwork: true, cacheTimeout: -1 })
     try {
@@ -329,6 +376,8 @@ describe('over HTTP', () => {
       expect(await rpc.getBlockNumber()).toBe(2)
       expect(await rpc.getBalance(STRANGER)).toBe(0x11n)
       expect(await rpc.send('anvil_metadata', [])).toMatchObject({ chainId: 33, latestBlockNumber: 2 })
+      const detailed = await rpc.send('anvil_mine_detailed', [{ blocks: 2 }])
+      expect(detailed).toEqual([await rpc.send('eth_getBlockByNumber', ['0x3', true]), await rpc.send('eth_getBlockByNumber', ['0x4', true])])
       // RSKj answers invalid parameters with HTTP 400, which ethers reports with the body.
       const refused = await rpc.send('anvil_reorg', [1, Array.from({ length: 1001 }, () => [{ from: COW, to: STRANGER }, 0])]).catch((e: any) => e)
       expect(JSON.parse(refused.response.bodyText).error).toEqual({ code: -32602, message: 'Invalid reorg transactions: at most 1000 per request, got 1001' })

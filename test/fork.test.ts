@@ -435,6 +435,21 @@ describe('forking a remote rsksim', () => {
     const nodeInfo = await rpc(f, 'anvil_nodeInfo')
     expect(nodeInfo.forkConfig.forkBlockNumber).toBe(setAt)
     expect(nodeInfo.forkConfig.forkUrl).not.toContain('secretKey')
+    const block5 = await rpc(remote.provider, 'eth_getBlockByNumber', [hex(setAt), false])
+    expect((await rpc(f, 'anvil_metadata')).forkedNetwork).toEqual({ chainId: 33, forkBlockNumber: setAt, forkBlockHash: block5.hash })
+    await f.disconnect()
+  })
+
+  it("anvil_metadata's and hardhat_metadata's forkedNetwork name the remote's chain id and the forked block, as Anvil and Hardhat do", async () => {
+    const f = await forkAt()
+    // Anvil 1.7.1 and Hardhat 3.18 (EDR) forking a remote rsksim answered this object, numbers as JSON numbers (checked by hand).
+    const forkedNetwork = { chainId: 33, forkBlockNumber: at.forkNumber, forkBlockHash: at.forkBlock.hash }
+    const snap = await rpc(f, 'evm_snapshot')
+    await rpc(f, 'evm_mine')
+    const head = await rpc(f, 'eth_getBlockByNumber', ['latest', false])
+    const anvil = await rpc(f, 'anvil_metadata')
+    expect(anvil).toMatchObject({ chainId: 33, latestBlockNumber: at.forkNumber + 1, latestBlockHash: head.hash, forkedNetwork, snapshots: { [snap]: [at.forkNumber, at.forkBlock.hash] } })
+    expect(await rpc(f, 'hardhat_metadata')).toEqual({ clientVersion: anvil.clientVersion, chainId: 33, instanceId: anvil.instanceId, latestBlockNumber: at.forkNumber + 1, latestBlockHash: head.hash, forkedNetwork })
     await f.disconnect()
   })
 

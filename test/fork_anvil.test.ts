@@ -85,6 +85,8 @@ describe('forking an Anvil node', () => {
     expect(BigInt(await rpc(f, 'eth_call', [{ to: at.token, data: token.encodeFunctionData('balanceOf', [COW]) }, 'latest']))).toBe(5n)
     // Anvil's history below the fork, as Anvil answers it.
     expect(await rpc(f, 'eth_getBlockByNumber', ['0x1', true])).toEqual(await eth.send('eth_getBlockByNumber', ['0x1', true]))
+    // eth_getBlockReceipts of Anvil's blocks, built from its block and receipts, is what Anvil's own answers.
+    for (const n of ['0x1', tag]) expect(await rpc(f, 'eth_getBlockReceipts', [n])).toEqual(await eth.send('eth_getBlockReceipts', [n]))
     const r = await send(f, { to: HOLDER, value: '0x1' })
     expect(r.status).toBe('0x1')
     await f.disconnect()

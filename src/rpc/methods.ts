@@ -30,14 +30,26 @@ import { devNodeMethods } from './namespaces/dev/node.js'
 import { devReorgMethods } from './namespaces/dev/reorg.js'
 import { signingMethods } from './namespaces/signing.js'
 import { rskjRegtestMethods } from './namespaces/rskjRegtest.js'
+import { ethBlockReceiptsMethods } from './namespaces/eth/blockReceipts.js'
 
 /**
- * The test author's extensions: dev-chain methods under Anvil's, Hardhat's and Ganache's names, signing, and
- * debug_traceCall. They
+ * The test author's extensions: dev-chain methods under Anvil's, Hardhat's and Ganache's names, signing,
+ * debug_traceCall and eth_getBlockReceipts. They
  * are answered outside hosted mode only; with `hosted: true` each answers -32601 `method not found`, exactly as an
  * unknown name (the service has none of them).
  */
-const EXTENSION_TABLES: MethodTable[] = [devStateMethods, devErc20Methods, devMiningMethods, devReorgMethods, devAccountMethods, devNodeMethods, signingMethods, debugCallMethods, rskjRegtestMethods]
+const EXTENSION_TABLES: MethodTable[] = [
+  devStateMethods,
+  devErc20Methods,
+  devMiningMethods,
+  devReorgMethods,
+  devAccountMethods,
+  devNodeMethods,
+  signingMethods,
+  debugCallMethods,
+  ethBlockReceiptsMethods,
+  rskjRegtestMethods,
+]
 export const EXTENSIONS: ReadonlySet<string> = new Set(EXTENSION_TABLES.flatMap((t) => Object.keys(t)))
 /** Among the extensions, the methods a default RSKj regtest node answers and the service does not list (rskjRegtest.ts). */
 export const RSKJ_REGTEST: ReadonlySet<string> = new Set(Object.keys(rskjRegtestMethods))

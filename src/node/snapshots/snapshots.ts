@@ -31,6 +31,11 @@ export class Snapshots {
     return this.list.map((s) => s.root)
   }
 
+  /** The snapshots that can be reverted to: each id (as `take` answered it) and the head's number when it was taken. */
+  entries(): { id: number; number: bigint }[] {
+    return this.list.map((s, i) => ({ id: i + 1, number: s.number }))
+  }
+
   /** Records the node's state; returns the 1-based id. */
   async take(node: RskNode): Promise<number> {
     const root = await node.chain.state.getStateRoot()

@@ -40,12 +40,13 @@ const snapshotId: Codec<number> = (v) => {
   throw invalidParams(`invalid snapshot id ${show(v)}`)
 }
 
-interface MineRequest {
+export interface MineRequest {
   timestamp?: bigint
   blocks: number
 }
 
-const mineRequest: Codec<MineRequest> = (v) => {
+/** evm_mine's optional parameter: a timestamp, or `{ timestamp?, blocks? }` (Ganache's form). Also evm_mine_detailed's. */
+export const mineRequest: Codec<MineRequest> = (v) => {
   if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
     const o = v as Record<string, unknown>
     const blocks = o.blocks === undefined ? 1 : Number(seconds(o.blocks))
@@ -53,6 +54,18 @@ const mineRequest: Codec<MineRequest> = (v) => {
     return o.timestamp === undefined || o.timestamp === null ? { blocks } : { timestamp: seconds(o.timestamp), blocks }
   }
   return { timestamp: seconds(v), blocks: 1 }
+}
+
+/**
+ * Mines as evm_mine asks: `req.blocks` blocks (default 1), the first at `req.timestamp` when given (after the head's);
+ * answers how many were mined. Also evm_mine_detailed's (dev/mining.ts).
+ */
+export async function mineBlocks(node: RskNode, req: MineRequest | undefined): Promise<number> {
+  if (req?.timestamp !== undefined && req.timestamp < 0n) throw invalidParams('invalid timestamp: must not be negative')
+  if (req?.timestamp !== undefined) checkAfterHead(node, req.timestamp)
+  const blocks = req?.blocks ?? 1
+  for (let i = 0; i < blocks; i++) await node.mine(i === 0 ? req?.timestamp : undefined)
+  return blocks
 }
 
 export const evmMethods: MethodTable = {
@@ -63,9 +76,7 @@ export const evmMethods: MethodTable = {
     return null
   }),
   evm_mine: method([optional(mineRequest)], async ({ node }, req) => {
-    if (req?.timestamp !== undefined && req.timestamp < 0n) throw invalidParams('invalid timestamp: must not be negative')
-    if (req?.timestamp !== undefined) checkAfterHead(node, req.timestamp)
-    for (let i = 0; i < (req?.blocks ?? 1); i++) await node.mine(i === 0 ? req?.timestamp : undefined)
+    await mineBlocks(node, req)
     return null
   }),
   evm_increaseTime: method([seconds], ({ node }, s) => {

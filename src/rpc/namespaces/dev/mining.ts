@@ -10,7 +10,8 @@ import { address, boolean, optional, quantity, txHash, type Codec } from '../../
 import { method, noParams, type HandlerContext, type MethodSpec, type MethodTable } from '../../method.js'
 import { Clock, MAX_TIMESTAMP } from '../../../node/miner/clock.js'
 import { aliases, ok } from './names.js'
-import { checkAfterHead, evmMethods } from '../evm.js'
+import { checkAfterHead, evmMethods, mineBlocks, mineRequest } from '../evm.js'
+import { formatBlock } from '../../format/block.js'
 
 /**
  * Most blocks one hardhat_mine/anvil_mine request mines. Each block is really built (0.07-0.1 ms here, and about
@@ -157,6 +158,18 @@ export const devMiningMethods: MethodTable = {
     await node.snapshots.rollback(node, depth)
     return null
   }),
+  /**
+   * Anvil's `evm_mine_detailed` (also `anvil_mine_detailed`): mines as evm_mine does, with its parameter, and answers
+   * the mined blocks, oldest first, each as eth_getBlockByNumber(n, true) formats it. Anvil adds to each transaction its
+   * `output` (return data) and, when it failed, `revertReason`; rsksim keeps no return data of mined transactions.
+   */
+  ...aliases(['evm_mine_detailed', 'anvil_mine_detailed'], method([optional(mineRequest)], async ({ node }, req) => {
+    const count = await mineBlocks(node, req)
+    // evm_mine runs as one task of the node's queue: the newest `count` blocks are the ones it mined.
+    const { store } = node.chain
+    const first = store.headNumber - BigInt(count) + 1n
+    return Array.from({ length: count }, (_, i) => formatBlock(store.byNumber(first + BigInt(i))!, true))
+  })),
   // Anvil's names of methods it answers under their evm_ names too (the evm_ ones are the service's: evm.ts).
   anvil_snapshot: evmMethods.evm_snapshot!,
   anvil_revert: evmMethods.evm_revert!,

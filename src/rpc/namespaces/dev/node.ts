@@ -60,6 +60,24 @@ const instanceId = (ctx: HandlerContext): string => {
   return id
 }
 
+/** The fields Hardhat's hardhat_metadata and Anvil's anvil_metadata share, in their order; numbers are JSON numbers. */
+function metadata(ctx: HandlerContext): Record<string, unknown> {
+  const head = ctx.node.chain.head
+  return {
+    clientVersion: clientVersion(ctx.node),
+    chainId: Number(ctx.node.chain.common.chainId()),
+    instanceId: instanceId(ctx),
+    latestBlockNumber: Number(head.number),
+    latestBlockHash: head.hashHex,
+  }
+}
+
+/** `forkedNetwork` as Hardhat and Anvil name it: the remote's chain id, the forked block's number and hash. */
+function forkedNetwork({ node }: HandlerContext): { chainId: number; forkBlockNumber: number; forkBlockHash: string } | undefined {
+  const fork = node.fork
+  return fork === undefined ? undefined : { chainId: Number(fork.chainId), forkBlockNumber: Number(fork.number), forkBlockHash: fork.block.hashHex }
+}
+
 export const devNodeMethods: MethodTable = {
   ...aliases(['anvil_reset', 'hardhat_reset', 'ganache_reset'], method([optional(resetOptions)], async (ctx, forking) => {
     if (forking !== null && forking !== undefined) await refork(ctx, forking)
@@ -88,15 +106,20 @@ export const devNodeMethods: MethodTable = {
       forkConfig: node.fork === undefined ? {} : { forkUrl: node.fork.url, forkBlockNumber: Number(node.fork.number), forkRetryBackoff: FORK_FIRST_BACKOFF_MS },
     }
   }),
-  /** Hardhat's `hardhat_metadata`, and Anvil's `anvil_metadata` (whose extra forkedNetwork and snapshots are left out). */
-  ...aliases(['hardhat_metadata', 'anvil_metadata'], noParams((ctx) => {
-    const head = ctx.node.chain.head
-    return {
-      clientVersion: clientVersion(ctx.node),
-      chainId: Number(ctx.node.chain.common.chainId()),
-      instanceId: instanceId(ctx),
-      latestBlockNumber: Number(head.number),
-      latestBlockHash: head.hashHex,
-    }
-  })),
+  /** Hardhat's `hardhat_metadata` (EDR's shape): `forkedNetwork` only on a fork. */
+  hardhat_metadata: noParams((ctx) => {
+    const forked = forkedNetwork(ctx)
+    return { ...metadata(ctx), ...(forked === undefined ? {} : { forkedNetwork: forked }) }
+  }),
+  /**
+   * Anvil's `anvil_metadata`: Hardhat's fields, `forkedNetwork` (null without a fork) and `snapshots`, id → [head number,
+   * head hash] when it was taken, ids as evm_snapshot answered them (RSKj's count from 1, Anvil's from 0). Anvil 1.7.1
+   * also answers `clientSemver` and `clientCommitSha` of its build, optional in its type: not given.
+   */
+  anvil_metadata: noParams((ctx) => {
+    const store = ctx.node.chain.store
+    // Every kept snapshot's block is on the chain: a rollback or reorg below a snapshot drops it, a revert the later ones.
+    const snapshots = Object.fromEntries(ctx.node.snapshots.entries().map(({ id, number }) => [quantity(id), [Number(number), store.byNumber(number)!.hashHex]]))
+    return { ...metadata(ctx), forkedNetwork: forkedNetwork(ctx) ?? null, snapshots }
+  }),
 }
