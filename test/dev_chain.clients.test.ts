@@ -346,7 +346,16 @@ describe('anvil-only actions', () => {
     // evm_mine's checks.
     await expect(rq('evm_mine_detailed', [ts])).rejects.toMatchObject({ code: -32602, message: `Timestamp ${ts} is lower than or equal to previous block's timestamp ${ts + 50}` })
     await expect(rq('anvil_mine_detailed', [{ blocks: 10_001 }])).rejects.toMatchObject({ code: -32602 })
+    // Its reply holds every block: at most 1,000, refused before anything is mined.
+    const height = await rq('eth_blockNumber')
+    await expect(rq('evm_mine_detailed', [{ blocks: 1_001 }])).rejects.toMatchObject({
+      code: -32602,
+      message: 'evm_mine_detailed mines at most 1000 blocks per request (its reply holds each block); use evm_mine or anvil_mine for more',
+    })
+    expect(await rq('eth_blockNumber')).toBe(height)
     expect(await rq('eth_blockNumber')).toBe('0x5')
+    const thousand = await rq('anvil_mine_detailed', [{ blocks: 1_000 }])
+    expect([thousand.length, thousand[999].number]).toEqual([1000, '0x3ed'])
   })
 
   it('eth_sendUnsignedTransaction sends from any address', async () => {

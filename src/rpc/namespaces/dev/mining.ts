@@ -13,6 +13,9 @@ import { aliases, ok } from './names.js'
 import { checkAfterHead, evmMethods, mineBlocks, mineRequest } from '../evm.js'
 import { formatBlock } from '../../format/block.js'
 
+/** Most blocks one evm_mine_detailed/anvil_mine_detailed request mines (Anvil sets no bound). */
+const MAX_DETAILED_BLOCKS = 1000
+
 /**
  * Most blocks one hardhat_mine/anvil_mine request mines. Each block is really built (0.07-0.1 ms here, and about
  * 1 KB kept), so the count is bounded: 100,000 took 6.8 s and about 90 MB (docs/performance.md, twenty-fourth
@@ -163,7 +166,12 @@ export const devMiningMethods: MethodTable = {
    * the mined blocks, oldest first, each as eth_getBlockByNumber(n, true) formats it. Anvil adds to each transaction its
    * `output` (return data) and, when it failed, `revertReason`; rsksim keeps no return data of mined transactions.
    */
-  ...aliases(['evm_mine_detailed', 'anvil_mine_detailed'], method([optional(mineRequest)], async ({ node }, req) => {
+  ...aliases(['evm_mine_detailed', 'anvil_mine_detailed'], method([optional(mineRequest)], async ({ node, method: name }, req) => {
+    // Checked before mining: a reply past the server's size limit (maxResponseSize, 10 MiB) would answer -32011 for
+    // blocks already mined. 1,000 empty blocks are 2.5 MB of JSON (measured); the pool's transactions fill the first block only.
+    if ((req?.blocks ?? 1) > MAX_DETAILED_BLOCKS) {
+      throw invalidParams(`${name} mines at most ${MAX_DETAILED_BLOCKS} blocks per request (its reply holds each block); use evm_mine or anvil_mine for more`)
+    }
     const count = await mineBlocks(node, req)
     // evm_mine runs as one task of the node's queue: the newest `count` blocks are the ones it mined.
     const { store } = node.chain
