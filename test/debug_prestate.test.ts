@@ -6,13 +6,10 @@
  * last part, Anvil 1.7.1's answers to the same transactions on the same contracts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
-import { Interface, JsonRpcProvider, Wallet, solidityPackedKeccak256, toBeHex, zeroPadValue } from 'ethers'
+import { Interface, type JsonRpcProvider, Wallet, solidityPackedKeccak256, toBeHex, zeroPadValue } from 'ethers'
 import type { Provider } from '../src/index.js'
 import { COW, deploy, fresh, rejects, send, sendSigned, useHttpServer } from './helpers.js'
+import { ANVIL_KEY, ANVIL_SENDER, startAnvil, type RunningAnvil } from './anvil.js'
 import { Caller, Reverter, Storage, Target } from './fixtures/index.js'
 
 const REMASC = '0x0000000000000000000000000000000001000008'
@@ -266,20 +263,7 @@ describe('debug_traceCall with prestateTracer', () => {
 // same transactions, and each trace compared. What differs by design is left out: the fee receiver (Anvil's coinbase,
 // RSK's REMASC), the sender's balance (gas schedules differ), contracts' nonces (EIP-161 starts them at 1, RSK at 0).
 
-const require = createRequire(import.meta.url)
-const anvilBin = join(dirname(require.resolve('@foundry-rs/anvil-linux-amd64/package.json')), 'bin/anvil')
-const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
-const ANVIL_SENDER = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
 const ANVIL_COINBASE = '0x0000000000000000000000000000000000000000'
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-  })
-}
 
 /** Removes what differs by design (see above) from a non-diff state or one side of a diff. */
 function comparable(state: Record<string, any>, contracts: Set<string>): Record<string, any> {
@@ -295,24 +279,14 @@ function comparable(state: Record<string, any>, contracts: Set<string>): Record<
 }
 
 describe('prestateTracer against Anvil 1.7.1', () => {
-  let anvil: ChildProcess
+  let anvil: RunningAnvil
   let eth: JsonRpcProvider
   let p: Provider
   const at: Record<string, string> = {}
 
   beforeAll(async () => {
-    const port = await freePort()
-    anvil = spawn(anvilBin, ['--port', String(port), '--host', '127.0.0.1', '--quiet'], { stdio: 'ignore' })
-    eth = new JsonRpcProvider(`http://127.0.0.1:${port}`, undefined, { staticNetwork: true, polling: false })
-    for (let i = 0; ; i++) {
-      try {
-        await eth.getBlockNumber()
-        break
-      } catch (e) {
-        if (i > 100) throw e
-        await new Promise((r) => setTimeout(r, 100))
-      }
-    }
+    anvil = await startAnvil()
+    eth = anvil.eth
     p = await fresh()
     await rq(p, 'anvil_setBalance', [ANVIL_SENDER, '0x3635c9adc5dea00000'])
     for (const [name, artifact] of [['storage', Storage], ['caller', Caller], ['target', Target], ['reverter', Reverter]] as const) {
@@ -323,8 +297,7 @@ describe('prestateTracer against Anvil 1.7.1', () => {
   })
 
   afterAll(() => {
-    eth?.destroy()
-    anvil?.kill()
+    anvil?.stop()
   })
 
   /** `tx` signed by Anvil's first key as a legacy transaction for `chainId` at `nonce`. */

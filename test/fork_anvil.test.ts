@@ -3,52 +3,25 @@
  * fields). Expected values are Anvil's own answers at the forked block.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
-import { Interface, JsonRpcProvider, Wallet, ContractFactory } from 'ethers'
+import { Interface, type JsonRpcProvider, Wallet, ContractFactory } from 'ethers'
 import type { Provider } from '../src/index.js'
 import { COW, fresh, send } from './helpers.js'
+import { ANVIL_KEY, startAnvil, type RunningAnvil } from './anvil.js'
 import { Token } from './fixtures/index.js'
 
-const require = createRequire(import.meta.url)
-const anvilBin = join(dirname(require.resolve('@foundry-rs/anvil-linux-amd64/package.json')), 'bin/anvil')
-/** Anvil's first default account (mnemonic "test test … junk"). */
-const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
 const HOLDER = '0x00000000000000000000000000000000000ba5ed'
 const token = new Interface(Token.abi as never)
 const rpc = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-  })
-}
-
 describe('forking an Anvil node', () => {
-  let anvil: ChildProcess
+  let anvil: RunningAnvil
   let url: string
   let eth: JsonRpcProvider
   const at: Record<string, any> = {}
 
   beforeAll(async () => {
-    const port = await freePort()
-    anvil = spawn(anvilBin, ['--port', String(port), '--host', '127.0.0.1', '--quiet'], { stdio: 'ignore' })
-    url = `http://127.0.0.1:${port}`
-    eth = new JsonRpcProvider(url, undefined, { staticNetwork: true, polling: false })
-    for (let i = 0; ; i++) {
-      try {
-        await eth.getBlockNumber()
-        break
-      } catch (e) {
-        if (i > 100) throw e
-        await new Promise((r) => setTimeout(r, 100))
-      }
-    }
+    anvil = await startAnvil()
+    ;({ url, eth } = anvil)
     const wallet = new Wallet(ANVIL_KEY, eth)
     const deployed = await new ContractFactory(Token.abi as never, Token.bytecode, wallet).deploy(10n ** 21n)
     await deployed.waitForDeployment()
@@ -61,8 +34,7 @@ describe('forking an Anvil node', () => {
   }, 60_000)
 
   afterAll(async () => {
-    eth?.destroy()
-    anvil?.kill()
+    anvil?.stop()
   })
 
   it('reads Anvil\'s state at the forked block, and runs transactions on it with RSK rules', async () => {

@@ -1,0 +1,55 @@
+/**
+ * Anvil 1.7.1 (the `@foundry-rs/anvil-linux-amd64` dev dependency) as a reference node for tests: started on a free
+ * port, answering through an ethers JsonRpcProvider, killed by `stop`.
+ */
+import { spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { JsonRpcProvider } from 'ethers'
+
+const require = createRequire(import.meta.url)
+const anvilBin = join(dirname(require.resolve('@foundry-rs/anvil-linux-amd64/package.json')), 'bin/anvil')
+
+/** Anvil's first default account (mnemonic "test test … junk") and its key. */
+export const ANVIL_SENDER = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
+export const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
+
+export interface RunningAnvil {
+  url: string
+  eth: JsonRpcProvider
+  stop(): void
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+/** Starts Anvil with `args` and waits until it answers (at most about 10 s). */
+export async function startAnvil(args: string[] = []): Promise<RunningAnvil> {
+  const port = await freePort()
+  const child = spawn(anvilBin, ['--port', String(port), '--host', '127.0.0.1', '--quiet', ...args], { stdio: 'ignore' })
+  const url = `http://127.0.0.1:${port}`
+  const eth = new JsonRpcProvider(url, undefined, { staticNetwork: true, polling: false })
+  const stop = (): void => {
+    eth.destroy()
+    child.kill()
+  }
+  for (let i = 0; ; i++) {
+    try {
+      await eth.getBlockNumber()
+      return { url, eth, stop }
+    } catch (e) {
+      if (i > 100) {
+        stop()
+        throw e
+      }
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+}
