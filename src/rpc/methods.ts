@@ -32,6 +32,7 @@ import { signingMethods } from './namespaces/signing.js'
 import { rskjRegtestMethods } from './namespaces/rskjRegtest.js'
 import { ethBlockReceiptsMethods } from './namespaces/eth/blockReceipts.js'
 import { debugStorageMethods } from './namespaces/debugStorage.js'
+import { txpoolFromMethods } from './namespaces/txpoolFrom.js'
 
 /**
  * The test author's extensions: dev-chain methods under Anvil's, Hardhat's and Ganache's names, signing,
@@ -51,6 +52,7 @@ const EXTENSION_TABLES: MethodTable[] = [
   ethBlockReceiptsMethods,
   rskjRegtestMethods,
   debugStorageMethods,
+  txpoolFromMethods,
 ]
 export const EXTENSIONS: ReadonlySet<string> = new Set(EXTENSION_TABLES.flatMap((t) => Object.keys(t)))
 /** Among the extensions, the methods a default RSKj regtest node answers and the service does not list (rskjRegtest.ts). */
