@@ -33,6 +33,7 @@ import { rskjRegtestMethods } from './namespaces/rskjRegtest.js'
 import { ethBlockReceiptsMethods } from './namespaces/eth/blockReceipts.js'
 import { debugStorageMethods } from './namespaces/debugStorage.js'
 import { txpoolFromMethods } from './namespaces/txpoolFrom.js'
+import { devRpcUrlMethods } from './namespaces/dev/rpcUrl.js'
 
 /**
  * The test author's extensions: dev-chain methods under Anvil's, Hardhat's and Ganache's names, signing,
@@ -53,6 +54,7 @@ const EXTENSION_TABLES: MethodTable[] = [
   rskjRegtestMethods,
   debugStorageMethods,
   txpoolFromMethods,
+  devRpcUrlMethods,
 ]
 export const EXTENSIONS: ReadonlySet<string> = new Set(EXTENSION_TABLES.flatMap((t) => Object.keys(t)))
 /** Among the extensions, the methods a default RSKj regtest node answers and the service does not list (rskjRegtest.ts). */
