@@ -31,6 +31,9 @@ import { devReorgMethods } from './namespaces/dev/reorg.js'
 import { signingMethods } from './namespaces/signing.js'
 import { rskjRegtestMethods } from './namespaces/rskjRegtest.js'
 import { ethBlockReceiptsMethods } from './namespaces/eth/blockReceipts.js'
+import { debugStorageMethods } from './namespaces/debugStorage.js'
+import { txpoolFromMethods } from './namespaces/txpoolFrom.js'
+import { devRpcUrlMethods } from './namespaces/dev/rpcUrl.js'
 
 /**
  * The test author's extensions: dev-chain methods under Anvil's, Hardhat's and Ganache's names, signing,
@@ -49,6 +52,9 @@ const EXTENSION_TABLES: MethodTable[] = [
   debugCallMethods,
   ethBlockReceiptsMethods,
   rskjRegtestMethods,
+  debugStorageMethods,
+  txpoolFromMethods,
+  devRpcUrlMethods,
 ]
 export const EXTENSIONS: ReadonlySet<string> = new Set(EXTENSION_TABLES.flatMap((t) => Object.keys(t)))
 /** Among the extensions, the methods a default RSKj regtest node answers and the service does not list (rskjRegtest.ts). */

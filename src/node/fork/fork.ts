@@ -39,10 +39,11 @@ export interface ForkConfig {
 
 /** A connected fork. */
 export interface ForkPoint {
-  readonly config: ForkConfig
-  readonly remote: RemoteNode
+  /** `config`, `remote` and `url` change together when anvil_setRpcUrl moves the fork to another URL (switchRemote.ts). */
+  config: ForkConfig
+  remote: RemoteNode
   /** The URL safe to print. */
-  readonly url: string
+  url: string
   readonly chainId: bigint
   readonly networkId: string
   /** The forked block's number and record (the remote's header fields, its hash; no transactions kept locally). */

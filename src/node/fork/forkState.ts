@@ -23,10 +23,15 @@ export class ForkState implements RemoteValues {
   guard?: { wait<T>(pending: Promise<T>): Promise<T> }
 
   constructor(
-    private readonly remote: RemoteNode,
+    private remote: RemoteNode,
     /** The forked block's number as `0x` hex. */
     private readonly blockTag: string,
   ) {}
+
+  /** Reads from `remote` from now on: another URL of the same chain (anvil_setRpcUrl, switchRemote.ts). */
+  useRemote(remote: RemoteNode): void {
+    this.remote = remote
+  }
 
   account(address: Uint8Array): Promise<Fetched> {
     return this.bounded(once(this.accounts, binKey(address), () => this.fetchAccount(address)))

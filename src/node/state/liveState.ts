@@ -27,6 +27,7 @@ import { hashNodeLoader } from './nodeSource.js'
 import { Entry, Undo, copyAccount, type Slot } from './entries.js'
 import { decodeForkLeaf } from './overlay.js'
 import { adoptRoot, computeRoot, storageTree, treeOf, type Computed } from './stateRoot.js'
+import { storageRange, type StorageRange } from './storageRange.js'
 
 const EMPTY = new Uint8Array(0)
 /** One settled promise for every write answered at once (a settled promise never changes). */
@@ -354,6 +355,20 @@ export class LiveState implements StateManagerInterface {
     const a = e.current ?? new Account()
     this.setSlots(e, new Map())
     this.setAccount(e, new Account(a.nonce, a.balance, KECCAK256_RLP, a.codeHash), { tree: undefined, known: true })
+  }
+
+  /**
+   * A page of the account's storage in trie-key order from `start` (32 bytes), at most `max` slots, as it is now:
+   * the storage trie with the slots read or written since laid over it (storageRange.ts); undefined for a missing
+   * account, `'remote'` on a fork when slots the local trie lacks are the remote's (they cannot be listed).
+   */
+  async storageRange(address: Address, start: Uint8Array, max: number): Promise<StorageRange | undefined | 'remote'> {
+    const e = await this.entry(address)
+    if (e.current === undefined) return undefined
+    if (e.remote) return 'remote'
+    const account = e.current
+    const slots = [...e.slots.values()]
+    return withNodes(this.load, () => storageRange(storageTree(this.store, e, account), slots, start, max))
   }
 
   // ---- synchronous access (the node's own system work: REMASC) -----------------------------------------------

@@ -22,7 +22,7 @@ export function twosComplementHex(n: bigint): string {
 }
 
 /** RSKj `fullSerializer`: field order and encodings as there; `to` is `0x00` for a creation (empty address). */
-function fullTx(t: TxRecord): Record<string, unknown> {
+export function fullTx(t: TxRecord): Record<string, unknown> {
   const { tx } = t
   return {
     blockHash: ZERO_HASH,
