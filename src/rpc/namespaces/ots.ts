@@ -165,7 +165,7 @@ export const otsMethods: MethodTable = {
 
   /**
    * The hash of `sender`'s transaction with `nonce`, or null. Sender and nonce are read from each block's
-   * transactions (no replay: about 1 µs a block), newest block first, as Anvil does.
+   * transactions (no replay: about 5 µs a block, measured), newest block first, as Anvil does.
    */
   ots_getTransactionBySenderAndNonce: method([address, integer('nonce')], async ({ node }, sender, nonce) => {
     const chain = node.chain
