@@ -10,7 +10,7 @@ import { createServer } from 'node:net'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { Interface, JsonRpcProvider, Wallet, getCreate2Address, getCreateAddress, keccak256, zeroPadValue } from 'ethers'
-import type { Provider } from '../src/index.js'
+import { startServer, type Provider } from '../src/index.js'
 import { COW, deploy, fresh, rejects, send, sendSigned, useHttpServer } from './helpers.js'
 import { Caller, Child, Reverter, Target } from './fixtures/index.js'
 import { MAX_SCANNED_BLOCKS } from '../src/node/ots/search.js'
@@ -248,6 +248,50 @@ describe('ots_* searches walk at most MAX_SCANNED_BLOCKS blocks a request', () =
     // Found within the bound: answered, from the other end too.
     expect((await rq(p, 'ots_searchTransactionsAfter', [OTHER, 0, 25])).txs).toHaveLength(1)
   }, 60_000)
+})
+
+describe('ots_* on a fork', () => {
+  it('answers the remote blocks it can build from eth_*, refuses the rest clearly, and searches its own blocks', async () => {
+    const remote = await startServer({ port: 0, accountTxRateLimit: false })
+    try {
+      const rr = (method: string, params: unknown[] = []) =>
+        fetch(remote.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+          .then((x) => x.json())
+          .then((j: any) => j.result)
+      const remoteTx = await rr('eth_sendTransaction', [{ from: COW, to: OTHER, value: '0x7', gas: '0x5208', gasPrice: '0x3b9aca00' }])
+      const target = (await rr('eth_getTransactionReceipt', [await rr('eth_sendTransaction', [{ from: COW, data: Target.bytecode, gas: '0x4c4b40' }])])).contractAddress
+      // One more block, so the deployment is below the forked block (the remote's state there).
+      await rr('evm_mine')
+      const forkNumber = Number(await rr('eth_blockNumber'))
+      const p = await fresh({ fork: { url: remote.url, blockNumber: forkNumber, cache: false } } as never)
+      const own = await send(p, { to: OTHER, value: '0x1' })
+      const remoteBlock = (await rr('eth_getTransactionReceipt', [remoteTx])).blockNumber
+      const block = await rr('eth_getBlockByNumber', [remoteBlock, false])
+      const { transactions, ...rest } = block
+      expect(await rq(p, 'ots_getBlockDetails', [Number(remoteBlock)])).toEqual({
+        block: { ...rest, transactionCount: transactions.length },
+        issuance: { blockReward: '0x0', uncleReward: '0x0', issuance: '0x0' },
+        totalFees: block.paidFees,
+      })
+      expect(BigInt(block.paidFees)).toBeGreaterThan(0n)
+      expect(await rq(p, 'ots_getBlockDetailsByHash', [block.hash])).toEqual(await rq(p, 'ots_getBlockDetails', [remoteBlock]))
+      expect(await rq(p, 'erigon_getHeaderByNumber', [Number(remoteBlock)])).toEqual(block)
+      expect(await rq(p, 'ots_hasCode', [target, remoteBlock])).toBe(false)
+      expect(await rq(p, 'ots_hasCode', [target, forkNumber - 1])).toBe(true)
+      expect(await rq(p, 'ots_hasCode', [target, 'latest'])).toBe(true)
+      for (const m of ['ots_traceTransaction', 'ots_getInternalOperations', 'ots_getTransactionError']) {
+        await rejects(rq(p, m, [remoteTx]), -32602, new RegExp(`^${m} answers for rsksim's own blocks, above the forked block ${forkNumber}; transaction ${remoteTx} is the remote's`))
+      }
+      await rejects(rq(p, 'ots_getBlockTransactions', [Number(remoteBlock), 0, 1]), -32602, new RegExp(`block ${Number(remoteBlock)} is the remote's`))
+      expect(await rq(p, 'ots_traceTransaction', [own.transactionHash])).toHaveLength(1)
+      // The searches walk rsksim's own blocks: the remote's transfer to OTHER is not found.
+      const found = await rq(p, 'ots_searchTransactionsBefore', [OTHER, 0, 25])
+      expect([found.txs.map((t: any) => t.hash), found.lastPage]).toEqual([[own.transactionHash], true])
+      expect(await rq(p, 'ots_getContractCreator', [target])).toBeNull()
+    } finally {
+      await remote.close()
+    }
+  })
 })
 
 describe('ots_* over HTTP with ethers', () => {
