@@ -320,6 +320,73 @@ const blockReceipts: Route = async (ctx, args) => {
   return Promise.all(hashes.map((h) => ask(ctx, [h], 'eth_getTransactionReceipt')))
 }
 
+/** Otterscan's methods (an extension) on a fork: docs/forking.md#otterscan. */
+const OTS_REMOTE = (ctx: RouteContext, what: string): RpcError =>
+  invalidParams(
+    `${ctx.method} answers for rsksim's own blocks, above the forked block ${ctx.fork.number}; ${what} is the remote's (RSKj has no ots_* methods): ask eth_getBlockByNumber, eth_getTransactionReceipt or trace_transaction, which a fork answers from the remote`,
+  )
+
+/** ots_* of one transaction: a transaction the remote mined at or below the forked block is refused (above). */
+const otsTx: Route = async (ctx, _args, raw) => {
+  const hash = String(raw[0]).toLowerCase()
+  if (ctx.node.chain.store.getTx(hash) !== undefined) return LOCAL
+  if ((await remoteTxBlock(ctx, hash)) === undefined) return LOCAL
+  throw OTS_REMOTE(ctx, `transaction ${hash}`)
+}
+
+/**
+ * ots_getBlockDetails(ByHash) of the forked block or one below it: the remote's block (eth_getBlockByNumber/ByHash,
+ * which every RSK remote answers) shaped as rsksim shapes its own: no transaction list but their count, no issuance,
+ * and `totalFees` the block's `paidFees` (what its senders paid, as rsksim sums it for its own blocks).
+ */
+const otsBlockDetails =
+  (byHash: boolean): Route =>
+  async (ctx, args, raw) => {
+    let block: unknown
+    if (byHash) {
+      const hash = String(raw[0]).toLowerCase()
+      const local = ctx.node.chain.store.getByHash(hash)
+      if (local !== undefined && local !== ctx.node.chain.store.first) return LOCAL
+      if ((await remoteNumberOfHash(ctx, hash)) === undefined) return LOCAL
+      block = await ask(ctx, [hash, false], 'eth_getBlockByHash')
+    } else {
+      const n = numberOf(ctx.node, args[0] as BlockSelector)
+      if (n === undefined || n > ctx.fork.number) return LOCAL
+      block = await ask(ctx, [hexNumber(n), false], 'eth_getBlockByNumber')
+    }
+    if (block === null || typeof block !== 'object') return null
+    const { transactions, ...rest } = block as { transactions?: unknown; paidFees?: unknown }
+    return {
+      block: { ...rest, transactionCount: Array.isArray(transactions) ? transactions.length : 0 },
+      issuance: { blockReward: '0x0', uncleReward: '0x0', issuance: '0x0' },
+      totalFees: typeof rest.paidFees === 'string' ? rest.paidFees : '0x0',
+    }
+  }
+
+/** ots_getBlockTransactions of the forked block or one below it: refused (above). */
+const otsBlockTransactions: Route = async (ctx, args) => {
+  const n = BigInt(args[0] as number)
+  if (n > ctx.fork.number) return LOCAL
+  throw OTS_REMOTE(ctx, `block ${n}`)
+}
+
+/** ots_hasCode below the forked block: the remote's eth_getCode there, as eth_getCode is routed. */
+const otsHasCode: Route = async (ctx, args, raw) => {
+  const sel = args[1] as BlockSelector | undefined
+  let n = numberOf(ctx.node, sel)
+  if (n === undefined && sel?.kind === 'hash') n = await remoteNumberOfHash(ctx, bytesToHex(sel.hash))
+  if (n === undefined || n >= ctx.fork.number) return LOCAL
+  const code = await ask(ctx, [raw[0], hexNumber(n)], 'eth_getCode')
+  return typeof code === 'string' && code.length > 2
+}
+
+/** erigon_getHeaderByNumber at or below the forked block: the remote's eth_getBlockByNumber(n, false). */
+const erigonHeader: Route = async (ctx, args) => {
+  const n = numberOf(ctx.node, args[0] as BlockSelector)
+  if (n === undefined || n > ctx.fork.number) return LOCAL
+  return ask(ctx, [hexNumber(n), false], 'eth_getBlockByNumber')
+}
+
 const ROUTES: Record<string, Route> = {
   eth_getBlockByNumber: byNumber(0),
   eth_getBlockTransactionCountByNumber: byNumber(0),
@@ -364,6 +431,14 @@ const ROUTES: Record<string, Route> = {
   eth_getFilterLogs: filterLogs,
   eth_newFilter: newFilter,
   eth_getFilterChanges: filterChangesRoute,
+  ots_getInternalOperations: otsTx,
+  ots_traceTransaction: otsTx,
+  ots_getTransactionError: otsTx,
+  ots_getBlockDetails: otsBlockDetails(false),
+  ots_getBlockDetailsByHash: otsBlockDetails(true),
+  ots_getBlockTransactions: otsBlockTransactions,
+  ots_hasCode: otsHasCode,
+  erigon_getHeaderByNumber: erigonHeader,
   // The Bridge's state has no block parameter: the forked network's, as it is now.
   eth_bridgeState: (ctx, _args, raw) => ask(ctx, raw),
 }

@@ -34,10 +34,11 @@ import { ethBlockReceiptsMethods } from './namespaces/eth/blockReceipts.js'
 import { debugStorageMethods } from './namespaces/debugStorage.js'
 import { txpoolFromMethods } from './namespaces/txpoolFrom.js'
 import { devRpcUrlMethods } from './namespaces/dev/rpcUrl.js'
+import { otsMethods } from './namespaces/ots.js'
 
 /**
  * The test author's extensions: dev-chain methods under Anvil's, Hardhat's and Ganache's names, signing,
- * debug_traceCall and eth_getBlockReceipts. They
+ * debug_traceCall, eth_getBlockReceipts and Otterscan's ots_*. They
  * are answered outside hosted mode only; with `hosted: true` each answers -32601 `method not found`, exactly as an
  * unknown name (the service has none of them).
  */
@@ -55,6 +56,7 @@ const EXTENSION_TABLES: MethodTable[] = [
   debugStorageMethods,
   txpoolFromMethods,
   devRpcUrlMethods,
+  otsMethods,
 ]
 export const EXTENSIONS: ReadonlySet<string> = new Set(EXTENSION_TABLES.flatMap((t) => Object.keys(t)))
 /** Among the extensions, the methods a default RSKj regtest node answers and the service does not list (rskjRegtest.ts). */
