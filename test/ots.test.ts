@@ -5,13 +5,10 @@
  * Anvil 1.7.1's answers to the same signed transactions on the same contracts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
-import { Interface, JsonRpcProvider, Wallet, getCreate2Address, getCreateAddress, keccak256, zeroPadValue } from 'ethers'
+import { Interface, type JsonRpcProvider, Wallet, getCreate2Address, getCreateAddress, keccak256, zeroPadValue } from 'ethers'
 import { startServer, type Provider } from '../src/index.js'
 import { COW, deploy, fresh, rejects, send, sendSigned, useHttpServer } from './helpers.js'
+import { ANVIL_KEY, ANVIL_SENDER, startAnvil, type RunningAnvil } from './anvil.js'
 import { Caller, Child, Reverter, Target } from './fixtures/index.js'
 import { MAX_SCANNED_BLOCKS } from '../src/node/ots/search.js'
 
@@ -316,22 +313,8 @@ describe('ots_* in hosted mode', () => {
 // blocks of the same numbers: both mine each transaction alone), the same transactions, and the answers compared.
 // What differs by decision (docs/extensions.md#otterscan) is named where it is removed.
 
-const require = createRequire(import.meta.url)
-const anvilBin = join(dirname(require.resolve('@foundry-rs/anvil-linux-amd64/package.json')), 'bin/anvil')
-const ANVIL_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
-const ANVIL_SENDER = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266'
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port
-      s.close(() => resolve(port))
-    })
-  })
-}
-
 describe('ots_* against Anvil 1.7.1', () => {
-  let anvil: ChildProcess
+  let anvil: RunningAnvil
   let eth: JsonRpcProvider
   let p: Provider
   const at: Record<string, string> = {}
@@ -353,24 +336,10 @@ describe('ots_* against Anvil 1.7.1', () => {
   }
 
   beforeAll(async () => {
-    const port = await freePort()
-    anvil = spawn(anvilBin, ['--port', String(port), '--host', '127.0.0.1', '--quiet'], { stdio: 'ignore' })
-    eth = new JsonRpcProvider(`http://127.0.0.1:${port}`, undefined, { staticNetwork: true, polling: false })
-    for (let i = 0; ; i++) {
-      try {
-        await eth.getBlockNumber()
-        break
-      } catch (e) {
-        if (i > 100) throw e
-        await new Promise((r) => setTimeout(r, 100))
-      }
-    }
+    anvil = await startAnvil()
+    eth = anvil.eth
     p = await fresh()
     await rq(p, 'anvil_setBalance', [ANVIL_SENDER, '0x3635c9adc5dea00000'])
-    // The edit reaches a block's state when the next block is mined; replaying the block right after a live edit
-    // fails in rsksim today (trace_transaction too), so one empty block on each side keeps the block numbers equal.
-    await rq(p, 'evm_mine')
-    await eth.send('evm_mine', [])
     for (const [name, artifact] of [['caller', Caller], ['target', Target], ['reverter', Reverter]] as const) {
       tx[name] = await both({ data: artifact.bytecode })
       at[name] = (await rq(p, 'eth_getTransactionReceipt', [tx[name]![0]])).contractAddress
@@ -386,8 +355,7 @@ describe('ots_* against Anvil 1.7.1', () => {
   }, 60_000)
 
   afterAll(() => {
-    eth?.destroy()
-    anvil?.kill()
+    anvil?.stop()
   })
 
   it('sent the same transactions: each mined in a block of the same number', async () => {

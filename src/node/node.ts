@@ -256,6 +256,7 @@ export class RskNode {
     chain.trees.reset(next.state)
     chain.forgetViews()
     await chain.state.setStateRoot(KECCAK256_RLP)
+    chain.stateEdited()
     this.attachFork(next)
     await this.pool.restore([], async () => 0n)
     await createForkGenesis(chain, next.block, accounts)

@@ -100,6 +100,49 @@ export class Chain {
   }
 
   /**
+   * Blocks built on a state the dev-chain methods changed after their parent was mined (`anvil_setBalance`,
+   * `anvil_loadState`, an `evm_revert` to a snapshot taken after such an edit, …): block hash → the root of the state
+   * the block was built on, as Hardhat/EDR keeps its "irregular state". A replay (exec/replay.ts) starts there: from
+   * the parent's stateRoot, a transaction the edit paid for would fail and the traces would differ from the block.
+   */
+  private readonly builtOnRoots = new Map<string, Uint8Array>()
+  /** Whether the live state may differ from the head's stateRoot (an edit since the head was mined): the miner compares. */
+  private edited = false
+
+  /** Notes that the live state may have changed outside a block (a dev-chain edit, a revert, a reset, a reopened database). */
+  stateEdited(): void {
+    this.edited = true
+  }
+
+  /** When the live state may differ from the head's, its root (computed now), else undefined: what the next block is built on. */
+  async editedRoot(): Promise<Uint8Array | undefined> {
+    if (!this.edited) return undefined
+    const root = await this.state.getStateRoot()
+    return equalsBytes(root, this.head.header.stateRoot) ? undefined : root
+  }
+
+  /** Records that `block`, just appended, was built on `root` (`editedRoot`); the live state is the head's again. */
+  blockBuilt(block: BlockRecord, builtOn: Uint8Array | undefined): void {
+    if (builtOn !== undefined) this.builtOnRoots.set(block.hashHex, builtOn)
+    this.edited = false
+  }
+
+  /** The root of the state `block` was built on: its parent's stateRoot, unless edited in between (`blockBuilt`). */
+  stateRootBefore(block: BlockRecord, parent: BlockRecord): Uint8Array {
+    return this.builtOnRoots.get(block.hashHex) ?? parent.header.stateRoot
+  }
+
+  /** The edited roots blocks were built on, by block hash (persistence). */
+  builtOn(hashHex: string): Uint8Array | undefined {
+    return this.builtOnRoots.get(hashHex)
+  }
+
+  /** Restores what `blockBuilt` recorded for a block read back from the database. */
+  restoreBuiltOn(hashHex: string, root: Uint8Array): void {
+    if (this.store.getByHash(hashHex) !== undefined) this.builtOnRoots.set(hashHex, root)
+  }
+
+  /**
    * Blocks that are not in the store but are read and executed on the live state with the chain's EVM: the pending
    * block of a request (src/node/miner/pending.ts), for as long as the request runs.
    */
@@ -145,9 +188,9 @@ export class Chain {
     return this.historical.state
   }
 
-  /** Throws StateNotKept when `block`'s state was released (`stateHistory`). */
-  async requireState(block: BlockRecord): Promise<void> {
-    if (!(await this.trees.hasTree(block.header.stateRoot))) throw new StateNotKept(block.hashHex)
+  /** Throws StateNotKept when `block`'s state (or `root`, a state of it) was released (`stateHistory`). */
+  async requireState(block: BlockRecord, root: Uint8Array = block.header.stateRoot): Promise<void> {
+    if (!(await this.trees.hasTree(root))) throw new StateNotKept(block.hashHex)
   }
 
   /**
@@ -163,7 +206,13 @@ export class Chain {
     const before = head - BigInt(history) + 1n
     if (before <= 0n || head % BigInt(Math.max(1, Math.floor(history / 4))) !== 0n) return
     const keep = new Set<string>()
-    for (let n = before; n <= head; n++) keep.add(binKey(this.store.byNumber(n)!.header.stateRoot))
+    for (let n = before; n <= head; n++) {
+      const block = this.store.byNumber(n)!
+      keep.add(binKey(block.header.stateRoot))
+      // A kept block's replay starts from the state it was built on.
+      const builtOn = this.builtOnRoots.get(block.hashHex)
+      if (builtOn !== undefined) keep.add(binKey(builtOn))
+    }
     keep.add(binKey(this.store.first.header.stateRoot))
     keep.add(binKey(await this.state.getStateRoot()))
     for (const r of pinned()) keep.add(binKey(r))
@@ -172,9 +221,10 @@ export class Chain {
     if (this.historical !== undefined && !keep.has(binKey(this.historical.root))) this.historical = undefined
   }
 
-  /** Forgets cached historical views (after the chain was truncated). */
+  /** Forgets cached historical views (after the chain was truncated), and what removed blocks were built on. */
   forgetViews(): void {
     this.historical = undefined
+    for (const hash of this.builtOnRoots.keys()) if (this.store.getByHash(hash) === undefined) this.builtOnRoots.delete(hash)
   }
 
   async balanceAt(address: Uint8Array, block: BlockRecord): Promise<bigint> {

@@ -20,6 +20,7 @@ export async function editState(chain: Chain, edit: (state: LiveState) => Promis
   }
   await state.commit()
   await state.getStateRoot()
+  chain.stateEdited()
 }
 
 /** Changes one account (created empty when it does not exist) and writes it back. */

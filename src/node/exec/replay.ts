@@ -51,9 +51,11 @@ export async function replayBlock(
 ): Promise<ReplayedTx[]> {
   const parent = chain.store.byNumber(block.number - 1n)
   if (parent === undefined || block.transactions.length === 0) return []
-  await chain.requireState(parent)
+  // The parent's state, or the one a dev-chain edit made before the block was built (Chain.stateRootBefore).
+  const before = chain.stateRootBefore(block, parent)
+  await chain.requireState(parent, before)
   const state = new LiveState(chain.trees)
-  await state.setStateRoot(parent.header.stateRoot)
+  await state.setStateRoot(before)
   const vm = await chain.vmOver(state)
   const evm = vm.evm as EVM
   // The execution block exactly as the miner built it (src/node/miner/miner.ts), transactions run as it ran them.

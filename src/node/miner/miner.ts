@@ -58,6 +58,8 @@ interface Assembled {
   included: TxRecord[]
   receipts: ReceiptRecord[]
   dropped: Dropped[]
+  /** The edited state the block was built on, when it is not the parent's (Chain.editedRoot). */
+  builtOn?: Uint8Array
 }
 
 export interface MinerConfig {
@@ -188,6 +190,8 @@ export class Miner {
     let gasUsed = 0n
     let paidFees = 0n
     const bloom = new Uint8Array(256)
+    // Undefined (and nothing computed) unless a dev-chain method changed the state since the head was mined.
+    const builtOn = await chain.editedRoot()
     await chain.state.checkpoint()
     try {
       for (const t of this.pool.ordered()) {
@@ -222,7 +226,7 @@ export class Miner {
         receipts.push(receipt)
       }
       const header = headerOf(chain, config, parent, await chain.state.getStateRoot(), included, receipts, bloom, gasUsed, paidFees, time)
-      return { header, included, receipts, dropped }
+      return { header, included, receipts, dropped, ...(builtOn !== undefined ? { builtOn } : {}) }
     } catch (e) {
       await this.discard()
       throw e
@@ -245,6 +249,7 @@ export class Miner {
     await chain.state.commit()
     const block = sealBlock(a.header, a.included, a.receipts, chain.head, mm)
     chain.store.append(block)
+    chain.blockBuilt(block, a.builtOn)
     for (const t of a.included) this.pool.remove(t)
     for (const d of a.dropped) this.pool.remove(d.tx)
     await this.pool.settle(async (sender) => chain.nonceAt(hexToBytes(sender as PrefixedHexString), block))

@@ -100,6 +100,12 @@ export const blockKey = (n: bigint): Uint8Array => {
   new DataView(body.buffer).setBigUint64(0, n)
   return prefixed('b', body)
 }
+/** Block n's edited pre-state (Chain.blockBuilt), when it has one: the value is the block's hash then the root. */
+export const builtOnKey = (n: bigint): Uint8Array => {
+  const k = blockKey(n)
+  k[0] = 'e'.charCodeAt(0)
+  return k
+}
 export const nodeKey = (hash: Uint8Array): Uint8Array => prefixed('n', hash)
 export const codeKey = (hash: Uint8Array): Uint8Array => prefixed('c', hash)
 export const poolKey = (hash: Uint8Array): Uint8Array => prefixed('p', hash)

@@ -13,7 +13,7 @@
  * snapshots (a restart starts a new session, as in Ganache), filters and subscriptions (RSKj loses them too), unlocks
  * (RSKj too), impersonation, console.log settings.
  */
-import { bytesToHex, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
+import { bytesToHex, concatBytes, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import type { RskNode } from '../node.js'
 import type { BlockRecord } from '../chain/types.js'
 import type { SealedHex } from '../wallet/keyStore.js'
@@ -30,6 +30,7 @@ import {
   HEAD_KEY,
   META_KEY,
   blockKey,
+  builtOnKey,
   codeKey,
   nodeKey,
   poolKey,
@@ -111,11 +112,17 @@ export class Persistence {
     for (const [hash, encoded] of nodes) ops.push({ type: 'put', key: nodeKey(hash), value: encoded })
     for (const [hash, code] of codes) ops.push({ type: 'put', key: codeKey(hash), value: code })
     if (this.removedFrom !== undefined) {
-      for (let n = this.removedFrom; n <= this.head; n++) ops.push({ type: 'del', key: blockKey(n) })
+      for (let n = this.removedFrom; n <= this.head; n++) ops.push({ type: 'del', key: blockKey(n) }, { type: 'del', key: builtOnKey(n) })
       if (this.removedFrom - 1n < this.head) this.head = this.removedFrom - 1n
       this.removedFrom = undefined
     }
-    for (let n = this.head + 1n; n <= headNumber; n++) ops.push({ type: 'put', key: blockKey(n), value: encodeBlock(chain.store.byNumber(n)!) })
+    for (let n = this.head + 1n; n <= headNumber; n++) {
+      const block = chain.store.byNumber(n)!
+      ops.push({ type: 'put', key: blockKey(n), value: encodeBlock(block) })
+      // The state a dev-chain edit made before the block, which its replays start from (Chain.stateRootBefore).
+      const builtOn = chain.builtOn(block.hashHex)
+      if (builtOn !== undefined) ops.push({ type: 'put', key: builtOnKey(n), value: concatBytes(block.hash, builtOn) })
+    }
     if (pool.changes !== this.poolChanges) this.poolOps(ops)
     ops.push({ type: 'put', key: HEAD_KEY, value: utf8.encode(headJson) })
     try {
@@ -257,6 +264,9 @@ export class Persistence {
       chain.trees.alias(chain.store.first.header.stateRoot, await chain.state.rootNode())
     }
     await setRoot(head.root)
+    // The live state may be an edit on top of the head: the next block records it (Chain.editedRoot).
+    chain.stateEdited()
+    for (const v of await dbValues(this.db, 'e')) chain.restoreBuiltOn(bytesToHex(v.subarray(0, 32)), v.slice(32))
     chain.genesisTrees = chain.trees.mark()
     chain.trees.setEra(chain.store.headNumber)
     node.clock.offset = BigInt(head.clock.offset)

@@ -91,6 +91,8 @@ async function rewind(node: RskNode, number: bigint, root: Uint8Array, nodesMark
   chain.trees.setEra(chain.store.headNumber)
   if (dropped.length > 0 || !equalsBytes(await chain.state.getStateRoot(), root)) {
     await chain.state.setStateRoot(root)
+    // A snapshot taken after a dev-chain edit holds a state the head did not leave: the next block records it.
+    chain.stateEdited()
     if (nodesMark !== undefined) chain.trees.rollback(nodesMark)
   }
   await node.pool.restore(pool, async (sender) => {
