@@ -114,11 +114,13 @@ export class Chain {
     this.edited = true
   }
 
-  /** When the live state may differ from the head's, its root (computed now), else undefined: what the next block is built on. */
-  async editedRoot(): Promise<Uint8Array | undefined> {
+  /**
+   * When the live state may differ from the head's, a promise of its root (computed now) if it does; undefined without
+   * a promise when nothing was edited (every block but those after an edit: the miner's path awaits nothing more).
+   */
+  editedRoot(): Promise<Uint8Array | undefined> | undefined {
     if (!this.edited) return undefined
-    const root = await this.state.getStateRoot()
-    return equalsBytes(root, this.head.header.stateRoot) ? undefined : root
+    return this.state.getStateRoot().then((root) => (equalsBytes(root, this.head.header.stateRoot) ? undefined : root))
   }
 
   /** Records that `block`, just appended, was built on `root` (`editedRoot`); the live state is the head's again. */

@@ -191,7 +191,8 @@ export class Miner {
     let paidFees = 0n
     const bloom = new Uint8Array(256)
     // Undefined (and nothing computed) unless a dev-chain method changed the state since the head was mined.
-    const builtOn = await chain.editedRoot()
+    const editing = chain.editedRoot()
+    const builtOn = editing === undefined ? undefined : await editing
     await chain.state.checkpoint()
     try {
       for (const t of this.pool.ordered()) {
