@@ -122,6 +122,30 @@ describe('anvil_setRpcUrl', () => {
     await f.disconnect()
   })
 
+  it('a URL that does not answer holds no other request while it is asked', async () => {
+    // A server that takes the connection and never answers: the check waits for the fork's timeout (1 s here).
+    const silent = createServer(() => undefined)
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const f = await fresh({ fork: { url: a.url, blockNumber: forkNumber, cache: false, timeout: 1000 } } as never)
+    try {
+      const order: string[] = []
+      const switching = rpc(f, 'anvil_setRpcUrl', [`http://127.0.0.1:${(silent.address() as { port: number }).port}`]).then(
+        () => order.push('switched'),
+        (e: any) => order.push(`refused ${e.code}`),
+      )
+      // Asked after the switch started: answered while the new URL is still silent.
+      expect(await rpc(f, 'eth_blockNumber')).toBe(hex(forkNumber))
+      order.push('answered')
+      await switching
+      expect(order).toEqual(['answered', 'refused -32602'])
+      expect(await rpc(f, 'eth_getBalance', [funded[4], 'latest'])).toBe(await remoteBalance(funded[4]!))
+    } finally {
+      silent.closeAllConnections()
+      await new Promise<void>((resolve) => silent.close(() => resolve()))
+      await f.disconnect()
+    }
+  })
+
   it('is refused without a fork (-32602), and -32601 in hosted mode', async () => {
     await rejects(rpc(await fresh(), 'anvil_setRpcUrl', [a.url]), -32602, 'anvil_setRpcUrl: this rsksim was not started with a fork (fork.url, --fork-url), so there is no remote to replace')
     await rejects(rpc(await fresh({ hosted: true }), 'anvil_setRpcUrl', [a.url]), -32601)

@@ -9,10 +9,10 @@
  */
 import { invalidParams } from '../../../errors.js'
 import type { Codec } from '../../codecs/primitives.js'
-import { method, type MethodTable } from '../../method.js'
+import { method, type HandlerContext, type MethodTable } from '../../method.js'
 import { ok } from './names.js'
 import { isForkUrl } from '../../../node/fork/fork.js'
-import { switchRemote } from '../../../node/fork/switchRemote.js'
+import { checkRemote, switchRemote } from '../../../node/fork/switchRemote.js'
 
 /** An http(s) URL. The text is never quoted back: it may hold a key. */
 const forkUrl: Codec<string> = (v) => {
@@ -25,17 +25,31 @@ const forkUrl: Codec<string> = (v) => {
   return v
 }
 
+/** The fork the request can replace the remote of, or -32602 saying there is none. */
+function forkOf(node: HandlerContext['node']): NonNullable<HandlerContext['node']['fork']> {
+  if (node.fork === undefined || node.options.fork === undefined) {
+    throw invalidParams('anvil_setRpcUrl: this rsksim was not started with a fork (fork.url, --fork-url), so there is no remote to replace')
+  }
+  return node.fork
+}
+
 export const devRpcUrlMethods: MethodTable = {
-  anvil_setRpcUrl: method([forkUrl], async (ctx, url) => {
-    const { node } = ctx
-    const fork = node.fork
-    if (fork === undefined || node.options.fork === undefined) {
-      throw invalidParams('anvil_setRpcUrl: this rsksim was not started with a fork (fork.url, --fork-url), so there is no remote to replace')
-    }
-    const refused = await switchRemote(fork, url)
-    if (refused !== undefined) throw invalidParams(`anvil_setRpcUrl: ${refused}`)
-    // A reset without a URL forks again from the URL in use (dev/node.ts `refork`).
-    node.options.fork = { ...node.options.fork, url: fork.config.url, headers: fork.config.headers }
-    return ok(ctx)
-  }),
+  anvil_setRpcUrl: {
+    // The new URL is asked outside the node's queue (a URL that does not answer holds no other request for its
+    // timeout); the switch itself is one step in the queue, on the fork the check was made for.
+    ...method([forkUrl], async (ctx, url) => {
+      const { node } = ctx
+      const fork = await node.queue.run(() => forkOf(node))
+      const refused = await checkRemote(fork, url)
+      if (refused !== undefined) throw invalidParams(`anvil_setRpcUrl: ${refused}`)
+      return node.queue.run(() => {
+        if (forkOf(node) !== fork) throw invalidParams('anvil_setRpcUrl: the node forked again (anvil_reset) while the URL was checked; ask again')
+        switchRemote(fork, url)
+        // A reset without a URL forks again from the URL in use (dev/node.ts `refork`).
+        node.options.fork = { ...node.options.fork!, url: fork.config.url, headers: fork.config.headers }
+        return ok(ctx)
+      })
+    }),
+    queuesItself: true,
+  },
 }
