@@ -150,7 +150,8 @@ function outcome(r: ExecResult, intrinsic: bigint, to: Uint8Array | undefined, c
   }
 }
 
-async function applyOverrides(state: StateManagerInterface, overrides: StateOverrides): Promise<void> {
+/** Writes `overrides` into `state` (eth_call's third parameter; eth_simulateV1's `stateOverrides`, simulate.ts). */
+export async function applyOverrides(state: StateManagerInterface, overrides: StateOverrides): Promise<void> {
   for (const { address, override } of overrides.values()) {
     const addr = new Address(address)
     if (override.balance !== undefined || override.nonce !== undefined) {

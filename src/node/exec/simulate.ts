@@ -1,0 +1,270 @@
+/**
+ * eth_simulateV1 (execution-apis `src/eth/execute.yaml`, docs/reference/ethsimulatev1-notes; geth
+ * internal/ethapi/simulate.go): a sequence of blocks of calls, each block on the state the one before left, nothing
+ * kept.
+ *
+ * Why the miner's path and not eth_call's: a simulated call is a transaction in a block. It takes its sender's nonce
+ * (so a contract deployed by one call is at the address the next call names), buys its gas and pays its fee (to
+ * REMASC, as on RSK), and later calls see all of that. `execute` (eth_call) runs a bare message and reverts it, so it
+ * keeps none of this; `runBlockTransaction` (src/node/chain/runBlockTx.ts) is what the miner and the replays run, so
+ * a simulated transaction runs exactly as it would in a mined block (RSK's account rules, RSKIP125's CREATE rule
+ * between the calls of a block). Each call is a stand-in transaction (txRecord.ts `impersonatedTransaction`), from
+ * its `from` without a key.
+ *
+ * The checks a transaction gets are made here first, so that a refusal says what the spec's error says (-38010 and
+ * the others, rpc/namespaces/eth/simulate.ts): with `validation` false (the default) the call's own nonce is not
+ * checked (the sender's nonce in the simulated state is used, as geth does) and the gas price defaults to 0, so no
+ * fee is paid; with `validation` true the nonce must be the sender's, and the gas price (default: the block's
+ * minimum) must be one the miner takes (pool/admission.ts `minedPriceRefusal`). In both modes, as in geth, the gas
+ * must cover the intrinsic gas, the sender must afford gas × price + value, and the calls of a block must fit in its
+ * gas limit. A sender with code is refused in both (EIP-3607 is RSK's transaction rule; geth skips that check).
+ * The pool's admission rules (a sender account must exist, quotas) are rules for the pool, not for a block: not
+ * applied.
+ */
+import { Address, bytesToHex } from '@ethereumjs/util'
+import type { VM } from '@ethereumjs/vm'
+import type { EVM } from '@ethereumjs/evm'
+import type { Chain } from '../chain/chain.js'
+import type { BlockRecord, LogRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
+import { executionBlockOf } from '../chain/execBlock.js'
+import { runBlockTransaction, type BlockContext } from '../chain/runBlockTx.js'
+import { impersonatedTransaction } from '../chain/txRecord.js'
+import { minedPriceRefusal } from '../pool/admission.js'
+import { failureKeptByRskj } from '../rsk/evm/evmProfile.js'
+import { createAddress } from '../crypto.js'
+import { RemoteFailed } from '../errors.js'
+import type { LiveState } from '../state/liveState.js'
+import { applyOverrides, intrinsicGas, type StateOverrides } from './call.js'
+import { TransferLogs } from './transferLogs.js'
+import { simulatedBlock } from './simulatedBlock.js'
+
+/** At most this many blocks a request, the blocks filling gaps in the numbers included (geth's and the spec's 256). */
+export const MAX_SIMULATE_BLOCKS = 256
+
+export interface SimulatedCallInput {
+  from?: Uint8Array
+  to?: Uint8Array
+  gas?: bigint
+  gasPrice?: bigint
+  value?: bigint
+  nonce?: bigint
+  data?: Uint8Array
+}
+
+export interface SimulatedBlockInput {
+  number?: bigint
+  time?: bigint
+  gasLimit?: bigint
+  feeRecipient?: Uint8Array
+  stateOverrides?: StateOverrides
+  calls: SimulatedCallInput[]
+}
+
+/** What the simulated blocks are built with: the node's current mining settings, read by the caller. */
+export interface SimulationSettings {
+  validation: boolean
+  traceTransfers: boolean
+  /** The miner's coinbase, minimum gas price and REMASC setting. */
+  coinbase: Uint8Array
+  minimumGasPrice: bigint
+  remasc: boolean
+  /** Most gas a call runs with (`callGasCap`, as eth_call). */
+  callGasCap: bigint
+  /** The timestamp the miner's clock gives a block built now on a parent of `parentTimestamp` (Clock.peek). */
+  nextTimestamp(parentTimestamp: bigint): bigint
+  /** Called between calls: throws once the request's deadline has passed (exec/guard.ts `check`). */
+  checkDeadline(): void
+}
+
+export interface SimulatedCall {
+  returnData: Uint8Array
+  /** The engine's logs, with the transfers among them when `traceTransfers` is on. */
+  logs: LogRecord[]
+  gasUsed: bigint
+  status: 0 | 1
+  /** `revert` (with the revert data as `returnData` of the receipt) or the engine's error name. */
+  error?: { revert: Uint8Array } | { vm: string }
+}
+
+export interface SimulatedBlock {
+  block: BlockRecord
+  calls: SimulatedCall[]
+}
+
+/** Why a simulation was refused before it ended; rpc/namespaces/eth/simulate.ts gives each its spec code. */
+export type SimulationRefusal =
+  | 'nonceTooLow'
+  | 'nonceTooHigh'
+  | 'intrinsicGas'
+  | 'insufficientFunds'
+  | 'blockGasLimit'
+  | 'blockNumber'
+  | 'blockTimestamp'
+  | 'senderNotEoa'
+  | 'gasPriceTooLow'
+  | 'gasPriceCap'
+  | 'tooManyBlocks'
+
+export class SimulationRefused extends Error {
+  override readonly name = 'SimulationRefused'
+  constructor(
+    readonly reason: SimulationRefusal,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** Runs `blocks` on top of `base` (a mined block, or the pending block of the request); nothing is kept. */
+export async function simulate(chain: Chain, base: BlockRecord, blocks: SimulatedBlockInput[], settings: SimulationSettings): Promise<SimulatedBlock[]> {
+  const planned = plan(base, blocks, settings)
+  const { state, vm } = await machineAt(chain, base)
+  const depth = state.openCheckpoints
+  await state.checkpoint()
+  try {
+    const out: SimulatedBlock[] = []
+    let parent = base
+    for (const input of planned) {
+      const done = await runBlock(chain, state, vm, parent, input, settings)
+      out.push(done)
+      parent = done.block
+    }
+    return out
+  } finally {
+    // Every checkpoint above the request's: the simulation's, and any a failing engine left open.
+    await state.revertTo(depth)
+  }
+}
+
+type Planned = SimulatedBlockInput & { number: bigint; time: bigint }
+
+/**
+ * Numbers and timestamps, checked before anything runs (geth `sanitizeChain`): a number defaults to the previous + 1
+ * and a gap is filled with empty blocks; a time defaults to what the miner's clock gives a block on the previous
+ * one now (the previous + 1 when the clock is behind it); both must increase strictly.
+ */
+function plan(base: BlockRecord, blocks: SimulatedBlockInput[], settings: SimulationSettings): Planned[] {
+  const out: Planned[] = []
+  let number = base.number
+  let time = base.header.timestamp
+  for (const b of blocks) {
+    const wanted = b.number ?? number + 1n
+    if (wanted <= number) throw new SimulationRefused('blockNumber', `block numbers must be in order: ${wanted} <= ${number}`)
+    if (wanted - base.number > BigInt(MAX_SIMULATE_BLOCKS)) {
+      throw new SimulationRefused('tooManyBlocks', `too many blocks: at most ${MAX_SIMULATE_BLOCKS} simulated blocks after the base block ${base.number}, gaps included`)
+    }
+    for (let n = number + 1n; n < wanted; n++) {
+      time = settings.nextTimestamp(time)
+      out.push({ number: n, time, calls: [] })
+    }
+    number = wanted
+    if (b.time !== undefined && b.time <= time) throw new SimulationRefused('blockTimestamp', `block timestamps must be in order: ${b.time} <= ${time}`)
+    time = b.time ?? settings.nextTimestamp(time)
+    out.push({ ...b, number, time })
+  }
+  return out
+}
+
+/** The state and VM the simulation runs on: the live ones at the head and the pending block, a VM of its own on an older state. */
+async function machineAt(chain: Chain, base: BlockRecord): Promise<{ state: LiveState; vm: VM }> {
+  if (base === chain.head || chain.viewOf(base) !== undefined) return { state: chain.state, vm: chain.vm }
+  const state = await chain.stateAt(base)
+  return { state, vm: await chain.vmOver(state) }
+}
+
+async function runBlock(chain: Chain, state: LiveState, vm: VM, parent: BlockRecord, input: Planned, settings: SimulationSettings): Promise<SimulatedBlock> {
+  const coinbase = input.feeRecipient ?? settings.coinbase
+  const gasLimit = input.gasLimit ?? parent.header.gasLimit
+  const difficulty = parent.header.difficulty
+  const fields = { number: input.number, timestamp: input.time, gasLimit, coinbase, difficulty }
+  const context: BlockContext = { vm, state, block: executionBlockOf(chain.common, fields), coinbase, remasc: settings.remasc }
+  // Overrides are applied before the block's calls (geth `processBlock`), inside the simulation's checkpoint.
+  if (input.stateOverrides !== undefined) await applyOverrides(state, input.stateOverrides)
+  const txs: TxRecord[] = []
+  const receipts: ReceiptRecord[] = []
+  const calls: SimulatedCall[] = []
+  let gasUsed = 0n
+  let paidFees = 0n
+  for (const call of input.calls) {
+    settings.checkDeadline()
+    const t = await transactionFor(chain, state, call, gasLimit - gasUsed, settings)
+    const transfers = settings.traceTransfers ? new TransferLogs() : undefined
+    transfers?.attach(vm.evm as EVM)
+    let result
+    try {
+      result = await runBlockTransaction(context, t, gasUsed)
+    } catch (e) {
+      throw refusalOf(e)
+    } finally {
+      transfers?.detach(vm.evm as EVM)
+    }
+    gasUsed += result.totalGasSpent
+    paidFees += result.totalGasSpent * t.tx.gasPrice
+    const exec = result.execResult
+    const error = exec.exceptionError?.error
+    // A precompile's own failure, in a transaction sent straight to it, is no execution error for RSKj (evmProfile.ts).
+    const failed = error !== undefined && !failureKeptByRskj(t.tx.to?.bytes, error)
+    const logs: LogRecord[] = (exec.logs ?? []).map(([address, topics, data]) => ({ address, topics, data }))
+    receipts.push({
+      status: failed ? 0 : 1,
+      gasUsed: result.totalGasSpent,
+      cumulativeGasUsed: gasUsed,
+      logs,
+      logsBloom: result.bloom.bitvector,
+      contractAddress: t.tx.to === undefined ? createAddress(t.from, t.tx.nonce) : null,
+    })
+    txs.push(t)
+    calls.push({
+      // As geth: a failed call's return data is in its error, not in `returnData`.
+      returnData: failed ? new Uint8Array() : exec.returnValue,
+      logs: transfers === undefined ? logs : transfers.logs(logs),
+      gasUsed: result.totalGasSpent,
+      status: failed ? 0 : 1,
+      ...(failed ? { error: error === 'revert' ? { revert: exec.returnValue } : { vm: error } } : {}),
+    })
+  }
+  const block = simulatedBlock(parent, { ...fields, gasUsed, paidFees, minimumGasPrice: settings.minimumGasPrice }, txs, receipts)
+  return { block, calls }
+}
+
+/** The stand-in transaction of `call`, after the checks that give the spec's errors (see the top of this file). */
+async function transactionFor(chain: Chain, state: LiveState, call: SimulatedCallInput, gasLeft: bigint, settings: SimulationSettings): Promise<TxRecord> {
+  const from = call.from ?? new Uint8Array(20)
+  const sender = bytesToHex(from)
+  const account = await state.getAccount(new Address(from))
+  const nonce = account?.nonce ?? 0n
+  if (settings.validation && call.nonce !== undefined && call.nonce !== nonce) {
+    const which = call.nonce < nonce ? 'nonceTooLow' : 'nonceTooHigh'
+    throw new SimulationRefused(which, `nonce too ${which === 'nonceTooLow' ? 'low' : 'high'}: address ${sender}, tx: ${call.nonce} state: ${nonce}`)
+  }
+  if (account?.isContract() === true) {
+    throw new SimulationRefused('senderNotEoa', `invalid sender address, address is not EOA (EIP-3607): ${sender}`)
+  }
+  // Without a gas limit, what the block has left (the spec's default), at most the cap eth_call has.
+  let gas = call.gas ?? gasLeft
+  if (gas > settings.callGasCap) gas = settings.callGasCap
+  if (gas > gasLeft) throw new SimulationRefused('blockGasLimit', `block gas limit reached: ${gas} > ${gasLeft} left in the block`)
+  const data = call.data ?? new Uint8Array()
+  const intrinsic = intrinsicGas(data, call.to === undefined)
+  if (gas < intrinsic) throw new SimulationRefused('intrinsicGas', `intrinsic gas too low: have ${gas}, want ${intrinsic}`)
+  const gasPrice = call.gasPrice ?? (settings.validation ? settings.minimumGasPrice : 0n)
+  if (settings.validation) {
+    const refusal = minedPriceRefusal(gasPrice, settings.minimumGasPrice)
+    if (refusal !== undefined) throw new SimulationRefused(gasPrice < settings.minimumGasPrice ? 'gasPriceTooLow' : 'gasPriceCap', `${refusal}: gas price ${gasPrice}, block's minimum ${settings.minimumGasPrice}`)
+  }
+  const value = call.value ?? 0n
+  const want = gas * gasPrice + value
+  const have = account?.balance ?? 0n
+  if (have < want) throw new SimulationRefused('insufficientFunds', `insufficient funds for gas * price + value: address ${sender} have ${have} want ${want}`)
+  return impersonatedTransaction({ nonce, gasPrice, gasLimit: gas, ...(call.to !== undefined ? { to: call.to } : {}), value, data }, from, chain.common)
+}
+
+/** What the engine refused, past the checks above (they should leave none), in the spec's terms where it has them. */
+function refusalOf(e: unknown): unknown {
+  if (e instanceof RemoteFailed || !(e instanceof Error)) return e
+  const text = e.message.replace(/ \(vm hf=[\s\S]*\)$/, '')
+  if (text.startsWith('INTRINSIC_GAS_TOO_LOW')) return new SimulationRefused('intrinsicGas', text)
+  if (text.startsWith("sender doesn't have enough funds")) return new SimulationRefused('insufficientFunds', text)
+  if (text.startsWith('invalid sender address')) return new SimulationRefused('senderNotEoa', text)
+  return e
+}

@@ -1,0 +1,106 @@
+/**
+ * eth_simulateV1's payload (execution-apis `EthSimulatePayload`): `blockStateCalls` (each with optional
+ * `blockOverrides`, `stateOverrides` in eth_call's form, and `calls` in eth_call's call object form), and the flags
+ * `validation`, `traceTransfers`, `returnFullTransactions` (false when absent). Decoded to the domain shapes of
+ * src/node/exec/simulate.ts.
+ */
+import { invalidParams, RpcError } from '../../errors.js'
+import { address, boolean, quantity } from './primitives.js'
+import { callObject, stateOverrides } from './objects.js'
+import { MAX_SIMULATE_BLOCKS, type SimulatedBlockInput, type SimulatedCallInput } from '../../node/exec/simulate.js'
+
+/**
+ * Most calls in one request, all blocks together. The spec lets clients set limits (-38026); geth sets none but its
+ * gas cap. rsksim runs a request while every other waits in the node's queue, and answers every call's logs in one
+ * reply: 1,000 calls bound both well above what a simulation of a user's transactions needs (viem's `simulateCalls`
+ * sends one block of the user's calls, plus a few probes).
+ */
+export const MAX_SIMULATE_CALLS = 1_000
+
+/** The spec's code for a limit a client set (execute.yaml: -38026 "Client adjustable limit exceeded"). */
+export const CLIENT_LIMIT_EXCEEDED = -38026
+
+export interface SimulatePayload {
+  blocks: SimulatedBlockInput[]
+  validation: boolean
+  traceTransfers: boolean
+  returnFullTransactions: boolean
+}
+
+/**
+ * Block override fields the spec has and an RSK block does not: refused rather than ignored, so that a simulation
+ * never answers as if it had used them. RSK blocks have no base fee (the minimum gas price plays its part, and is
+ * what BASEFEE answers), no prevRandao (DIFFICULTY answers the block's difficulty), no blobs, withdrawals or beacon root.
+ */
+const NOT_ON_RSK: Record<string, string> = {
+  baseFeePerGas: 'RSK blocks have no base fee (BASEFEE answers the minimum gas price, which a simulated block takes from the node)',
+  prevRandao: 'RSK blocks have no prevRandao',
+  blobBaseFee: 'RSK blocks carry no blobs',
+  withdrawals: 'RSK blocks have no withdrawals',
+  beaconRoot: 'RSK blocks have no beacon root',
+}
+
+const opt = <T>(v: unknown, codec: (x: unknown) => T): T | undefined => (v === undefined || v === null ? undefined : codec(v))
+
+function asObject(v: unknown, what: string): Record<string, unknown> {
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>
+  throw invalidParams(`Invalid ${what}: expected an object.`)
+}
+
+export const simulatePayload = (v: unknown): SimulatePayload => {
+  const o = asObject(v, 'eth_simulateV1 payload')
+  if (!Array.isArray(o.blockStateCalls)) throw invalidParams('Invalid eth_simulateV1 payload: blockStateCalls must be an array.')
+  const raw = o.blockStateCalls as unknown[]
+  if (raw.length > MAX_SIMULATE_BLOCKS) throw new RpcError(CLIENT_LIMIT_EXCEEDED, `too many blocks: at most ${MAX_SIMULATE_BLOCKS} in one request`)
+  let calls = 0
+  const blocks = raw.map((b, i) => {
+    const block = simBlock(b, i)
+    calls += block.calls.length
+    if (calls > MAX_SIMULATE_CALLS) throw new RpcError(CLIENT_LIMIT_EXCEEDED, `too many calls: at most ${MAX_SIMULATE_CALLS} in one request, all blocks together`)
+    return block
+  })
+  return {
+    blocks,
+    validation: opt(o.validation, boolean) ?? false,
+    traceTransfers: opt(o.traceTransfers, boolean) ?? false,
+    returnFullTransactions: opt(o.returnFullTransactions, boolean) ?? false,
+  }
+}
+
+function simBlock(v: unknown, i: number): SimulatedBlockInput {
+  const o = asObject(v, `blockStateCalls[${i}]`)
+  const out: SimulatedBlockInput = { calls: [] }
+  if (o.blockOverrides != null) {
+    const b = asObject(o.blockOverrides, `blockStateCalls[${i}].blockOverrides`)
+    for (const [field, why] of Object.entries(NOT_ON_RSK)) {
+      if (b[field] != null) throw invalidParams(`Invalid blockStateCalls[${i}].blockOverrides: ${field} cannot be overridden: ${why}.`)
+    }
+    const number = opt(b.number, quantity)
+    const time = opt(b.time, quantity)
+    const gasLimit = opt(b.gasLimit, quantity)
+    const feeRecipient = opt(b.feeRecipient, address)
+    if (number !== undefined) out.number = number
+    if (time !== undefined) out.time = time
+    if (gasLimit !== undefined) out.gasLimit = gasLimit
+    if (feeRecipient !== undefined) out.feeRecipient = feeRecipient
+  }
+  if (o.stateOverrides != null) out.stateOverrides = stateOverrides(o.stateOverrides)
+  if (o.calls != null) {
+    if (!Array.isArray(o.calls)) throw invalidParams(`Invalid blockStateCalls[${i}].calls: expected an array.`)
+    out.calls = (o.calls as unknown[]).map(simCall)
+  }
+  return out
+}
+
+function simCall(v: unknown): SimulatedCallInput {
+  const c = callObject(v)
+  const out: SimulatedCallInput = {}
+  if (c.from !== undefined) out.from = c.from
+  if (c.to !== undefined) out.to = c.to
+  if (c.gas !== undefined) out.gas = c.gas
+  if (c.gasPrice !== undefined) out.gasPrice = c.gasPrice
+  if (c.value !== undefined) out.value = c.value
+  if (c.nonce !== undefined) out.nonce = c.nonce
+  if (c.data !== undefined) out.data = c.data
+  return out
+}

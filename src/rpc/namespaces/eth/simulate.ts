@@ -1,0 +1,80 @@
+/**
+ * eth_simulateV1 (execution-apis `src/eth/execute.yaml`), an extension: RSKj has no such method (hosted mode: -32601).
+ * The execution is src/node/exec/simulate.ts; here the payload is decoded, the base block chosen as eth_call chooses
+ * it (`latest` by default, `pending` with the pool's transactions, a number or hash), and each simulated block is
+ * answered as `eth_getBlockByNumber` formats a block, plus its `calls`.
+ */
+import { optional } from '../../codecs/primitives.js'
+import { blockRef, LATEST } from '../../codecs/block.js'
+import { simulatePayload, CLIENT_LIMIT_EXCEEDED } from '../../codecs/simulate.js'
+import { ErrorCode, RpcError } from '../../../errors.js'
+import { method, type MethodTable } from '../../method.js'
+import { data, quantity } from '../../format/hex.js'
+import { formatBlock } from '../../format/block.js'
+import { formatLog, markRemoved } from '../../format/log.js'
+import { callBlock } from '../../resolve.js'
+import { simulate, SimulationRefused, type SimulatedBlock, type SimulationRefusal } from '../../../node/exec/simulate.js'
+import { decodeErrorString } from '../../../node/exec/revertReason.js'
+
+/** The spec's codes (execute.yaml `errors`, geth internal/ethapi/errors.go); -32602 where the spec has none (RSK's price cap). */
+const REFUSAL_CODES: Record<SimulationRefusal, number> = {
+  nonceTooLow: -38010,
+  nonceTooHigh: -38011,
+  gasPriceTooLow: -38012,
+  intrinsicGas: -38013,
+  insufficientFunds: -38014,
+  blockGasLimit: -38015,
+  blockNumber: -38020,
+  blockTimestamp: -38021,
+  senderNotEoa: -38024,
+  tooManyBlocks: CLIENT_LIMIT_EXCEEDED,
+  gasPriceCap: ErrorCode.InvalidParams,
+}
+
+/** A call's error (geth `callError`): a revert is code 3 with the revert data, any other failure -32015 with the engine's reason. */
+function callError(error: NonNullable<SimulatedBlock['calls'][number]['error']>): { code: number; message: string; data?: string } {
+  if ('vm' in error) return { code: ErrorCode.Reverted, message: error.vm }
+  const reason = decodeErrorString(error.revert)
+  return { code: 3, message: reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`, data: data(error.revert) }
+}
+
+function formatSimulated({ block, calls }: SimulatedBlock, fullTransactions: boolean): Record<string, unknown> {
+  let logIndex = 0
+  return {
+    ...formatBlock(block, fullTransactions),
+    calls: calls.map((c, i) => ({
+      returnData: data(c.returnData),
+      logs: markRemoved(
+        c.logs.map((l) => formatLog(block, i, logIndex++, l)),
+        false,
+      ),
+      gasUsed: quantity(c.gasUsed),
+      status: quantity(c.status),
+      ...(c.error !== undefined ? { error: callError(c.error) } : {}),
+    })),
+  }
+}
+
+export const ethSimulateMethods: MethodTable = {
+  eth_simulateV1: method([simulatePayload, optional(blockRef)], async ({ node }, payload, sel) => {
+    const base = await callBlock(node, sel ?? LATEST)
+    try {
+      const blocks = await simulate(node.chain, base, payload.blocks, {
+        validation: payload.validation,
+        traceTransfers: payload.traceTransfers,
+        coinbase: node.coinbase,
+        minimumGasPrice: node.options.minimumGasPrice,
+        remasc: node.remasc !== undefined,
+        callGasCap: node.options.callGasCap,
+        nextTimestamp: (parent) => node.clock.peek(parent),
+        checkDeadline: () => node.chain.guard.check(),
+      })
+      return blocks.map((b) => formatSimulated(b, payload.returnFullTransactions))
+    } catch (e) {
+      if (e instanceof SimulationRefused) throw new RpcError(REFUSAL_CODES[e.reason], e.message, { cause: e })
+      throw e
+    } finally {
+      node.reportCallConsole(true)
+    }
+  }),
+}
