@@ -12,7 +12,8 @@
  * A failed frame's list is emptied. Walked in order at the end, the surviving placeholders are exactly the engine's
  * logs, one for one (checked).
  */
-import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
+import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
+import { EvmRecorder } from './tracers/recorder.js'
 import { Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
 import type { LogRecord } from '../chain/types.js'
 import { LiveState } from '../state/liveState.js'
@@ -36,25 +37,13 @@ const LOG4 = 0xa4
 const SELFDESTRUCT = 0xff
 
 /** Listens to the EVM while one simulated transaction runs; `logs` then merges its transfers into the engine's logs. */
-export class TransferLogs {
+export class TransferLogs extends EvmRecorder {
   private top: Item[] = []
   private readonly open: { items: Item[]; transfer?: Transfer }[] = []
   /** The last opcode seen at each depth: the one that opened the frame at depth + 1. */
   private readonly lastOp: number[] = []
 
-  attach(evm: EVM): void {
-    evm.events.on('step', this.onStep)
-    evm.events.on('beforeMessage', this.onBeforeMessage)
-    evm.events.on('afterMessage', this.onAfterMessage)
-  }
-
-  detach(evm: EVM): void {
-    evm.events.off('step', this.onStep)
-    evm.events.off('beforeMessage', this.onBeforeMessage)
-    evm.events.off('afterMessage', this.onAfterMessage)
-  }
-
-  private readonly onBeforeMessage = (message: Message): void => {
+  protected readonly onBeforeMessage = (message: Message): void => {
     const items: Item[] = []
     const parent = this.open[this.open.length - 1]
     if (parent === undefined) this.top = items
@@ -69,14 +58,14 @@ export class TransferLogs {
     this.open.push({ items, ...(transfer !== undefined ? { transfer } : {}) })
   }
 
-  private readonly onAfterMessage = (result: EVMResult): void => {
+  protected readonly onAfterMessage = (result: EVMResult): void => {
     const frame = this.open.pop()
     if (frame === undefined) return
     if (frame.transfer !== undefined && frame.transfer.to === undefined && result.createdAddress !== undefined) frame.transfer.to = result.createdAddress.bytes
     if (result.execResult.exceptionError !== undefined) frame.items.length = 0
   }
 
-  private readonly onStep = (step: InterpreterStep): void => {
+  protected readonly onStep = (step: InterpreterStep): void => {
     const code = step.opcode.code
     this.lastOp[step.depth] = code
     const frame = this.open[this.open.length - 1]

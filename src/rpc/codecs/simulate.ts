@@ -6,7 +6,7 @@
  */
 import { invalidParams, RpcError } from '../../errors.js'
 import { address, boolean, quantity } from './primitives.js'
-import { callObject, stateOverrides } from './objects.js'
+import { callObject, callRequest, stateOverrides } from './objects.js'
 import { MAX_SIMULATE_BLOCKS, type SimulatedBlockInput, type SimulatedCallInput } from '../../node/exec/simulate.js'
 
 /**
@@ -94,13 +94,5 @@ function simBlock(v: unknown, i: number): SimulatedBlockInput {
 
 function simCall(v: unknown): SimulatedCallInput {
   const c = callObject(v)
-  const out: SimulatedCallInput = {}
-  if (c.from !== undefined) out.from = c.from
-  if (c.to !== undefined) out.to = c.to
-  if (c.gas !== undefined) out.gas = c.gas
-  if (c.gasPrice !== undefined) out.gasPrice = c.gasPrice
-  if (c.value !== undefined) out.value = c.value
-  if (c.nonce !== undefined) out.nonce = c.nonce
-  if (c.data !== undefined) out.data = c.data
-  return out
+  return { ...callRequest(c), ...(c.nonce !== undefined ? { nonce: c.nonce } : {}) }
 }
