@@ -35,10 +35,11 @@ import { debugStorageMethods } from './namespaces/debugStorage.js'
 import { txpoolFromMethods } from './namespaces/txpoolFrom.js'
 import { devRpcUrlMethods } from './namespaces/dev/rpcUrl.js'
 import { otsMethods } from './namespaces/ots.js'
+import { ethSyncMethods } from './namespaces/eth/sendRawTransactionSync.js'
 
 /**
  * The test author's extensions: dev-chain methods under Anvil's, Hardhat's and Ganache's names, signing,
- * debug_traceCall, eth_getBlockReceipts and Otterscan's ots_*. They
+ * debug_traceCall, eth_getBlockReceipts, Otterscan's ots_* and eth_sendRawTransactionSync. They
  * are answered outside hosted mode only; with `hosted: true` each answers -32601 `method not found`, exactly as an
  * unknown name (the service has none of them).
  */
@@ -57,6 +58,7 @@ const EXTENSION_TABLES: MethodTable[] = [
   txpoolFromMethods,
   devRpcUrlMethods,
   otsMethods,
+  ethSyncMethods,
 ]
 export const EXTENSIONS: ReadonlySet<string> = new Set(EXTENSION_TABLES.flatMap((t) => Object.keys(t)))
 /** Among the extensions, the methods a default RSKj regtest node answers and the service does not list (rskjRegtest.ts). */
