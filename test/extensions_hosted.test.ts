@@ -27,7 +27,7 @@ describe('hosted mode', () => {
       const post = (method: string) =>
         fetch(server.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }) }).then((r) => r.text())
       const unknown = await post('no_suchMethod')
-      for (const name of ['anvil_setBalance', 'hardhat_impersonateAccount', 'evm_setAccountBalance', 'personal_sign', 'eth_signTypedData_v4', 'eth_getBlockReceipts', 'anvil_metadata', 'evm_mine_detailed', 'anvil_mine_detailed', 'debug_storageRangeAt', 'txpool_contentFrom', 'anvil_setRpcUrl', 'ots_getApiLevel', 'erigon_getHeaderByNumber', 'anvil_dealERC20', 'eth_simulateV1']) {
+      for (const name of ['anvil_setBalance', 'hardhat_impersonateAccount', 'evm_setAccountBalance', 'personal_sign', 'eth_signTypedData_v4', 'eth_getBlockReceipts', 'anvil_metadata', 'evm_mine_detailed', 'anvil_mine_detailed', 'debug_storageRangeAt', 'txpool_contentFrom', 'anvil_setRpcUrl', 'ots_getApiLevel', 'erigon_getHeaderByNumber', 'anvil_dealERC20', 'eth_simulateV1', 'eth_sendRawTransactionSync', 'eth_createAccessList']) {
         expect(await post(name)).toBe(unknown)
       }
     } finally {

@@ -36,10 +36,12 @@ import { txpoolFromMethods } from './namespaces/txpoolFrom.js'
 import { devRpcUrlMethods } from './namespaces/dev/rpcUrl.js'
 import { otsMethods } from './namespaces/ots.js'
 import { ethSimulateMethods } from './namespaces/eth/simulate.js'
+import { ethSyncMethods } from './namespaces/eth/sendRawTransactionSync.js'
+import { ethAccessListMethods } from './namespaces/eth/createAccessList.js'
 
 /**
  * The test author's extensions: dev-chain methods under Anvil's, Hardhat's and Ganache's names, signing,
- * debug_traceCall, eth_getBlockReceipts, eth_simulateV1 and Otterscan's ots_*. They
+ * debug_traceCall, eth_getBlockReceipts, eth_simulateV1, Otterscan's ots_*, eth_sendRawTransactionSync and eth_createAccessList. They
  * are answered outside hosted mode only; with `hosted: true` each answers -32601 `method not found`, exactly as an
  * unknown name (the service has none of them).
  */
@@ -59,6 +61,8 @@ const EXTENSION_TABLES: MethodTable[] = [
   devRpcUrlMethods,
   otsMethods,
   ethSimulateMethods,
+  ethSyncMethods,
+  ethAccessListMethods,
 ]
 export const EXTENSIONS: ReadonlySet<string> = new Set(EXTENSION_TABLES.flatMap((t) => Object.keys(t)))
 /** Among the extensions, the methods a default RSKj regtest node answers and the service does not list (rskjRegtest.ts). */

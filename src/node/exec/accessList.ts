@@ -1,0 +1,105 @@
+/**
+ * The accounts and storage slots a call touches, for `eth_createAccessList` (geth's method; Anvil and Hardhat answer
+ * it). The rules are geth's access-list tracer (`eth/tracers/logger/access_list_tracer.go`), which Anvil's
+ * `AccessListInspector` (paradigmxyz/revm-inspectors `src/access_list.rs`) follows:
+ *
+ * - SLOAD and SSTORE add the slot under the account whose storage the frame uses (a DELEGATECALL's caller);
+ * - BALANCE, EXTCODESIZE, EXTCODECOPY, EXTCODEHASH and SELFDESTRUCT add the account named on the stack, CALL,
+ *   CALLCODE, DELEGATECALL and STATICCALL their target, each without slots, unless it is the sender, the call's
+ *   recipient (for a creation, the new contract) or a precompile (RSK's: reference §7.6). Those three are listed only
+ *   with the slots the call used in their storage.
+ *
+ * On RSK an access list changes nothing: there are no typed (EIP-2930) transactions to carry one, and no EIP-2929
+ * warm/cold pricing it could pay for in advance. So one run gives the list (geth runs again with the list applied
+ * until it stops changing, since the list's own gas effect can change the path) and its gas.
+ */
+import type { EVM, InterpreterStep } from '@ethereumjs/evm'
+import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util'
+import type { Chain } from '../chain/chain.js'
+import type { BlockRecord } from '../chain/types.js'
+import { isRskPrecompile } from '../rsk/evm/evmProfile.js'
+import { execute, type CallListener, type CallOutcome, type CallRequest, type StateOverrides } from './call.js'
+
+const SLOAD = 0x54
+const SSTORE = 0x55
+/** Opcodes whose stack top names an account: BALANCE, EXTCODESIZE, EXTCODECOPY, EXTCODEHASH, SELFDESTRUCT. */
+const NAMES_ACCOUNT = new Set([0x31, 0x3b, 0x3c, 0x3f, 0xff])
+/** CALL, CALLCODE, DELEGATECALL, STATICCALL: the target is the second word (under the gas). */
+const CALLS = new Set([0xf1, 0xf2, 0xf4, 0xfa])
+const ADDRESS_MASK = (1n << 160n) - 1n
+
+/** One entry of an access list: an account and the storage slots used in it, both ascending. */
+export interface AccessListEntry {
+  address: Uint8Array
+  storageKeys: bigint[]
+}
+
+export interface AccessListOutcome {
+  accessList: AccessListEntry[]
+  outcome: CallOutcome
+}
+
+/** Records what a call touches, as geth's access-list tracer does (see the file comment). */
+class AccessRecorder implements CallListener {
+  /** Slots by account (`0x` hex): every account whose storage the call used. */
+  readonly slots = new Map<string, Set<bigint>>()
+  /** Accounts (as stack words) named by an opcode, before the exclusions. */
+  readonly named = new Set<bigint>()
+  /** The top frame's account: the call's recipient, or the contract a creation makes. */
+  top: bigint | undefined
+
+  private readonly onStep = (step: InterpreterStep): void => {
+    const op = step.opcode.code
+    const stack = step.stack
+    if (step.depth === 0 && this.top === undefined) this.top = BigInt(step.address.toString())
+    if (op === SLOAD || op === SSTORE) {
+      if (stack.length === 0) return
+      const owner = step.address.toString()
+      let set = this.slots.get(owner)
+      if (set === undefined) this.slots.set(owner, (set = new Set()))
+      set.add(stack[stack.length - 1]!)
+    } else if (NAMES_ACCOUNT.has(op)) {
+      if (stack.length > 0) this.named.add(stack[stack.length - 1]! & ADDRESS_MASK)
+    } else if (CALLS.has(op)) {
+      if (stack.length > 1) this.named.add(stack[stack.length - 2]! & ADDRESS_MASK)
+    }
+  }
+
+  attach(evm: EVM): void {
+    evm.events.on('step', this.onStep)
+  }
+
+  detach(evm: EVM): void {
+    evm.events.off('step', this.onStep)
+  }
+}
+
+const addressBytes = (word: bigint): Uint8Array => setLengthLeft(bigIntToBytes(word), 20)
+
+/**
+ * Runs `req` at `block` as eth_call runs it (nothing is kept) and answers the accounts and slots it touched, accounts
+ * in ascending order (Anvil's order changes from one call to the next: a hash map), each one's slots ascending.
+ */
+export async function accessListOf(
+  chain: Chain,
+  block: BlockRecord,
+  req: CallRequest,
+  gasLimit: bigint,
+  overrides?: StateOverrides,
+): Promise<AccessListOutcome> {
+  const recorder = new AccessRecorder()
+  const outcome = await execute(chain, block, req, gasLimit, overrides, recorder)
+  const sender = req.from === undefined ? 0n : BigInt(bytesToHex(req.from))
+  const recipient = recorder.top ?? (req.to === undefined ? undefined : BigInt(bytesToHex(req.to)))
+  const words = new Set<bigint>()
+  for (const hex of recorder.slots.keys()) words.add(BigInt(hex))
+  for (const w of recorder.named) if (w !== sender && w !== recipient && !isRskPrecompile(w)) words.add(w)
+  const accessList = [...words]
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .map((w) => {
+      const address = addressBytes(w)
+      const keys = [...(recorder.slots.get(bytesToHex(address)) ?? [])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      return { address, storageKeys: keys }
+    })
+  return { accessList, outcome }
+}
