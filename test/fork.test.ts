@@ -208,6 +208,11 @@ describe('forking a remote rsksim', () => {
     // A call traced there is traced by the remote (a second rsksim, which has debug_traceCall), as it traces it.
     const traced = [{ from: ALICE, to: at.token, data: token.encodeFunctionData('balanceOf', [ALICE]) }, prior, { tracer: 'callTracer' }]
     expect(await rpc(f, 'debug_traceCall', traced)).toEqual(await rpc(remote.provider, 'debug_traceCall', traced))
+    // So are an access list and a simulation based there (they answered -32600 "Block … not found").
+    const listed = [traced[0], prior]
+    expect(await rpc(f, 'eth_createAccessList', listed)).toEqual(await rpc(remote.provider, 'eth_createAccessList', listed))
+    const simulated = [{ blockStateCalls: [{ calls: [traced[0]] }] }, prior]
+    expect(await rpc(f, 'eth_simulateV1', simulated)).toEqual(await rpc(remote.provider, 'eth_simulateV1', simulated))
     // What the remote mined after the forked block is not on this chain.
     expect(await rpc(f, 'eth_getTransactionByHash', [at.laterTx])).toBeNull()
     expect(await rpc(f, 'eth_getTransactionReceipt', [at.laterTx])).toBeNull()

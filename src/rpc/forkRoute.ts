@@ -416,6 +416,9 @@ const ROUTES: Record<string, Route> = {
   // A call traced below the forked block runs on the remote, as eth_call there (an RSKj remote has no such method:
   // its own -32601 is the answer).
   debug_traceCall: atState(1),
+  // The same for the extensions run as eth_call runs (RSKj has neither: an RSKj remote answers -32601).
+  eth_createAccessList: atState(1),
+  eth_simulateV1: atState(1),
   eth_getProof: atState(2, true),
   eth_getTransactionByHash: byTx(0),
   eth_getTransactionReceipt: byTx(0),
