@@ -30,10 +30,24 @@ async function freePort(): Promise<number> {
   })
 }
 
-/** Starts Anvil with `args` and waits until it answers (at most about 10 s). */
+/**
+ * Starts Anvil with `args` and waits until it answers (at most about 10 s a try). The free port is found by binding
+ * and releasing it, so another process may take it before Anvil binds it: an Anvil that exits before answering is
+ * started again on another port (three tries).
+ */
 export async function startAnvil(args: string[] = []): Promise<RunningAnvil> {
+  for (let attempt = 1; ; attempt++) {
+    const started = await startOnce(args)
+    if (started !== 'exited') return started
+    if (attempt === 3) throw new Error('anvil exited before answering, three times')
+  }
+}
+
+async function startOnce(args: string[]): Promise<RunningAnvil | 'exited'> {
   const port = await freePort()
   const child = spawn(anvilBin, ['--port', String(port), '--host', '127.0.0.1', '--quiet', ...args], { stdio: 'ignore' })
+  let exited = false
+  child.once('exit', () => (exited = true))
   const url = `http://127.0.0.1:${port}`
   const eth = new JsonRpcProvider(url, undefined, { staticNetwork: true, polling: false })
   const stop = (): void => {
@@ -45,6 +59,10 @@ export async function startAnvil(args: string[] = []): Promise<RunningAnvil> {
       await eth.getBlockNumber()
       return { url, eth, stop }
     } catch (e) {
+      if (exited) {
+        eth.destroy()
+        return 'exited'
+      }
       if (i > 100) {
         stop()
         throw e
