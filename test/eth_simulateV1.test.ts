@@ -160,6 +160,18 @@ describe('eth_simulateV1 blocks and state', () => {
     for (const b of [blocks[0], blocks[3]]) expect(b.calls.map((c: any) => c.returnData)).toEqual([word(BigInt(b.number)), word(BigInt(b.timestamp))])
   })
 
+  it('BLOCKHASH of an earlier simulated block answers its hash, of a mined one the chain\'s', async () => {
+    // PUSH1 1, NUMBER, SUB, BLOCKHASH, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, RETURN: the hash of the block before.
+    const PREVIOUS_HASH = '0x600143034060005260206000f3'
+    const head = (await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as any
+    const blocks = await sim(p, {
+      blockStateCalls: [{ stateOverrides: { [TOKEN]: { code: PREVIOUS_HASH } }, calls: [{ to: TOKEN }] }, { calls: [{ to: TOKEN }] }, { calls: [{ to: TOKEN }] }],
+    })
+    expect(blocks.map((b) => b.calls[0].returnData)).toEqual([head.hash, blocks[0].hash, blocks[1].hash])
+    // Nothing of the simulation is left: the chain has no block above its head.
+    expect(await p.request({ method: 'eth_getBlockByNumber', params: [blocks[0].number, false] })).toBeNull()
+  })
+
   it('answers each block as eth_getBlockByNumber formats one, its transactions the calls, with returnFullTransactions', async () => {
     const [b] = await sim(p, { returnFullTransactions: true, blockStateCalls: [{ calls: [{ from: COW, to: COW1, value: '0x1' }] }] })
     const mined = (await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as any

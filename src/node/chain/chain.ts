@@ -88,8 +88,16 @@ export class Chain {
     return chain
   }
 
-  /** Block `n` of this chain: rsksim's, or on a fork the remote's below the forked block. */
+  /** Blocks an eth_simulateV1 request built above the head, by number, while it runs (`withSimulatedBlocks`). */
+  private simulatedBlocks?: ReadonlyMap<bigint, BlockRecord>
+
+  /**
+   * Block `n` of this chain (BLOCKHASH, the BlockHeader precompile): rsksim's, or on a fork the remote's below the
+   * forked block, or while a simulation runs, the blocks it built.
+   */
   async blockAt(n: bigint): Promise<BlockRecord | undefined> {
+    const simulated = this.simulatedBlocks?.get(n)
+    if (simulated !== undefined) return simulated
     const local = this.store.byNumber(n)
     if (local !== undefined || n >= this.store.first.number || this.remoteBlocks === undefined) return local
     return this.remoteBlocks(n)
@@ -97,6 +105,20 @@ export class Chain {
 
   get head(): BlockRecord {
     return this.store.head
+  }
+
+  /**
+   * Runs `run` with `blocks` (simulated blocks above the head, filled in as they are built) read as this chain's blocks
+   * by `blockAt`, as geth's simulation resolves BLOCKHASH over the blocks it simulated; forgotten after. One request
+   * at a time runs in the node's queue, so no other request sees them.
+   */
+  async withSimulatedBlocks<T>(blocks: ReadonlyMap<bigint, BlockRecord>, run: () => Promise<T>): Promise<T> {
+    this.simulatedBlocks = blocks
+    try {
+      return await run()
+    } finally {
+      this.simulatedBlocks = undefined
+    }
   }
 
   /**

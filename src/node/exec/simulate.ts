@@ -121,15 +121,20 @@ export async function simulate(chain: Chain, base: BlockRecord, blocks: Simulate
   const { state, vm } = await machineAt(chain, base)
   const depth = state.openCheckpoints
   await state.checkpoint()
+  // BLOCKHASH (and the BlockHeader precompile) of a simulated block's number answers that block, as geth's does.
+  const built = new Map<bigint, BlockRecord>()
   try {
-    const out: SimulatedBlock[] = []
-    let parent = base
-    for (const input of planned) {
-      const done = await runBlock(chain, state, vm, parent, input, settings)
-      out.push(done)
-      parent = done.block
-    }
-    return out
+    return await chain.withSimulatedBlocks(built, async () => {
+      const out: SimulatedBlock[] = []
+      let parent = base
+      for (const input of planned) {
+        const done = await runBlock(chain, state, vm, parent, input, settings)
+        out.push(done)
+        built.set(done.block.number, done.block)
+        parent = done.block
+      }
+      return out
+    })
   } finally {
     // Every checkpoint above the request's: the simulation's, and any a failing engine left open.
     await state.revertTo(depth)
