@@ -6,7 +6,7 @@
  * `simulateCalls` over HTTP, nothing kept after, the spec's errors, hosted mode.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AbiCoder, Interface, getCreateAddress, keccak256, zeroPadValue, toBeHex } from 'ethers'
+import { AbiCoder, Interface, getCreateAddress, keccak256, zeroPadValue, toBeHex, id } from 'ethers'
 import { createPublicClient, http, parseAbi, type Chain } from 'viem'
 import { startServer, type Provider, type RsksimServer } from '../src/index.js'
 import { COW, COW1, MINER, fresh, rejects } from './helpers.js'
@@ -168,6 +168,10 @@ describe('eth_simulateV1 blocks and state', () => {
       blockStateCalls: [{ stateOverrides: { [TOKEN]: { code: PREVIOUS_HASH } }, calls: [{ to: TOKEN }] }, { calls: [{ to: TOKEN }] }, { calls: [{ to: TOKEN }] }],
     })
     expect(blocks.map((b) => b.calls[0].returnData)).toEqual([head.hash, blocks[0].hash, blocks[1].hash])
+    // RSK's BlockHeader precompile: getBlockHash(0) is the parent's hash, ABI bytes (offset, length 32, the hash).
+    const parentHash = { to: '0x0000000000000000000000000000000001000010', data: id('getBlockHash(int256)').slice(0, 10) + '00'.repeat(32) }
+    const viaPrecompile = await sim(p, { blockStateCalls: [{ calls: [parentHash] }, { calls: [parentHash] }] })
+    expect(viaPrecompile.map((b) => '0x' + b.calls[0].returnData.slice(130))).toEqual([head.hash, viaPrecompile[0].hash])
     // Nothing of the simulation is left: the chain has no block above its head.
     expect(await p.request({ method: 'eth_getBlockByNumber', params: [blocks[0].number, false] })).toBeNull()
   })
