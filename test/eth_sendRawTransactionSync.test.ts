@@ -140,6 +140,21 @@ describe('eth_sendRawTransactionSync without automine', () => {
     expect((await rq(p, 'eth_getTransactionReceipt', [hash])).status).toBe('0x1')
   })
 
+  it('the provider disconnected while it waits: answered at once (code 4, the hash), not at its deadline', async () => {
+    const p = await fresh({ mining: { auto: false } })
+    const { raw, hash } = await signed(p, { to: OTHER, value: 1n })
+    const waiting = errorOf(rq(p, 'eth_sendRawTransactionSync', [raw, 5_000]))
+    await new Promise((r) => setTimeout(r, 50))
+    await p.disconnect()
+    // At its deadline it would answer "wasn't processed in 5s": the message tells which ended the wait.
+    const e = await waiting
+    expect({ code: e.code, message: e.message, data: e.data }).toEqual({
+      code: 4,
+      message: 'The transaction was added to the mempool, and the node was closed before it was processed.',
+      data: hash,
+    })
+  })
+
   it('without a timeout (or 0): the default of 2 s', async () => {
     const p = await fresh({ mining: { auto: false } })
     for (const params of [[], [0]]) {

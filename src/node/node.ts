@@ -49,6 +49,8 @@ export interface NodeEvents {
   forked: [n: bigint, previous: bigint]
   /** A contract called console.log (src/node/exec/consoleLog.ts): in a mined transaction, or in an eth_call (null). */
   console: [{ message: string; transactionHash: string | null }]
+  /** The node is closing: what waits on it outside the queue (eth_sendRawTransactionSync) stops waiting. */
+  closed: []
 }
 
 export class RskNode {
@@ -396,6 +398,7 @@ export class RskNode {
     await this.persistence?.close(this.options.database?.level === undefined)
     this.persistence = undefined
     this.fork?.remote.close()
+    this.events.emit('closed')
     this.events.removeAllListeners()
   }
 

@@ -7,9 +7,12 @@ import type { EventEmitter } from 'eventemitter3'
 import type { BlockRecord } from '../chain/types.js'
 import type { NodeEvents } from '../node.js'
 
-/** A watch for one transaction: `mined` settles true when a block holding it is appended, false at the deadline. */
+/**
+ * A watch for one transaction: `mined` settles `mined` when a block holding it is appended, `timeout` at the deadline,
+ * `closed` when the node closes first (its timer then holds the process no longer).
+ */
 export interface InclusionWatch {
-  readonly mined: Promise<boolean>
+  readonly mined: Promise<'mined' | 'timeout' | 'closed'>
 }
 
 /**
@@ -19,19 +22,22 @@ export interface InclusionWatch {
  * unref'd) must still get its answer.
  */
 export function watchInclusion(events: EventEmitter<NodeEvents>, hashHex: string, deadline: number): InclusionWatch {
-  let settle: (mined: boolean) => void = () => undefined
-  const mined = new Promise<boolean>((resolve) => {
+  let settle: (outcome: 'mined' | 'timeout' | 'closed') => void = () => undefined
+  const mined = new Promise<'mined' | 'timeout' | 'closed'>((resolve) => {
     settle = resolve
   })
   const onBlock = (block: BlockRecord): void => {
-    if (block.transactions.some((t) => t.hashHex === hashHex)) done(true)
+    if (block.transactions.some((t) => t.hashHex === hashHex)) done('mined')
   }
-  const timer = setTimeout(() => done(false), Math.max(0, deadline - Date.now()))
-  function done(result: boolean): void {
+  const onClosed = (): void => done('closed')
+  const timer = setTimeout(() => done('timeout'), Math.max(0, deadline - Date.now()))
+  function done(outcome: 'mined' | 'timeout' | 'closed'): void {
     clearTimeout(timer)
     events.off('block', onBlock)
-    settle(result)
+    events.off('closed', onClosed)
+    settle(outcome)
   }
   events.on('block', onBlock)
+  events.on('closed', onClosed)
   return { mined }
 }

@@ -84,7 +84,11 @@ async function sendRawTransactionSync({ node }: HandlerContext, raw: Uint8Array,
   // by evm_revert or a reorg, is waited past until the deadline).
   while (!('receipt' in step)) {
     const { hashHex, watch } = step
-    if (!(await watch.mined)) throw timedOut(hashHex, ms)
+    const outcome = await watch.mined
+    if (outcome === 'timeout') throw timedOut(hashHex, ms)
+    if (outcome === 'closed') {
+      throw new RpcError(TIMEOUT_CODE, 'The transaction was added to the mempool, and the node was closed before it was processed.', { data: hashHex })
+    }
     step = await node.queue.run(() => receiptOrWatch(node, hashHex, deadline))
   }
   return step.receipt
