@@ -78,6 +78,22 @@ describe('counts and positional lookups', () => {
     expect(await rq(p, 'eth_getUncleByBlockNumberAndIndex', ['latest', '0x0'])).toBeNull()
     await rejects(rq(p, 'eth_getUncleCountByBlockHash', ['0x' + '12'.repeat(32)]), -32600, /Block with hash 1212.* not found/)
     await rejects(rq(p, 'eth_getUncleCountByBlockNumber', ['0x99']), -32600, 'Block 0x99 not found')
+    // RSKj's Web3InformationRetriever.getTransactions: an unknown block is an error, not null.
+    await rejects(rq(p, 'eth_getBlockTransactionCountByNumber', ['0x99']), -32600, 'Block 0x99 not found')
+  })
+
+  it('eth_getBlockTransactionCountByNumber at pending counts the pool\'s pending transactions, not the queued', async () => {
+    const q = await fresh()
+    await rq(q, 'evm_setAutomine', [false])
+    const next = BigInt(await rq(q, 'eth_getTransactionCount', [COW, 'latest']))
+    await rq(q, 'eth_sendTransaction', [{ from: COW, to: COW1, value: '0x1' }])
+    await rq(q, 'eth_sendTransaction', [{ from: COW1, to: COW, value: '0x1' }])
+    // A nonce gap: queued.
+    await rq(q, 'eth_sendTransaction', [{ from: COW, to: COW1, value: '0x1', nonce: '0x' + (next + 5n).toString(16) }])
+    expect(await rq(q, 'txpool_status')).toEqual({ pending: 2, queued: 1 })
+    expect(await rq(q, 'eth_getBlockTransactionCountByNumber', ['pending'])).toBe('0x2')
+    // The head (genesis) holds none.
+    expect(await rq(q, 'eth_getBlockTransactionCountByNumber', ['latest'])).toBe('0x0')
   })
 
   it('state reads follow the block selector', async () => {

@@ -24,9 +24,16 @@ export const ethBlockMethods: MethodTable = {
     return block === undefined ? null : quantity(block.transactions.length)
   }),
 
+  /**
+   * RSKj `Web3InformationRetriever.getTransactions`: `pending` counts the pool's pending transactions (the queued ones,
+   * a nonce ahead, are not counted; the REMASC transaction a mined block ends with is not among them), and a block the
+   * chain does not have is -32600 `Block <id> not found` (not null, as `…ByHash` answers).
+   */
   eth_getBlockTransactionCountByNumber: method([hexBlockId], ({ node, method: name }, sel) => {
+    if (sel.kind === 'tag' && sel.tag === 'pending') return quantity(node.pool.pendingCount)
     const block = blockById(node, sel, name, false)
-    return block === undefined ? null : quantity(block.transactions.length)
+    if (block === undefined) throw blockNotFound(sel.kind === 'number' ? '0x' + sel.number.toString(16) : sel.kind === 'hash' ? bytesToHex(sel.hash) : sel.tag)
+    return quantity(block.transactions.length)
   }),
 
   /** Unknown block → -32600 as RSKj (reference §2.6); simulated blocks have no uncles. */
