@@ -106,6 +106,29 @@ describe('eth_createAccessList against Anvil 1.7.1', () => {
     expect(mine.accessList).toEqual([{ address: pad('0xbb00'), storageKeys: [] }])
   })
 
+  it("the call's own accessList starts the list, as geth's tracer starts from it (and Anvil)", async () => {
+    const given = [
+      { address: pad('0xaa00'), storageKeys: [slotHex(1)] },
+      { address: pad('0xbb00'), storageKeys: [] },
+      // The sender is left out without slots, listed with them.
+      { address: ANVIL_SENDER, storageKeys: [slotHex(7)] },
+    ]
+    const call = { from: ANVIL_SENDER, to: at.storage, data: si.encodeFunctionData('set', [5, 7]), accessList: given }
+    const ours = await rq(p, 'eth_createAccessList', [call])
+    const theirs = await anvil.eth.send('eth_createAccessList', [call])
+    expect(ours.accessList).toEqual(byAddress(theirs.accessList))
+    expect(ours.accessList).toEqual(
+      byAddress([
+        { address: pad('0xaa00'), storageKeys: [slotHex(1)] },
+        { address: pad('0xbb00'), storageKeys: [] },
+        { address: ANVIL_SENDER, storageKeys: [slotHex(7)] },
+        { address: at.storage!, storageKeys: [mappingSlot(5)] },
+      ]),
+    )
+    await rejects(rq(p, 'eth_createAccessList', [{ ...call, accessList: [{ address: '0x12', storageKeys: [] }] }]), -32602)
+    await rejects(rq(p, 'eth_createAccessList', [{ ...call, accessList: { address: pad('0xaa00') } }]), -32602, 'Invalid accessList: expected an array of { address, storageKeys }.')
+  })
+
   it('a call that reverts: the list so far and `error` (geth); Anvil 1.7.1 answers its revert error', async () => {
     const call = { from: ANVIL_SENDER, to: at.caller, data: ci.encodeFunctionData('callTarget', [at.reverter, 1]) }
     const ours = await rq(p, 'eth_createAccessList', [call])

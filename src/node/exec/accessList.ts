@@ -86,9 +86,21 @@ export async function accessListOf(
   req: CallRequest,
   gasLimit: bigint,
   overrides?: StateOverrides,
+  given: readonly AccessListEntry[] = [],
 ): Promise<AccessListOutcome> {
   const recorder = new AccessRecorder()
   const outcome = await execute(chain, block, req, gasLimit, overrides, recorder)
+  // The call's own `accessList` starts the list, as geth's tracer starts from it (`NewAccessListTracer`): its
+  // accounts under the same exclusions, its slots always (an excluded account is then listed with them).
+  for (const e of given) {
+    const owner = bytesToHex(e.address)
+    if (e.storageKeys.length > 0) {
+      let set = recorder.slots.get(owner)
+      if (set === undefined) recorder.slots.set(owner, (set = new Set()))
+      for (const k of e.storageKeys) set.add(k)
+    }
+    recorder.named.add(BigInt(owner))
+  }
   const sender = req.from === undefined ? 0n : BigInt(bytesToHex(req.from))
   const recipient = recorder.top ?? (req.to === undefined ? undefined : BigInt(bytesToHex(req.to)))
   const words = new Set<bigint>()
