@@ -387,6 +387,7 @@ describe('over HTTP', () => {
       expect(await rpc.send('anvil_metadata', [])).toMatchObject({ chainId: 33, latestBlockNumber: 2 })
       const detailed = await rpc.send('anvil_mine_detailed', [{ blocks: 2 }])
       expect(detailed).toEqual([await rpc.send('eth_getBlockByNumber', ['0x3', true]), await rpc.send('eth_getBlockByNumber', ['0x4', true])])
+      expect(await rpc.send('evm_mine_detailed', [])).toEqual([await rpc.send('eth_getBlockByNumber', ['0x5', true])])
       // RSKj answers invalid parameters with HTTP 400, which ethers reports with the body.
       const refused = await rpc.send('anvil_reorg', [1, Array.from({ length: 1001 }, () => [{ from: COW, to: STRANGER }, 0])]).catch((e: any) => e)
       expect(JSON.parse(refused.response.bodyText).error).toEqual({ code: -32602, message: 'Invalid reorg transactions: at most 1000 per request, got 1001' })

@@ -1,7 +1,7 @@
 /** Block objects field by field (spec "Block object", reference §2.2) and the block/transaction lookups. */
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Provider } from '../src/index.js'
-import { COW, COW1, MINER, fresh, rejects, send } from './helpers.js'
+import { COW, COW1, MINER, fresh, rejects, send, useHttpServer } from './helpers.js'
 
 const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 
@@ -94,6 +94,18 @@ describe('counts and positional lookups', () => {
     expect(await rq(q, 'eth_getBlockTransactionCountByNumber', ['pending'])).toBe('0x2')
     // The head (genesis) holds none.
     expect(await rq(q, 'eth_getBlockTransactionCountByNumber', ['latest'])).toBe('0x0')
+  })
+
+  describe('through ethers over HTTP', () => {
+    const http = useHttpServer()
+    it('eth_getBlockTransactionCountByNumber: pending counts the pool, an unknown block is -32600', async () => {
+      const [from] = await http.rpc.send('eth_accounts', [])
+      await http.rpc.send('evm_setAutomine', [false])
+      await http.rpc.send('eth_sendTransaction', [{ from, to: COW1, value: '0x1' }])
+      expect(await http.rpc.send('eth_getBlockTransactionCountByNumber', ['pending'])).toBe('0x1')
+      const e = await http.rpc.send('eth_getBlockTransactionCountByNumber', ['0x99']).catch((x: any) => x)
+      expect(JSON.parse(e.response.bodyText).error).toEqual({ code: -32600, message: 'Block 0x99 not found' })
+    })
   })
 
   it('state reads follow the block selector', async () => {

@@ -299,6 +299,37 @@ describe('ots_* over HTTP with ethers', () => {
     expect(details.block.number).toBe('0x0')
     expect(details.block.transactionCount).toBe(0)
   })
+
+  it('every method answers over HTTP what it answers in process, on a chain with calls, a creation and a revert', async () => {
+    const p = http.server.provider
+    const caller = await deploy(p, Caller)
+    const target = await deploy(p, Target)
+    const reverter = await deploy(p, Reverter)
+    const pay = (await send(p, { to: caller, data: ci.encodeFunctionData('pay', [OTHER]), value: '0x4d' })).transactionHash
+    const create = await send(p, { to: caller, data: ci.encodeFunctionData('create') })
+    const failed = await sendSigned(p, { to: reverter, data: ri.encodeFunctionData('revertWithReason') })
+    const block = await rq(p, 'eth_getBlockByNumber', [create.blockNumber, false])
+    const calls: [string, unknown[]][] = [
+      ['ots_hasCode', [target, 'latest']],
+      ['ots_getInternalOperations', [pay]],
+      ['ots_getTransactionError', [failed.hash]],
+      ['ots_traceTransaction', [create.transactionHash]],
+      ['ots_getBlockDetails', [Number(create.blockNumber)]],
+      ['ots_getBlockDetailsByHash', [block.hash]],
+      ['ots_getBlockTransactions', [Number(create.blockNumber), 0, 10]],
+      ['ots_searchTransactionsBefore', [OTHER, 0, 10]],
+      ['ots_searchTransactionsAfter', [OTHER, 0, 10]],
+      ['ots_getTransactionBySenderAndNonce', [COW, 0]],
+      ['ots_getContractCreator', [target]],
+      ['erigon_getHeaderByNumber', [Number(create.blockNumber)]],
+    ]
+    for (const [method, params] of calls) expect({ method, answer: await http.rpc.send(method, params) }).toEqual({ method, answer: await rq(p, method, params) })
+    // A few values the eth_* methods give independently.
+    expect(await http.rpc.send('ots_getInternalOperations', [pay])).toEqual([{ type: 0, from: caller, to: OTHER, value: '0x4d' }])
+    expect(await http.rpc.send('ots_getContractCreator', [target])).toMatchObject({ creator: COW })
+    expect((await http.rpc.send('erigon_getHeaderByNumber', [Number(create.blockNumber)])).hash).toBe(block.hash)
+    expect((await http.rpc.send('ots_searchTransactionsBefore', [OTHER, 0, 10])).txs.map((t: any) => t.hash)).toEqual([pay])
+  })
 })
 
 describe('ots_* in hosted mode', () => {
