@@ -6,10 +6,10 @@
  * (no value moves to another account), not gas fees, not balance overrides. A frame that fails takes its transfers
  * with it, as it takes its logs.
  *
- * Why placeholders: the engine reports a transaction's logs only at the end (its `execResult.logs`, the logs of the
+ * Why markers: the engine reports a transaction's logs only at the end (its `execResult.logs`, the logs of the
  * frames that succeeded, in order). To put a transfer where it happened among them, each frame keeps a list of what
- * happened in it: a LOG opcode (a placeholder the engine's log fills in at the end), a transfer, or a child frame.
- * A failed frame's list is emptied. Walked in order at the end, the surviving placeholders are exactly the engine's
+ * happened in it: a LOG opcode (a marker whose log the engine hands over at the end), a transfer, or a child frame.
+ * A failed frame's list is emptied. Walked in order at the end, the surviving markers are exactly the engine's
  * logs, one for one (checked).
  */
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'

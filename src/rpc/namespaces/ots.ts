@@ -165,7 +165,8 @@ export const otsMethods: MethodTable = {
 
   /**
    * The hash of `sender`'s transaction with `nonce`, or null. Sender and nonce are read from each block's
-   * transactions (no replay: about 5 µs a block, measured), newest block first, as Anvil does.
+   * transactions (no replay: 7-10 µs a block, measured over 20,000 blocks), newest block first, as Anvil does; the
+   * request's deadline (`rpcTimeout`) ends a walk over a very long chain.
    */
   ots_getTransactionBySenderAndNonce: method([address, integer('nonce')], async ({ node }, sender, nonce) => {
     const chain = node.chain
