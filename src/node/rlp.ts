@@ -312,3 +312,9 @@ export const WORD_LIMIT = 1n << 256n
 /** A word's scratch bytes, for bytesToWord and wordInScratch (both synchronous). */
 const WORD_BYTES = new Uint8Array(32)
 const WORD_VIEW = new DataView(WORD_BYTES.buffer)
+
+/** Length of an RLP list whose items take `payload` bytes. */
+export function rlpListLength(payload: number): number {
+  if (payload < 56) return payload + 1
+  return payload + 1 + Math.ceil(Math.log2(payload + 1) / 8)
+}

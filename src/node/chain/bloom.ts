@@ -28,3 +28,8 @@ export function bloomHasAny(bloom: Uint8Array, items: readonly number[][]): bool
   for (const bits of items) if (bloomHas(bloom, bits)) return true
   return false
 }
+
+/** Adds a transaction's logs bloom to the block's. */
+export function orBloom(bloom: Uint8Array, other: Uint8Array): void {
+  for (let i = 0; i < 256; i++) bloom[i]! |= other[i]!
+}

@@ -28,10 +28,9 @@ import type { Chain } from '../chain/chain.js'
 import type { BlockRecord, LogRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
 import { executionBlockOf } from '../chain/execBlock.js'
 import { runBlockTransaction, type BlockContext } from '../chain/runBlockTx.js'
+import { receiptOf } from '../chain/receiptOf.js'
 import { impersonatedTransaction } from '../chain/txRecord.js'
 import { minedPriceRefusal } from '../pool/admission.js'
-import { failureKeptByRskj } from '../rsk/evm/evmProfile.js'
-import { createAddress } from '../crypto.js'
 import { RemoteFailed } from '../errors.js'
 import type { LiveState } from '../state/liveState.js'
 import { applyOverrides, intrinsicGas, type StateOverrides } from './call.js'
@@ -205,27 +204,19 @@ async function runBlock(chain: Chain, state: LiveState, vm: VM, parent: BlockRec
     }
     gasUsed += result.totalGasSpent
     paidFees += result.totalGasSpent * t.tx.gasPrice
-    const exec = result.execResult
-    const error = exec.exceptionError?.error
-    // A precompile's own failure, in a transaction sent straight to it, is no execution error for RSKj (evmProfile.ts).
-    const failed = error !== undefined && !failureKeptByRskj(t.tx.to?.bytes, error)
-    const logs: LogRecord[] = (exec.logs ?? []).map(([address, topics, data]) => ({ address, topics, data }))
-    receipts.push({
-      status: failed ? 0 : 1,
-      gasUsed: result.totalGasSpent,
-      cumulativeGasUsed: gasUsed,
-      logs,
-      logsBloom: result.bloom.bitvector,
-      contractAddress: t.tx.to === undefined ? createAddress(t.from, t.tx.nonce) : null,
-    })
+    // The receipt the miner would write (a precompile's own failure in a transaction sent to it is no failure).
+    const receipt = receiptOf(t, result, gasUsed)
+    receipts.push(receipt)
     txs.push(t)
+    const failed = receipt.status === 0
+    const returned = result.execResult.returnValue
     calls.push({
       // As geth: a failed call's return data is in its error, not in `returnData`.
-      returnData: failed ? new Uint8Array() : exec.returnValue,
-      logs: transfers === undefined ? logs : transfers.logs(logs),
+      returnData: failed ? new Uint8Array() : returned,
+      logs: transfers === undefined ? receipt.logs : transfers.logs(receipt.logs),
       gasUsed: result.totalGasSpent,
-      status: failed ? 0 : 1,
-      ...(failed ? { error: error === 'revert' ? { revert: exec.returnValue } : { vm: error } } : {}),
+      status: receipt.status,
+      ...(failed ? { error: receipt.error === 'revert' ? { revert: returned } : { vm: receipt.error! } } : {}),
     })
   }
   const block = simulatedBlock(parent, { ...fields, gasUsed, paidFees, minimumGasPrice: settings.minimumGasPrice }, txs, receipts)

@@ -11,14 +11,14 @@
  *   request's checkpoint (the miner then clears them: miner.ts `discard`), a cost every simulation at `latest`
  *   would pay for a field no call reads; Anvil 1.7.1 answers the zero hash too.
  */
-import { RLP } from '@ethereumjs/rlp'
 import type { BlockRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
 import { orderedTrieRoot, receiptsRoot } from '../chain/tries.js'
 import { flatHex } from '../chain/flatHex.js'
-import { keccak256 } from '../crypto.js'
+import { orBloom } from '../chain/bloom.js'
+import { rlpListLength } from '../rlp.js'
+import { EMPTY_UNCLES_HASH } from '../miner/miner.js'
 import { encodedRskHeaderFullLength, hashForMergedMining, regtestHeaderShape, rskBlockHash, type RskHeader } from '../rsk/header/header.js'
 
-const EMPTY_UNCLES_HASH = keccak256(RLP.encode([]))
 const ZERO_ROOT = new Uint8Array(32)
 
 export interface SimulatedHeaderValues {
@@ -35,7 +35,7 @@ export interface SimulatedHeaderValues {
 /** The record of a block of `txs` (with their `receipts`) on top of `parent`. */
 export function simulatedBlock(parent: BlockRecord, v: SimulatedHeaderValues, txs: TxRecord[], receipts: ReceiptRecord[]): BlockRecord {
   const bloom = new Uint8Array(256)
-  for (const r of receipts) for (let i = 0; i < 256; i++) bloom[i]! |= r.logsBloom[i]!
+  for (const r of receipts) orBloom(bloom, r.logsBloom)
   const header: RskHeader = {
     parentHash: parent.hash,
     unclesHash: EMPTY_UNCLES_HASH,
@@ -74,8 +74,3 @@ export function simulatedBlock(parent: BlockRecord, v: SimulatedHeaderValues, tx
   }
 }
 
-/** Length of an RLP list whose items take `payload` bytes. */
-function rlpListLength(payload: number): number {
-  if (payload < 56) return payload + 1
-  return payload + 1 + Math.ceil(Math.log2(payload + 1) / 8)
-}

@@ -8,30 +8,31 @@ import { hexToBytes, type PrefixedHexString, equalsBytes } from '@ethereumjs/uti
 import type { Block } from '@ethereumjs/block'
 import type { Chain } from '../chain/chain.js'
 import { executionBlockOf } from '../chain/execBlock.js'
-import type { BlockRecord, LogRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
+import type { BlockRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
 import { orderedTrieRoot, receiptsRoot } from '../chain/tries.js'
+import { receiptOf } from '../chain/receiptOf.js'
+import { orBloom } from '../chain/bloom.js'
+import { rlpListLength } from '../rlp.js'
 import { encodedRskHeaderFullLength, hashForMergedMining, rskBlockHash, type RskHeader } from '../rsk/header/header.js'
 import { buildMergedMiningFields } from '../rsk/mergedMining/mergedMining.js'
 import { forkDetectionData } from '../rsk/mergedMining/forkDetection.js'
 import { regtestHeaderShape } from '../rsk/header/headerFields.js'
-import { createAddress, keccak256 } from '../crypto.js'
+import { keccak256 } from '../crypto.js'
 import { flatHex } from '../chain/flatHex.js'
 import { packBytes } from '../chain/packBytes.js'
 import { processMinersFees, remascContext, remascTransaction, type RemascConfig } from '../rsk/remasc/remasc.js'
 import { runBlockTransaction, type BlockContext } from '../chain/runBlockTx.js'
-import type { RunTxResult, VM } from '@ethereumjs/vm'
+import type { VM } from '@ethereumjs/vm'
 import type { LiveState } from '../state/liveState.js'
 import type { TxPool } from '../pool/pool.js'
 import { minedPriceRefusal } from '../pool/admission.js'
 import type { SerialQueue } from '../queue.js'
 import type { Clock } from './clock.js'
-import { failureKeptByRskj } from '../rsk/evm/evmProfile.js'
 import { pendingBlock } from './pending.js'
 
 /** keccak256(RLP([])): the uncles hash of a block without uncles. */
 export const EMPTY_UNCLES_HASH = keccak256(RLP.encode([]))
 /** The bloom of a receipt without logs; shared by such receipts and never mutated. */
-const NO_LOGS_BLOOM = new Uint8Array(256)
 /** Regtest difficulty stays 1 (reference §7.1). */
 export const BLOCK_DIFFICULTY = 1n
 /** `extraData` of mined blocks: RLP [1, "<modifier>-<build>"] as RSKj's `MinerServerImpl` writes it. */
@@ -215,14 +216,14 @@ export class Miner {
         gasUsed += result.totalGasSpent
         paidFees += result.totalGasSpent * t.tx.gasPrice
         const receipt = receiptOf(t, result, gasUsed)
-        orInto(bloom, receipt.logsBloom)
+        orBloom(bloom, receipt.logsBloom)
         receipts.push(receipt)
         included.push(t)
       }
       if (config.remasc !== undefined) {
         // Every block ends with the REMASC system transaction (reference §2.2, RSKj BlockToMineBuilder).
         const receipt = await processMinersFees(remascContext(chain, chain.state, config.remasc, config.minimumGasPrice, number, gasUsed))
-        orInto(bloom, receipt.logsBloom)
+        orBloom(bloom, receipt.logsBloom)
         included.push(remascTransaction(number, chain.common))
         receipts.push(receipt)
       }
@@ -309,38 +310,6 @@ function compactHeader(header: RskHeader, parent: RskHeader, extra: Uint8Array[]
 type PackedField = 'txTrieRoot' | 'receiptTrieRoot' | 'bitcoinMergedMiningHeader' | 'bitcoinMergedMiningMerkleProof' | 'bitcoinMergedMiningCoinbaseTransaction' | 'stateRoot' | 'logsBloom' | 'forkDetectionData'
 
 /**
- * A receipt's logs and bloom, moved into one buffer (packBytes.ts). The engine hands each log's address, topics and
- * data and the receipt's 256-byte bloom as arrays of their own, and a mined receipt keeps them as long as its block:
- * an ERC-20 transfer's receipt kept six arrays (232 bytes of heap each when 64 bytes or less, a buffer outside the
- * heap for the bloom). A receipt without logs shares one empty bloom.
- */
-function compactLogs(engineLogs: [Uint8Array, Uint8Array[], Uint8Array][] | undefined, bloom: Uint8Array): { logs: LogRecord[]; logsBloom: Uint8Array } {
-  if (engineLogs === undefined || engineLogs.length === 0) return { logs: [], logsBloom: NO_LOGS_BLOOM }
-  const parts = [bloom]
-  for (const [address, topics, data] of engineLogs) parts.push(address, ...topics, data)
-  const packed = packBytes(parts)
-  const logs: LogRecord[] = []
-  let at = 1
-  for (const [, topics] of engineLogs) {
-    const address = packed[at++]!
-    const kept = topics.map(() => packed[at++]!)
-    logs.push({ address, topics: kept, data: packed[at++]! })
-  }
-  return { logs, logsBloom: packed[0]! }
-}
-
-/** Adds a transaction's logs bloom to the block's. */
-function orInto(bloom: Uint8Array, other: Uint8Array): void {
-  for (let i = 0; i < 256; i++) bloom[i]! |= other[i]!
-}
-
-/** Length of an RLP list whose items take `payload` bytes. */
-function rlpListLength(payload: number): number {
-  if (payload < 56) return payload + 1
-  return payload + 1 + Math.ceil(Math.log2(payload + 1) / 8)
-}
-
-/**
  * Why a transaction the engine refused leaves the pool, or undefined when it stays: a nonce gap (an earlier nonce did
  * not fit). A fork's remote that cannot be read fails the block, not the transaction (rethrown; it stays in the pool).
  */
@@ -349,23 +318,6 @@ function droppedReason(e: unknown): string | undefined {
   // The engine appends its own context "(vm hf=… -> block … -> tx … nonce=…)", so only the message's start is matched.
   const reason = (e instanceof Error ? e.message : String(e)).replace(/ \(vm hf=[\s\S]*\)$/, '')
   return reason.startsWith("the tx doesn't have the correct nonce") ? undefined : reason
-}
-
-/** The receipt of a transaction the engine ran, `gasUsed` the block's gas with it. */
-function receiptOf(t: TxRecord, result: RunTxResult, gasUsed: bigint): ReceiptRecord {
-  const error = result.execResult.exceptionError?.error
-  // A precompile's own failure, in a transaction sent straight to it, is no execution error for RSKj (evmProfile.ts).
-  const failed = error !== undefined && !failureKeptByRskj(t.tx.to?.bytes, error)
-  const { logs, logsBloom } = compactLogs(result.execResult.logs, result.bloom.bitvector)
-  return {
-    status: failed ? 0 : 1,
-    gasUsed: result.totalGasSpent,
-    cumulativeGasUsed: gasUsed,
-    logs,
-    logsBloom,
-    contractAddress: t.tx.to === undefined ? createAddress(t.from, t.tx.nonce) : null,
-    ...(failed ? { error, revertData: result.execResult.returnValue } : {}),
-  }
 }
 
 /** The header of a block whose transactions ran (without merged-mining fields: `sealBlock` adds them). */
