@@ -18,15 +18,9 @@ import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util'
 import type { Chain } from '../chain/chain.js'
 import type { BlockRecord } from '../chain/types.js'
 import { isRskPrecompile } from '../rsk/evm/evmProfile.js'
+import { stepTouch } from './tracers/stepTouches.js'
 import { execute, type CallListener, type CallOutcome, type CallRequest, type StateOverrides } from './call.js'
 
-const SLOAD = 0x54
-const SSTORE = 0x55
-/** Opcodes whose stack top names an account: BALANCE, EXTCODESIZE, EXTCODECOPY, EXTCODEHASH, SELFDESTRUCT. */
-const NAMES_ACCOUNT = new Set([0x31, 0x3b, 0x3c, 0x3f, 0xff])
-/** CALL, CALLCODE, DELEGATECALL, STATICCALL: the target is the second word (under the gas). */
-const CALLS = new Set([0xf1, 0xf2, 0xf4, 0xfa])
-const ADDRESS_MASK = (1n << 160n) - 1n
 
 /** One entry of an access list: an account and the storage slots used in it, both ascending. */
 export interface AccessListEntry {
@@ -49,20 +43,21 @@ class AccessRecorder implements CallListener {
   top: bigint | undefined
 
   private readonly onStep = (step: InterpreterStep): void => {
-    const op = step.opcode.code
-    const stack = step.stack
     if (step.depth === 0 && this.top === undefined) this.top = BigInt(step.address.toString())
-    if (op === SLOAD || op === SSTORE) {
-      if (stack.length === 0) return
-      const owner = step.address.toString()
-      let set = this.slots.get(owner)
-      if (set === undefined) this.slots.set(owner, (set = new Set()))
-      set.add(stack[stack.length - 1]!)
-    } else if (NAMES_ACCOUNT.has(op)) {
-      if (stack.length > 0) this.named.add(stack[stack.length - 1]! & ADDRESS_MASK)
-    } else if (CALLS.has(op)) {
-      if (stack.length > 1) this.named.add(stack[stack.length - 2]! & ADDRESS_MASK)
+    const t = stepTouch(step)
+    if (t === undefined) return
+    if ('account' in t) {
+      this.named.add(t.account)
+      return
     }
+    this.addSlot(step.address.toString(), t.slot)
+  }
+
+  /** Lists slot `key` of `owner` (`0x` hex). */
+  addSlot(owner: string, key: bigint): void {
+    let set = this.slots.get(owner)
+    if (set === undefined) this.slots.set(owner, (set = new Set()))
+    set.add(key)
   }
 
   attach(evm: EVM): void {
@@ -94,11 +89,7 @@ export async function accessListOf(
   // accounts under the same exclusions, its slots always (an excluded account is then listed with them).
   for (const e of given) {
     const owner = bytesToHex(e.address)
-    if (e.storageKeys.length > 0) {
-      let set = recorder.slots.get(owner)
-      if (set === undefined) recorder.slots.set(owner, (set = new Set()))
-      for (const k of e.storageKeys) set.add(k)
-    }
+    for (const k of e.storageKeys) recorder.addSlot(owner, k)
     recorder.named.add(BigInt(owner))
   }
   const sender = req.from === undefined ? 0n : BigInt(bytesToHex(req.from))

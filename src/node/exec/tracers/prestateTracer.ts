@@ -17,6 +17,7 @@ import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import { Address, bigIntToBytes, bytesToHex, equalsBytes, hexToBytes, KECCAK256_NULL, setLengthLeft } from '@ethereumjs/util'
 import { EvmRecorder } from './recorder.js'
+import { stepTouch } from './stepTouches.js'
 import type { SizeBudget } from './sizeBudget.js'
 
 /** An account as the prestate tracer shows it; undefined fields are left out of the reply. */
@@ -52,9 +53,6 @@ export interface PrestateTrace {
   post?: Prestate
 }
 
-const ADDRESS_OPS = new Set([0x31, 0x3b, 0x3c, 0x3f, 0xff]) // BALANCE, EXTCODESIZE, EXTCODECOPY, EXTCODEHASH, SELFDESTRUCT
-const CALL_OPS = new Set([0xf1, 0xf2, 0xf4, 0xfa]) // CALL, CALLCODE, DELEGATECALL, STATICCALL
-const SLOT_OPS = new Set([0x54, 0x55]) // SLOAD, SSTORE
 const ZERO_WORD = new Uint8Array(32)
 
 const word = (v: bigint): Uint8Array => setLengthLeft(bigIntToBytes(v), 32)
@@ -87,12 +85,10 @@ export class PrestateRecorder extends EvmRecorder {
   }
 
   protected readonly onStep = (step: InterpreterStep): void => {
-    const op = step.opcode.code
-    const stack = step.stack
-    const n = stack.length
-    if (SLOT_OPS.has(op) && n >= 1) this.touch(step.address.toString(), word(stack[n - 1]!))
-    else if (ADDRESS_OPS.has(op) && n >= 1) this.touch(addressOf(stack[n - 1]!))
-    else if (CALL_OPS.has(op) && n >= 2) this.touch(addressOf(stack[n - 2]!))
+    const t = stepTouch(step)
+    if (t === undefined) return
+    if ('slot' in t) this.touch(step.address.toString(), word(t.slot))
+    else this.touch(addressOf(t.account))
   }
 
   protected readonly onBeforeMessage = (message: Message): void => {
