@@ -78,13 +78,12 @@ export function formatTraceEntries(top: CallFrame): TraceEntry[] {
  * senders paid (gas used × gas price), which is the block's `paidFees`.
  */
 export function formatBlockDetails(block: BlockRecord): Record<string, unknown> {
-  const { transactions, ...rest } = formatBlock(block, false)
-  let fees = 0n
-  block.receipts.forEach((r, i) => (fees += r.gasUsed * block.transactions[i]!.tx.gasPrice))
+  const { transactions: _, ...rest } = formatBlock(block, false)
   return {
-    block: { ...rest, transactionCount: (transactions as unknown[]).length },
+    block: { ...rest, transactionCount: block.transactions.length },
     issuance: { blockReward: '0x0', uncleReward: '0x0', issuance: '0x0' },
-    totalFees: quantity(fees),
+    // The header's paidFees: the sum of gasUsed × gasPrice over the block's transactions, as the miner adds it up.
+    totalFees: quantity(block.header.paidFees),
   }
 }
 
@@ -99,14 +98,15 @@ export function formatOtsReceipt(loc: TxLocation): Record<string, unknown> {
  * Otterscan counts the pages (Anvil 1.7.1 answers the page's).
  */
 export function formatBlockTransactions(block: BlockRecord, start: number, pageSize: number): Record<string, unknown> {
-  const { transactions, ...rest } = formatBlock(block, false)
-  const indexes = block.transactions.map((_, i) => i).slice(start, start + pageSize)
+  const { transactions: _, ...rest } = formatBlock(block, false)
+  const indexes: number[] = []
+  for (let i = start; i < block.transactions.length && i < start + pageSize; i++) indexes.push(i)
   const txs = indexes.map((i): TransactionJson => {
     const t = formatTransaction(block.transactions[i]!, block, i)
     return { ...t, input: t.input.slice(0, 10) }
   })
   return {
-    fullblock: { ...rest, transactions: txs, transactionCount: (transactions as unknown[]).length },
+    fullblock: { ...rest, transactions: txs, transactionCount: block.transactions.length },
     receipts: indexes.map((index) => formatOtsReceipt({ block, index })),
   }
 }
