@@ -301,23 +301,29 @@ const blocksByNumber: Route = async (ctx, args) => {
  */
 const blockReceipts: Route = async (ctx, args) => {
   const sel = args[0] as BlockSelector
-  const store = ctx.node.chain.store
-  let block: unknown
-  if (sel.kind === 'hash') {
-    const hash = bytesToHex(sel.hash)
-    const local = store.getByHash(hash)
-    if (local !== undefined && local !== store.first) return LOCAL
-    if ((await remoteNumberOfHash(ctx, hash)) === undefined) return LOCAL
-    block = await ask(ctx, [hash, false], 'eth_getBlockByHash')
-  } else {
-    if (sel.kind === 'tag' && sel.tag === 'pending') return LOCAL
-    const n = numberOf(ctx.node, sel)
-    if (n === undefined || n > ctx.fork.number) return LOCAL
-    block = await ask(ctx, [hexNumber(n), false], 'eth_getBlockByNumber')
-  }
+  if (sel.kind === 'tag' && sel.tag === 'pending') return LOCAL
+  const block = await remoteBlock(ctx, sel)
+  if (block === LOCAL) return LOCAL
   const hashes = (block as { transactions?: unknown } | null)?.transactions
   if (!Array.isArray(hashes)) return null
   return Promise.all(hashes.map((h) => ask(ctx, [h], 'eth_getTransactionReceipt')))
+}
+
+/**
+ * The remote's block (`eth_getBlockByNumber`/`ByHash`, transactions as hashes) that `sel` names when it is the forked
+ * block or one below it; LOCAL for rsksim's own blocks (and a hash neither has).
+ */
+async function remoteBlock(ctx: RouteContext, sel: BlockSelector | { kind: 'hash'; hash: Uint8Array }): Promise<unknown> {
+  if (sel.kind === 'hash') {
+    const hash = bytesToHex(sel.hash)
+    const local = ctx.node.chain.store.getByHash(hash)
+    if (local !== undefined && local !== ctx.node.chain.store.first) return LOCAL
+    if ((await remoteNumberOfHash(ctx, hash)) === undefined) return LOCAL
+    return ask(ctx, [hash, false], 'eth_getBlockByHash')
+  }
+  const n = numberOf(ctx.node, sel)
+  if (n === undefined || n > ctx.fork.number) return LOCAL
+  return ask(ctx, [hexNumber(n), false], 'eth_getBlockByNumber')
 }
 
 /** Otterscan's methods (an extension) on a fork: docs/forking.md#otterscan. */
@@ -341,19 +347,9 @@ const otsTx: Route = async (ctx, _args, raw) => {
  */
 const otsBlockDetails =
   (byHash: boolean): Route =>
-  async (ctx, args, raw) => {
-    let block: unknown
-    if (byHash) {
-      const hash = String(raw[0]).toLowerCase()
-      const local = ctx.node.chain.store.getByHash(hash)
-      if (local !== undefined && local !== ctx.node.chain.store.first) return LOCAL
-      if ((await remoteNumberOfHash(ctx, hash)) === undefined) return LOCAL
-      block = await ask(ctx, [hash, false], 'eth_getBlockByHash')
-    } else {
-      const n = numberOf(ctx.node, args[0] as BlockSelector)
-      if (n === undefined || n > ctx.fork.number) return LOCAL
-      block = await ask(ctx, [hexNumber(n), false], 'eth_getBlockByNumber')
-    }
+  async (ctx, args) => {
+    const block = await remoteBlock(ctx, byHash ? { kind: 'hash', hash: args[0] as Uint8Array } : (args[0] as BlockSelector))
+    if (block === LOCAL) return LOCAL
     if (block === null || typeof block !== 'object') return null
     const { transactions, ...rest } = block as { transactions?: unknown; paidFees?: unknown }
     return {
@@ -382,9 +378,8 @@ const otsHasCode: Route = async (ctx, args, raw) => {
 
 /** erigon_getHeaderByNumber at or below the forked block: the remote's eth_getBlockByNumber(n, false). */
 const erigonHeader: Route = async (ctx, args) => {
-  const n = numberOf(ctx.node, args[0] as BlockSelector)
-  if (n === undefined || n > ctx.fork.number) return LOCAL
-  return ask(ctx, [hexNumber(n), false], 'eth_getBlockByNumber')
+  const sel = args[0] as BlockSelector
+  return sel.kind === 'hash' ? LOCAL : remoteBlock(ctx, sel)
 }
 
 const ROUTES: Record<string, Route> = {
