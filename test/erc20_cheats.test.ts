@@ -79,6 +79,14 @@ describe('anvil_dealERC20', () => {
     await rejects(rq(p, 'anvil_dealERC20', ['0x12', token, '0x1']), -32602)
   })
 
+  it('a view that reads thousands of slots is stopped by the request deadline (-32011), nothing written', async () => {
+    const p = await fresh({ rpcTimeout: 300 })
+    // balanceOf reads slots 0 … 19,999 and answers slot 20,000: every slot read is a candidate, each tried by a call.
+    const token = await deployCode(p, '60005b8054506001018062004e2011600257614e205460005260206000f3')
+    await rejects(rq(p, 'anvil_dealERC20', [HOLDER, token, '0x5']), -32011, 'Execution has got timeout out.')
+    expect(await rq(p, 'eth_getStorageAt', [token, '0x4e20', 'latest'])).toBe(zeroPadValue('0x', 32))
+  })
+
   it('hosted mode: not the service', async () => {
     const p = await fresh({ hosted: true })
     await rejects(rq(p, 'anvil_dealERC20', [HOLDER, COW1, '0x1']), -32601)

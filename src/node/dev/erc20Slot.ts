@@ -48,6 +48,9 @@ export async function findViewSlot(chain: Chain, token: Uint8Array, view: Uint8A
   if (first.error !== undefined) return undefined
   const other = amount === 0n ? 1n : amount - 1n
   for (const slot of reads.slots) {
+    // Past the request's deadline each call fails at its first JUMPDEST, yet a view that read 20,000 slots would still
+    // start 20,000 of them (0.4 s here): stop at once instead.
+    chain.guard.check()
     if ((await answerWith(chain, token, view, slot, amount, gasLimit)) && (await answerWith(chain, token, view, slot, other, gasLimit))) return slot
   }
   return undefined
