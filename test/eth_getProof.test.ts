@@ -147,6 +147,31 @@ describe('eth_getProof', async () => {
     expect(await getProof(q, to, [], 'latest')).toEqual(pending)
   })
 
+  it('proves the state a dev-chain edit left at latest, as eth_getBalance and eth_getStorageAt read it', async () => {
+    const q = await fresh()
+    const to = '0x' + '7b'.repeat(20)
+    const headRoot = bytesToHex(await stateRoot(q, 'latest'))
+    await q.request({ method: 'anvil_setBalance', params: [to, '0x1234'] })
+    await q.request({ method: 'anvil_setStorageAt', params: [to, '0x0', '0x' + '11'.padStart(64, '0')] })
+    expect(await q.request({ method: 'eth_getBalance', params: [to, 'latest'] })).toBe('0x1234')
+    const proof = await getProof(q, to, ['0x0'])
+    expect(proof.balance).toBe('0x1234')
+    expect(proof.storageProof[0]!.value).toBe('0x11')
+    // Against the live state's root (the first node's hash), not the head block's stateRoot, which the edit left behind.
+    const root = keccak256(proof.accountProof[0]!)
+    expect(root).not.toBe(headRoot)
+    expect(await verifyAccount(proof, hexToBytes(root as `0x${string}`))).toEqual([0n, 0x1234n])
+    expect(await verifySlot(proof, 0)).toBe(0x11n)
+    // The head block by number or hash is the same state; mining keeps the edit in the next block's state.
+    const head = (await q.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { number: string; hash: string }
+    expect(await getProof(q, to, ['0x0'], head.number)).toEqual(proof)
+    expect(await getProof(q, to, ['0x0'], head.hash)).toEqual(proof)
+    await q.request({ method: 'evm_mine' })
+    const mined = await getProof(q, to, ['0x0'])
+    expect(await verifyAccount(mined, await stateRoot(q, 'latest'))).toEqual([0n, 0x1234n])
+    expect(await verifySlot(mined, 0)).toBe(0x11n)
+  })
+
   it('answers coded errors for bad input', async () => {
     await rejects(getProof(p, '0x1234', []), -32602, 'Invalid address: null, empty or invalid hex value.')
     await rejects(p.request({ method: 'eth_getProof', params: [COW, '0x0', 'latest'] }), -32602, /Invalid storage keys "?0x0"?: expected an array\./)

@@ -43,7 +43,12 @@ export const ethProofMethods: MethodTable = {
     // The pending block is built without its state root (miner/pending.ts): computed here, inside the pending block's
     // checkpoint (its nodes join the trie store, as a mined block's would; a pool that did not change gives the same).
     const pending = sel?.kind === 'tag' && sel.tag === 'pending'
-    const proven = pending ? { ...block, header: { ...block.header, stateRoot: await node.chain.state.getStateRoot() } } : block
+    // The head's state is the live one, which a dev-chain edit since the head was mined (anvil_setBalance, …) changed:
+    // eth_getBalance and eth_getStorageAt read it, so its proof is against the root it has now (Chain.editedRoot), as
+    // Anvil and Hardhat prove their current state. The next block is built on it (its parent's root stays the head's).
+    const edited = pending || block !== node.chain.store.head ? undefined : await node.chain.editedRoot()
+    const root = pending ? await node.chain.state.getStateRoot() : edited
+    const proven = root === undefined ? block : { ...block, header: { ...block.header, stateRoot: root } }
     const p = await accountProof(node.chain, proven, addr, keys ?? [])
     // Field order of the spec's table; key and value are QUANTITY (spec "Account proof object").
     return {
