@@ -39,6 +39,21 @@ export function setBalance(chain: Chain, address: Uint8Array, balance: bigint): 
   })
 }
 
+/** The largest balance an account holds: an EVM word. */
+export const MAX_BALANCE = 2n ** 256n - 1n
+
+/** Thrown by `addBalance` when the sum would not fit an EVM word: nothing is changed. */
+export class BalanceOverflow extends Error {}
+
+/** Adds `amount` to the account's balance (`anvil_addBalance`); refuses a sum past 2^256 - 1. */
+export function addBalance(chain: Chain, address: Uint8Array, amount: bigint): Promise<void> {
+  return editAccount(chain, address, (account) => {
+    const sum = account.balance + amount
+    if (sum > MAX_BALANCE) throw new BalanceOverflow(`the balance ${account.balance} plus ${amount} is past 2^256 - 1`)
+    account.balance = sum
+  })
+}
+
 export function setNonce(chain: Chain, address: Uint8Array, nonce: bigint): Promise<void> {
   return editAccount(chain, address, (account) => {
     account.nonce = nonce

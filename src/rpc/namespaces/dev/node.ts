@@ -88,6 +88,11 @@ export const devNodeMethods: MethodTable = {
     instanceIds.delete(ctx.node.chain)
     return ok(ctx)
   })),
+  /**
+   * Anvil's `anvil_getGenesisTime`: the first block's timestamp in seconds, a JSON number as Anvil answers. That is
+   * block 0's, or on a fork the forked block's (the first block rsksim holds: the remote's block 0 is not its own).
+   */
+  anvil_getGenesisTime: noParams(({ node }) => Number(node.chain.store.first.header.timestamp)),
   /** Anvil's `NodeInfo` (camelCase; U64 as hex, u64/u128 as numbers), with this node's RSK facts. */
   anvil_nodeInfo: noParams(({ node }) => {
     const head = node.chain.head

@@ -9,7 +9,7 @@ import { bytesToHex, setLengthLeft } from '@ethereumjs/util'
 import { invalidParams } from '../../../errors.js'
 import { address, data, quantity, type Codec } from '../../codecs/primitives.js'
 import { method, noParams, type HandlerContext, type MethodSpec, type MethodTable } from '../../method.js'
-import { setBalance, setCode, setNonce, setStorageAt, word32 } from '../../../node/dev/stateEdits.js'
+import { addBalance, BalanceOverflow, setBalance, setCode, setNonce, setStorageAt, word32 } from '../../../node/dev/stateEdits.js'
 import { BadStateFile, checkStateDump, dumpState, loadState } from '../../../node/dev/stateDump.js'
 import { settlePool } from './pool.js'
 import { aliases, ok } from './names.js'
@@ -39,6 +39,22 @@ const setBalanceSpec = method([address, quantity], async (ctx, addr, wei) => {
   await setBalance(ctx.node.chain, addr, wei)
   await settlePool(ctx.node)
   return ok(ctx)
+})
+
+/**
+ * Anvil's `anvil_addBalance(address, amount)`: the balance plus `amount`, answered `null` as Anvil answers. Anvil
+ * 1.7.1 caps a sum past 2^256 - 1 at that value (tried by hand); here it is refused and nothing changes, since the
+ * balance asked for cannot be held.
+ */
+const addBalanceSpec = method([address, quantity], async (ctx, addr, wei) => {
+  try {
+    await addBalance(ctx.node.chain, addr, wei)
+  } catch (e) {
+    if (e instanceof BalanceOverflow) throw invalidParams(`Invalid amount: ${e.message}; the balance is unchanged.`)
+    throw e
+  }
+  await settlePool(ctx.node)
+  return null
 })
 
 const setCodeSpec = method([address, code], async (ctx, addr, bytes) => {
@@ -107,6 +123,7 @@ const loadSpec: MethodSpec = method([stateFile], async (ctx, file) => {
 
 export const devStateMethods: MethodTable = {
   ...aliases(['anvil_setBalance', 'hardhat_setBalance', 'evm_setAccountBalance', 'ganache_setBalance'], setBalanceSpec),
+  anvil_addBalance: addBalanceSpec,
   ...aliases(['anvil_setCode', 'hardhat_setCode', 'evm_setAccountCode', 'ganache_setCode'], setCodeSpec),
   ...aliases(['anvil_setNonce', 'hardhat_setNonce', 'evm_setAccountNonce', 'ganache_setNonce'], setNonceSpec),
   ...aliases(['anvil_setStorageAt', 'hardhat_setStorageAt', 'evm_setAccountStorageAt', 'ganache_setStorageAt'], setStorageSpec),
