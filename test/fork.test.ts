@@ -228,6 +228,34 @@ describe('forking a remote rsksim', () => {
     await f.disconnect()
   })
 
+  it("raw transactions and account reads of the remote's history: rebuilt from the remote's answers, as the remote has them", async () => {
+    const f = await forkAt()
+    // The remote (a second rsksim) answers these extensions itself: its bytes are the expected ones. The fork asks it
+    // only eth_getTransactionBy* and the single-field reads, which an RSKj remote also answers.
+    const tx = await rpc(remote.provider, 'eth_getTransactionByHash', [at.remoteTx])
+    const raw = await rpc(remote.provider, 'eth_getRawTransactionByHash', [at.remoteTx])
+    expect(await rpc(f, 'eth_getRawTransactionByHash', [at.remoteTx])).toBe(raw)
+    expect(await rpc(f, 'debug_getRawTransaction', [at.remoteTx])).toBe(raw)
+    expect(await rpc(f, 'eth_getRawTransactionByBlockNumberAndIndex', [tx.blockNumber, tx.transactionIndex])).toBe(raw)
+    expect(await rpc(f, 'eth_getRawTransactionByBlockHashAndIndex', [tx.blockHash, tx.transactionIndex])).toBe(raw)
+    // The REMASC system transaction ending that block: RSKj's encoding of it.
+    const block = await rpc(remote.provider, 'eth_getBlockByNumber', [tx.blockNumber, false])
+    const remascIndex = hex(block.transactions.length - 1)
+    expect(await rpc(f, 'eth_getRawTransactionByBlockNumberAndIndex', [tx.blockNumber, remascIndex])).toBe(
+      await rpc(remote.provider, 'eth_getRawTransactionByBlockNumberAndIndex', [tx.blockNumber, remascIndex]),
+    )
+    expect(await rpc(f, 'eth_getRawTransactionByHash', [at.laterTx])).toBeNull()
+    const prior = hex(Number(tx.blockNumber) - 1)
+    for (const block of [prior, hex(at.forkNumber), 'latest']) {
+      const tag = block === 'latest' ? hex(at.forkNumber) : block
+      expect(await rpc(f, 'eth_getAccountInfo', [at.storage, block])).toEqual(await rpc(remote.provider, 'eth_getAccountInfo', [at.storage, tag]))
+    }
+    expect(await rpc(f, 'eth_getAccount', [ALICE, prior])).toEqual(await rpc(remote.provider, 'eth_getAccount', [ALICE, prior]))
+    await rpc(f, 'evm_mine')
+    await rejects(rpc(f, 'eth_getAccount', [ALICE, 'latest']), -32603, /eth_getAccount on a fork answers for blocks up to the forked block/)
+    await f.disconnect()
+  })
+
   it('log filters reach into the remote\'s blocks: eth_getFilterLogs and a new filter\'s first changes hold its logs, then rsksim\'s', async () => {
     const f = await forkAt()
     // The reference: the remote's own filter over the blocks up to the forked one.

@@ -22,6 +22,7 @@ import { asFilterResults, filterChanges, hasHistory, logFilterObject, newLogFilt
 import { filtersOf, type RemoteRange } from '../node/filters/index.js'
 import { quantity } from './format/hex.js'
 import { filterTraces, MAX_TRACES_PER_REQUEST, type BlockArg, type TraceFilter } from './namespaces/trace.js'
+import { remoteRawTransaction } from './namespaces/eth/rawTransactions.js'
 
 /** What a route decided: undefined (answer locally), or the remote's answer. */
 type Route = (ctx: RouteContext, args: unknown[], raw: unknown[]) => Promise<unknown | typeof LOCAL>
@@ -109,7 +110,7 @@ const atState =
     if (proof) {
       throw new RpcError(
         ErrorCode.Internal,
-        `eth_getProof on a fork answers for blocks up to the forked block ${ctx.fork.number} (from the remote): the trie of rsksim's own blocks holds only their local changes, not the whole state`,
+        `${ctx.method} on a fork answers for blocks up to the forked block ${ctx.fork.number} (from the remote): the trie of rsksim's own blocks holds only their local changes, not the whole state`,
       )
     }
     return LOCAL
@@ -382,6 +383,47 @@ const erigonHeader: Route = async (ctx, args) => {
   return sel.kind === 'hash' ? LOCAL : remoteBlock(ctx, sel)
 }
 
+/**
+ * eth_getAccountInfo (an extension) below the forked block: the remote's eth_getBalance, eth_getTransactionCount and
+ * eth_getCode there, which every remote answers (an RSKj remote has no eth_getAccountInfo).
+ */
+const accountInfo: Route = async (ctx, args, raw) => {
+  const sel = args[1] as BlockSelector | undefined
+  let n = numberOf(ctx.node, sel)
+  if (n === undefined && sel?.kind === 'hash') n = await remoteNumberOfHash(ctx, bytesToHex(sel.hash))
+  if (n === undefined || n >= ctx.fork.number) return LOCAL
+  const params = [raw[0], hexNumber(n)]
+  const [balance, nonce, code] = await Promise.all([ask(ctx, params, 'eth_getBalance'), ask(ctx, params, 'eth_getTransactionCount'), ask(ctx, params, 'eth_getCode')])
+  return { balance, nonce, code }
+}
+
+/**
+ * The raw-transaction extensions for a transaction the remote mined at or below the forked block: rebuilt from the
+ * remote's eth_getTransactionBy* answer (`remoteRawTransaction`; an RSKj remote has no raw-transaction method).
+ */
+const rawByTx: Route = async (ctx, _args, raw) => {
+  const hash = String(raw[0]).toLowerCase()
+  if (ctx.node.chain.store.getTx(hash) !== undefined || ctx.node.pool.has(hash)) return LOCAL
+  const t = (await ask(ctx, [hash], 'eth_getTransactionByHash')) as { blockNumber?: unknown } | null
+  if (t === null || typeof t?.blockNumber !== 'string' || BigInt(t.blockNumber) > ctx.fork.number) return LOCAL
+  return remoteRawTransaction(t)
+}
+
+const rawByBlockNumber: Route = async (ctx, args, raw) => {
+  const sel = args[0] as BlockSelector
+  const n = sel.kind === 'tag' && sel.tag === 'pending' ? undefined : numberOf(ctx.node, sel)
+  if (n === undefined || n > ctx.fork.number) return LOCAL
+  return remoteRawTransaction(await ask(ctx, [hexNumber(n), raw[1]], 'eth_getTransactionByBlockNumberAndIndex'))
+}
+
+const rawByBlockHash: Route = async (ctx, _args, raw) => {
+  const hash = String(raw[0]).toLowerCase()
+  const local = ctx.node.chain.store.getByHash(hash)
+  if (local !== undefined && local !== ctx.node.chain.store.first) return LOCAL
+  if ((await remoteNumberOfHash(ctx, hash)) === undefined) return LOCAL
+  return remoteRawTransaction(await ask(ctx, raw, 'eth_getTransactionByBlockHashAndIndex'))
+}
+
 const ROUTES: Record<string, Route> = {
   eth_getBlockByNumber: byNumber(0),
   eth_getBlockTransactionCountByNumber: byNumber(0),
@@ -415,6 +457,13 @@ const ROUTES: Record<string, Route> = {
   eth_createAccessList: atState(1),
   eth_simulateV1: atState(1),
   eth_getProof: atState(2, true),
+  // geth's eth_getAccount is a proof's account leaf: the remote's at or below the forked block, as eth_getProof.
+  eth_getAccount: atState(1, true),
+  eth_getAccountInfo: accountInfo,
+  eth_getRawTransactionByHash: rawByTx,
+  debug_getRawTransaction: rawByTx,
+  eth_getRawTransactionByBlockNumberAndIndex: rawByBlockNumber,
+  eth_getRawTransactionByBlockHashAndIndex: rawByBlockHash,
   eth_getTransactionByHash: byTx(0),
   eth_getTransactionReceipt: byTx(0),
   debug_traceTransaction: byTx(0),

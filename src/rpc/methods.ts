@@ -38,6 +38,8 @@ import { otsMethods } from './namespaces/ots.js'
 import { ethSimulateMethods } from './namespaces/eth/simulate.js'
 import { ethSyncMethods } from './namespaces/eth/sendRawTransactionSync.js'
 import { ethAccessListMethods } from './namespaces/eth/createAccessList.js'
+import { ethAccountMethods } from './namespaces/eth/account.js'
+import { ethRawTransactionMethods } from './namespaces/eth/rawTransactions.js'
 
 /**
  * The test author's extensions: dev-chain methods under Anvil's, Hardhat's and Ganache's names, signing,
@@ -63,6 +65,8 @@ const EXTENSION_TABLES: MethodTable[] = [
   ethSimulateMethods,
   ethSyncMethods,
   ethAccessListMethods,
+  ethAccountMethods,
+  ethRawTransactionMethods,
 ]
 export const EXTENSIONS: ReadonlySet<string> = new Set(EXTENSION_TABLES.flatMap((t) => Object.keys(t)))
 /** Among the extensions, the methods a default RSKj regtest node answers and the service does not list (rskjRegtest.ts). */

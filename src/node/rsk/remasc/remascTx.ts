@@ -24,7 +24,7 @@ const NO_SENDER_HEX = flatHex(new Uint8Array(20))
  * [nonce, 0x00, 0x00, REMASC, "", "", "", "", ""] — the gas price and gas limit are the single byte 0
  * (`encodeCoinNonNullZero`, `encodeElement({0})`), not the empty string; value, data, v, r and s are empty.
  */
-function remascRaw(nonce: bigint): Uint8Array {
+export function remascRaw(nonce: bigint): Uint8Array {
   const empty = new Uint8Array(0)
   return rlpEncode([unpaddedBytes(nonce), ZERO_BYTE, ZERO_BYTE, REMASC.bytes, empty, empty, empty, empty, empty])
 }

@@ -6,11 +6,13 @@
 import { setLengthLeft } from '@ethereumjs/util'
 import { invalidParams } from '../../../errors.js'
 import { address, hexToBytesLoose, optional, show, type Codec } from '../../codecs/primitives.js'
-import { blockRef, LATEST } from '../../codecs/block.js'
+import { blockRef, LATEST, type BlockSelector } from '../../codecs/block.js'
 import { method, type MethodTable } from '../../method.js'
 import { data, quantity } from '../../format/hex.js'
 import { readBlock } from '../../resolve.js'
 import { accountProof } from '../../../node/chain/proofs.js'
+import type { RskNode } from '../../../node/node.js'
+import type { BlockRecord } from '../../../node/chain/types.js'
 
 /** Most storage keys in one request: a proof per key is built, so an unbounded list could stall the queue. */
 export const MAX_PROOF_KEYS = 1024
@@ -30,6 +32,20 @@ const storageKeys: Codec<Uint8Array[]> = (v) => {
   return v.map(storageKey)
 }
 
+/**
+ * The block a proof at `sel` is of, with the state root its state has now: the pending block's, computed inside the
+ * pending block's checkpoint (its nodes join the trie store, as a mined block's would; a pool that did not change
+ * gives the same); the head's after a dev-chain edit since it was mined (anvil_setBalance, …), which eth_getBalance
+ * and eth_getStorageAt read, as Anvil and Hardhat prove their current state (Chain.editedRoot; the next block is built
+ * on it); any other block as it is.
+ */
+export async function provenBlock(node: RskNode, sel: BlockSelector): Promise<BlockRecord> {
+  const block = await readBlock(node, sel)
+  const pending = sel.kind === 'tag' && sel.tag === 'pending'
+  const root = pending ? await node.chain.state.getStateRoot() : block === node.chain.store.head ? await node.chain.editedRoot() : undefined
+  return root === undefined ? block : { ...block, header: { ...block.header, stateRoot: root } }
+}
+
 export const ethProofMethods: MethodTable = {
   /**
    * `eth_getProof(address, storageKeys, block)`. Keys default to none and the block to `latest` (spec "Block
@@ -39,16 +55,7 @@ export const ethProofMethods: MethodTable = {
    * reads.
    */
   eth_getProof: method([address, optional(storageKeys), optional(blockRef)], async ({ node }, addr, keys, sel) => {
-    const block = await readBlock(node, sel ?? LATEST)
-    // The pending block is built without its state root (miner/pending.ts): computed here, inside the pending block's
-    // checkpoint (its nodes join the trie store, as a mined block's would; a pool that did not change gives the same).
-    const pending = sel?.kind === 'tag' && sel.tag === 'pending'
-    // The head's state is the live one, which a dev-chain edit since the head was mined (anvil_setBalance, …) changed:
-    // eth_getBalance and eth_getStorageAt read it, so its proof is against the root it has now (Chain.editedRoot), as
-    // Anvil and Hardhat prove their current state. The next block is built on it (its parent's root stays the head's).
-    const edited = pending || block !== node.chain.store.head ? undefined : await node.chain.editedRoot()
-    const root = pending ? await node.chain.state.getStateRoot() : edited
-    const proven = root === undefined ? block : { ...block, header: { ...block.header, stateRoot: root } }
+    const proven = await provenBlock(node, sel ?? LATEST)
     const p = await accountProof(node.chain, proven, addr, keys ?? [])
     // Field order of the spec's table; key and value are QUANTITY (spec "Account proof object").
     return {
