@@ -36,7 +36,7 @@ const storageKeys: Codec<Uint8Array[]> = (v) => {
  * The block a proof at `sel` is of, with the state root its state has now: the pending block's, computed inside the
  * pending block's checkpoint (its nodes join the trie store, as a mined block's would; a pool that did not change
  * gives the same); the head's after a dev-chain edit since it was mined (anvil_setBalance, …), which eth_getBalance
- * and eth_getStorageAt read, as Anvil and Hardhat prove their current state (Chain.editedRoot; the next block is built
+ * and eth_getStorageAt read, as Anvil 1.7.1 proves its current state (tried by hand) (Chain.editedRoot; the next block is built
  * on it); any other block as it is.
  */
 export async function provenBlock(node: RskNode, sel: BlockSelector): Promise<BlockRecord> {
