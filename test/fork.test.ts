@@ -228,7 +228,7 @@ describe('forking a remote rsksim', () => {
     await f.disconnect()
   })
 
-  it("raw transactions and account reads of the remote's history: rebuilt from the remote's answers, as the remote has them", async () => {
+  it("raw transactions, account reads and replays of the remote's history: from the remote's answers, as the remote has them", async () => {
     const f = await forkAt()
     // The remote (a second rsksim) answers these extensions itself: its bytes are the expected ones. The fork asks it
     // only eth_getTransactionBy* and the single-field reads, which an RSKj remote also answers.
@@ -245,6 +245,10 @@ describe('forking a remote rsksim', () => {
       await rpc(remote.provider, 'eth_getRawTransactionByBlockNumberAndIndex', [tx.blockNumber, remascIndex]),
     )
     expect(await rpc(f, 'eth_getRawTransactionByHash', [at.laterTx])).toBeNull()
+    // Replays of the remote's blocks and transactions are the remote's (a second rsksim has them; RSKj answers -32601).
+    const replay = [tx.blockNumber, ['trace', 'stateDiff']]
+    expect(await rpc(f, 'trace_replayBlockTransactions', replay)).toEqual(await rpc(remote.provider, 'trace_replayBlockTransactions', replay))
+    expect(await rpc(f, 'trace_replayTransaction', [at.remoteTx, ['trace']])).toEqual(await rpc(remote.provider, 'trace_replayTransaction', [at.remoteTx, ['trace']]))
     const prior = hex(Number(tx.blockNumber) - 1)
     for (const block of [prior, hex(at.forkNumber), 'latest']) {
       const tag = block === 'latest' ? hex(at.forkNumber) : block

@@ -432,6 +432,8 @@ const ROUTES: Record<string, Route> = {
   eth_getUncleByBlockNumberAndIndex: byNumber(0),
   debug_traceBlockByNumber: byNumber(0),
   trace_block: byNumber(0),
+  // Replays of the remote's blocks and transactions are the remote's (an RSKj remote has none: its -32601 is the answer).
+  trace_replayBlockTransactions: byNumber(0),
   chain_getRawBlockHeaderByNumber: byNumber(0),
   rsk_getRawBlockHeaderByNumber: byNumber(0),
   eth_getBlockByHash: byHash(0),
@@ -468,6 +470,7 @@ const ROUTES: Record<string, Route> = {
   eth_getTransactionReceipt: byTx(0),
   debug_traceTransaction: byTx(0),
   trace_transaction: byTx(0),
+  trace_replayTransaction: byTx(0),
   trace_get: byTx(0),
   chain_getRawTransactionReceiptByHash: byTx(0),
   rsk_getRawTransactionReceiptByHash: byTx(0),

@@ -40,6 +40,7 @@ import { ethSyncMethods } from './namespaces/eth/sendRawTransactionSync.js'
 import { ethAccessListMethods } from './namespaces/eth/createAccessList.js'
 import { ethAccountMethods } from './namespaces/eth/account.js'
 import { ethRawTransactionMethods } from './namespaces/eth/rawTransactions.js'
+import { traceReplayMethods } from './namespaces/traceReplay.js'
 
 /**
  * The test author's extensions: dev-chain methods under Anvil's, Hardhat's and Ganache's names, signing,
@@ -67,6 +68,7 @@ const EXTENSION_TABLES: MethodTable[] = [
   ethAccessListMethods,
   ethAccountMethods,
   ethRawTransactionMethods,
+  traceReplayMethods,
 ]
 export const EXTENSIONS: ReadonlySet<string> = new Set(EXTENSION_TABLES.flatMap((t) => Object.keys(t)))
 /** Among the extensions, the methods a default RSKj regtest node answers and the service does not list (rskjRegtest.ts). */

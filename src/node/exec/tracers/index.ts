@@ -14,12 +14,14 @@ import { remascCallTrace } from './remascTrace.js'
 import type { CallFrame, StructTrace, TxCallTrace } from './types.js'
 import { SizeBudget } from './sizeBudget.js'
 import { PrestateRecorder, type PrestateOptions, type PrestateTrace } from './prestateTracer.js'
+import { stateDiff, type StateDiff } from './stateDiff.js'
 import { processMinersFees, remascAccesses, remascContext, type RemascConfig } from '../../rsk/remasc/remasc.js'
 import { REMASC_ADDRESS_HEX } from '../../rsk/remasc/remascTx.js'
 import { hexToBytes } from '@ethereumjs/util'
 
 export { ResponseTooLarge } from './sizeBudget.js'
 export type { Prestate, PrestateAccount, PrestateOptions, PrestateTrace } from './prestateTracer.js'
+export type { AccountDiff, Delta, StateDiff } from './stateDiff.js'
 export type { CallFrame, CallKind, IndexedLog, StructOp, StructTrace, TxCallTrace, VmFailure } from './types.js'
 
 /**
@@ -142,13 +144,37 @@ export interface TxPrestate {
  * order, within one size budget. `remasc`: the network's REMASC constants, to trace the REMASC system transaction (the
  * block's last) by running `processMinersFees` again on the state the block's other transactions left.
  */
-export async function tracePrestate(
+export function tracePrestate(chain: Chain, block: BlockRecord, limits: PrestateLimits, only?: (index: number) => boolean, remasc?: RemascConfig): Promise<TxPrestate[]> {
+  return traceSettled(chain, block, limits, (r) => r.finish(), only, remasc)
+}
+
+/** A transaction's state diff (OpenEthereum's `stateDiff`, stateDiff.ts), with the transaction it describes. */
+export interface TxStateDiff {
+  txHashHex: string
+  trace: StateDiff
+}
+
+/**
+ * State diffs of the transactions of `block` selected by `only` (default: all), in block order, the REMASC system
+ * transaction's included when `remasc` is given, as `tracePrestate` reads them, within `maxBytes` (0 = no limit).
+ */
+export function traceStateDiffs(chain: Chain, block: BlockRecord, maxBytes: number, only?: (index: number) => boolean, remasc?: RemascConfig): Promise<TxStateDiff[]> {
+  const limits = { maxBytes, diffMode: false, disableCode: false, disableStorage: false }
+  return traceSettled(chain, block, limits, (r) => {
+    const { before, after } = r.snapshots()
+    return stateDiff(before, after)
+  }, only, remasc)
+}
+
+/** The prestate recorder's replay of `block` (tracePrestate's, traceStateDiffs'), each recorder read by `read`. */
+async function traceSettled<T>(
   chain: Chain,
   block: BlockRecord,
   limits: PrestateLimits,
+  read: (r: PrestateRecorder) => T,
   only?: (index: number) => boolean,
   remasc?: RemascConfig,
-): Promise<TxPrestate[]> {
+): Promise<{ txHashHex: string; trace: T }[]> {
   const budget = new SizeBudget(limits.maxBytes)
   const recorders = new Map<number, PrestateRecorder>()
   const wanted = block.transactions.map((_, i) => only === undefined || only(i))
@@ -157,7 +183,7 @@ export async function tracePrestate(
   if (system >= 0) wanted[system] = false
   // Fees go to REMASC in a block that has its transaction (chain/runBlockTx.ts), else to the coinbase.
   const feeReceiver = system >= 0 ? hexToBytes(REMASC_ADDRESS_HEX as `0x${string}`) : block.header.coinbase
-  let remascTrace: TxPrestate | undefined
+  let remascTrace: { txHashHex: string; trace: T } | undefined
   const replayed = await replayBlock(
     chain,
     block,
@@ -185,11 +211,11 @@ export async function tracePrestate(
             await state.revert()
           }
           await r.settle(state, 'before')
-          remascTrace = { txHashHex: block.transactions[system]!.hashHex, trace: r.finish() }
+          remascTrace = { txHashHex: block.transactions[system]!.hashHex, trace: read(r) }
         }
       : undefined,
   )
-  const traces = replayed.map(({ index, tx }) => ({ txHashHex: tx.hashHex, trace: recorders.get(index)!.finish() }))
+  const traces = replayed.map(({ index, tx }) => ({ txHashHex: tx.hashHex, trace: read(recorders.get(index)!) }))
   if (remascTrace !== undefined) traces.push(remascTrace)
   return traces
 }

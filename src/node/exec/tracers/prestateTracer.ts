@@ -40,7 +40,7 @@ export interface PrestateOptions {
 }
 
 /** What one account was, read from a state: undefined when it had no account. */
-interface Snapshot {
+export interface Snapshot {
   balance: bigint
   nonce: bigint
   code: Uint8Array
@@ -128,6 +128,12 @@ export class PrestateRecorder extends EvmRecorder {
     const storage = new Map<string, Uint8Array>()
     for (const slot of slots) storage.set(slot, setLengthLeft(await state.getStorage(address, hexBytes(slot)), 32))
     return { balance: account.balance, nonce: account.nonce, code, storage }
+  }
+
+  /** The accounts read from the state the transaction left and from the one it started from (`settle`). */
+  snapshots(): { before: Map<string, Snapshot | undefined>; after: Map<string, Snapshot | undefined> } {
+    if (this.before === undefined || this.after === undefined) throw new Error('the prestate recorder was not settled')
+    return { before: this.before, after: this.after }
   }
 
   /** The trace, in geth's rules for each mode. */
