@@ -28,7 +28,10 @@ import type { TxPool } from '../pool/pool.js'
 import { minedPriceRefusal } from '../pool/admission.js'
 import type { SerialQueue } from '../queue.js'
 import type { Clock } from './clock.js'
-import { pendingBlock } from './pending.js'
+import { pendingBlock, type PendingRun } from './pending.js'
+import { sealPending } from './pendingSeal.js'
+
+const noop = (): void => undefined
 
 /** keccak256(RLP([])): the uncles hash of a block without uncles. */
 export const EMPTY_UNCLES_HASH = keccak256(RLP.encode([]))
@@ -124,14 +127,38 @@ export class Miner {
   }
 
   /** The pending block of the task running now: built on the live state in a checkpoint, until `endTask`. */
-  private held?: Promise<BlockRecord>
+  private held?: Promise<PendingRun>
+  /** Its complete record (pendingSeal.ts), when the task asked for it. */
+  private sealed?: Promise<BlockRecord>
 
   /**
    * The pending block (pending.ts), built once per task of the node's queue on the live state inside a checkpoint,
    * which `endTask` reverts when the task ends: a request reads and runs calls on it while the chain stays as it was
-   * for every other task.
+   * for every other task. Without receipts, roots or hash: what a state read or a call needs, and no more.
    */
   pending(): Promise<BlockRecord> {
+    return this.run().then((r) => r.block)
+  }
+
+  /**
+   * The pending block complete, as RSKj answers it where a method returns or traces the block (pendingSeal.ts):
+   * receipts, roots, REMASC transaction and hash, no merged-mining data. Made once per task, on the same run as
+   * `pending` (the state it was built on is noted first, for a replay; that costs a state root only after a dev-chain
+   * edit).
+   */
+  pendingSealed(): Promise<BlockRecord> {
+    if (this.sealed !== undefined) return this.sealed
+    // The state the block is built on is only known before its run: a run `pending` made without it cannot be sealed.
+    if (this.held !== undefined) return Promise.reject(new Error('rsksim: the sealed pending block must be asked for before the pending block in a task'))
+    const editing = this.chain.editedRoot()
+    this.sealed = (async () => {
+      const builtOn = editing === undefined ? undefined : await editing
+      return sealPending(this.chain, this.config, await this.run(), builtOn)
+    })()
+    return this.sealed
+  }
+
+  private run(): Promise<PendingRun> {
     if (this.held !== undefined) return this.held
     if (!this.queue.inTask) return Promise.reject(new Error('rsksim: the pending block is built inside a task of the node\'s queue'))
     this.held = this.chain.state.checkpoint().then(() => pendingBlock(this.chain, this.pool, this.clock, this.config, BLOCK_DIFFICULTY))
@@ -144,9 +171,13 @@ export class Miner {
    */
   endTask(): Promise<void> | undefined {
     const held = this.held
-    if (held === undefined) return undefined
+    const sealed = this.sealed
     this.held = undefined
-    return held.then(
+    this.sealed = undefined
+    if (held === undefined) return sealed?.then(noop, noop)
+    // The sealed record's state root is computed inside the checkpoint: settled before it is reverted.
+    const done = sealed === undefined ? held : held.then(() => sealed)
+    return done.then(
       () => this.chain.state.revertOpen(),
       () => this.chain.state.revertOpen(),
     )
@@ -227,7 +258,7 @@ export class Miner {
         included.push(remascTransaction(number, chain.common))
         receipts.push(receipt)
       }
-      const header = headerOf(chain, config, parent, await chain.state.getStateRoot(), included, receipts, bloom, gasUsed, paidFees, time)
+      const header = headerOf(chain, config, parent, await chain.state.getStateRoot(), included, receipts, bloom, gasUsed, paidFees, time, EXTRA_DATA)
       return { header, included, receipts, dropped, ...(builtOn !== undefined ? { builtOn } : {}) }
     } catch (e) {
       await this.discard()
@@ -320,8 +351,12 @@ function droppedReason(e: unknown): string | undefined {
   return reason.startsWith("the tx doesn't have the correct nonce") ? undefined : reason
 }
 
-/** The header of a block whose transactions ran (without merged-mining fields: `sealBlock` adds them). */
-function headerOf(
+/**
+ * The header of a block whose transactions ran (without merged-mining fields: `sealBlock` adds them): a mined block's,
+ * with the miner's `extraData`, and the pending block's (pendingSeal.ts), with none (RSKj `BlockToMineBuilder.buildPending`
+ * passes null, which `BlockHeaderBuilder` makes empty).
+ */
+export function headerOf(
   chain: Chain,
   config: MinerConfig,
   parent: BlockRecord,
@@ -332,6 +367,7 @@ function headerOf(
   gasUsed: bigint,
   paidFees: bigint,
   time: bigint,
+  extraData: Uint8Array,
 ): RskHeader {
   const number = parent.number + 1n
   return {
@@ -347,7 +383,7 @@ function headerOf(
     gasLimit: config.blockGasLimit,
     gasUsed,
     timestamp: time,
-    extraData: EXTRA_DATA,
+    extraData,
     paidFees,
     minimumGasPrice: config.minimumGasPrice,
     uncleCount: 0,
