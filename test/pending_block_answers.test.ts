@@ -62,6 +62,7 @@ describe('pending: the block RSKj builds, for the methods that answer with a blo
     const rskHeader = await rq(p, 'rsk_getRawBlockHeaderByNumber', ['pending'])
     const callTracer = await rq(p, 'debug_traceBlockByNumber', ['pending', { tracer: 'callTracer' }])
     const structLogs = await rq(p, 'debug_traceBlockByNumber', ['pending'])
+    const prestate = await rq(p, 'debug_traceBlockByNumber', ['pending', { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }])
     // Nothing was mined or kept by reading pending.
     expect(await rq(p, 'eth_blockNumber')).toBe(head.number)
     expect(await rq(p, 'eth_getBalance', [X, 'latest'])).toBe('0x0')
@@ -109,6 +110,7 @@ describe('pending: the block RSKj builds, for the methods that answer with a blo
     // debug_traceBlockByNumber replays the pending block as the mined one: the same traces.
     expect(callTracer).toEqual(await rq(p, 'debug_traceBlockByNumber', [mined.number, { tracer: 'callTracer' }]))
     expect(structLogs).toEqual(await rq(p, 'debug_traceBlockByNumber', [mined.number]))
+    expect(prestate).toEqual(await rq(p, 'debug_traceBlockByNumber', [mined.number, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]))
   })
 
   it('with an empty pool (automine) the pending block holds only the REMASC transaction, as the next block mined', async () => {
