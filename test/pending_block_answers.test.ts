@@ -10,6 +10,7 @@
 import { describe, expect, it } from 'vitest'
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
+import { keccak256 } from 'ethers'
 import { startServer, type Provider } from '../src/index.js'
 import { COW, NO_QUOTA, deployCode, fresh, rejects, sendSigned } from './helpers.js'
 
@@ -98,6 +99,13 @@ describe('pending: the block RSKj builds, for the methods that answer with a blo
     expect(minedFields[EXTRA_DATA]).not.toBe('0x')
     expect(minedFields.at(-1)).toHaveLength(2 + 2 * 80)
     expect(shared(pendingFields, false)).toEqual(shared(minedFields, true))
+    // The traces' block hash is this header's, by RSKj's rules (test/chain.test.ts does the same for mined blocks):
+    // getEncodedForHash() puts RLP[2, keccak(RLP[keccak(bloom), baseEvent, edges])] in the bloom's place and drops
+    // version, edges and base event; without merged-mining fields nothing follows the UMM root.
+    const raw = RLP.decode(hexToBytes(header)) as Uint8Array[]
+    expect(raw).toHaveLength(20)
+    const extensionHash = keccak256(RLP.encode([keccak256(raw[6]!), raw[19]!, raw[18]!]))
+    expect(keccak256(RLP.encode([...raw.slice(0, 6), RLP.encode([Uint8Array.of(2), extensionHash]), ...raw.slice(7, 17)]))).toBe(pendingHash)
     // Among them the roots, bloom, gas used and paid fees of the executed block.
     expect(pendingFields[3]).toBe(mined.stateRoot)
     expect(pendingFields[4]).toBe(mined.transactionsRoot)
