@@ -148,6 +148,7 @@ export class Miner {
    */
   pendingSealed(): Promise<BlockRecord> {
     if (this.sealed !== undefined) return this.sealed
+    if (!this.queue.inTask) return Promise.reject(new Error('rsksim: the pending block is built inside a task of the node\'s queue'))
     // The state the block is built on is only known before its run: a run `pending` made without it cannot be sealed.
     if (this.held !== undefined) return Promise.reject(new Error('rsksim: the sealed pending block must be asked for before the pending block in a task'))
     const editing = this.chain.editedRoot()
