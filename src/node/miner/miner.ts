@@ -3,23 +3,14 @@
  * (header, merged-mining proof, hash) and appends it to the chain.
  */
 import { RemoteFailed } from '../errors.js'
-import { RLP } from '@ethereumjs/rlp'
 import { hexToBytes, type PrefixedHexString, equalsBytes } from '@ethereumjs/util'
 import type { Block } from '@ethereumjs/block'
 import type { Chain } from '../chain/chain.js'
 import { executionBlockOf } from '../chain/execBlock.js'
 import type { BlockRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
-import { orderedTrieRoot, receiptsRoot } from '../chain/tries.js'
 import { receiptOf } from '../chain/receiptOf.js'
 import { orBloom } from '../chain/bloom.js'
-import { rlpListLength } from '../rlp.js'
-import { encodedRskHeaderFullLength, hashForMergedMining, rskBlockHash, type RskHeader } from '../rsk/header/header.js'
-import { buildMergedMiningFields } from '../rsk/mergedMining/mergedMining.js'
-import { forkDetectionData } from '../rsk/mergedMining/forkDetection.js'
-import { regtestHeaderShape } from '../rsk/header/headerFields.js'
-import { keccak256 } from '../crypto.js'
-import { flatHex } from '../chain/flatHex.js'
-import { packBytes } from '../chain/packBytes.js'
+import { hashForMergedMining, type RskHeader } from '../rsk/header/header.js'
 import { processMinersFees, remascContext, remascTransaction, type RemascConfig } from '../rsk/remasc/remasc.js'
 import { runBlockTransaction, type BlockContext } from '../chain/runBlockTx.js'
 import type { VM } from '@ethereumjs/vm'
@@ -30,19 +21,12 @@ import type { SerialQueue } from '../queue.js'
 import type { Clock } from './clock.js'
 import { pendingBlock, type PendingRun } from './pending.js'
 import { sealPending } from './pendingSeal.js'
+import { BLOCK_DIFFICULTY, EXTRA_DATA, headerOf, sealBlock, type MergedMiningFields } from './seal.js'
 
 const noop = (): void => undefined
 
-/** keccak256(RLP([])): the uncles hash of a block without uncles. */
-export const EMPTY_UNCLES_HASH = keccak256(RLP.encode([]))
-/** The bloom of a receipt without logs; shared by such receipts and never mutated. */
-/** Regtest difficulty stays 1 (reference §7.1). */
-export const BLOCK_DIFFICULTY = 1n
-/** `extraData` of mined blocks: RLP [1, "<modifier>-<build>"] as RSKj's `MinerServerImpl` writes it. */
-const EXTRA_DATA = RLP.encode([1, 'RSKSIM-rsksim'])
-
-/** The three merged-mining fields of an RSK header. */
-export type MergedMiningFields = Pick<RskHeader, 'bitcoinMergedMiningHeader' | 'bitcoinMergedMiningCoinbaseTransaction' | 'bitcoinMergedMiningMerkleProof'>
+// Where the rest of the node has always imported them from.
+export { BLOCK_DIFFICULTY, EMPTY_UNCLES_HASH, sealBlock, type MergedMiningFields } from './seal.js'
 
 /** A block offered to merged miners: what `mineTemplate` needs to rebuild it exactly. */
 export interface Template {
@@ -291,56 +275,6 @@ export class Miner {
   }
 }
 
-/** Adds merged-mining data to a complete header, hashes it and builds the block record on top of `parent`. */
-export function sealBlock(
-  header: RskHeader,
-  txs: TxRecord[],
-  receipts: ReceiptRecord[],
-  parent: BlockRecord,
-  mm?: MergedMiningFields,
-): BlockRecord {
-  const forMergedMining = hashForMergedMining(header)
-  Object.assign(header, mm ?? buildMergedMiningFields(forMergedMining, header.difficulty, header.timestamp))
-  const [hash, hashForMergedMiningView] = compactHeader(header, parent.header, [rskBlockHash(header), forMergedMining])
-  const txBytes = txs.reduce((n, t) => n + t.raw.length, 0)
-  return {
-    header,
-    hash: hash!,
-    hashHex: flatHex(hash!),
-    number: header.number,
-    hashForMergedMining: hashForMergedMiningView!,
-    // Exact-length copies: arrays grown by push keep spare capacity (~130 B each per block).
-    transactions: txs.slice(),
-    receipts: receipts.slice(),
-    totalDifficulty: parent.totalDifficulty + header.difficulty,
-    // RSKj's block size is the RLP length of [full header + Merkle proof + coinbase, transactions, uncles].
-    size: rlpListLength(
-      encodedRskHeaderFullLength(header) + header.bitcoinMergedMiningMerkleProof.length + header.bitcoinMergedMiningCoinbaseTransaction.length + 6 + rlpListLength(txBytes) + rlpListLength(0),
-    ),
-  }
-}
-
-/**
- * Moves a sealed header's byte fields and `extra` (the block's hashes) into one buffer (packBytes.ts), and reuses
- * the parent's state root and bloom when they are equal (blocks without transactions change neither), so a
- * mined block holds one buffer instead of a dozen. Header arrays are never mutated once sealed. Returns the
- * views of `extra`.
- */
-function compactHeader(header: RskHeader, parent: RskHeader, extra: Uint8Array[]): Uint8Array[] {
-  const fields: PackedField[] = ['txTrieRoot', 'receiptTrieRoot', 'bitcoinMergedMiningHeader', 'bitcoinMergedMiningMerkleProof', 'bitcoinMergedMiningCoinbaseTransaction']
-  if (equalsBytes(header.stateRoot, parent.stateRoot)) header.stateRoot = parent.stateRoot
-  else fields.push('stateRoot')
-  if (equalsBytes(header.logsBloom, parent.logsBloom)) header.logsBloom = parent.logsBloom
-  else fields.push('logsBloom')
-  if (header.forkDetectionData !== undefined) fields.push('forkDetectionData')
-  const packed = packBytes([...extra, ...fields.map((f) => header[f]!)])
-  fields.forEach((f, i) => (header[f] = packed[extra.length + i]!))
-  return packed.slice(0, extra.length)
-}
-
-/** Byte fields of a header that compactHeader may move. */
-type PackedField = 'txTrieRoot' | 'receiptTrieRoot' | 'bitcoinMergedMiningHeader' | 'bitcoinMergedMiningMerkleProof' | 'bitcoinMergedMiningCoinbaseTransaction' | 'stateRoot' | 'logsBloom' | 'forkDetectionData'
-
 /**
  * Why a transaction the engine refused leaves the pool, or undefined when it stays: a nonce gap (an earlier nonce did
  * not fit). A fork's remote that cannot be read fails the block, not the transaction (rethrown; it stays in the pool).
@@ -350,51 +284,6 @@ function droppedReason(e: unknown): string | undefined {
   // The engine appends its own context "(vm hf=… -> block … -> tx … nonce=…)", so only the message's start is matched.
   const reason = (e instanceof Error ? e.message : String(e)).replace(/ \(vm hf=[\s\S]*\)$/, '')
   return reason.startsWith("the tx doesn't have the correct nonce") ? undefined : reason
-}
-
-/**
- * The header of a block whose transactions ran (without merged-mining fields: `sealBlock` adds them): a mined block's,
- * with the miner's `extraData`, and the pending block's (pendingSeal.ts), with none (RSKj `BlockToMineBuilder.buildPending`
- * passes null, which `BlockHeaderBuilder` makes empty).
- */
-export function headerOf(
-  chain: Chain,
-  config: MinerConfig,
-  parent: BlockRecord,
-  stateRoot: Uint8Array,
-  included: TxRecord[],
-  receipts: ReceiptRecord[],
-  bloom: Uint8Array,
-  gasUsed: bigint,
-  paidFees: bigint,
-  time: bigint,
-  extraData: Uint8Array,
-): RskHeader {
-  const number = parent.number + 1n
-  return {
-    parentHash: parent.hash,
-    unclesHash: EMPTY_UNCLES_HASH,
-    coinbase: config.coinbase,
-    stateRoot,
-    txTrieRoot: orderedTrieRoot(included.map((t) => t.raw)),
-    receiptTrieRoot: receiptsRoot(receipts),
-    logsBloom: bloom,
-    difficulty: BLOCK_DIFFICULTY,
-    number,
-    gasLimit: config.blockGasLimit,
-    gasUsed,
-    timestamp: time,
-    extraData,
-    paidFees,
-    minimumGasPrice: config.minimumGasPrice,
-    uncleCount: 0,
-    // Regtest from block 1: version 2 with an empty UMM root and base event (RSKj BlockToMineBuilder).
-    ...regtestHeaderShape(number),
-    forkDetectionData: forkDetectionData(chain.store),
-    bitcoinMergedMiningHeader: new Uint8Array(),
-    bitcoinMergedMiningMerkleProof: new Uint8Array(),
-    bitcoinMergedMiningCoinbaseTransaction: new Uint8Array(),
-  }
 }
 
 /**

@@ -8,7 +8,7 @@
  * the REMASC transaction, stateRoot, receiptsRoot, txTrieRoot, logsBloom, gasUsed and paidFees of the executed block,
  * and no merged-mining data. Two header fields differ from the block the miner then mines: `extraData` is empty
  * (`buildPending` passes none; a mined block carries the miner's), and the three merged-mining fields are empty, so
- * its hash is that of such a header. Everything else is what miner.ts `headerOf` gives the mined block, with the
+ * its hash is that of such a header. Everything else is what seal.ts `headerOf` gives the mined block, with the
  * same clock reading (pending.ts: `Clock.peek`).
  *
  * Made from what pending.ts's run left (each transaction's result, the REMASC receipt) on the live state inside the
@@ -20,7 +20,8 @@ import type { BlockRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
 import { receiptOf } from '../chain/receiptOf.js'
 import { orBloom } from '../chain/bloom.js'
 import { remascTransaction } from '../rsk/remasc/remasc.js'
-import { headerOf, sealBlock, type MergedMiningFields, type MinerConfig } from './miner.js'
+import type { MinerConfig } from './miner.js'
+import { headerOf, sealBlock, type MergedMiningFields } from './seal.js'
 import type { PendingRun } from './pending.js'
 
 /** Merged-mining fields of a block nobody mined: empty, as RSKj's pending block has them. */
