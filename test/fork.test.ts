@@ -11,6 +11,8 @@ import { join } from 'node:path'
 import { type FunctionFragment, Interface, JsonRpcProvider } from 'ethers'
 import { createPublicClient, createTestClient, custom, http } from 'viem'
 import { startServer, type Provider, type RsksimServer } from '../src/index.js'
+import { RLP } from '@ethereumjs/rlp'
+import { bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { COW, MINER, deploy, fresh, rejects, send } from './helpers.js'
 import { Events, Storage, Token } from './fixtures/index.js'
 
@@ -115,6 +117,25 @@ describe('forking a remote rsksim', () => {
     // REMASC's storage (reward balance) is the remote's.
     const rewardKey = '0x' + Buffer.from('rewardBalance').toString('hex').padStart(64, '0')
     expect(await rpc(f, 'eth_getStorageAt', [REMASC, rewardKey, 'latest'])).toBe(await rpc(remote.provider, 'eth_getStorageAt', [REMASC, rewardKey, tag]))
+    await f.disconnect()
+  })
+
+  it('pending, right at the fork, is the block rsksim would build: trace_block, the raw header and debug_traceBlockByNumber are its own', async () => {
+    const f = await forkAt({ cache: false })
+    await rpc(f, 'evm_setAutomine', [false])
+    await rpc(f, 'eth_sendTransaction', [{ from: COW, to: BOB, value: '0x7' }])
+    const traces = await rpc(f, 'trace_block', ['pending'])
+    // The transfer, then REMASC's transaction, in block fork + 1 (the remote's answer would be the forked block's).
+    expect(traces.map((t: any) => [t.blockNumber, t.action.to])).toEqual([
+      [at.forkNumber + 1, BOB],
+      [at.forkNumber + 1, REMASC],
+    ])
+    expect(await rpc(f, 'trace_filter', [{ fromBlock: 'pending', toBlock: 'pending' }])).toEqual(traces)
+    for (const m of ['chain_getRawBlockHeaderByNumber', 'rsk_getRawBlockHeaderByNumber']) {
+      const [parentHash, , , , , , , , number] = RLP.decode(hexToBytes(await rpc(f, m, ['pending']))) as Uint8Array[]
+      expect([m, bytesToHex(parentHash!), bytesToBigInt(number!)]).toEqual([m, at.forkBlock.hash, BigInt(at.forkNumber + 1)])
+    }
+    expect(await rpc(f, 'debug_traceBlockByNumber', ['pending', { tracer: 'callTracer' }])).toHaveLength(2)
     await f.disconnect()
   })
 

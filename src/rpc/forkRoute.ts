@@ -73,11 +73,17 @@ const withParam = (raw: unknown[], i: number, v: unknown): unknown[] => {
   return out
 }
 
-/** Block methods by number (`i`: the selector's position): the forked block and below are the remote's. */
+/**
+ * Block methods by number (`i`: the selector's position): the forked block and below are the remote's. With
+ * `pendingBlock`, `pending` is the pending block rsksim builds (the block after the head: its own, even right at the
+ * fork), for the methods that answer with that block (trace_block, debug_traceBlockByNumber, …RawBlockHeaderByNumber).
+ */
 const byNumber =
-  (i: number): Route =>
+  (i: number, pendingBlock = false): Route =>
   async (ctx, args, raw) => {
-    const n = numberOf(ctx.node, args[i] as BlockSelector)
+    const sel = args[i] as BlockSelector
+    if (pendingBlock && sel.kind === 'tag' && sel.tag === 'pending') return LOCAL
+    const n = numberOf(ctx.node, sel)
     if (n === undefined || n > ctx.fork.number) return LOCAL
     return ask(ctx, withParam(raw, i, hexNumber(n)))
   }
@@ -240,7 +246,8 @@ const filterChangesRoute: Route = async (ctx, args) => {
 /** A trace_filter bound as a number on this chain: undefined for a hash neither chain has at or below the fork. */
 async function traceBound(ctx: RouteContext, arg: BlockArg): Promise<bigint | undefined> {
   if (arg.kind === 'number') return arg.number
-  if (arg.kind === 'tag') return arg.tag === 'earliest' ? 0n : ctx.node.chain.store.headNumber
+  // `pending` is the pending block, after the head (trace.ts `filterTraces`): rsksim's own, even right at the fork.
+  if (arg.kind === 'tag') return arg.tag === 'earliest' ? 0n : ctx.node.chain.store.headNumber + (arg.tag === 'pending' ? 1n : 0n)
   return ctx.node.chain.store.getByHash(arg.hash)?.number ?? (await remoteNumberOfHash(ctx, arg.hash))
 }
 
@@ -430,12 +437,13 @@ const ROUTES: Record<string, Route> = {
   eth_getUncleCountByBlockNumber: byNumber(0),
   eth_getTransactionByBlockNumberAndIndex: byNumber(0),
   eth_getUncleByBlockNumberAndIndex: byNumber(0),
-  debug_traceBlockByNumber: byNumber(0),
-  trace_block: byNumber(0),
-  // Replays of the remote's blocks and transactions are the remote's (an RSKj remote has none: its -32601 is the answer).
-  trace_replayBlockTransactions: byNumber(0),
-  chain_getRawBlockHeaderByNumber: byNumber(0),
-  rsk_getRawBlockHeaderByNumber: byNumber(0),
+  debug_traceBlockByNumber: byNumber(0, true),
+  trace_block: byNumber(0, true),
+  // Replays of the remote's blocks are the remote's (an RSKj remote has none: its -32601 is the answer); `pending` is
+  // refused here.
+  trace_replayBlockTransactions: byNumber(0, true),
+  chain_getRawBlockHeaderByNumber: byNumber(0, true),
+  rsk_getRawBlockHeaderByNumber: byNumber(0, true),
   eth_getBlockByHash: byHash(0),
   eth_getBlockTransactionCountByHash: byHash(0),
   eth_getUncleCountByBlockHash: byHash(0),

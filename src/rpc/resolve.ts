@@ -64,8 +64,9 @@ export function callBlock(node: RskNode, sel: BlockSelector): BlockRecord | Prom
 }
 
 /**
- * Block for block-returning methods (eth_getBlockByNumber and kin): `pending` refused when `refuse` is set,
- * `safe`/`finalized` refused as RSKj does, unknown → undefined (the method answers null).
+ * Block for block-returning methods (eth_getBlockByNumber and kin): `pending` refused when `refuse` is set (and the
+ * head otherwise: the extensions that call this so; the methods RSKj answers with the pending block use
+ * `blockOrPending`), `safe`/`finalized` refused as RSKj does, unknown → undefined (the method answers null).
  */
 export function blockById(node: RskNode, sel: BlockSelector, method: string, refuse: boolean): BlockRecord | undefined {
   const store = node.chain.store
@@ -83,4 +84,13 @@ export function blockById(node: RskNode, sel: BlockSelector, method: string, ref
     case 'hash':
       return store.getByHash(bytesToHex(sel.hash))
   }
+}
+
+/**
+ * Block for the methods that answer `pending` with the pending block itself, as RSKj's `Web3InformationRetriever.getBlock`
+ * does (chain_getRawBlockHeaderByNumber, debug_traceBlockByNumber): the complete pending block of this request
+ * (src/node/miner/pendingSeal.ts); any other selector as `blockById`.
+ */
+export function blockOrPending(node: RskNode, sel: BlockSelector, method: string): BlockRecord | undefined | Promise<BlockRecord> {
+  return sel.kind === 'tag' && sel.tag === 'pending' ? node.miner.pendingSealed() : blockById(node, sel, method, false)
 }

@@ -151,9 +151,12 @@ export class Chain {
     this.edited = false
   }
 
-  /** The root of the state `block` was built on: its parent's stateRoot, unless edited in between (`blockBuilt`). */
+  /**
+   * The root of the state `block` was built on: its parent's stateRoot, unless edited in between (`blockBuilt`; for the
+   * pending block, `addView`).
+   */
   stateRootBefore(block: BlockRecord, parent: BlockRecord): Uint8Array {
-    return this.builtOnRoots.get(block.hashHex) ?? parent.header.stateRoot
+    return this.viewRoots.get(block) ?? this.builtOnRoots.get(block.hashHex) ?? parent.header.stateRoot
   }
 
   /** The edited roots blocks were built on, by block hash (persistence). */
@@ -171,6 +174,8 @@ export class Chain {
    * block of a request (src/node/miner/pending.ts), for as long as the request runs.
    */
   private readonly views = new WeakSet<BlockRecord>()
+  /** The edited state a view was built on, when it is not its parent's (the pending block after a dev-chain edit). */
+  private readonly viewRoots = new WeakMap<BlockRecord, Uint8Array>()
 
   /**
    * A VM over a state of its own, as the chain's (the same opcodes, precompiles, deadline and account rules), for one
@@ -189,9 +194,13 @@ export class Chain {
     return vm
   }
 
-  /** Lets `block` (not in the store) be read and executed on the live state with the chain's EVM. */
-  addView(block: BlockRecord): void {
+  /**
+   * Lets `block` (not in the store) be read and executed on the live state with the chain's EVM; `builtOn`: the root of
+   * the state it was built on, when a dev-chain edit made it differ from its parent's (`editedRoot`), for a replay.
+   */
+  addView(block: BlockRecord, builtOn?: Uint8Array): void {
     this.views.add(block)
+    if (builtOn !== undefined) this.viewRoots.set(block, builtOn)
   }
 
   /** The state and EVM a block added with `addView` is read and executed on, or undefined for any other block. */

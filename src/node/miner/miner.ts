@@ -3,23 +3,14 @@
  * (header, merged-mining proof, hash) and appends it to the chain.
  */
 import { RemoteFailed } from '../errors.js'
-import { RLP } from '@ethereumjs/rlp'
 import { hexToBytes, type PrefixedHexString, equalsBytes } from '@ethereumjs/util'
 import type { Block } from '@ethereumjs/block'
 import type { Chain } from '../chain/chain.js'
 import { executionBlockOf } from '../chain/execBlock.js'
 import type { BlockRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
-import { orderedTrieRoot, receiptsRoot } from '../chain/tries.js'
 import { receiptOf } from '../chain/receiptOf.js'
 import { orBloom } from '../chain/bloom.js'
-import { rlpListLength } from '../rlp.js'
-import { encodedRskHeaderFullLength, hashForMergedMining, rskBlockHash, type RskHeader } from '../rsk/header/header.js'
-import { buildMergedMiningFields } from '../rsk/mergedMining/mergedMining.js'
-import { forkDetectionData } from '../rsk/mergedMining/forkDetection.js'
-import { regtestHeaderShape } from '../rsk/header/headerFields.js'
-import { keccak256 } from '../crypto.js'
-import { flatHex } from '../chain/flatHex.js'
-import { packBytes } from '../chain/packBytes.js'
+import { hashForMergedMining, type RskHeader } from '../rsk/header/header.js'
 import { processMinersFees, remascContext, remascTransaction, type RemascConfig } from '../rsk/remasc/remasc.js'
 import { runBlockTransaction, type BlockContext } from '../chain/runBlockTx.js'
 import type { VM } from '@ethereumjs/vm'
@@ -28,18 +19,14 @@ import type { TxPool } from '../pool/pool.js'
 import { minedPriceRefusal } from '../pool/admission.js'
 import type { SerialQueue } from '../queue.js'
 import type { Clock } from './clock.js'
-import { pendingBlock } from './pending.js'
+import { pendingBlock, type PendingRun } from './pending.js'
+import { sealPending } from './pendingSeal.js'
+import { BLOCK_DIFFICULTY, EXTRA_DATA, headerOf, sealBlock, type MergedMiningFields } from './seal.js'
 
-/** keccak256(RLP([])): the uncles hash of a block without uncles. */
-export const EMPTY_UNCLES_HASH = keccak256(RLP.encode([]))
-/** The bloom of a receipt without logs; shared by such receipts and never mutated. */
-/** Regtest difficulty stays 1 (reference §7.1). */
-export const BLOCK_DIFFICULTY = 1n
-/** `extraData` of mined blocks: RLP [1, "<modifier>-<build>"] as RSKj's `MinerServerImpl` writes it. */
-const EXTRA_DATA = RLP.encode([1, 'RSKSIM-rsksim'])
+const noop = (): void => undefined
 
-/** The three merged-mining fields of an RSK header. */
-export type MergedMiningFields = Pick<RskHeader, 'bitcoinMergedMiningHeader' | 'bitcoinMergedMiningCoinbaseTransaction' | 'bitcoinMergedMiningMerkleProof'>
+// Where the rest of the node has always imported them from.
+export { BLOCK_DIFFICULTY, EMPTY_UNCLES_HASH, sealBlock, type MergedMiningFields } from './seal.js'
 
 /** A block offered to merged miners: what `mineTemplate` needs to rebuild it exactly. */
 export interface Template {
@@ -124,14 +111,39 @@ export class Miner {
   }
 
   /** The pending block of the task running now: built on the live state in a checkpoint, until `endTask`. */
-  private held?: Promise<BlockRecord>
+  private held?: Promise<PendingRun>
+  /** Its complete record (pendingSeal.ts), when the task asked for it. */
+  private sealed?: Promise<BlockRecord>
 
   /**
    * The pending block (pending.ts), built once per task of the node's queue on the live state inside a checkpoint,
    * which `endTask` reverts when the task ends: a request reads and runs calls on it while the chain stays as it was
-   * for every other task.
+   * for every other task. Without receipts, roots or hash: what a state read or a call needs, and no more.
    */
   pending(): Promise<BlockRecord> {
+    return this.run().then((r) => r.block)
+  }
+
+  /**
+   * The pending block complete, as RSKj answers it where a method returns or traces the block (pendingSeal.ts):
+   * receipts, roots, REMASC transaction and hash, no merged-mining data. Made once per task, on the same run as
+   * `pending` (the state it was built on is noted first, for a replay; that costs a state root only after a dev-chain
+   * edit).
+   */
+  pendingSealed(): Promise<BlockRecord> {
+    if (this.sealed !== undefined) return this.sealed
+    if (!this.queue.inTask) return Promise.reject(new Error('rsksim: the pending block is built inside a task of the node\'s queue'))
+    // The state the block is built on is only known before its run: a run `pending` made without it cannot be sealed.
+    if (this.held !== undefined) return Promise.reject(new Error('rsksim: the sealed pending block must be asked for before the pending block in a task'))
+    const editing = this.chain.editedRoot()
+    this.sealed = (async () => {
+      const builtOn = editing === undefined ? undefined : await editing
+      return sealPending(this.chain, this.config, await this.run(), builtOn)
+    })()
+    return this.sealed
+  }
+
+  private run(): Promise<PendingRun> {
     if (this.held !== undefined) return this.held
     if (!this.queue.inTask) return Promise.reject(new Error('rsksim: the pending block is built inside a task of the node\'s queue'))
     this.held = this.chain.state.checkpoint().then(() => pendingBlock(this.chain, this.pool, this.clock, this.config, BLOCK_DIFFICULTY))
@@ -144,9 +156,13 @@ export class Miner {
    */
   endTask(): Promise<void> | undefined {
     const held = this.held
-    if (held === undefined) return undefined
+    const sealed = this.sealed
     this.held = undefined
-    return held.then(
+    this.sealed = undefined
+    if (held === undefined) return sealed?.then(noop, noop)
+    // The sealed record's state root is computed inside the checkpoint: settled before it is reverted.
+    const done = sealed === undefined ? held : held.then(() => sealed)
+    return done.then(
       () => this.chain.state.revertOpen(),
       () => this.chain.state.revertOpen(),
     )
@@ -227,7 +243,7 @@ export class Miner {
         included.push(remascTransaction(number, chain.common))
         receipts.push(receipt)
       }
-      const header = headerOf(chain, config, parent, await chain.state.getStateRoot(), included, receipts, bloom, gasUsed, paidFees, time)
+      const header = headerOf(chain, config, parent, await chain.state.getStateRoot(), included, receipts, bloom, gasUsed, paidFees, time, EXTRA_DATA)
       return { header, included, receipts, dropped, ...(builtOn !== undefined ? { builtOn } : {}) }
     } catch (e) {
       await this.discard()
@@ -259,56 +275,6 @@ export class Miner {
   }
 }
 
-/** Adds merged-mining data to a complete header, hashes it and builds the block record on top of `parent`. */
-export function sealBlock(
-  header: RskHeader,
-  txs: TxRecord[],
-  receipts: ReceiptRecord[],
-  parent: BlockRecord,
-  mm?: MergedMiningFields,
-): BlockRecord {
-  const forMergedMining = hashForMergedMining(header)
-  Object.assign(header, mm ?? buildMergedMiningFields(forMergedMining, header.difficulty, header.timestamp))
-  const [hash, hashForMergedMiningView] = compactHeader(header, parent.header, [rskBlockHash(header), forMergedMining])
-  const txBytes = txs.reduce((n, t) => n + t.raw.length, 0)
-  return {
-    header,
-    hash: hash!,
-    hashHex: flatHex(hash!),
-    number: header.number,
-    hashForMergedMining: hashForMergedMiningView!,
-    // Exact-length copies: arrays grown by push keep spare capacity (~130 B each per block).
-    transactions: txs.slice(),
-    receipts: receipts.slice(),
-    totalDifficulty: parent.totalDifficulty + header.difficulty,
-    // RSKj's block size is the RLP length of [full header + Merkle proof + coinbase, transactions, uncles].
-    size: rlpListLength(
-      encodedRskHeaderFullLength(header) + header.bitcoinMergedMiningMerkleProof.length + header.bitcoinMergedMiningCoinbaseTransaction.length + 6 + rlpListLength(txBytes) + rlpListLength(0),
-    ),
-  }
-}
-
-/**
- * Moves a sealed header's byte fields and `extra` (the block's hashes) into one buffer (packBytes.ts), and reuses
- * the parent's state root and bloom when they are equal (blocks without transactions change neither), so a
- * mined block holds one buffer instead of a dozen. Header arrays are never mutated once sealed. Returns the
- * views of `extra`.
- */
-function compactHeader(header: RskHeader, parent: RskHeader, extra: Uint8Array[]): Uint8Array[] {
-  const fields: PackedField[] = ['txTrieRoot', 'receiptTrieRoot', 'bitcoinMergedMiningHeader', 'bitcoinMergedMiningMerkleProof', 'bitcoinMergedMiningCoinbaseTransaction']
-  if (equalsBytes(header.stateRoot, parent.stateRoot)) header.stateRoot = parent.stateRoot
-  else fields.push('stateRoot')
-  if (equalsBytes(header.logsBloom, parent.logsBloom)) header.logsBloom = parent.logsBloom
-  else fields.push('logsBloom')
-  if (header.forkDetectionData !== undefined) fields.push('forkDetectionData')
-  const packed = packBytes([...extra, ...fields.map((f) => header[f]!)])
-  fields.forEach((f, i) => (header[f] = packed[extra.length + i]!))
-  return packed.slice(0, extra.length)
-}
-
-/** Byte fields of a header that compactHeader may move. */
-type PackedField = 'txTrieRoot' | 'receiptTrieRoot' | 'bitcoinMergedMiningHeader' | 'bitcoinMergedMiningMerkleProof' | 'bitcoinMergedMiningCoinbaseTransaction' | 'stateRoot' | 'logsBloom' | 'forkDetectionData'
-
 /**
  * Why a transaction the engine refused leaves the pool, or undefined when it stays: a nonce gap (an earlier nonce did
  * not fit). A fork's remote that cannot be read fails the block, not the transaction (rethrown; it stays in the pool).
@@ -318,46 +284,6 @@ function droppedReason(e: unknown): string | undefined {
   // The engine appends its own context "(vm hf=… -> block … -> tx … nonce=…)", so only the message's start is matched.
   const reason = (e instanceof Error ? e.message : String(e)).replace(/ \(vm hf=[\s\S]*\)$/, '')
   return reason.startsWith("the tx doesn't have the correct nonce") ? undefined : reason
-}
-
-/** The header of a block whose transactions ran (without merged-mining fields: `sealBlock` adds them). */
-function headerOf(
-  chain: Chain,
-  config: MinerConfig,
-  parent: BlockRecord,
-  stateRoot: Uint8Array,
-  included: TxRecord[],
-  receipts: ReceiptRecord[],
-  bloom: Uint8Array,
-  gasUsed: bigint,
-  paidFees: bigint,
-  time: bigint,
-): RskHeader {
-  const number = parent.number + 1n
-  return {
-    parentHash: parent.hash,
-    unclesHash: EMPTY_UNCLES_HASH,
-    coinbase: config.coinbase,
-    stateRoot,
-    txTrieRoot: orderedTrieRoot(included.map((t) => t.raw)),
-    receiptTrieRoot: receiptsRoot(receipts),
-    logsBloom: bloom,
-    difficulty: BLOCK_DIFFICULTY,
-    number,
-    gasLimit: config.blockGasLimit,
-    gasUsed,
-    timestamp: time,
-    extraData: EXTRA_DATA,
-    paidFees,
-    minimumGasPrice: config.minimumGasPrice,
-    uncleCount: 0,
-    // Regtest from block 1: version 2 with an empty UMM root and base event (RSKj BlockToMineBuilder).
-    ...regtestHeaderShape(number),
-    forkDetectionData: forkDetectionData(chain.store),
-    bitcoinMergedMiningHeader: new Uint8Array(),
-    bitcoinMergedMiningMerkleProof: new Uint8Array(),
-    bitcoinMergedMiningCoinbaseTransaction: new Uint8Array(),
-  }
 }
 
 /**

@@ -16,13 +16,15 @@
  * - then, on a chain with REMASC, its `processMinersFees` for that number (fees paid after maturity), as the block
  *   would end.
  *
- * Its state root, hash and merged-mining fields are not computed (nothing that reads pending needs them: a state read
- * or a call). With an empty pool (automine, the default) its state is the head's after REMASC's payments, and a call
- * there reads NUMBER head + 1.
+ * Its receipts, roots, hash and REMASC transaction are not made here (a state read or a call needs none of them, and
+ * eth_call and eth_estimateGas at `pending` are hot): what the run left (`PendingRun`) lets pendingSeal.ts complete
+ * the block for the methods that answer with it (trace_block, chain_getRawBlockHeaderByNumber, …). With an empty pool
+ * (automine, the default) its state is the head's after REMASC's payments, and a call there reads NUMBER head + 1.
  */
 import { RemoteFailed } from '../errors.js'
 import type { Chain } from '../chain/chain.js'
-import type { BlockRecord, TxRecord } from '../chain/types.js'
+import type { RunTxResult } from '@ethereumjs/vm'
+import type { BlockRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
 import { executionBlockOf } from '../chain/execBlock.js'
 import { runBlockTransaction, type BlockContext } from '../chain/runBlockTx.js'
 import { processMinersFees, remascContext } from '../rsk/remasc/remasc.js'
@@ -31,11 +33,21 @@ import { minedPriceRefusal } from '../pool/admission.js'
 import type { Clock } from './clock.js'
 import type { MinerConfig } from './miner.js'
 
+/** The pending block as run, and what its run left that a sealed record needs (pendingSeal.ts). */
+export interface PendingRun {
+  /** Its record without receipts or REMASC transaction, its hash the parent's (a state read or a call needs neither). */
+  block: BlockRecord
+  /** The engine's result of each of `block.transactions`, in order. */
+  results: RunTxResult[]
+  /** The REMASC transaction's receipt, on a chain with REMASC. */
+  remasc?: ReceiptRecord
+}
+
 /**
- * The pending block's record (not in the store: the chain reads it through `Chain.addView`), built on the live state,
- * which the caller has put in a checkpoint and reverts when the request is done.
+ * The pending block (its record not in the store: the chain reads it through `Chain.addView`), built on the live
+ * state, which the caller has put in a checkpoint and reverts when the request is done.
  */
-export async function pendingBlock(chain: Chain, pool: TxPool, clock: Clock, config: MinerConfig, difficulty: bigint): Promise<BlockRecord> {
+export async function pendingBlock(chain: Chain, pool: TxPool, clock: Clock, config: MinerConfig, difficulty: bigint): Promise<PendingRun> {
   const parent = chain.head
   const number = parent.number + 1n
   const timestamp = clock.peek(parent.header.timestamp)
@@ -43,14 +55,17 @@ export async function pendingBlock(chain: Chain, pool: TxPool, clock: Clock, con
   const fields = { number, timestamp, gasLimit: config.blockGasLimit, coinbase: config.coinbase, difficulty }
   const context: BlockContext = { vm, state, block: executionBlockOf(chain.common, fields), coinbase: config.coinbase, remasc: config.remasc !== undefined }
   const included: TxRecord[] = []
+  const results: RunTxResult[] = []
   let gasUsed = 0n
   for (const t of pool.ordered()) {
     // What the miner would leave out for its price (pool/admission.ts `minedPriceRefusal`) is not in the pending block.
     if (minedPriceRefusal(t.tx.gasPrice, config.minimumGasPrice) !== undefined) continue
     if (gasUsed + t.tx.gasLimit > config.blockGasLimit) continue
     try {
-      gasUsed += (await runBlockTransaction(context, t, gasUsed)).totalGasSpent
+      const result = await runBlockTransaction(context, t, gasUsed)
+      gasUsed += result.totalGasSpent
       included.push(t)
+      results.push(result)
     } catch (e) {
       // A fork's remote that cannot be read fails the request, as it fails the block (miner.ts `droppedReason`).
       if (e instanceof RemoteFailed) throw e
@@ -58,9 +73,7 @@ export async function pendingBlock(chain: Chain, pool: TxPool, clock: Clock, con
     }
   }
   if (included.length > 0) config.afterPendingTransactions?.()
-  if (config.remasc !== undefined) {
-    await processMinersFees(remascContext(chain, state, config.remasc, config.minimumGasPrice, number, gasUsed))
-  }
+  const remasc = config.remasc === undefined ? undefined : await processMinersFees(remascContext(chain, state, config.remasc, config.minimumGasPrice, number, gasUsed))
   const block: BlockRecord = {
     ...parent,
     number,
@@ -69,5 +82,5 @@ export async function pendingBlock(chain: Chain, pool: TxPool, clock: Clock, con
     receipts: [],
   }
   chain.addView(block)
-  return block
+  return { block, results, ...(remasc !== undefined ? { remasc } : {}) }
 }

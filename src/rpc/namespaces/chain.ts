@@ -8,7 +8,7 @@ import { blockHash, txHash } from '../codecs/primitives.js'
 import { hexBlockId } from '../codecs/block.js'
 import { method, noParams, type MethodTable } from '../method.js'
 import { data } from '../format/hex.js'
-import { blockById } from '../resolve.js'
+import { blockOrPending } from '../resolve.js'
 import { encodeRskHeaderFull } from '../../node/rsk/header/header.js'
 import { encodeRskReceipt } from '../../node/chain/tries.js'
 import { receiptNodes } from '../../node/chain/proofs.js'
@@ -27,10 +27,11 @@ export const chainMethods: MethodTable = {
 
   /**
    * Id read as `Web3InformationRetriever.getBlock` does: a tag, a hex number, or a 64-hex-digit hash. `pending`
-   * answers the head's header: rsksim builds no pending block between requests.
+   * answers the header of the pending block RSKj builds for it (`ExecutionBlockRetriever`, src/node/miner/pendingSeal.ts):
+   * the block the miner would mine now, executed, with empty extraData and merged-mining fields.
    */
-  chain_getRawBlockHeaderByNumber: method([hexBlockId], ({ node, method: name }, sel) => {
-    const block = blockById(node, sel, name, false)
+  chain_getRawBlockHeaderByNumber: method([hexBlockId], async ({ node, method: name }, sel) => {
+    const block = await blockOrPending(node, sel, name)
     return block === undefined ? null : data(encodeRskHeaderFull(block.header))
   }),
 

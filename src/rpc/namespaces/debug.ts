@@ -8,7 +8,7 @@ import { blockHash, optional, txHash, type Codec } from '../codecs/primitives.js
 import { blockRef, hexBlockId, LATEST } from '../codecs/block.js'
 import { callGas, callObject, callRequest, stateOverrides } from '../codecs/objects.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../method.js'
-import { blockById, callBlock } from '../resolve.js'
+import { blockOrPending, callBlock } from '../resolve.js'
 import { formatCallTracer, formatCallTree, formatStructTrace, type DisabledField } from '../format/trace.js'
 import { formatRemascRskTrace } from '../format/remascTrace.js'
 import type { BlockRecord } from '../../node/chain/types.js'
@@ -175,8 +175,9 @@ export const debugMethods: MethodTable = {
   debug_traceBlockByHash: method([blockHash, optional(traceOptions)], (ctx, hash, opts) =>
     traceBlock(ctx, ctx.node.chain.store.getByHash(bytesToHex(hash)), opts),
   ),
-  debug_traceBlockByNumber: method([hexBlockId, optional(traceOptions)], (ctx, sel, opts) =>
-    traceBlock(ctx, blockById(ctx.node, sel, ctx.method, false), opts),
+  /** `pending`: the pending block RSKj builds (`Web3InformationRetriever.getBlock`), replayed as a mined block. */
+  debug_traceBlockByNumber: method([hexBlockId, optional(traceOptions)], async (ctx, sel, opts) =>
+    traceBlock(ctx, await blockOrPending(ctx.node, sel, ctx.method), opts),
   ),
 }
 

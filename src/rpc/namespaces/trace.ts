@@ -31,17 +31,27 @@ const blockArg: Codec<BlockArg> = (v) => {
   return { kind: 'hash', hash: bytesToHex(hash32('block hash')(v)) }
 }
 
-/** `pending` is the head here: rsksim does not build a pending block to trace (docs/modules/tracing.md). */
-function resolve(node: RskNode, arg: BlockArg): BlockRecord | undefined {
+/**
+ * RSKj `TraceModuleImpl.getByJsonBlockId` / `getBlockByTagOrNumber`: `pending` is the pending block
+ * `ExecutionBlockRetriever` builds (src/node/miner/pendingSeal.ts), the other tags and numbers the chain's blocks.
+ */
+function resolve(node: RskNode, arg: BlockArg): BlockRecord | undefined | Promise<BlockRecord> {
   const store = node.chain.store
   if (arg.kind === 'hash') return store.getByHash(arg.hash)
   if (arg.kind === 'number') return store.byNumber(arg.number)
+  if (arg.tag === 'pending') return node.miner.pendingSealed()
   return arg.tag === 'earliest' ? store.byNumber(0n) : store.head
 }
 
-/** Traces of a block's transactions (all, or those `only` selects), flattened in block order. */
-export async function blockTraces(node: RskNode, block: BlockRecord, only?: (i: number) => boolean): Promise<ParityTrace[]> {
+/**
+ * Traces of a block's transactions (all, or those `only` selects), flattened in block order. For the pending block
+ * (`pending`), RSKj's `buildBlockTraces` finds no receipt of its transactions and uses an empty `TransactionInfo`
+ * with the pending block's hash: `TraceTransformer` takes each transaction's top-level `gasUsed` from that receipt,
+ * so it is `0x0` there (inner calls keep their own).
+ */
+export async function blockTraces(node: RskNode, block: BlockRecord, only?: (i: number) => boolean, pending = false): Promise<ParityTrace[]> {
   const traces = await traceCalls(node.chain, block, only)
+  if (pending) for (const t of traces) t.top.gasUsed = 0n
   return traces.flatMap(formatParityTraces)
 }
 
@@ -105,27 +115,33 @@ const traceFilter: Codec<TraceFilter> = (v) => {
 /**
  * RSKj `TraceModuleImpl.traceFilter`: walks blocks from `fromBlock` to `toBlock` (an unknown `toBlock` means the
  * head, an unknown `fromBlock` gives `[]`), keeps the transactions whose sender is in `fromAddress` and whose
- * recipient is in `toAddress`, then skips `after` traces and returns at most `count`.
+ * recipient is in `toAddress`, then skips `after` traces and returns at most `count`. The walk starts at the
+ * `fromBlock` block itself and goes on with the chain's blocks by number: a `pending` fromBlock traces the pending
+ * block (and stops there: the chain has no block after the head), while a `pending` toBlock only sets the bound
+ * (head + 1), so the walk ends at the head without tracing the pending block.
  */
 export async function filterTraces({ node }: Pick<HandlerContext, 'node'>, f: TraceFilter): Promise<ParityTrace[]> {
-  const from = resolve(node, f.fromBlock)
-  const to = resolve(node, f.toBlock) ?? node.chain.head
-  if (from !== undefined && from.number > to.number) throw invalidParams('fromBlock cannot be greater than toBlock')
+  const from = await resolve(node, f.fromBlock)
+  // `pending` as the upper bound is only its number (RSKj builds the block for it and reads its number).
+  const toPending = f.toBlock.kind === 'tag' && f.toBlock.tag === 'pending'
+  const toNumber = toPending ? node.chain.store.headNumber + 1n : ((await resolve(node, f.toBlock)) ?? node.chain.head).number
+  if (from !== undefined && from.number > toNumber) throw invalidParams('fromBlock cannot be greater than toBlock')
   const out: ParityTrace[] = []
   if (from === undefined || f.count === 0) return out
+  const pending = f.fromBlock.kind === 'tag' && f.fromBlock.tag === 'pending'
   let seen = 0
-  for (let n = from.number; n <= to.number && seen < f.after + f.count; n++) {
+  for (let block: BlockRecord | undefined = from; block !== undefined && block.number <= toNumber && seen < f.after + f.count; block = node.chain.store.byNumber(block.number + 1n)) {
     // A long range is bounded by the request deadline (rpcTimeout), not only by the trace count.
     node.chain.guard.check()
-    const block = node.chain.store.byNumber(n)!
+    const txs = block.transactions
     const selected = (i: number): boolean => {
-      const t = block.transactions[i]!
+      const t = txs[i]!
       if (f.fromAddress && !f.fromAddress.has(t.fromHex)) return false
       if (f.toAddress && (t.tx.to === undefined || !f.toAddress.has(t.tx.to.toString()))) return false
       return true
     }
-    if (n === 0n || !block.transactions.some((_, i) => selected(i))) continue
-    const traces = await blockTraces(node, block, selected)
+    if (block.number === 0n || !txs.some((_, i) => selected(i))) continue
+    const traces = await blockTraces(node, block, selected, pending && block === from)
     const start = Math.max(0, f.after - seen)
     const end = Math.min(traces.length, f.after + f.count - seen)
     if (start < end) out.push(...traces.slice(start, end))
@@ -141,11 +157,11 @@ export const traceMethods: MethodTable = {
     if (loc === undefined) return null
     return blockTraces(node, loc.block, (i) => i === loc.index)
   }),
-  /** Unknown block → null; genesis → [] (RSKj `buildBlockTraces` skips block 0). */
+  /** Unknown block → null; genesis → [] (RSKj `buildBlockTraces` skips block 0); `pending` traces the pending block. */
   trace_block: method([blockArg], async ({ node }, arg) => {
-    const block = resolve(node, arg)
+    const block = await resolve(node, arg)
     if (block === undefined) return null
-    return block.number === 0n ? [] : blockTraces(node, block)
+    return block.number === 0n ? [] : blockTraces(node, block, undefined, arg.kind === 'tag' && arg.tag === 'pending')
   }),
   trace_filter: method([traceFilter], filterTraces),
 }

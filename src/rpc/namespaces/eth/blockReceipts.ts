@@ -17,8 +17,9 @@ import { blockById } from '../../resolve.js'
 
 export const ethBlockReceiptsMethods: MethodTable = {
   eth_getBlockReceipts: method([blockRef], ({ node, method: name }, sel) => {
-    // The pending block is built for one request with no receipts, hash or REMASC transaction (src/node/miner/pending.ts):
-    // nothing a receipt could name. Anvil answers null, which would read as "no such block"; this says why instead.
+    // The pending block's transactions have no receipt until it is mined (RSKj: eth_getTransactionReceipt answers null
+    // for them; TraceModuleImpl.buildBlockTraces uses an empty one). Anvil answers null, which would read as "no such
+    // block"; this says why instead.
     if (sel.kind === 'tag' && sel.tag === 'pending') {
       throw invalidParams("eth_getBlockReceipts does not answer 'pending': its transactions have no receipts until the block is mined (evm_mine); ask 'latest' or a block number")
     }
