@@ -15,6 +15,8 @@ import { bytesToWord } from '../../node/rlp.js'
 import { ecrecover } from '../../node/crypto.js'
 import { seedSender } from '../../node/enginePatches/senderCache.js'
 import { legacyTxFromFields } from '../../node/enginePatches/legacyTx.js'
+import { beyondEngineNonce, hasLeadingZeros } from '../../node/chain/rskjTxFields.js'
+import { decodeNonCanonical } from './nonCanonicalTransaction.js'
 
 /**
  * Records decoded lately (the 256 most recent), per chain and by raw bytes: a test that reverts to a snapshot and
@@ -35,7 +37,8 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common): TxRecord 
   const known = decoded.get(key)
   if (known !== undefined) return { ...known, raw }
   const record = decodeAnew(raw, common)
-  decoded.set(key, record)
+  // Only canonical bytes are remembered: a record read RSKj's way holds its own re-encoding, not `raw`.
+  if (record.raw === raw) decoded.set(key, record)
   return record
 }
 
@@ -69,6 +72,8 @@ function decodeAnew(raw: Uint8Array, common: Common): TxRecord {
     seedRecoveredSender(tx, fields, chainId)
     return recordOf(tx, raw)
   } catch (e) {
+    // Integers with leading zero bytes, or a nonce past the engine's: RSKj reads them (nonCanonicalTransaction.ts).
+    if (hasLeadingZeros(fields) || beyondEngineNonce(fields[0]!)) return decodeNonCanonical(fields, common, derived === 0n ? undefined : chainId)
     throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
   }
 }

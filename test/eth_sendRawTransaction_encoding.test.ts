@@ -1,0 +1,203 @@
+/**
+ * Raw legacy transactions whose integers carry leading zero bytes, answered as RSKj answers them. The transactions are
+ * written here by hand (ethers' encodeRlp writes each field exactly as given) and signed with ethers' SigningKey over a
+ * message also written here, so nothing comes from rsksim's encoder. Expected values follow RSKj VETIVER-9.0.3:
+ * - org/ethereum/core/Transaction.java: nonce and gas limit kept as received, gas price and value read as numbers
+ *   (RLP.parseCoinNonNullZero / parseCoinNullZero), r and s as numbers; the signed message (`getEncodedRaw`) and the
+ *   hash (`getHash`, keccak of `getEncoded`) are of the re-encoding: nonce 0x00 written as the empty string, gas
+ *   price zero as 0x00 and any other without leading zeros, value zero as the empty string, r and s without leading
+ *   zeros; so the expected hash is keccak of the "canonical twin" written below, and the sender the key that signed
+ *   the twin's message;
+ * - co/rsk/net/handler/txvalidator/TxValidatorNonceEncodingValidator.java: the pool's -32010 texts for a nonce over 8
+ *   bytes or with a leading zero (the single byte 0x00 passes), checked after the sender's state and the gas limit
+ *   and before the nonce range (co/rsk/net/handler/TxPendingValidator.java).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SigningKey, Wallet, encodeRlp, keccak256 } from 'ethers'
+import { startServer, type Provider, type RsksimServer } from '../src/index.js'
+import { COW, COW1, COW_KEY, fresh, rejects } from './helpers.js'
+
+const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
+
+/** The six signed fields of a transfer of nothing from nonce 0, as a signer writes them (hex, sent as given). */
+const BASE = ['0x', '0x', '0x5208', COW1, '0x', '0x']
+type Six = string[]
+
+/** `h` (hex bytes) without its leading zero bytes: r or s as a number. */
+const unpadded = (h: string): string => '0x' + h.slice(2).replace(/^(00)+/, '')
+
+/**
+ * The nine fields sent: `sent`, signed with `key` over the EIP-155 message (chain id 33) of `signedOver` (default
+ * `sent`); `pad` adds leading zero bytes to r and s as sent.
+ */
+function signedRaw(sent: Six, opts: { signedOver?: Six; key?: string; pad?: string } = {}): { raw: string; fields: string[] } {
+  const message = encodeRlp([...(opts.signedOver ?? sent), '0x21', '0x', '0x'])
+  const sig = new SigningKey(opts.key ?? COW_KEY).sign(keccak256(message))
+  const pad = (h: string): string => (opts.pad === undefined ? unpadded(h) : opts.pad + unpadded(h).slice(2))
+  const fields = [...sent, '0x' + (101 + sig.yParity).toString(16), pad(sig.r), pad(sig.s)]
+  return { raw: encodeRlp(fields), fields }
+}
+
+/** keccak of the transaction RSKj re-encodes: `fields` with the six of `twin` and the signature without padding. */
+const twinHash = (fields: string[], twin: Six): string => keccak256(encodeRlp([...twin, fields[6]!, unpadded(fields[7]!), unpadded(fields[8]!)]))
+
+const with_ = (i: number, v: string, six: Six = BASE): Six => six.map((f, j) => (j === i ? v : f))
+
+describe('eth_sendRawTransaction: a nonce with non-canonical bytes (RSKj TxValidatorNonceEncodingValidator)', () => {
+  it('a leading zero byte: -32010 `transaction nonce has non-canonical encoding`, whatever the number', async () => {
+    const p = await fresh()
+    for (const nonce of ['0x0000', '0x0001', '0x000005']) {
+      await rejects(rq(p, 'eth_sendRawTransaction', [signedRaw(with_(0, nonce)).raw]), -32010, 'transaction nonce has non-canonical encoding')
+    }
+    // Nothing entered the pool: the sender's next nonce is still 0, and the canonical transaction goes through.
+    expect(await rq(p, 'eth_getTransactionCount', [COW, 'pending'])).toBe('0x0')
+    const { raw } = signedRaw(BASE)
+    expect(await rq(p, 'eth_sendRawTransaction', [raw])).toBe(keccak256(raw))
+  })
+
+  it('more than 8 bytes: -32010 `transaction nonce byte length exceeds maximum: N > 8`, leading zeros or not', async () => {
+    const p = await fresh()
+    const cases: [string, string][] = [
+      ['0x000000000000000001', 'transaction nonce byte length exceeds maximum: 9 > 8'],
+      ['0x010000000000000000', 'transaction nonce byte length exceeds maximum: 9 > 8'],
+      ['0x01' + '00'.repeat(32), 'transaction nonce byte length exceeds maximum: 33 > 8'],
+    ]
+    for (const [nonce, text] of cases) await rejects(rq(p, 'eth_sendRawTransaction', [signedRaw(with_(0, nonce)).raw]), -32010, text)
+    // 8 canonical bytes pass the encoding check; 2^64 - 1, which the engine cannot hold, is RSKj's next answer.
+    await rejects(rq(p, 'eth_sendRawTransaction', [signedRaw(with_(0, '0xffffffffffffffff')).raw]), -32010, 'transaction nonce too high')
+    await rejects(rq(p, 'eth_sendRawTransaction', [signedRaw(with_(0, '0xfffffffffffffffe')).raw]), -32010, 'transaction nonce too high')
+  })
+
+  it('is checked after the sender state and the gas limit, before the nonce range', async () => {
+    const p = await fresh()
+    // No state for the signer: RSKj's first check (TxPendingValidator.isValid) answers.
+    const stranger = Wallet.createRandom().privateKey
+    await rejects(rq(p, 'eth_sendRawTransaction', [signedRaw(with_(0, '0x0001'), { key: stranger }).raw]), -32010, "the sender account doesn't exist")
+    // A gas limit over the block's: TxValidatorGasLimitValidator comes before the nonce encoding.
+    await rejects(rq(p, 'eth_sendRawTransaction', [signedRaw(with_(2, '0x01312d00', with_(0, '0x0001'))).raw]), -32010,
+      "transaction's gas limit of 20000000 is higher than the block's gas limit of 10000000")
+    // The nonce encoding comes before the nonce range: too low and too high are not what is answered.
+    await rq(p, 'eth_sendRawTransaction', [signedRaw(BASE).raw])
+    await rejects(rq(p, 'eth_sendRawTransaction', [signedRaw(with_(0, '0x0000')).raw]), -32010, 'transaction nonce has non-canonical encoding')
+    await rejects(rq(p, 'eth_sendRawTransaction', [signedRaw(with_(0, '0x0040')).raw]), -32010, 'transaction nonce has non-canonical encoding')
+    // And before the intrinsic gas: a gas limit below 21,000.
+    await rejects(rq(p, 'eth_sendRawTransaction', [signedRaw(with_(2, '0x01', with_(0, '0x0001'))).raw]), -32010, 'transaction nonce has non-canonical encoding')
+  })
+
+  it('the single byte 0x00 passes the check; RSKj signs and hashes it as the empty string', async () => {
+    const p = await fresh()
+    // Signed over the canonical message (nonce as the empty string), sent with 0x00: taken, with the canonical hash.
+    const { raw, fields } = signedRaw(with_(0, '0x00'), { signedOver: BASE })
+    const hash = twinHash(fields, BASE)
+    expect(hash).not.toBe(keccak256(raw))
+    expect(await rq(p, 'eth_sendRawTransaction', [raw])).toBe(hash)
+    const tx = await rq(p, 'eth_getTransactionByHash', [hash])
+    expect([tx.from, tx.nonce, tx.blockNumber]).toEqual([COW, '0x0', '0x1'])
+    expect((await rq(p, 'eth_getTransactionReceipt', [hash])).status).toBe('0x1')
+    // Signed over its own bytes (0x00): RSKj's message has the empty string there, so another key is recovered,
+    // one with no state.
+    const q = await fresh()
+    await rejects(rq(q, 'eth_sendRawTransaction', [signedRaw(with_(0, '0x00')).raw]), -32010, "the sender account doesn't exist")
+  })
+})
+
+describe('eth_sendRawTransaction: other integers with leading zeros (RSKj Transaction.java)', () => {
+  it('a gas limit with a leading zero is taken and mined as received: hash over the bytes, sender over them', async () => {
+    const p = await fresh()
+    const six = with_(2, '0x005208')
+    const { raw } = signedRaw(six)
+    expect(await rq(p, 'eth_sendRawTransaction', [raw])).toBe(keccak256(raw))
+    const read = async (): Promise<unknown> => {
+      const tx = await rq(p, 'eth_getTransactionByHash', [keccak256(raw)])
+      const receipt = await rq(p, 'eth_getTransactionReceipt', [keccak256(raw)])
+      return [tx.from, tx.gas, tx.nonce, tx.blockNumber, receipt.status, receipt.gasUsed]
+    }
+    expect(await read()).toEqual([COW, '0x5208', '0x0', '0x1', '0x1', '0x5208'])
+    // Read again once later blocks are mined (the block then keeps the transaction as its stored bytes).
+    await rq(p, 'evm_mine')
+    await rq(p, 'evm_mine')
+    expect(await read()).toEqual([COW, '0x5208', '0x0', '0x1', '0x1', '0x5208'])
+    // Signed over the canonical gas limit and sent with the zero: RSKj signs the bytes received, so another sender.
+    await rejects(rq(p, 'eth_sendRawTransaction', [signedRaw(with_(0, '0x01', six), { signedOver: with_(0, '0x01') }).raw]), -32010, "the sender account doesn't exist")
+  })
+
+  it('a gas price with leading zeros is read as a number: signed and hashed without them', async () => {
+    const p = await fresh()
+    const { raw, fields } = signedRaw(with_(1, '0x0001'), { signedOver: with_(1, '0x01') })
+    const hash = twinHash(fields, with_(1, '0x01'))
+    expect(await rq(p, 'eth_sendRawTransaction', [raw])).toBe(hash)
+    const tx = await rq(p, 'eth_getTransactionByHash', [hash])
+    expect([tx.from, tx.gasPrice]).toEqual([COW, '0x1'])
+    await rejects(rq(p, 'eth_sendRawTransaction', [signedRaw(with_(0, '0x01', with_(1, '0x0001'))).raw]), -32010, "the sender account doesn't exist")
+  })
+
+  it('a zero gas price given as 0x00 is written back as 0x00 (encodeCoinNonNullZero); 0x0000 becomes 0x00', async () => {
+    const p = await fresh()
+    const zeroByte = signedRaw(with_(1, '0x00'))
+    expect(await rq(p, 'eth_sendRawTransaction', [zeroByte.raw])).toBe(keccak256(zeroByte.raw))
+    expect((await rq(p, 'eth_getTransactionByHash', [keccak256(zeroByte.raw)])).from).toBe(COW)
+    const twin = with_(0, '0x01', with_(1, '0x00'))
+    const { raw, fields } = signedRaw(with_(1, '0x0000', twin), { signedOver: twin })
+    expect(await rq(p, 'eth_sendRawTransaction', [raw])).toBe(twinHash(fields, twin))
+    await rq(p, 'evm_mine')
+    const tx = await rq(p, 'eth_getTransactionByHash', [twinHash(fields, twin)])
+    expect([tx.from, tx.nonce, tx.gasPrice]).toEqual([COW, '0x1', '0x0'])
+  })
+
+  it('a value with leading zeros, or zero as 0x00, is read as a number: signed and hashed without them', async () => {
+    const p = await fresh()
+    const { raw, fields } = signedRaw(with_(4, '0x0005'), { signedOver: with_(4, '0x05') })
+    expect(await rq(p, 'eth_sendRawTransaction', [raw])).toBe(twinHash(fields, with_(4, '0x05')))
+    expect((await rq(p, 'eth_getTransactionByHash', [twinHash(fields, with_(4, '0x05'))])).value).toBe('0x5')
+    const twin = with_(0, '0x01')
+    const zero = signedRaw(with_(4, '0x00', twin), { signedOver: twin })
+    expect(await rq(p, 'eth_sendRawTransaction', [zero.raw])).toBe(twinHash(zero.fields, twin))
+    // Signed over 0x00 itself: RSKj's message holds the empty string, so another sender.
+    await rejects(rq(p, 'eth_sendRawTransaction', [signedRaw(with_(0, '0x02', with_(4, '0x00'))).raw]), -32010, "the sender account doesn't exist")
+  })
+
+  it('r and s with leading zeros (33 bytes too) are numbers: the sender is the signer, the hash the canonical one', async () => {
+    const p = await fresh({ mining: { auto: false } })
+    const canonical = signedRaw(BASE)
+    const padded = signedRaw(BASE, { pad: '0x00' })
+    const long = signedRaw(BASE, { pad: '0x0000' })
+    expect(padded.raw).not.toBe(canonical.raw)
+    expect(await rq(p, 'eth_sendRawTransaction', [long.raw])).toBe(keccak256(canonical.raw))
+    // The same transaction for RSKj (same hash): the pool has it already.
+    await rejects(rq(p, 'eth_sendRawTransaction', [padded.raw]), -32010, 'pending transaction with same hash already exists')
+    await rejects(rq(p, 'eth_sendRawTransaction', [canonical.raw]), -32010, 'pending transaction with same hash already exists')
+    await rq(p, 'evm_mine')
+    const tx = await rq(p, 'eth_getTransactionByHash', [keccak256(canonical.raw)])
+    expect([tx.from, BigInt(tx.r), BigInt(tx.s)]).toEqual([COW, BigInt(canonical.fields[7]!), BigInt(canonical.fields[8]!)])
+  })
+
+  it('anvil_reorg refuses a raw transaction whose nonce RSKj\'s pool refuses', async () => {
+    const p = await fresh()
+    await rq(p, 'evm_mine')
+    await rejects(rq(p, 'anvil_reorg', ['0x1', [[signedRaw(with_(0, '0x0000')).raw, '0x0']]]), -32602, 'Invalid reorg transaction: transaction nonce has non-canonical encoding')
+  })
+})
+
+describe('eth_sendRawTransaction over HTTP, default and hosted', () => {
+  const servers: RsksimServer[] = []
+  beforeAll(async () => {
+    for (const hosted of [false, true]) servers.push(await startServer({ port: 0, hosted, accountTxRateLimit: false }))
+  })
+  afterAll(async () => {
+    for (const s of servers) await s.close()
+  })
+  const post = (server: RsksimServer, raw: string): Promise<any> =>
+    fetch(server.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] }) }).then((r) => r.json())
+
+  it('answers the nonce refusals with -32010 and takes the other encodings, in both modes', async () => {
+    for (const server of servers) {
+      expect(await post(server, signedRaw(with_(0, '0x0001')).raw)).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32010, message: 'transaction nonce has non-canonical encoding' } })
+      expect(await post(server, signedRaw(with_(0, '0x000000000000000001')).raw)).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32010, message: 'transaction nonce byte length exceeds maximum: 9 > 8' } })
+      const { raw } = signedRaw(with_(2, '0x005208'))
+      expect(await post(server, raw)).toEqual({ jsonrpc: '2.0', id: 1, result: keccak256(raw) })
+      const twin = with_(0, '0x01')
+      const value = signedRaw(with_(4, '0x0000', twin), { signedOver: twin })
+      expect(await post(server, value.raw)).toEqual({ jsonrpc: '2.0', id: 1, result: twinHash(value.fields, twin) })
+    }
+  })
+})
