@@ -113,6 +113,8 @@ describe('eth_sendRawTransaction: other integers with leading zeros (RSKj Transa
       return [tx.from, tx.gas, tx.nonce, tx.blockNumber, receipt.status, receipt.gasUsed]
     }
     expect(await read()).toEqual([COW, '0x5208', '0x0', '0x1', '0x1', '0x5208'])
+    // Executed as the signer's: its nonce moved (the engine alone would recover another key from its own message).
+    expect(await rq(p, 'eth_getTransactionCount', [COW, 'latest'])).toBe('0x1')
     // Read again once later blocks are mined (the block then keeps the transaction as its stored bytes).
     await rq(p, 'evm_mine')
     await rq(p, 'evm_mine')
@@ -142,6 +144,7 @@ describe('eth_sendRawTransaction: other integers with leading zeros (RSKj Transa
     await rq(p, 'evm_mine')
     const tx = await rq(p, 'eth_getTransactionByHash', [twinHash(fields, twin)])
     expect([tx.from, tx.nonce, tx.gasPrice]).toEqual([COW, '0x1', '0x0'])
+    expect(await rq(p, 'eth_getTransactionCount', [COW, 'latest'])).toBe('0x2')
   })
 
   it('a value with leading zeros, or zero as 0x00, is read as a number: signed and hashed without them', async () => {
