@@ -13,7 +13,8 @@
  *   and before the nonce range (co/rsk/net/handler/TxPendingValidator.java).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SigningKey, Wallet, encodeRlp, keccak256 } from 'ethers'
+import { SigningKey, Wallet, encodeRlp, getBytes, hexlify, keccak256 } from 'ethers'
+import { createMPT } from '@ethereumjs/mpt'
 import { startServer, type Provider, type RsksimServer } from '../src/index.js'
 import { COW, COW1, COW_KEY, fresh, rejects } from './helpers.js'
 
@@ -172,6 +173,24 @@ describe('eth_sendRawTransaction: other integers with leading zeros (RSKj Transa
     await rq(p, 'evm_mine')
     const tx = await rq(p, 'eth_getTransactionByHash', [keccak256(canonical.raw)])
     expect([tx.from, BigInt(tx.r), BigInt(tx.s)]).toEqual([COW, BigInt(canonical.fields[7]!), BigInt(canonical.fields[8]!)])
+  })
+
+  it('a block holds RSKj\'s re-encoding: its transactions root is over those bytes (one transaction, no REMASC)', async () => {
+    // The root is an Ethereum trie, key RLP(index) (docs/compatibility.md), computed here with @ethereumjs/mpt.
+    const rootOf = async (bytes: string): Promise<string> => {
+      const trie = await createMPT()
+      await trie.put(Uint8Array.of(0x80), getBytes(bytes))
+      return hexlify(trie.root())
+    }
+    const p = await fresh({ remasc: false })
+    const gasLimit = signedRaw(with_(2, '0x005208'))
+    await rq(p, 'eth_sendRawTransaction', [gasLimit.raw])
+    expect((await rq(p, 'eth_getBlockByNumber', ['0x1', false])).transactionsRoot).toBe(await rootOf(gasLimit.raw))
+    const twin = with_(0, '0x01')
+    const padded = signedRaw(with_(4, '0x0000', twin), { signedOver: twin, pad: '0x00' })
+    await rq(p, 'eth_sendRawTransaction', [padded.raw])
+    const reencoded = encodeRlp([...twin, padded.fields[6]!, unpadded(padded.fields[7]!), unpadded(padded.fields[8]!)])
+    expect((await rq(p, 'eth_getBlockByNumber', ['0x2', false])).transactionsRoot).toBe(await rootOf(reencoded))
   })
 
   it('anvil_reorg refuses a raw transaction whose nonce RSKj\'s pool refuses', async () => {
