@@ -200,6 +200,39 @@ describe('eth_sendRawTransaction: other integers with leading zeros (RSKj Transa
   })
 })
 
+describe('eth_sendRawTransaction: RLP that is not canonical (RSKj RLP.decodeElement reads it)', () => {
+  /** The nine items written by hand (each hex already an RLP item), in a list whose length has a leading zero byte. */
+  const list = (items: string[]): string => {
+    const payload = items.map((i) => i.slice(2)).join('')
+    return '0xf900' + (payload.length / 2).toString(16).padStart(2, '0') + payload
+  }
+  const item = (h: string): string => encodeRlp(h)
+
+  it('reads prefixed single bytes, long forms for short strings and padded lengths; hashes and signs the re-encoding', async () => {
+    const p = await fresh()
+    const twin = with_(2, '0x7530', with_(5, '0xabcd', with_(4, '0x05')))
+    const { fields } = signedRaw(twin)
+    const items = fields.map(item)
+    items[4] = '0x8105' // value 5 with a length prefix
+    items[5] = '0xb802abcd' // two bytes in the long form
+    const raw = list(items)
+    const hash = keccak256(encodeRlp(fields))
+    expect(hash).not.toBe(keccak256(raw))
+    expect(await rq(p, 'eth_sendRawTransaction', [raw])).toBe(hash)
+    const tx = await rq(p, 'eth_getTransactionByHash', [hash])
+    expect([tx.from, tx.value, tx.input]).toEqual([COW, '0x5', '0xabcd'])
+    // A list that does not end where the bytes end is still refused as bad input.
+    await rejects(rq(p, 'eth_sendRawTransaction', [list(items) + '00']), -32602, /^Invalid input: /)
+  })
+
+  it('and the pool still answers the nonce texts for such bytes', async () => {
+    const p = await fresh()
+    const items = signedRaw(with_(0, '0x0001')).fields.map(item)
+    items[2] = '0xb8025208'
+    await rejects(rq(p, 'eth_sendRawTransaction', [list(items)]), -32010, 'transaction nonce has non-canonical encoding')
+  })
+})
+
 describe('eth_sendRawTransaction over HTTP, default and hosted', () => {
   const servers: RsksimServer[] = []
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 /**
  * Raw legacy transactions whose integers carry leading zero bytes, which the engine (@ethereumjs/tx) refuses and
- * RSKj reads (org/ethereum/core/Transaction.java): taken here only after the canonical decode failed
- * (rawTransaction.ts), so canonical transactions never pay for it.
+ * RSKj reads (org/ethereum/core/Transaction.java), or whose RLP is not canonical (lenientRlp.ts): taken here only
+ * after the canonical decode failed (rawTransaction.ts), so canonical transactions never pay for it.
  *
  * As RSKj: the transaction is its re-encoding (node/chain/rskjTxFields.ts), so its hash is keccak of the re-encoded
  * bytes (not of the bytes received), its sender is recovered from the re-encoded message (`getRawHash`: the nonce

@@ -17,6 +17,7 @@ import { seedSender } from '../../node/enginePatches/senderCache.js'
 import { legacyTxFromFields } from '../../node/enginePatches/legacyTx.js'
 import { beyondEngineNonce, hasLeadingZeros } from '../../node/chain/rskjTxFields.js'
 import { decodeNonCanonical } from './nonCanonicalTransaction.js'
+import { lenientTransactionFields } from './lenientRlp.js'
 
 /**
  * Records decoded lately (the 256 most recent), per chain and by raw bytes: a test that reverts to a snapshot and
@@ -48,6 +49,8 @@ function decodeAnew(raw: Uint8Array, common: Common): TxRecord {
     throw new RpcError(ErrorCode.InvalidParams, `Invalid input: typed transactions (EIP-2718 type 0x${raw[0]!.toString(16).padStart(2, '0')}) are not supported; send a legacy (type 0) transaction`)
   }
   let fields: Uint8Array[]
+  // Whether the RLP itself was not canonical: RSKj reads it (lenientRlp.ts) and hashes its re-encoding.
+  let lenient = false
   try {
     const decoded = RLP.decode(raw)
     if (!Array.isArray(decoded) || decoded.length !== 9 || decoded.some((f) => !(f instanceof Uint8Array))) {
@@ -55,7 +58,10 @@ function decodeAnew(raw: Uint8Array, common: Common): TxRecord {
     }
     fields = decoded as Uint8Array[]
   } catch (e) {
-    throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
+    const read = lenientTransactionFields(raw)
+    if (read === undefined) throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
+    fields = read
+    lenient = true
   }
   const v = bytesToWord(fields[6]!)
   const s = bytesToWord(fields[8]!)
@@ -64,6 +70,7 @@ function decodeAnew(raw: Uint8Array, common: Common): TxRecord {
   if (fields[6]!.length > 1 || (derived !== 0n && derived !== chainId) || s > SECP256K1_ORDER_DIV_2) {
     throw invalidParams(`Invalid chainId: ${derived}`)
   }
+  if (lenient) return decodeNonCanonical(fields, common, derived === 0n ? undefined : chainId)
   let tx: LegacyTx
   try {
     // From the fields decoded above: createLegacyTxFromRLP would decode the same bytes again. A copy of the first
