@@ -49,7 +49,7 @@ export function engineFields(fields: readonly Uint8Array[]): Uint8Array[] {
 
 /** Whether any integer field (all but `to`, data and v) has a leading zero byte, which the engine refuses. */
 export function hasLeadingZeros(fields: readonly Uint8Array[]): boolean {
-  return fields.some((f, i) => i !== 3 && i !== 5 && f.length > 0 && f[0] === 0)
+  return fields.some((f, i) => i !== 3 && i !== 5 && i !== 6 && f.length > 0 && f[0] === 0)
 }
 
 /** Whether the engine cannot hold the nonce's number: 2^64 - 1 and over (its `valueOverflowCheck`). */

@@ -1,6 +1,8 @@
 /**
  * Raw signed transactions as RSKj accepts them (reference §5.4): a legacy RLP list of exactly 9 items, signed for
  * chain id 0 or the node's, with a canonical (low) s. Decoded once; the record is built from the decoded fields.
+ * Bytes the engine refuses but RSKj reads (RLP that is not canonical, integers with leading zero bytes, a nonce past
+ * the engine's) take another path once the canonical decode has failed: lenientRlp.ts, nonCanonicalTransaction.ts.
  */
 import type { Common } from '@ethereumjs/common'
 import { Capability, createLegacyTxFromBytesArray, type LegacyTx } from '@ethereumjs/tx'
