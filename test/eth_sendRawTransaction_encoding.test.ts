@@ -193,6 +193,25 @@ describe('eth_sendRawTransaction: other integers with leading zeros (RSKj Transa
     expect((await rq(p, 'eth_getBlockByNumber', ['0x2', false])).transactionsRoot).toBe(await rootOf(reencoded))
   })
 
+  it('r or s of 0 or at least n, leading zeros or not, and s = n/2: -32602 `Invalid chainId: 33` (acceptTransactionSignature)', async () => {
+    const p = await fresh()
+    // secp256k1's group order (SEC 2) and RSKj's SECP256K1N_HALF, n / 2 rounded down.
+    const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
+    const half = n / 2n
+    const { fields } = signedRaw(BASE)
+    const hex = (x: bigint): string => '0x' + x.toString(16).padStart(64, '0')
+    const cases: [string, string][] = [
+      ['0x00', fields[8]!], [fields[7]!, '0x00'], ['0x0000', fields[8]!],
+      [hex(n), fields[8]!], ['0x00' + hex(n).slice(2), fields[8]!], [hex(n + 5n), fields[8]!],
+      [fields[7]!, hex(half)], [fields[7]!, '0x00' + hex(half).slice(2)],
+    ]
+    for (const [r, s] of cases) {
+      await rejects(rq(p, 'eth_sendRawTransaction', [encodeRlp([...BASE, fields[6]!, r, s])]), -32602, 'Invalid chainId: 33')
+    }
+    // s = n/2 - 1 is not refused for its size (this one recovers no funded key: the pool answers).
+    await rejects(rq(p, 'eth_sendRawTransaction', [encodeRlp([...BASE, fields[6]!, fields[7]!, hex(half - 1n)])]), -32010, "the sender account doesn't exist")
+  })
+
   it('anvil_reorg refuses a raw transaction whose nonce RSKj\'s pool refuses', async () => {
     const p = await fresh()
     await rq(p, 'evm_mine')

@@ -7,7 +7,7 @@
 import type { Common } from '@ethereumjs/common'
 import { Capability, createLegacyTxFromBytesArray, type LegacyTx } from '@ethereumjs/tx'
 import { RLP } from '@ethereumjs/rlp'
-import { SECP256K1_ORDER_DIV_2 } from '@ethereumjs/util'
+import { SECP256K1_ORDER, SECP256K1_ORDER_DIV_2 } from '@ethereumjs/util'
 import { invalidParams, RpcError, ErrorCode } from '../../errors.js'
 import { legacySigningHash, recordOf, TX_OPTIONS } from '../../node/chain/txRecord.js'
 import type { TxRecord } from '../../node/chain/types.js'
@@ -69,10 +69,14 @@ function decodeAnew(raw: Uint8Array, common: Common): TxRecord {
   const s = bytesToWord(fields[8]!)
   const chainId = common.chainId()
   const derived = v === 27n || v === 28n ? 0n : (v - 35n) / 2n
-  if (fields[6]!.length > 1 || (derived !== 0n && derived !== chainId) || s > SECP256K1_ORDER_DIV_2) {
+  // RSKj `Transaction.acceptTransactionSignature`: s at or over n/2 (rounded down) is refused, n/2 itself too.
+  if (fields[6]!.length > 1 || (derived !== 0n && derived !== chainId) || s >= SECP256K1_ORDER_DIV_2) {
     throw invalidParams(`Invalid chainId: ${derived}`)
   }
-  if (lenient) return decodeNonCanonical(fields, common, derived === 0n ? undefined : chainId)
+  if (lenient) {
+    if (outsideGroup(fields[7]!) || outsideGroup(fields[8]!)) throw invalidParams(`Invalid chainId: ${derived}`)
+    return decodeNonCanonical(fields, common, derived === 0n ? undefined : chainId)
+  }
   let tx: LegacyTx
   try {
     // From the fields decoded above: createLegacyTxFromRLP would decode the same bytes again. A copy of the first
@@ -81,10 +85,23 @@ function decodeAnew(raw: Uint8Array, common: Common): TxRecord {
     seedRecoveredSender(tx, fields, chainId)
     return recordOf(tx, raw)
   } catch (e) {
+    if (outsideGroup(fields[7]!) || outsideGroup(fields[8]!)) throw invalidParams(`Invalid chainId: ${derived}`)
     // Integers with leading zero bytes, or a nonce past the engine's: RSKj reads them (nonCanonicalTransaction.ts).
     if (hasLeadingZeros(fields) || beyondEngineNonce(fields[0]!)) return decodeNonCanonical(fields, common, derived === 0n ? undefined : chainId)
     throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
   }
+}
+
+/**
+ * Whether r or s, given as bytes, is 0 or at least the group order: RSKj reads it as a number
+ * (`ECDSASignature.fromComponents`) and `acceptTransactionSignature` (`validateComponents`) refuses it, -32602
+ * `Invalid chainId: <id>` (reference §5.4). Asked only once the engine refused the transaction. An empty r or s is
+ * left to the engine's refusal (RSKj meets a null there: -32603, docs/compatibility.md).
+ */
+function outsideGroup(bytes: Uint8Array): boolean {
+  if (bytes.length === 0) return false
+  const n = bytesToWord(bytes)
+  return n === 0n || n >= SECP256K1_ORDER
 }
 
 /**
