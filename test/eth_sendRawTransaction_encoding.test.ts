@@ -212,6 +212,14 @@ describe('eth_sendRawTransaction: other integers with leading zeros (RSKj Transa
     await rejects(rq(p, 'eth_sendRawTransaction', [encodeRlp([...BASE, fields[6]!, fields[7]!, hex(half - 1n)])]), -32010, "the sender account doesn't exist")
   })
 
+  it('eth_sendRawTransactionSync (an extension) decodes and admits the same way', async () => {
+    const p = await fresh()
+    await rejects(rq(p, 'eth_sendRawTransactionSync', [signedRaw(with_(0, '0x0001')).raw]), -32010, 'transaction nonce has non-canonical encoding')
+    const { raw } = signedRaw(with_(2, '0x005208'))
+    const receipt = await rq(p, 'eth_sendRawTransactionSync', [raw])
+    expect([receipt.transactionHash, receipt.from, receipt.status]).toEqual([keccak256(raw), COW, '0x1'])
+  })
+
   it('anvil_reorg refuses a raw transaction whose nonce RSKj\'s pool refuses', async () => {
     const p = await fresh()
     await rq(p, 'evm_mine')
