@@ -42,6 +42,7 @@ function signedRaw(sent: Six, opts: { signedOver?: Six; key?: string; pad?: stri
 /** keccak of the transaction RSKj re-encodes: `fields` with the six of `twin` and the signature without padding. */
 const twinHash = (fields: string[], twin: Six): string => keccak256(encodeRlp([...twin, fields[6]!, unpadded(fields[7]!), unpadded(fields[8]!)]))
 
+/** `six` with its field `i` (0 nonce, 1 gas price, 2 gas limit, 3 to, 4 value, 5 data) written as `v`. */
 const with_ = (i: number, v: string, six: Six = BASE): Six => six.map((f, j) => (j === i ? v : f))
 
 describe('eth_sendRawTransaction: a nonce with non-canonical bytes (RSKj TxValidatorNonceEncodingValidator)', () => {
