@@ -4,6 +4,7 @@
  */
 import type { Common } from '@ethereumjs/common'
 import { createLegacyTx, createLegacyTxFromBytesArray, createLegacyTxFromRLP, type LegacyTx, type LegacyTxData } from '@ethereumjs/tx'
+import { RLP } from '@ethereumjs/rlp'
 import { Address, bytesToBigInt, unpadBytes } from '@ethereumjs/util'
 import { rlpEncode, unpaddedBytes, WORD_LIMIT } from '../rlp.js'
 import { keccak256, keccakRlp, publicKeyOf, signDigest } from '../crypto.js'
@@ -11,6 +12,7 @@ import { seedSender } from '../enginePatches/senderCache.js'
 import { legacyTxFromFields } from '../enginePatches/legacyTx.js'
 import type { TxRecord } from './types.js'
 import { flatHex } from './flatHex.js'
+import { engineFields, hasLeadingZeros } from './rskjTxFields.js'
 
 /**
  * The engine refuses oversized initcode (EIP-3860) when it builds the transaction; pool admission refuses it with
@@ -33,9 +35,18 @@ export function recordOf(tx: LegacyTx, raw: Uint8Array = tx.serialize()): TxReco
 export function impersonatedTransaction(data: LegacyTxData, from: Uint8Array, common: Common): TxRecord {
   const v = 35n + 2n * common.chainId()
   const tx = createLegacyTx({ ...data, v, r: bytesToBigInt(from), s: 1n }, { common, ...TX_OPTIONS, freeze: false })
+  pinSender(tx, from)
+  return recordOf(tx)
+}
+
+/**
+ * Makes an unfrozen transaction (built with `freeze: false`) answer `from` as its sender, whatever its signature
+ * recovers to: for impersonated transactions, stored ones (the sender recorded), and raw ones whose sender RSKj
+ * recovers from another message than the engine would (src/rpc/codecs/nonCanonicalTransaction.ts).
+ */
+export function pinSender(tx: LegacyTx, from: Uint8Array): void {
   const sender = new Address(from)
   Object.defineProperty(tx, 'getSenderAddress', { value: () => sender })
-  return recordOf(tx)
 }
 
 /**
@@ -139,15 +150,28 @@ export class StoredTxRecord implements TxRecord {
 
   get tx(): LegacyTx {
     if (this.decoded === undefined) {
-      const tx = createLegacyTxFromRLP(this.raw, { common: this.common, ...TX_OPTIONS, freeze: false })
-      const sender = new Address(this.from)
-      Object.defineProperty(tx, 'getSenderAddress', { value: () => sender })
+      const tx = storedTx(this.raw, this.common)
+      pinSender(tx, this.from)
       this.decoded = tx
     }
     return this.decoded
   }
 }
 
+
+/**
+ * The engine's transaction of stored bytes. Bytes with leading zeros in an integer (a gas limit or a zero gas price
+ * as RSKj re-encodes them, node/chain/rskjTxFields.ts) are read without them: the engine refuses them as they are.
+ */
+function storedTx(raw: Uint8Array, common: Common): LegacyTx {
+  try {
+    return createLegacyTxFromRLP(raw, { common, ...TX_OPTIONS, freeze: false })
+  } catch (e) {
+    const fields = RLP.decode(raw)
+    if (!Array.isArray(fields) || !fields.every((f) => f instanceof Uint8Array) || !hasLeadingZeros(fields as Uint8Array[])) throw e
+    return createLegacyTxFromBytesArray(engineFields(fields as Uint8Array[]), { common, ...TX_OPTIONS, freeze: false })
+  }
+}
 
 /** Replaces the block's transactions by their compact form (the REMASC transaction is compact already). */
 export function compactTransactions(transactions: TxRecord[], common: Common): void {

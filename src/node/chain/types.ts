@@ -38,6 +38,13 @@ export interface TxRecord {
   fromHex: string
   /** Serialized (RLP) bytes, as received or as signed. */
   raw: Uint8Array
+  /**
+   * RSKj's pool refusal of a raw transaction's nonce (src/rpc/codecs/nonCanonicalTransaction.ts): its bytes
+   * (`TxValidatorNonceEncodingValidator`: over 8 bytes, or a leading zero), or a number the engine cannot hold (2^64 - 1:
+   * `transaction nonce too high`, the next step). Admission answers it at the pool's place for it: such a record never
+   * enters the pool, and its `tx.nonce` may not be the one sent.
+   */
+  nonceRefusal?: string
   /** Set on the unsigned REMASC system transaction that ends every block (src/node/rsk/remasc/remasc.ts). */
   system?: 'remasc'
 }

@@ -46,6 +46,8 @@ export function admissionError(t: TxRecord, ctx: AdmissionContext): string | nul
   if (tx.gasLimit > ctx.blockGasLimit) {
     return `transaction's gas limit of ${tx.gasLimit} is higher than the block's gas limit of ${ctx.blockGasLimit}`
   }
+  // TxValidatorNonceEncodingValidator, after the gas limit (TxPendingValidator's steps).
+  if (t.nonceRefusal !== undefined) return t.nonceRefusal
   const nonce = ctx.account?.nonce ?? 0n
   if (tx.nonce < nonce) return 'transaction nonce too low'
   if (tx.nonce >= nonce + ACCOUNT_SLOTS) return 'transaction nonce too high'

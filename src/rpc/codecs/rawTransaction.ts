@@ -1,11 +1,13 @@
 /**
  * Raw signed transactions as RSKj accepts them (reference §5.4): a legacy RLP list of exactly 9 items, signed for
  * chain id 0 or the node's, with a canonical (low) s. Decoded once; the record is built from the decoded fields.
+ * Bytes the engine refuses but RSKj reads (RLP that is not canonical, integers with leading zero bytes, a nonce past
+ * the engine's) take another path once the canonical decode has failed: lenientRlp.ts, nonCanonicalTransaction.ts.
  */
 import type { Common } from '@ethereumjs/common'
 import { Capability, createLegacyTxFromBytesArray, type LegacyTx } from '@ethereumjs/tx'
 import { RLP } from '@ethereumjs/rlp'
-import { SECP256K1_ORDER_DIV_2 } from '@ethereumjs/util'
+import { SECP256K1_ORDER, SECP256K1_ORDER_DIV_2 } from '@ethereumjs/util'
 import { invalidParams, RpcError, ErrorCode } from '../../errors.js'
 import { legacySigningHash, recordOf, TX_OPTIONS } from '../../node/chain/txRecord.js'
 import type { TxRecord } from '../../node/chain/types.js'
@@ -15,6 +17,9 @@ import { bytesToWord } from '../../node/rlp.js'
 import { ecrecover } from '../../node/crypto.js'
 import { seedSender } from '../../node/enginePatches/senderCache.js'
 import { legacyTxFromFields } from '../../node/enginePatches/legacyTx.js'
+import { beyondEngineNonce, hasLeadingZeros } from '../../node/chain/rskjTxFields.js'
+import { decodeNonCanonical } from './nonCanonicalTransaction.js'
+import { lenientTransactionFields } from './lenientRlp.js'
 
 /**
  * Records decoded lately (the 256 most recent), per chain and by raw bytes: a test that reverts to a snapshot and
@@ -35,7 +40,8 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common): TxRecord 
   const known = decoded.get(key)
   if (known !== undefined) return { ...known, raw }
   const record = decodeAnew(raw, common)
-  decoded.set(key, record)
+  // Only canonical bytes are remembered: a record read RSKj's way holds its own re-encoding, not `raw`.
+  if (record.raw === raw) decoded.set(key, record)
   return record
 }
 
@@ -45,6 +51,8 @@ function decodeAnew(raw: Uint8Array, common: Common): TxRecord {
     throw new RpcError(ErrorCode.InvalidParams, `Invalid input: typed transactions (EIP-2718 type 0x${raw[0]!.toString(16).padStart(2, '0')}) are not supported; send a legacy (type 0) transaction`)
   }
   let fields: Uint8Array[]
+  // Whether the RLP itself was not canonical: RSKj reads it (lenientRlp.ts) and hashes its re-encoding.
+  let lenient = false
   try {
     const decoded = RLP.decode(raw)
     if (!Array.isArray(decoded) || decoded.length !== 9 || decoded.some((f) => !(f instanceof Uint8Array))) {
@@ -52,14 +60,22 @@ function decodeAnew(raw: Uint8Array, common: Common): TxRecord {
     }
     fields = decoded as Uint8Array[]
   } catch (e) {
-    throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
+    const read = lenientTransactionFields(raw)
+    if (read === undefined) throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
+    fields = read
+    lenient = true
   }
   const v = bytesToWord(fields[6]!)
   const s = bytesToWord(fields[8]!)
   const chainId = common.chainId()
   const derived = v === 27n || v === 28n ? 0n : (v - 35n) / 2n
-  if (fields[6]!.length > 1 || (derived !== 0n && derived !== chainId) || s > SECP256K1_ORDER_DIV_2) {
+  // RSKj `Transaction.acceptTransactionSignature`: s at or over n/2 (rounded down) is refused, n/2 itself too.
+  if (fields[6]!.length > 1 || (derived !== 0n && derived !== chainId) || s >= SECP256K1_ORDER_DIV_2) {
     throw invalidParams(`Invalid chainId: ${derived}`)
+  }
+  if (lenient) {
+    if (outsideGroup(fields[7]!) || outsideGroup(fields[8]!)) throw invalidParams(`Invalid chainId: ${derived}`)
+    return decodeNonCanonical(fields, common, derived === 0n ? undefined : chainId)
   }
   let tx: LegacyTx
   try {
@@ -69,8 +85,23 @@ function decodeAnew(raw: Uint8Array, common: Common): TxRecord {
     seedRecoveredSender(tx, fields, chainId)
     return recordOf(tx, raw)
   } catch (e) {
+    if (outsideGroup(fields[7]!) || outsideGroup(fields[8]!)) throw invalidParams(`Invalid chainId: ${derived}`)
+    // Integers with leading zero bytes, or a nonce past the engine's: RSKj reads them (nonCanonicalTransaction.ts).
+    if (hasLeadingZeros(fields) || beyondEngineNonce(fields[0]!)) return decodeNonCanonical(fields, common, derived === 0n ? undefined : chainId)
     throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
   }
+}
+
+/**
+ * Whether r or s, given as bytes, is 0 or at least the group order: RSKj reads it as a number
+ * (`ECDSASignature.fromComponents`) and `acceptTransactionSignature` (`validateComponents`) refuses it, -32602
+ * `Invalid chainId: <id>` (reference §5.4). Asked only once the engine refused the transaction. An empty r or s is
+ * left to the engine's refusal (RSKj meets a null there: -32603, docs/compatibility.md).
+ */
+function outsideGroup(bytes: Uint8Array): boolean {
+  if (bytes.length === 0) return false
+  const n = bytesToWord(bytes)
+  return n === 0n || n >= SECP256K1_ORDER
 }
 
 /**

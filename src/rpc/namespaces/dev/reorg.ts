@@ -76,7 +76,10 @@ export const devReorgMethods: MethodTable = {
     // What can be refused without running is refused before anything changes: signing itself is checked (a zero nonce),
     // and a price below the blocks' minimum, which would make the new block one RSKj refuses.
     for (const [tx] of pairs) {
-      if ((await recordOf(ctx, tx, 0n)).tx.gasPrice < node.options.minimumGasPrice) {
+      const record = await recordOf(ctx, tx, 0n)
+      // A nonce whose bytes RSKj's pool refuses (nonCanonicalTransaction.ts): its miner never gets it.
+      if (record.nonceRefusal !== undefined) throw invalidParams(`Invalid reorg transaction: ${record.nonceRefusal}`)
+      if (record.tx.gasPrice < node.options.minimumGasPrice) {
         throw invalidParams(`Invalid reorg transaction: transaction's gas price lower than block's minimum (${node.options.minimumGasPrice})`)
       }
     }

@@ -1,0 +1,56 @@
+/**
+ * Raw legacy transactions whose integers carry leading zero bytes, which the engine (@ethereumjs/tx) refuses and
+ * RSKj reads (org/ethereum/core/Transaction.java), or whose RLP is not canonical (lenientRlp.ts): taken here only
+ * after the canonical decode failed (rawTransaction.ts), so canonical transactions never pay for it.
+ *
+ * As RSKj: the transaction is its re-encoding (node/chain/rskjTxFields.ts), so its hash is keccak of the re-encoded
+ * bytes (not of the bytes received), its sender is recovered from the re-encoded message (`getRawHash`: the nonce
+ * and gas limit as received, gas price and value as numbers), its size is the re-encoding's, and a block holds the
+ * re-encoded bytes. A nonce RSKj's pool refuses (over 8 bytes, or a leading zero) is kept on the record with the
+ * pool's text, which admission answers at the pool's place for it (src/node/pool/admission.ts).
+ */
+import type { Common } from '@ethereumjs/common'
+import { createLegacyTxFromBytesArray } from '@ethereumjs/tx'
+import { invalidParams } from '../../errors.js'
+import { legacySigningHash, pinSender, TX_OPTIONS } from '../../node/chain/txRecord.js'
+import type { TxRecord } from '../../node/chain/types.js'
+import { flatHex } from '../../node/chain/flatHex.js'
+import { beyondEngineNonce, engineFields, nonceRefusal as refusalOf, rskjEncodedFields } from '../../node/chain/rskjTxFields.js'
+import { ecrecover, keccak256 } from '../../node/crypto.js'
+import { rlpEncode } from '../../node/rlp.js'
+
+/**
+ * The record of a transaction RSKj reads though the engine refused its bytes, given the nine fields received and
+ * the chain id v names (undefined for v 27/28). When no key is recovered from RSKj's message, or the engine refuses
+ * the fields even without their leading zeros, the request gets -32602 `Invalid input: <reason>`, as the canonical
+ * decode answers such failures.
+ */
+export function decodeNonCanonical(fields: Uint8Array[], common: Common, chainId: bigint | undefined): TxRecord {
+  const rskj = rskjEncodedFields(fields)
+  const raw = rlpEncode(rskj)
+  const nonceRefusal = refusalOf(rskj[0]!)
+  const engine = engineFields(rskj)
+  // A refused nonce never reaches the engine's execution: admission answers the refusal first. One the engine cannot
+  // hold is left out of its transaction (only the fields checked before the nonce are read).
+  if (beyondEngineNonce(engine[0]!)) engine[0] = new Uint8Array()
+  let from: Uint8Array
+  try {
+    const publicKey = ecrecover(legacySigningHash(rskj, chainId), bytesToV(rskj[6]!), rskj[7]!, rskj[8]!, chainId)
+    from = keccak256(publicKey).slice(12)
+  } catch (e) {
+    throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  let tx
+  try {
+    tx = createLegacyTxFromBytesArray(engine, { common, ...TX_OPTIONS, freeze: false })
+  } catch (e) {
+    throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  pinSender(tx, from)
+  const hash = keccak256(raw)
+  const record: TxRecord = { tx, raw, hash, hashHex: flatHex(hash), from, fromHex: flatHex(from) }
+  if (nonceRefusal !== undefined) record.nonceRefusal = nonceRefusal
+  return record
+}
+
+const bytesToV = (v: Uint8Array): bigint => BigInt(v[0] ?? 0)
