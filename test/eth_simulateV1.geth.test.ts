@@ -213,3 +213,25 @@ describe('eth_simulateV1 execution-apis vectors: answers', () => {
     expect([second.gasUsed, b.maxUsedGas]).toEqual(['0x16e360', b.gasUsed])
   })
 })
+
+describe('eth_simulateV1 on pending (geth simulates on its pending block\'s header)', () => {
+  it('chains the first block to a pending block of its own hash, which BLOCKHASH answers', async () => {
+    const p = await fresh()
+    await p.request({ method: 'evm_setAutomine', params: [false] })
+    await p.request({ method: 'eth_sendTransaction', params: [{ from: COW, to: COW1, value: '0x5', gas: '0x5208' }] })
+    const head = (await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as any
+    // PUSH1 1, NUMBER, SUB, BLOCKHASH, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, RETURN: the hash of the block before.
+    const previousHash = { stateOverrides: { [C2]: { code: '0x600143034060005260206000f3' } }, calls: [{ to: C2 }] }
+    const [first, second] = await sim(p, { blockStateCalls: [previousHash, { calls: [{ to: C2 }] }] }, 'pending')
+    // The pending block is head + 1: the simulated ones follow it.
+    expect([BigInt(first.number), BigInt(second.number)]).toEqual([BigInt(head.number) + 2n, BigInt(head.number) + 3n])
+    expect(first.parentHash).not.toBe(head.hash)
+    expect(first.parentHash).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(first.parentHash).not.toBe('0x' + '00'.repeat(32))
+    expect(first.calls[0].returnData).toBe(first.parentHash)
+    expect([second.parentHash, second.calls[0].returnData]).toEqual([first.hash, first.hash])
+    // On latest, the head is the parent.
+    const [onLatest] = await sim(p, { blockStateCalls: [previousHash] })
+    expect([onLatest.parentHash, onLatest.calls[0].returnData]).toEqual([head.hash, head.hash])
+  })
+})

@@ -41,7 +41,7 @@ import { RemoteFailed } from '../errors.js'
 import type { LiveState } from '../state/liveState.js'
 import { applyOverrides, intrinsicGas, type StateOverrides } from './call.js'
 import { TransferLogs } from './transferLogs.js'
-import { simulatedBlock } from './simulatedBlock.js'
+import { pendingBase, simulatedBlock } from './simulatedBlock.js'
 
 /** At most this many blocks a request, the blocks filling gaps in the numbers included (geth's and the spec's 256). */
 export const MAX_SIMULATE_BLOCKS = 256
@@ -134,10 +134,15 @@ export async function simulate(chain: Chain, base: BlockRecord, blocks: Simulate
   // BLOCKHASH (and the BlockHeader precompile) of a simulated block's number answers that block, as geth's does.
   const built = new Map<bigint, BlockRecord>()
   const budget = { left: settings.gasBudget }
+  // On the pending block, its own name, as geth's pending header (simulatedBlock.ts `pendingBase`).
+  let parent = base
+  if (base !== chain.head && chain.viewOf(base) !== undefined) {
+    parent = pendingBase(chain.head, base)
+    built.set(parent.number, parent)
+  }
   try {
     return await chain.withSimulatedBlocks(built, async () => {
       const out: SimulatedBlock[] = []
-      let parent = base
       for (const input of planned) {
         const done = await runBlock(chain, state, vm, parent, input, settings, budget)
         out.push(done)
