@@ -10,7 +10,7 @@
  * move-two-non-precompiles-accounts-to-same, run-out-of-gas-in-block-38015. Not converted: those that need a base fee,
  * blobs, withdrawals or prevRandao (the -38012 base-fee vectors, blobs, check-invalid-nonce and the validation ones
  * that end in -38012), those that override or move a precompile (RSKj refuses precompile overrides; rsksim does not
- * move them), those that send from a contract (EIP-3607 is an RSK transaction rule), and every expected block hash,
+ * move them), those that send from a contract (rsksim's engine refuses a sender with code, EIP-3607; geth skips that check), and every expected block hash,
  * size, state root and gas figure (RSK's header and gas table differ from Ethereum's).
  *
  * Expected values: the vectors' answers, geth's texts read in its source, and gas figures computed here from RSK's

@@ -308,6 +308,11 @@ describe('eth_simulateV1 through viem over HTTP', () => {
     expect([block!.calls[0]!.result, block!.calls[1]!.result]).toEqual([true, 700n])
     expect((block!.calls[2] as { error: Error }).error.message).toContain('ERC20: insufficient balance')
     expect(block!.calls[0]!.logs![0]!.topics[0]).toBe(TRANSFER_TOPIC)
+    // geth's maxUsedGas (the gas before the refund), which viem reports when the node answers it: no refund here.
+    expect(block!.calls.map((c) => c.maxUsedGas)).toEqual(block!.calls.map((c) => c.gasUsed))
+    expect(typeof block!.calls[0]!.maxUsedGas).toBe('bigint')
+    // geth's blockTimestamp on logs, which viem's formatLog reads.
+    expect(block!.calls[0]!.logs![0]!.blockTimestamp).toBe(block!.timestamp)
   })
 
   it('simulateCalls runs an account\'s calls and reports its transfers', async () => {

@@ -19,7 +19,9 @@
  * `validation` true the nonce must be the sender's, and the gas price (default: the block's minimum) must be one the
  * miner takes (pool/admission.ts `minedPriceRefusal`). In both modes, as in geth, the calls of a block must fit in
  * its gas limit, the sender must afford gas × price + value, and the gas must cover the intrinsic gas. A sender with
- * code is refused in both (EIP-3607 is RSK's transaction rule, checked by the engine's runTx; geth skips that check).
+ * code is refused in both: the engine's runTx (and enginePatches/runTx.ts) refuses it for every transaction
+ * (EIP-3607), while geth and the spec skip that check in a simulation (RSKj's `TransactionExecutor.init` has none
+ * either); simulating a contract as the sender would need that check lifted on the engine's path.
  * The pool's admission rules (a sender account must exist, quotas) are rules for the pool, not for a block: not
  * applied.
  *
