@@ -168,6 +168,14 @@ describe('eth_simulateV1 execution-apis vectors: refusals', () => {
     await rejects(p.request({ method: 'eth_call', params: [{ to: C2 }, 'latest', { [bridge]: { movePrecompileToAddress: C2 } }] }), -32201, 'Move precompile to address is not supported yet')
   })
 
+  it('init code over 49,152 bytes is -38025, as a block refuses it (RSKIP438); 49,152 bytes run', async () => {
+    const p = await fresh()
+    const create = (n: number) => ({ blockStateCalls: [{ calls: [{ from: COW, data: '0x' + '00'.repeat(n) }] }] })
+    const [b] = await sim(p, create(49_152))
+    expect(b.calls[0].status).toBe('0x1')
+    await simRejects(p, create(49_153), -38025, 'err: max initcode size exceeded: code size 49153 limit 49152 (supplied gas 10000000)')
+  })
+
   it('an empty blockStateCalls is -32602 "empty input", as geth', async () => {
     const p = await fresh()
     await simRejects(p, { blockStateCalls: [] }, -32602, 'empty input')

@@ -12,7 +12,7 @@
  * its `from` without a key.
  *
  * The checks a transaction gets are made here first, in geth's order (`sanitizeCall`, then core/state_transition.go
- * `preCheck`, `buyGas` and the intrinsic gas), so that a refusal gives the spec's code (-38010 and the others,
+ * `preCheck` with the init code size, `buyGas` and the intrinsic gas), so that a refusal gives the spec's code (-38010 and the others,
  * rpc/namespaces/eth/simulate.ts) and geth's text (`err: <reason> (supplied gas N)`, internal/ethapi/api.go
  * `applyMessageWithEVM`): with `validation` false (the default) the call's own nonce is not checked (the sender's
  * nonce in the simulated state is used, as geth does) and the gas price defaults to 0, so no fee is paid; with
@@ -38,7 +38,7 @@ import { executionBlockOf } from '../chain/execBlock.js'
 import { runBlockTransaction, type BlockContext } from '../chain/runBlockTx.js'
 import { receiptOf } from '../chain/receiptOf.js'
 import { impersonatedTransaction } from '../chain/txRecord.js'
-import { minedPriceRefusal } from '../pool/admission.js'
+import { MAX_INITCODE_SIZE, minedPriceRefusal } from '../pool/admission.js'
 import { RemoteFailed } from '../errors.js'
 import type { LiveState } from '../state/liveState.js'
 import { applyOverrides, intrinsicGas, type StateOverrides } from './call.js'
@@ -113,6 +113,7 @@ export type SimulationRefusal =
   | 'blockNumber'
   | 'blockTimestamp'
   | 'senderNotEoa'
+  | 'maxInitCodeSize'
   | 'gasPriceTooLow'
   | 'gasPriceCap'
   | 'tooManyBlocks'
@@ -285,11 +286,16 @@ async function transactionFor(chain: Chain, state: LiveState, call: SimulatedCal
       throw refused(reason, `${refusal}: address ${sender}, gasPrice: ${gasPrice}, minimumGasPrice: ${settings.minimumGasPrice}`, gas)
     }
   }
+  const data = call.data ?? new Uint8Array()
+  // RSKIP438 (EIP-3860): a block refuses a creation with more init code (RSKj TransactionExecutor.init
+  // `isInitCodeSizeInvalidForTx`, the pool's MAX_INITCODE_SIZE); geth's -38025 and text (core/vm/common.go).
+  if (call.to === undefined && data.length > MAX_INITCODE_SIZE) {
+    throw refused('maxInitCodeSize', `max initcode size exceeded: code size ${data.length} limit ${MAX_INITCODE_SIZE}`, gas)
+  }
   const value = call.value ?? 0n
   const want = gas * gasPrice + value
   const have = account?.balance ?? 0n
   if (have < want) throw refused('insufficientFunds', `insufficient funds for gas * price + value: address ${sender} have ${have} want ${want}`, gas)
-  const data = call.data ?? new Uint8Array()
   const intrinsic = intrinsicGas(data, call.to === undefined)
   if (gas < intrinsic) throw refused('intrinsicGas', `intrinsic gas too low: have ${gas}, want ${intrinsic}`, gas)
   const t = impersonatedTransaction({ nonce, gasPrice, gasLimit: gas, ...(call.to !== undefined ? { to: call.to } : {}), value, data }, from, chain.common)

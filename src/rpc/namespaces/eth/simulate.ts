@@ -27,6 +27,7 @@ const REFUSAL_CODES: Record<SimulationRefusal, number> = {
   blockNumber: -38020,
   blockTimestamp: -38021,
   senderNotEoa: -38024,
+  maxInitCodeSize: -38025,
   tooManyBlocks: CLIENT_LIMIT_EXCEEDED,
   gasPriceCap: ErrorCode.InvalidParams,
 }
