@@ -176,6 +176,17 @@ describe('eth_simulateV1 execution-apis vectors: refusals', () => {
     await simRejects(p, create(49_153), -38025, 'err: max initcode size exceeded: code size 49153 limit 49152 (supplied gas 10000000)')
   })
 
+  it('overflow-nonce-validation: a sender at nonce 2^64 - 1 is -32603 with geth\'s text, in both modes (geth runs it without validation)', async () => {
+    const p = await fresh()
+    const payload = (validation: boolean) => ({
+      validation,
+      blockStateCalls: [{ stateOverrides: { [C0]: { nonce: '0xffffffffffffffff' } }, calls: [{ from: C0, to: C1 }, { from: C0, to: C1 }] }],
+    })
+    const text = 'err: nonce has max value: address 0xC000000000000000000000000000000000000000, nonce: 18446744073709551615 (supplied gas 10000000)'
+    await simRejects(p, payload(true), -32603, text)
+    await simRejects(p, payload(false), -32603, text)
+  })
+
   it('an empty blockStateCalls is -32602 "empty input", as geth', async () => {
     const p = await fresh()
     await simRejects(p, { blockStateCalls: [] }, -32602, 'empty input')

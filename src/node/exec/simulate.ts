@@ -107,6 +107,7 @@ export interface SimulatedBlock {
 export type SimulationRefusal =
   | 'nonceTooLow'
   | 'nonceTooHigh'
+  | 'nonceMax'
   | 'intrinsicGas'
   | 'insufficientFunds'
   | 'blockGasLimit'
@@ -252,6 +253,8 @@ async function runBlock(chain: Chain, state: LiveState, vm: VM, parent: BlockRec
   return { block, calls }
 }
 
+const MAX_NONCE = 2n ** 64n - 1n
+
 /** geth's text of a transaction the checks refuse (internal/ethapi/api.go `applyMessageWithEVM`). */
 const refused = (reason: SimulationRefusal, text: string, gas: bigint): SimulationRefused => new SimulationRefused(reason, `err: ${text} (supplied gas ${gas})`)
 
@@ -274,6 +277,9 @@ async function transactionFor(chain: Chain, state: LiveState, call: SimulatedCal
     const which = call.nonce < nonce ? 'nonceTooLow' : 'nonceTooHigh'
     throw refused(which, `nonce too ${which === 'nonceTooLow' ? 'low' : 'high'}: address ${sender}, tx: ${call.nonce} state: ${nonce}`, gas)
   }
+  // EIP-2681: the engine's transactions cannot carry this nonce (it would be raised past 2^64 - 1). geth refuses it so
+  // with validation (-32603, core/state_transition.go `preCheck`, ErrNonceMax) and runs it without; here in both.
+  if (nonce >= MAX_NONCE) throw refused('nonceMax', `nonce has max value: address ${sender}, nonce: ${nonce}`, gas)
   if (account?.isContract() === true) {
     const code = await state.getCode(new Address(from))
     throw refused('senderNotEoa', `sender not an eoa: address ${sender}, len(code): ${code.length}`, gas)

@@ -20,6 +20,8 @@ import { decodeErrorString } from '../../../node/exec/revertReason.js'
 const REFUSAL_CODES: Record<SimulationRefusal, number> = {
   nonceTooLow: -38010,
   nonceTooHigh: -38011,
+  // geth's code for a refusal it has no code for (errors.go `txValidationError`).
+  nonceMax: ErrorCode.Internal,
   gasPriceTooLow: -38012,
   intrinsicGas: -38013,
   insufficientFunds: -38014,
