@@ -12,9 +12,9 @@
  * its `from` without a key.
  *
  * The checks a transaction gets are made here first, in geth's order (`sanitizeCall`, then core/state_transition.go
- * `preCheck` with the init code size, `buyGas` and the intrinsic gas), so that a refusal gives the spec's code (-38010 and the others,
- * rpc/namespaces/eth/simulate.ts) and geth's text (`err: <reason> (supplied gas N)`, internal/ethapi/api.go
- * `applyMessageWithEVM`): with `validation` false (the default) the call's own nonce is not checked (the sender's
+ * `preCheck` with the init code size, `buyGas` and the intrinsic gas), so that a refusal gives the spec's code
+ * (-38010 and the others, rpc/namespaces/eth/simulate.ts) and geth's text (`err: <reason> (supplied gas N)`,
+ * internal/ethapi/api.go `applyMessageWithEVM`): with `validation` false (the default) the call's own nonce is not checked (the sender's
  * nonce in the simulated state is used, as geth does) and the gas price defaults to 0, so no fee is paid; with
  * `validation` true the nonce must be the sender's, and the gas price (default: the block's minimum) must be one the
  * miner takes (pool/admission.ts `minedPriceRefusal`). In both modes, as in geth, the calls of a block must fit in
