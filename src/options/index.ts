@@ -73,7 +73,10 @@ export interface ProviderOptions {
   logsMaxResults?: number
   /** Idle time after which a polling filter is removed, in ms. Default 5 minutes (RSKj `FilterManager`). */
   filterTimeout?: number
-  /** Gas given to `eth_call` when the call names none (RSKj `rpc.callGasCap`). Default 10,000,000. */
+  /**
+   * Gas given to `eth_call` when the call names none, and most it runs with (RSKj `rpc.callGasCap`); also the gas of
+   * a whole `eth_simulateV1` request, all its calls together (geth's RPC gas cap there). Default 10,000,000.
+   */
   callGasCap?: bigint
   /**
    * What `web3_clientVersion` answers instead of `RskJ/<RSKj version>/<os>/Node<n>/RSKSIM-<version>`. Hardhat's

@@ -102,7 +102,7 @@ Limits:
       --logs-max-block-range <n>  eth_getLogs block range limit, 0 = off (default 2000)
       --logs-max-results <n>   eth_getLogs result cap, 0 = off (default 10000)
       --filter-timeout <ms>    idle time before a polling filter is removed (default 300000)
-      --call-gas-cap <gas>     gas of an eth_call that names none (default 10000000)
+      --call-gas-cap <gas>     gas of an eth_call that names none; an eth_simulateV1's, all calls (default 10000000)
       --rpc-timeout <ms>       longest a request may run, 0 = off (default 5000)
       --gas-estimation-cap <gas>  most gas eth_estimateGas simulates with (default 6800000)
       --max-response-size <n>  largest reply in bytes, 0 = off (default 10485760)

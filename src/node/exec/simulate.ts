@@ -11,17 +11,25 @@
  * between the calls of a block). Each call is a stand-in transaction (txRecord.ts `impersonatedTransaction`), from
  * its `from` without a key.
  *
- * The checks a transaction gets are made here first, so that a refusal says what the spec's error says (-38010 and
- * the others, rpc/namespaces/eth/simulate.ts): with `validation` false (the default) the call's own nonce is not
- * checked (the sender's nonce in the simulated state is used, as geth does) and the gas price defaults to 0, so no
- * fee is paid; with `validation` true the nonce must be the sender's, and the gas price (default: the block's
- * minimum) must be one the miner takes (pool/admission.ts `minedPriceRefusal`). In both modes, as in geth, the gas
- * must cover the intrinsic gas, the sender must afford gas × price + value, and the calls of a block must fit in its
- * gas limit. A sender with code is refused in both (EIP-3607 is RSK's transaction rule; geth skips that check).
+ * The checks a transaction gets are made here first, in geth's order (`sanitizeCall`, then core/state_transition.go
+ * `preCheck` with the init code size, `buyGas` and the intrinsic gas), so that a refusal gives the spec's code
+ * (-38010 and the others, rpc/namespaces/eth/simulate.ts) and geth's text (`err: <reason> (supplied gas N)`,
+ * internal/ethapi/api.go `applyMessageWithEVM`): with `validation` false (the default) the call's own nonce is not checked (the sender's
+ * nonce in the simulated state is used, as geth does) and the gas price defaults to 0, so no fee is paid; with
+ * `validation` true the nonce must be the sender's, and the gas price (default: the block's minimum) must be one the
+ * miner takes (pool/admission.ts `minedPriceRefusal`). In both modes, as in geth, the calls of a block must fit in
+ * its gas limit, the sender must afford gas × price + value, and the gas must cover the intrinsic gas. A sender with
+ * code is refused in both: the engine's runTx (and enginePatches/runTx.ts) refuses it for every transaction
+ * (EIP-3607), while geth and the spec skip that check in a simulation (RSKj's `TransactionExecutor.init` has none
+ * either); simulating a contract as the sender would need that check lifted on the engine's path.
  * The pool's admission rules (a sender account must exist, quotas) are rules for the pool, not for a block: not
  * applied.
+ *
+ * Gas: a call without `gas` gets what its block has left (the spec's default); then, as geth's `gasBudget`, every
+ * call's gas is cut to what is left of one budget for the whole request, `callGasCap` (geth's RPC gas cap), which
+ * each call's gas used draws down. A call that fails after its gas was cut says so, in geth's words.
  */
-import { Address, bytesToHex } from '@ethereumjs/util'
+import { Address, bytesToHex, toChecksumAddress } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
 import type { EVM } from '@ethereumjs/evm'
 import type { Chain } from '../chain/chain.js'
@@ -30,12 +38,12 @@ import { executionBlockOf } from '../chain/execBlock.js'
 import { runBlockTransaction, type BlockContext } from '../chain/runBlockTx.js'
 import { receiptOf } from '../chain/receiptOf.js'
 import { impersonatedTransaction } from '../chain/txRecord.js'
-import { minedPriceRefusal } from '../pool/admission.js'
+import { MAX_INITCODE_SIZE, minedPriceRefusal } from '../pool/admission.js'
 import { RemoteFailed } from '../errors.js'
 import type { LiveState } from '../state/liveState.js'
 import { applyOverrides, intrinsicGas, type StateOverrides } from './call.js'
 import { TransferLogs } from './transferLogs.js'
-import { simulatedBlock } from './simulatedBlock.js'
+import { pendingBase, simulatedBlock } from './simulatedBlock.js'
 
 /** At most this many blocks a request, the blocks filling gaps in the numbers included (geth's and the spec's 256). */
 export const MAX_SIMULATE_BLOCKS = 256
@@ -67,8 +75,8 @@ export interface SimulationSettings {
   coinbase: Uint8Array
   minimumGasPrice: bigint
   remasc: boolean
-  /** Most gas a call runs with (`callGasCap`, as eth_call). */
-  callGasCap: bigint
+  /** The gas of the whole request, all calls together (`callGasCap`: geth's RPC gas cap, simulate.go `gasBudget`). */
+  gasBudget: bigint
   /** The timestamp the miner's clock gives a block built now on a parent of `parentTimestamp` (Clock.peek). */
   nextTimestamp(parentTimestamp: bigint): bigint
   /** Called between calls: throws once the request's deadline has passed (exec/guard.ts `check`). */
@@ -80,9 +88,14 @@ export interface SimulatedCall {
   /** The engine's logs, with the transfers among them when `traceTransfers` is on. */
   logs: LogRecord[]
   gasUsed: bigint
+  /** The gas used before the refund (geth `ExecutionResult.MaxUsedGas`): the intrinsic gas and the execution's. */
+  maxUsedGas: bigint
   status: 0 | 1
-  /** `revert` (with the revert data as `returnData` of the receipt) or the engine's error name. */
-  error?: { revert: Uint8Array } | { vm: string }
+  /**
+   * `revert` (with the revert data as `returnData` of the receipt) or the engine's error name, with `capped` when the
+   * call's gas had been cut to what was left of the request's budget.
+   */
+  error?: { revert: Uint8Array } | { vm: string; capped: boolean }
 }
 
 export interface SimulatedBlock {
@@ -94,12 +107,14 @@ export interface SimulatedBlock {
 export type SimulationRefusal =
   | 'nonceTooLow'
   | 'nonceTooHigh'
+  | 'nonceMax'
   | 'intrinsicGas'
   | 'insufficientFunds'
   | 'blockGasLimit'
   | 'blockNumber'
   | 'blockTimestamp'
   | 'senderNotEoa'
+  | 'maxInitCodeSize'
   | 'gasPriceTooLow'
   | 'gasPriceCap'
   | 'tooManyBlocks'
@@ -122,12 +137,18 @@ export async function simulate(chain: Chain, base: BlockRecord, blocks: Simulate
   await state.checkpoint()
   // BLOCKHASH (and the BlockHeader precompile) of a simulated block's number answers that block, as geth's does.
   const built = new Map<bigint, BlockRecord>()
+  const budget = { left: settings.gasBudget }
+  // On the pending block, its own name, as geth's pending header (simulatedBlock.ts `pendingBase`).
+  let parent = base
+  if (base !== chain.head && chain.viewOf(base) !== undefined) {
+    parent = pendingBase(chain.head, base)
+    built.set(parent.number, parent)
+  }
   try {
     return await chain.withSimulatedBlocks(built, async () => {
       const out: SimulatedBlock[] = []
-      let parent = base
       for (const input of planned) {
-        const done = await runBlock(chain, state, vm, parent, input, settings)
+        const done = await runBlock(chain, state, vm, parent, input, settings, budget)
         out.push(done)
         built.set(done.block.number, done.block)
         parent = done.block
@@ -155,7 +176,8 @@ function plan(base: BlockRecord, blocks: SimulatedBlockInput[], settings: Simula
     const wanted = b.number ?? number + 1n
     if (wanted <= number) throw new SimulationRefused('blockNumber', `block numbers must be in order: ${wanted} <= ${number}`)
     if (wanted - base.number > BigInt(MAX_SIMULATE_BLOCKS)) {
-      throw new SimulationRefused('tooManyBlocks', `too many blocks: at most ${MAX_SIMULATE_BLOCKS} simulated blocks after the base block ${base.number}, gaps included`)
+      // geth's text (simulate.go `sanitizeChain`): at most 256 blocks after the base, gaps included.
+      throw new SimulationRefused('tooManyBlocks', 'too many blocks')
     }
     for (let n = number + 1n; n < wanted; n++) {
       time = settings.nextTimestamp(time)
@@ -176,7 +198,12 @@ async function machineAt(chain: Chain, base: BlockRecord): Promise<{ state: Live
   return { state, vm: await chain.vmOver(state) }
 }
 
-async function runBlock(chain: Chain, state: LiveState, vm: VM, parent: BlockRecord, input: Planned, settings: SimulationSettings): Promise<SimulatedBlock> {
+/** What is left of the request's gas (geth simulate.go `gasBudget`). */
+interface Budget {
+  left: bigint
+}
+
+async function runBlock(chain: Chain, state: LiveState, vm: VM, parent: BlockRecord, input: Planned, settings: SimulationSettings, budget: Budget): Promise<SimulatedBlock> {
   const coinbase = input.feeRecipient ?? settings.coinbase
   const gasLimit = input.gasLimit ?? parent.header.gasLimit
   const difficulty = parent.header.difficulty
@@ -191,7 +218,7 @@ async function runBlock(chain: Chain, state: LiveState, vm: VM, parent: BlockRec
   let paidFees = 0n
   for (const call of input.calls) {
     settings.checkDeadline()
-    const t = await transactionFor(chain, state, call, gasLimit - gasUsed, settings)
+    const { t, capped } = await transactionFor(chain, state, call, gasLimit - gasUsed, settings, budget)
     const transfers = settings.traceTransfers ? new TransferLogs() : undefined
     transfers?.attach(vm.evm as EVM)
     let result
@@ -203,6 +230,8 @@ async function runBlock(chain: Chain, state: LiveState, vm: VM, parent: BlockRec
       transfers?.detach(vm.evm as EVM)
     }
     gasUsed += result.totalGasSpent
+    // Never below zero: the call's gas was at most what was left.
+    budget.left -= result.totalGasSpent
     paidFees += result.totalGasSpent * t.tx.gasPrice
     // The receipt the miner would write (a precompile's own failure in a transaction sent to it is no failure).
     const receipt = receiptOf(t, result, gasUsed)
@@ -215,44 +244,68 @@ async function runBlock(chain: Chain, state: LiveState, vm: VM, parent: BlockRec
       returnData: failed ? new Uint8Array() : returned,
       logs: transfers === undefined ? receipt.logs : transfers.logs(receipt.logs),
       gasUsed: result.totalGasSpent,
+      maxUsedGas: result.execResult.executionGasUsed + t.tx.getIntrinsicGas(),
       status: receipt.status,
-      ...(failed ? { error: receipt.error === 'revert' ? { revert: returned } : { vm: receipt.error! } } : {}),
+      ...(failed ? { error: receipt.error === 'revert' ? { revert: returned } : { vm: receipt.error!, capped } } : {}),
     })
   }
   const block = simulatedBlock(parent, { ...fields, gasUsed, paidFees, minimumGasPrice: settings.minimumGasPrice }, txs, receipts)
   return { block, calls }
 }
 
-/** The stand-in transaction of `call`, after the checks that give the spec's errors (see the top of this file). */
-async function transactionFor(chain: Chain, state: LiveState, call: SimulatedCallInput, gasLeft: bigint, settings: SimulationSettings): Promise<TxRecord> {
+const MAX_NONCE = 2n ** 64n - 1n
+
+/** geth's text of a transaction the checks refuse (internal/ethapi/api.go `applyMessageWithEVM`). */
+const refused = (reason: SimulationRefusal, text: string, gas: bigint): SimulationRefused => new SimulationRefused(reason, `err: ${text} (supplied gas ${gas})`)
+
+/**
+ * The stand-in transaction of `call`, after the checks that give the spec's errors (see the top of this file), and
+ * whether its gas was cut to the budget.
+ */
+async function transactionFor(chain: Chain, state: LiveState, call: SimulatedCallInput, gasLeft: bigint, settings: SimulationSettings, budget: Budget): Promise<{ t: TxRecord; capped: boolean }> {
+  // Without a gas limit, what the block has left (the spec's default); more than that is refused (geth `sanitizeCall`).
+  const wanted = call.gas ?? gasLeft
+  if (wanted > gasLeft) throw new SimulationRefused('blockGasLimit', `block gas limit reached: remaining: ${gasLeft}, required: ${wanted}`)
+  const capped = wanted > budget.left
+  const gas = capped ? budget.left : wanted
   const from = call.from ?? new Uint8Array(20)
-  const sender = bytesToHex(from)
+  // geth names the sender as go-ethereum's `Address.Hex` writes it: EIP-55.
+  const sender = toChecksumAddress(bytesToHex(from))
   const account = await state.getAccount(new Address(from))
   const nonce = account?.nonce ?? 0n
   if (settings.validation && call.nonce !== undefined && call.nonce !== nonce) {
     const which = call.nonce < nonce ? 'nonceTooLow' : 'nonceTooHigh'
-    throw new SimulationRefused(which, `nonce too ${which === 'nonceTooLow' ? 'low' : 'high'}: address ${sender}, tx: ${call.nonce} state: ${nonce}`)
+    throw refused(which, `nonce too ${which === 'nonceTooLow' ? 'low' : 'high'}: address ${sender}, tx: ${call.nonce} state: ${nonce}`, gas)
   }
+  // EIP-2681: the engine's transactions cannot carry this nonce (it would be raised past 2^64 - 1). geth refuses it so
+  // with validation (-32603, core/state_transition.go `preCheck`, ErrNonceMax) and runs it without; here in both.
+  if (nonce >= MAX_NONCE) throw refused('nonceMax', `nonce has max value: address ${sender}, nonce: ${nonce}`, gas)
   if (account?.isContract() === true) {
-    throw new SimulationRefused('senderNotEoa', `invalid sender address, address is not EOA (EIP-3607): ${sender}`)
+    const code = await state.getCode(new Address(from))
+    throw refused('senderNotEoa', `sender not an eoa: address ${sender}, len(code): ${code.length}`, gas)
   }
-  // Without a gas limit, what the block has left (the spec's default), at most the cap eth_call has.
-  let gas = call.gas ?? gasLeft
-  if (gas > settings.callGasCap) gas = settings.callGasCap
-  if (gas > gasLeft) throw new SimulationRefused('blockGasLimit', `block gas limit reached: ${gas} > ${gasLeft} left in the block`)
-  const data = call.data ?? new Uint8Array()
-  const intrinsic = intrinsicGas(data, call.to === undefined)
-  if (gas < intrinsic) throw new SimulationRefused('intrinsicGas', `intrinsic gas too low: have ${gas}, want ${intrinsic}`)
   const gasPrice = call.gasPrice ?? (settings.validation ? settings.minimumGasPrice : 0n)
   if (settings.validation) {
     const refusal = minedPriceRefusal(gasPrice, settings.minimumGasPrice)
-    if (refusal !== undefined) throw new SimulationRefused(gasPrice < settings.minimumGasPrice ? 'gasPriceTooLow' : 'gasPriceCap', `${refusal}: gas price ${gasPrice}, block's minimum ${settings.minimumGasPrice}`)
+    if (refusal !== undefined) {
+      const reason = gasPrice < settings.minimumGasPrice ? 'gasPriceTooLow' : 'gasPriceCap'
+      throw refused(reason, `${refusal}: address ${sender}, gasPrice: ${gasPrice}, minimumGasPrice: ${settings.minimumGasPrice}`, gas)
+    }
+  }
+  const data = call.data ?? new Uint8Array()
+  // RSKIP438 (EIP-3860): a block refuses a creation with more init code (RSKj TransactionExecutor.init
+  // `isInitCodeSizeInvalidForTx`, the pool's MAX_INITCODE_SIZE); geth's -38025 and text (core/vm/common.go).
+  if (call.to === undefined && data.length > MAX_INITCODE_SIZE) {
+    throw refused('maxInitCodeSize', `max initcode size exceeded: code size ${data.length} limit ${MAX_INITCODE_SIZE}`, gas)
   }
   const value = call.value ?? 0n
   const want = gas * gasPrice + value
   const have = account?.balance ?? 0n
-  if (have < want) throw new SimulationRefused('insufficientFunds', `insufficient funds for gas * price + value: address ${sender} have ${have} want ${want}`)
-  return impersonatedTransaction({ nonce, gasPrice, gasLimit: gas, ...(call.to !== undefined ? { to: call.to } : {}), value, data }, from, chain.common)
+  if (have < want) throw refused('insufficientFunds', `insufficient funds for gas * price + value: address ${sender} have ${have} want ${want}`, gas)
+  const intrinsic = intrinsicGas(data, call.to === undefined)
+  if (gas < intrinsic) throw refused('intrinsicGas', `intrinsic gas too low: have ${gas}, want ${intrinsic}`, gas)
+  const t = impersonatedTransaction({ nonce, gasPrice, gasLimit: gas, ...(call.to !== undefined ? { to: call.to } : {}), value, data }, from, chain.common)
+  return { t, capped }
 }
 
 /** What the engine refused, past the checks above (they should leave none), in the spec's terms where it has them. */

@@ -102,7 +102,7 @@ export const stateOverrides = (v: unknown): StateOverrides => {
  */
 const RSK_PRECOMPILES = new Set([0x01000006, 0x01000008, 0x01000009, 0x01000010, 0x01000011, 0x01000016, 0x01000017])
 
-function isPrecompile(a: Uint8Array): boolean {
+export function isPrecompile(a: Uint8Array): boolean {
   for (let i = 0; i < 16; i++) if (a[i] !== 0) return false
   const low = ((a[16]! << 24) | (a[17]! << 16) | (a[18]! << 8) | a[19]!) >>> 0
   return (low >= 1 && low <= 9) || RSK_PRECOMPILES.has(low)

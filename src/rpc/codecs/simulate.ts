@@ -4,14 +4,15 @@
  * `validation`, `traceTransfers`, `returnFullTransactions` (false when absent). Decoded to the domain shapes of
  * src/node/exec/simulate.ts.
  */
-import { invalidParams, RpcError } from '../../errors.js'
+import { bytesToHex, toChecksumAddress } from '@ethereumjs/util'
+import { ErrorCode, invalidParams, RpcError } from '../../errors.js'
 import { address, boolean, quantity } from './primitives.js'
-import { callObject, callRequest, stateOverrides } from './objects.js'
+import { callObject, callRequest, isPrecompile, stateOverrides } from './objects.js'
 import { MAX_SIMULATE_BLOCKS, type SimulatedBlockInput, type SimulatedCallInput } from '../../node/exec/simulate.js'
 
 /**
- * Most calls in one request, all blocks together. The spec lets clients set limits (-38026); geth sets none but its
- * gas cap. rsksim runs a request while every other waits in the node's queue, and answers every call's logs in one
+ * Most calls in one request, all blocks together. The spec lets clients set limits (-38026); geth's are 5,000 calls a
+ * block and 10,000 a request (simulate.go `maxSimulateCallsPerBlock`, `maxSimulateTotalCalls`). rsksim runs a request while every other waits in the node's queue, and answers every call's logs in one
  * reply: 1,000 calls bound both well above what a simulation of a user's transactions needs (viem's `simulateCalls`
  * sends one block of the user's calls, plus a few probes).
  */
@@ -51,12 +52,14 @@ export const simulatePayload = (v: unknown): SimulatePayload => {
   const o = asObject(v, 'eth_simulateV1 payload')
   if (!Array.isArray(o.blockStateCalls)) throw invalidParams('Invalid eth_simulateV1 payload: blockStateCalls must be an array.')
   const raw = o.blockStateCalls as unknown[]
-  if (raw.length > MAX_SIMULATE_BLOCKS) throw new RpcError(CLIENT_LIMIT_EXCEEDED, `too many blocks: at most ${MAX_SIMULATE_BLOCKS} in one request`)
+  // geth's texts (internal/ethapi/api.go `SimulateV1`).
+  if (raw.length === 0) throw invalidParams('empty input')
+  if (raw.length > MAX_SIMULATE_BLOCKS) throw new RpcError(CLIENT_LIMIT_EXCEEDED, 'too many blocks')
   let calls = 0
   const blocks = raw.map((b, i) => {
     const block = simBlock(b, i)
     calls += block.calls.length
-    if (calls > MAX_SIMULATE_CALLS) throw new RpcError(CLIENT_LIMIT_EXCEEDED, `too many calls: at most ${MAX_SIMULATE_CALLS} in one request, all blocks together`)
+    if (calls > MAX_SIMULATE_CALLS) throw new RpcError(CLIENT_LIMIT_EXCEEDED, `too many calls: ${calls} > ${MAX_SIMULATE_CALLS}`)
     return block
   })
   return {
@@ -84,12 +87,35 @@ function simBlock(v: unknown, i: number): SimulatedBlockInput {
     if (gasLimit !== undefined) out.gasLimit = gasLimit
     if (feeRecipient !== undefined) out.feeRecipient = feeRecipient
   }
-  if (o.stateOverrides != null) out.stateOverrides = stateOverrides(o.stateOverrides)
+  if (o.stateOverrides != null) {
+    refuseMoves(o.stateOverrides)
+    out.stateOverrides = stateOverrides(o.stateOverrides)
+  }
   if (o.calls != null) {
     if (!Array.isArray(o.calls)) throw invalidParams(`Invalid blockStateCalls[${i}].calls: expected an array.`)
     out.calls = (o.calls as unknown[]).map(simCall)
   }
   return out
+}
+
+/**
+ * `movePrecompileToAddress` (execution-apis `AccountOverride`), in geth's code family (override.go `Apply`: a plain
+ * error, -32000, addresses in sorted order, EIP-55): on an account that is no precompile, geth's `account X is not a
+ * precompile`; on a precompile, refused too: rsksim's EVM keeps RSK's precompiles (Ethereum's 1-9 and RSK's
+ * 0x…01000006 and the others) at their addresses, and RSKj refuses to override them (the -32602 below), so the
+ * simulation does not answer as if one had moved. eth_call's own refusal (RSKj's -32201) is left as it is.
+ */
+function refuseMoves(overrides: unknown): void {
+  if (typeof overrides !== 'object' || overrides === null) return
+  const moved = Object.entries(overrides as Record<string, unknown>)
+    .filter(([, o]) => typeof o === 'object' && o !== null && (o as Record<string, unknown>).movePrecompileToAddress != null)
+    .map(([key]) => address(key))
+    .sort((a, b) => Buffer.compare(a, b))
+  const first = moved[0]
+  if (first === undefined) return
+  const name = toChecksumAddress(bytesToHex(first))
+  if (!isPrecompile(first)) throw new RpcError(ErrorCode.Generic, `account ${name} is not a precompile`)
+  throw new RpcError(ErrorCode.Generic, `account ${name} cannot be moved: rsksim keeps RSK's precompiles at their addresses`)
 }
 
 function simCall(v: unknown): SimulatedCallInput {

@@ -11,7 +11,7 @@ import { ErrorCode, RpcError } from '../../../errors.js'
 import { method, type MethodTable } from '../../method.js'
 import { data, quantity } from '../../format/hex.js'
 import { formatBlock } from '../../format/block.js'
-import { formatLog, markRemoved } from '../../format/log.js'
+import { formatLog, markRemoved, type LogJson } from '../../format/log.js'
 import { callBlock } from '../../resolve.js'
 import { simulate, SimulationRefused, type SimulatedBlock, type SimulationRefusal } from '../../../node/exec/simulate.js'
 import { decodeErrorString } from '../../../node/exec/revertReason.js'
@@ -20,6 +20,8 @@ import { decodeErrorString } from '../../../node/exec/revertReason.js'
 const REFUSAL_CODES: Record<SimulationRefusal, number> = {
   nonceTooLow: -38010,
   nonceTooHigh: -38011,
+  // geth's code for a refusal it has no code for (errors.go `txValidationError`).
+  nonceMax: ErrorCode.Internal,
   gasPriceTooLow: -38012,
   intrinsicGas: -38013,
   insufficientFunds: -38014,
@@ -27,28 +29,41 @@ const REFUSAL_CODES: Record<SimulationRefusal, number> = {
   blockNumber: -38020,
   blockTimestamp: -38021,
   senderNotEoa: -38024,
+  maxInitCodeSize: -38025,
   tooManyBlocks: CLIENT_LIMIT_EXCEEDED,
   gasPriceCap: ErrorCode.InvalidParams,
 }
 
-/** A call's error (geth `callError`): a revert is code 3 with the revert data, any other failure -32015 with the engine's reason. */
+/**
+ * A call's error (geth `callError`): a revert is code 3 with the revert data, any other failure -32015 with the
+ * engine's reason, and geth's note when the call's gas had been cut to the request's budget (simulate.go `processBlock`).
+ */
 function callError(error: NonNullable<SimulatedBlock['calls'][number]['error']>): { code: number; message: string; data?: string } {
-  if ('vm' in error) return { code: ErrorCode.Reverted, message: error.vm }
+  if ('vm' in error) return { code: ErrorCode.Reverted, message: error.capped ? `${error.vm} (gas limit was capped by the RPC server's global gas cap)` : error.vm }
   const reason = decodeErrorString(error.revert)
   return { code: 3, message: reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`, data: data(error.revert) }
 }
 
+/** `log` with `blockTimestamp` after `blockHash`, where geth's simulated logs have it. */
+function withTimestamp(log: LogJson, blockTimestamp: string): LogJson & { blockTimestamp: string } {
+  const { logIndex, blockNumber, blockHash, ...rest } = log
+  return { logIndex, blockNumber, blockHash, blockTimestamp, ...rest }
+}
+
 function formatSimulated({ block, calls }: SimulatedBlock, fullTransactions: boolean): Record<string, unknown> {
   let logIndex = 0
+  const blockTimestamp = quantity(block.header.timestamp)
   return {
     ...formatBlock(block, fullTransactions),
     calls: calls.map((c, i) => ({
       returnData: data(c.returnData),
+      // RSKj's log fields (as eth_getLogs) and geth's `blockTimestamp` (core/types/log.go, logtracer.go `captureLog`).
       logs: markRemoved(
-        c.logs.map((l) => formatLog(block, i, logIndex++, l)),
+        c.logs.map((l) => withTimestamp(formatLog(block, i, logIndex++, l), blockTimestamp)),
         false,
       ),
       gasUsed: quantity(c.gasUsed),
+      maxUsedGas: quantity(c.maxUsedGas),
       status: quantity(c.status),
       ...(c.error !== undefined ? { error: callError(c.error) } : {}),
     })),
@@ -65,7 +80,7 @@ export const ethSimulateMethods: MethodTable = {
         coinbase: node.coinbase,
         minimumGasPrice: node.options.minimumGasPrice,
         remasc: node.remasc !== undefined,
-        callGasCap: node.options.callGasCap,
+        gasBudget: node.options.callGasCap,
         nextTimestamp: (parent) => node.clock.peek(parent),
         checkDeadline: () => node.chain.guard.check(),
       })
