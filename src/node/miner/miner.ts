@@ -11,7 +11,7 @@ import type { BlockRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
 import { receiptOf } from '../chain/receiptOf.js'
 import { orBloom } from '../chain/bloom.js'
 import { hashForMergedMining, type RskHeader } from '../rsk/header/header.js'
-import { processMinersFees, remascContext, remascTransaction, type RemascConfig } from '../rsk/remasc/remasc.js'
+import { processMinersFees, remascContext, remascTransaction } from '../rsk/remasc/remasc.js'
 import { runBlockTransaction, type BlockContext } from '../chain/runBlockTx.js'
 import type { VM } from '@ethereumjs/vm'
 import type { LiveState } from '../state/liveState.js'
@@ -20,6 +20,9 @@ import { minedPriceRefusal } from '../pool/admission.js'
 import type { SerialQueue } from '../queue.js'
 import type { Clock } from './clock.js'
 import { pendingBlock, type PendingRun } from './pending.js'
+import type { MinerConfig } from './config.js'
+
+export type { MinerConfig } from './config.js'
 import { sealPending } from './pendingSeal.js'
 import { BLOCK_DIFFICULTY, EXTRA_DATA, headerOf, sealBlock, type MergedMiningFields } from './seal.js'
 
@@ -48,18 +51,6 @@ interface Assembled {
   dropped: Dropped[]
   /** The edited state the block was built on, when it is not the parent's (Chain.editedRoot). */
   builtOn?: Uint8Array
-}
-
-export interface MinerConfig {
-  coinbase: Uint8Array
-  blockGasLimit: bigint
-  minimumGasPrice: bigint
-  /** Called after each transaction ran while a block is assembled (the node collects console.log output). */
-  afterTransaction?: (t: TxRecord) => void
-  /** Called after the pool's transactions ran in a pending block (the node drops their console.log output). */
-  afterPendingTransactions?: () => void
-  /** REMASC constants of the network, or undefined when blocks carry no REMASC transaction (option `remasc: false`). */
-  remasc?: RemascConfig
 }
 
 /** A transaction the block could not include, and why. */

@@ -31,7 +31,7 @@ import { processMinersFees, remascContext } from '../rsk/remasc/remasc.js'
 import type { TxPool } from '../pool/pool.js'
 import { minedPriceRefusal } from '../pool/admission.js'
 import type { Clock } from './clock.js'
-import type { MinerConfig } from './miner.js'
+import type { MinerConfig } from './config.js'
 
 /** The pending block as run, and what its run left that a sealed record needs (pendingSeal.ts). */
 export interface PendingRun {

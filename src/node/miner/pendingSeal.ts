@@ -20,7 +20,7 @@ import type { BlockRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
 import { receiptOf } from '../chain/receiptOf.js'
 import { orBloom } from '../chain/bloom.js'
 import { remascTransaction } from '../rsk/remasc/remasc.js'
-import type { MinerConfig } from './miner.js'
+import type { MinerConfig } from './config.js'
 import { headerOf, sealBlock, type MergedMiningFields } from './seal.js'
 import type { PendingRun } from './pending.js'
 

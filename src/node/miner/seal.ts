@@ -16,7 +16,7 @@ import { regtestHeaderShape } from '../rsk/header/headerFields.js'
 import { keccak256 } from '../crypto.js'
 import { flatHex } from '../chain/flatHex.js'
 import { packBytes } from '../chain/packBytes.js'
-import type { MinerConfig } from './miner.js'
+import type { MinerConfig } from './config.js'
 
 /** keccak256(RLP([])): the uncles hash of a block without uncles. */
 export const EMPTY_UNCLES_HASH = keccak256(RLP.encode([]))
