@@ -21,7 +21,7 @@ export interface LogBlockEvent {
 /**
  * On a fork, the part of a new filter's range at or below the forked block (or the remote's blocks a `hardhat_reset`
  * to a higher block added to it), whose matches the remote answers. They are asked for at the next poll
- * (src/rpc/forkRoute.ts), so that a filter holds no logs of its own (a remote's answer may be large, and up to
+ * (src/rpc/forkLogs.ts), so that a filter holds no logs of its own (a remote's answer may be large, and up to
  * `MAX_FILTERS` filters wait for minutes), and reported in their place among the filter's events, never as removed:
  * nothing here can drop a block below the forked one.
  */

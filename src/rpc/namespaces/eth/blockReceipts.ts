@@ -7,7 +7,7 @@
  *   refused (below); `safe` and `finalized` are refused as the other block methods refuse them.
  * - Answer: the block's receipts in block order, each exactly as eth_getTransactionReceipt answers it (the same
  *   formatter), the REMASC system transaction's last; `null` for a block this chain does not have. On a fork the
- *   forked block and those below it are the remote's (src/rpc/forkRoute.ts).
+ *   forked block and those below it are the remote's (src/rpc/forkExtensions.ts).
  */
 import { invalidParams } from '../../../errors.js'
 import { blockRef } from '../../codecs/block.js'

@@ -71,7 +71,7 @@ export function hasHistory(f: FilterObject): boolean {
  * the last block's logs between polls, which would make watchers see old events and lose new ones.
  *
  * On a fork, `remote` is the part of the range at or below the forked block, whose matches the remote answers at
- * the first poll (src/rpc/forkRoute.ts).
+ * the first poll (src/rpc/forkLogs.ts).
  */
 export function newLogFilter(node: RskNode, f: FilterObject, remote?: RemoteRange): bigint {
   const head = node.chain.store.headNumber
@@ -97,7 +97,7 @@ export const asFilterResults = (logs: readonly object[], removed: boolean): obje
 
 /**
  * The matching logs of the gathered blocks, each with `removed` (spec "Log object": filter results carry it);
- * `remote`: what the remote answered for the remote part of the history, when the poll asked it (forkRoute.ts).
+ * `remote`: what the remote answered for the remote part of the history, when the poll asked it (forkLogs.ts).
  */
 function logsOf(range: LogRange, items: LogEvent[], remote: readonly object[] = []): object[] {
   if (!(range instanceof LogCriteria)) return []

@@ -9,7 +9,7 @@
  * waiting in the pool is found by hash, as geth finds it; unknown → `null`. The by-block forms take the arguments
  * of eth_getTransactionByBlockHashAndIndex and eth_getTransactionByBlockNumberAndIndex, and answer as they do
  * (`null` past the block's end; `pending` refused with the same -32201 as eth_getTransactionByBlockNumberAndIndex,
- * spec "Limits"). On a fork the remote's transactions are built from the remote's answers (src/rpc/forkRoute.ts).
+ * spec "Limits"). On a fork the remote's transactions are built from the remote's answers (src/rpc/forkExtensions.ts).
  */
 import { bytesToBigInt, bytesToHex, hexToBytes, unpadBytes } from '@ethereumjs/util'
 import { ErrorCode, RpcError } from '../../../errors.js'

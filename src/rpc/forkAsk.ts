@@ -1,0 +1,77 @@
+/**
+ * What every fork route (forkRoute.ts, forkLogs.ts, forkExtensions.ts) is made of: the context a route runs in, its
+ * "answer locally", the remote asked with its cache, and the lookups that say whether a block or a transaction is the
+ * remote's (at or below the forked block) or rsksim's own.
+ */
+import { bytesToHex } from '@ethereumjs/util'
+import type { RskNode } from '../node/node.js'
+import type { ForkPoint } from '../node/fork/fork.js'
+import { hexNumber } from '../node/fork/fork.js'
+import type { BlockSelector } from './codecs/block.js'
+
+/** What a route decided: undefined (answer locally), or the remote's answer. */
+export type Route = (ctx: RouteContext, args: unknown[], raw: unknown[]) => Promise<unknown | typeof LOCAL>
+
+export interface RouteContext {
+  node: RskNode
+  fork: ForkPoint
+  method: string
+}
+
+/** A route's "answer locally". */
+export const LOCAL: unique symbol = Symbol('local')
+
+export const ask = (ctx: RouteContext, params: unknown[], method = ctx.method): Promise<unknown> => ctx.fork.remote.request(method, params, { cache: true })
+
+/** The number a selector means on this chain, or undefined for a hash this chain does not have (yet). */
+export function numberOf(node: RskNode, sel: BlockSelector | undefined): bigint | undefined {
+  const store = node.chain.store
+  if (sel === undefined) return store.headNumber
+  if (sel.kind === 'number') return sel.number
+  if (sel.kind === 'tag') {
+    if (sel.tag === 'earliest') return 0n
+    // Other tags (safe, finalized) are refused by the local handlers, as RSKj refuses them.
+    return sel.tag === 'latest' || sel.tag === 'pending' ? store.headNumber : undefined
+  }
+  return store.getByHash(bytesToHex(sel.hash))?.number
+}
+
+/** The number of a block hash on the remote at or below the forked block; undefined when it is not there. */
+export async function remoteNumberOfHash(ctx: RouteContext, hash: string): Promise<bigint | undefined> {
+  const b = (await ask(ctx, [hash, false], 'eth_getBlockByHash')) as { number?: string } | null
+  if (b === null || typeof b?.number !== 'string') return undefined
+  const n = BigInt(b.number)
+  return n <= ctx.fork.number ? n : undefined
+}
+
+/** The number of the block the remote mined a transaction in, when at or below the forked block. */
+export async function remoteTxBlock(ctx: RouteContext, hash: string): Promise<bigint | undefined> {
+  const t = (await ask(ctx, [hash], 'eth_getTransactionByHash')) as { blockNumber?: string | null } | null
+  if (t === null || typeof t?.blockNumber !== 'string') return undefined
+  const n = BigInt(t.blockNumber)
+  return n <= ctx.fork.number ? n : undefined
+}
+
+export const withParam = (raw: unknown[], i: number, v: unknown): unknown[] => {
+  const out = raw.slice()
+  out[i] = v
+  return out
+}
+
+/**
+ * The remote's block (`eth_getBlockByNumber`/`ByHash`, transactions as hashes) that `sel` names when it is the forked
+ * block or one below it; LOCAL for rsksim's own blocks (and a hash neither has).
+ */
+export async function remoteBlock(ctx: RouteContext, sel: BlockSelector | { kind: 'hash'; hash: Uint8Array }): Promise<unknown> {
+  if (sel.kind === 'hash') {
+    const hash = bytesToHex(sel.hash)
+    const local = ctx.node.chain.store.getByHash(hash)
+    if (local !== undefined && local !== ctx.node.chain.store.first) return LOCAL
+    if ((await remoteNumberOfHash(ctx, hash)) === undefined) return LOCAL
+    return ask(ctx, [hash, false], 'eth_getBlockByHash')
+  }
+  const n = numberOf(ctx.node, sel)
+  if (n === undefined || n > ctx.fork.number) return LOCAL
+  return ask(ctx, [hexNumber(n), false], 'eth_getBlockByNumber')
+}
+

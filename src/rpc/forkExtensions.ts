@@ -1,0 +1,126 @@
+/**
+ * Fork routes of the extensions RSKj lacks (docs/forking.md): eth_getBlockReceipts, Otterscan's ots_*, the account
+ * reads and the raw-transaction reads, answered from what every remote (an RSKj node too) answers, or refused with
+ * the reason when that cannot be done.
+ */
+import { bytesToHex } from '@ethereumjs/util'
+import { type RpcError, invalidParams } from '../errors.js'
+import { hexNumber } from '../node/fork/fork.js'
+import type { BlockSelector } from './codecs/block.js'
+import { remoteRawTransaction } from './namespaces/eth/rawTransactions.js'
+import { ask, LOCAL, numberOf, remoteBlock, remoteNumberOfHash, remoteTxBlock, type Route, type RouteContext } from './forkAsk.js'
+
+/**
+ * eth_getBlockReceipts (an extension) of the forked block or one below it: built from the remote's block
+ * (eth_getBlockByNumber/ByHash) and its eth_getTransactionReceipt of each of the block's transactions, asked together
+ * (one batch), so each receipt is the one eth_getTransactionReceipt answers here for that transaction. Every kind of
+ * remote answers those two; an RSKj remote has no eth_getBlockReceipts (its -32601 would be the answer). `pending` is
+ * left to the local handler, which refuses it.
+ */
+export const blockReceipts: Route = async (ctx, args) => {
+  const sel = args[0] as BlockSelector
+  if (sel.kind === 'tag' && sel.tag === 'pending') return LOCAL
+  const block = await remoteBlock(ctx, sel)
+  if (block === LOCAL) return LOCAL
+  const hashes = (block as { transactions?: unknown } | null)?.transactions
+  if (!Array.isArray(hashes)) return null
+  return Promise.all(hashes.map((h) => ask(ctx, [h], 'eth_getTransactionReceipt')))
+}
+
+/** Otterscan's methods (an extension) on a fork: docs/forking.md#otterscan. */
+const OTS_REMOTE = (ctx: RouteContext, what: string): RpcError =>
+  invalidParams(
+    `${ctx.method} answers for rsksim's own blocks, above the forked block ${ctx.fork.number}; ${what} is the remote's (RSKj has no ots_* methods): ask eth_getBlockByNumber, eth_getTransactionReceipt or trace_transaction, which a fork answers from the remote`,
+  )
+
+/** ots_* of one transaction: a transaction the remote mined at or below the forked block is refused (above). */
+export const otsTx: Route = async (ctx, _args, raw) => {
+  const hash = String(raw[0]).toLowerCase()
+  if (ctx.node.chain.store.getTx(hash) !== undefined) return LOCAL
+  if ((await remoteTxBlock(ctx, hash)) === undefined) return LOCAL
+  throw OTS_REMOTE(ctx, `transaction ${hash}`)
+}
+
+/**
+ * ots_getBlockDetails(ByHash) of the forked block or one below it: the remote's block (eth_getBlockByNumber/ByHash,
+ * which every RSK remote answers) shaped as rsksim shapes its own: no transaction list but their count, no issuance,
+ * and `totalFees` the block's `paidFees` (what its senders paid, as rsksim sums it for its own blocks).
+ */
+export const otsBlockDetails =
+  (byHash: boolean): Route =>
+  async (ctx, args) => {
+    const block = await remoteBlock(ctx, byHash ? { kind: 'hash', hash: args[0] as Uint8Array } : (args[0] as BlockSelector))
+    if (block === LOCAL) return LOCAL
+    if (block === null || typeof block !== 'object') return null
+    const { transactions, ...rest } = block as { transactions?: unknown; paidFees?: unknown }
+    return {
+      block: { ...rest, transactionCount: Array.isArray(transactions) ? transactions.length : 0 },
+      issuance: { blockReward: '0x0', uncleReward: '0x0', issuance: '0x0' },
+      totalFees: typeof rest.paidFees === 'string' ? rest.paidFees : '0x0',
+    }
+  }
+
+/** ots_getBlockTransactions of the forked block or one below it: refused (above). */
+export const otsBlockTransactions: Route = async (ctx, args) => {
+  const n = BigInt(args[0] as number)
+  if (n > ctx.fork.number) return LOCAL
+  throw OTS_REMOTE(ctx, `block ${n}`)
+}
+
+/** ots_hasCode below the forked block: the remote's eth_getCode there, as eth_getCode is routed. */
+export const otsHasCode: Route = async (ctx, args, raw) => {
+  const sel = args[1] as BlockSelector | undefined
+  let n = numberOf(ctx.node, sel)
+  if (n === undefined && sel?.kind === 'hash') n = await remoteNumberOfHash(ctx, bytesToHex(sel.hash))
+  if (n === undefined || n >= ctx.fork.number) return LOCAL
+  const code = await ask(ctx, [raw[0], hexNumber(n)], 'eth_getCode')
+  return typeof code === 'string' && code.length > 2
+}
+
+/** erigon_getHeaderByNumber at or below the forked block: the remote's eth_getBlockByNumber(n, false). */
+export const erigonHeader: Route = async (ctx, args) => {
+  const sel = args[0] as BlockSelector
+  return sel.kind === 'hash' ? LOCAL : remoteBlock(ctx, sel)
+}
+
+/**
+ * eth_getAccountInfo (an extension) below the forked block: the remote's eth_getBalance, eth_getTransactionCount and
+ * eth_getCode there, which every remote answers (an RSKj remote has no eth_getAccountInfo).
+ */
+export const accountInfo: Route = async (ctx, args, raw) => {
+  const sel = args[1] as BlockSelector | undefined
+  let n = numberOf(ctx.node, sel)
+  if (n === undefined && sel?.kind === 'hash') n = await remoteNumberOfHash(ctx, bytesToHex(sel.hash))
+  if (n === undefined || n >= ctx.fork.number) return LOCAL
+  const params = [raw[0], hexNumber(n)]
+  const [balance, nonce, code] = await Promise.all([ask(ctx, params, 'eth_getBalance'), ask(ctx, params, 'eth_getTransactionCount'), ask(ctx, params, 'eth_getCode')])
+  return { balance, nonce, code }
+}
+
+/**
+ * The raw-transaction extensions for a transaction the remote mined at or below the forked block: rebuilt from the
+ * remote's eth_getTransactionBy* answer (`remoteRawTransaction`; an RSKj remote has no raw-transaction method).
+ */
+export const rawByTx: Route = async (ctx, _args, raw) => {
+  const hash = String(raw[0]).toLowerCase()
+  if (ctx.node.chain.store.getTx(hash) !== undefined || ctx.node.pool.has(hash)) return LOCAL
+  const t = (await ask(ctx, [hash], 'eth_getTransactionByHash')) as { blockNumber?: unknown } | null
+  if (t === null || typeof t?.blockNumber !== 'string' || BigInt(t.blockNumber) > ctx.fork.number) return LOCAL
+  return remoteRawTransaction(t)
+}
+
+export const rawByBlockNumber: Route = async (ctx, args, raw) => {
+  const sel = args[0] as BlockSelector
+  const n = sel.kind === 'tag' && sel.tag === 'pending' ? undefined : numberOf(ctx.node, sel)
+  if (n === undefined || n > ctx.fork.number) return LOCAL
+  return remoteRawTransaction(await ask(ctx, [hexNumber(n), raw[1]], 'eth_getTransactionByBlockNumberAndIndex'))
+}
+
+export const rawByBlockHash: Route = async (ctx, _args, raw) => {
+  const hash = String(raw[0]).toLowerCase()
+  const local = ctx.node.chain.store.getByHash(hash)
+  if (local !== undefined && local !== ctx.node.chain.store.first) return LOCAL
+  if ((await remoteNumberOfHash(ctx, hash)) === undefined) return LOCAL
+  return remoteRawTransaction(await ask(ctx, raw, 'eth_getTransactionByBlockHashAndIndex'))
+}
+

@@ -1,0 +1,172 @@
+/**
+ * Fork routes of the log and trace queries (docs/forking.md): eth_getLogs, log filters and trace_filter over a range
+ * that reaches the remote's blocks, joined with rsksim's own under the service's limits for the whole range.
+ */
+import { bytesToHex } from '@ethereumjs/util'
+import { RpcError, ErrorCode, invalidParams } from '../errors.js'
+import { RemoteFailed } from '../node/errors.js'
+import { hexNumber } from '../node/fork/fork.js'
+import type { FilterObject } from './codecs/objects.js'
+import { collectLogs, filterBlocks, checkLogCount, overBlockRange } from './namespaces/eth/logs.js'
+import { asFilterResults, filterChanges, hasHistory, logFilterObject, newLogFilter } from './namespaces/eth/filters.js'
+import { filtersOf, type RemoteRange } from '../node/filters/index.js'
+import { quantity } from './format/hex.js'
+import { filterTraces, MAX_TRACES_PER_REQUEST, type BlockArg, type TraceFilter } from './namespaces/trace.js'
+import { ask, LOCAL, numberOf, remoteNumberOfHash, type Route, type RouteContext } from './forkAsk.js'
+
+/**
+ * The part of a log query the remote answers, as block numbers; `overRange`: the whole range is over
+ * `logsMaxBlockRange` (the results limit then applies); `local`: the range goes on above the forked block.
+ */
+type RemotePart = RemoteRange & { overRange: boolean; local: boolean }
+
+/**
+ * The part of `f` at or below the forked block: LOCAL when none of it is the remote's, undefined for a block hash
+ * neither chain has (no logs). The range limit counts the whole range, as for eth_getLogs.
+ */
+async function remotePart(ctx: RouteContext, f: FilterObject): Promise<RemotePart | undefined | typeof LOCAL> {
+  const { node, fork } = ctx
+  if (f.blockHash !== undefined) {
+    const hash = bytesToHex(f.blockHash)
+    const local = node.chain.store.getByHash(hash)
+    if (local !== undefined && local !== node.chain.store.first) return LOCAL
+    const n = await remoteNumberOfHash(ctx, hash)
+    return n === undefined ? undefined : { from: n, to: n, overRange: false, local: false }
+  }
+  const from = numberOf(node, f.fromBlock) ?? node.chain.store.headNumber + 1n
+  const to = numberOf(node, f.toBlock) ?? node.chain.store.headNumber + 1n
+  if (from > fork.number || from > to) return LOCAL
+  const overRange = overBlockRange(node, to - from + 1n)
+  return { from, to: to < fork.number ? to : fork.number, overRange, local: to > fork.number }
+}
+
+/**
+ * The remote's logs over `part`, asked as `query` (the filter as sent, or as `filterJson` writes it): as written when
+ * it names a block hash, else with the part's bounds. Throws the results limit when the whole range is over the
+ * block range limit, as eth_getLogs does (`alsoLocal`: rsksim's logs counted with them).
+ */
+async function askLogs(ctx: RouteContext, query: object, part: RemoteRange & { overRange?: boolean }, alsoLocal = 0): Promise<object[]> {
+  const q = 'blockHash' in query ? query : { ...query, fromBlock: hexNumber(part.from), toBlock: hexNumber(part.to) }
+  const answer = await ask(ctx, [q], 'eth_getLogs')
+  const logs = Array.isArray(answer) ? (answer as object[]) : []
+  checkLogCount(ctx.node, part.overRange === true, logs.length + alsoLocal)
+  return logs
+}
+
+/** The remote's logs joined with rsksim's for `f`, under the results limit for the whole range. */
+async function logsOnFork(ctx: RouteContext, f: FilterObject, query: object): Promise<object[] | typeof LOCAL> {
+  const part = await remotePart(ctx, f)
+  if (part === LOCAL) return LOCAL
+  if (part === undefined) return []
+  const local = part.local ? collectLogs(ctx.node, f, filterBlocks(ctx.node, f)) : []
+  return [...(await askLogs(ctx, query, part, local.length)), ...local]
+}
+
+/** A decoded filter as JSON for the remote (addresses, topics, block hash; `askLogs` sets the bounds). */
+function filterJson(f: FilterObject): object {
+  const out: Record<string, unknown> = {}
+  if (f.blockHash !== undefined) out.blockHash = bytesToHex(f.blockHash)
+  if (f.addresses.length > 0) out.address = f.addresses.map((a) => bytesToHex(a))
+  if (f.topics.length > 0) out.topics = f.topics.map((t) => (t === null ? null : t.map((x) => bytesToHex(x))))
+  return out
+}
+
+/** eth_getLogs: the remote's part of the range from the remote, the rest here; the limits count the whole range. */
+export const logs: Route = (ctx, args, raw) => logsOnFork(ctx, args[0] as FilterObject, raw[0] as object)
+
+/** eth_getFilterLogs of a log filter: what eth_getLogs answers for its criteria, each log with `removed: false`. */
+export const filterLogs: Route = async (ctx, args) => {
+  const f = logFilterObject(ctx.node, args[0] as bigint)
+  if (f === undefined) return LOCAL
+  const all = await logsOnFork(ctx, f, filterJson(f))
+  return all === LOCAL ? LOCAL : asFilterResults(all, false)
+}
+
+/**
+ * eth_newFilter whose range starts at or below the forked block: the filter keeps that part of its range, and its
+ * first eth_getFilterChanges asks the remote for the matches there (below) and reports them before rsksim's own.
+ */
+export const newFilter: Route = async (ctx, args) => {
+  const f = args[0] as FilterObject
+  if (!hasHistory(f)) return LOCAL
+  const part = await remotePart(ctx, f)
+  if (part === LOCAL || part === undefined) return LOCAL
+  if (part.overRange) {
+    // Over the block range limit, the results limit counts the whole history now, as eth_newFilter does without a
+    // fork: a filter over too many logs is refused here, not at each of its polls. The answer is not kept.
+    const local = part.local ? collectLogs(ctx.node, f, filterBlocks(ctx.node, f)).length : 0
+    await askLogs(ctx, filterJson(f), part, local)
+  }
+  return quantity(newLogFilter(ctx.node, f, { from: part.from, to: part.to }))
+}
+
+/**
+ * eth_getFilterChanges of a log filter whose remote history is unreported: the remote is asked for it first, and
+ * the poll that takes that part of the history reports it (a concurrent poll that took it first has).
+ */
+export const filterChangesRoute: Route = async (ctx, args) => {
+  const id = args[0] as bigint
+  const range = filtersOf(ctx.node).remoteHistory(id)
+  const f = logFilterObject(ctx.node, id)
+  if (range === undefined || f === undefined) return LOCAL
+  let logs: object[]
+  try {
+    logs = await askLogs(ctx, filterJson(f), { ...range, overRange: overBlockRange(ctx.node, range.to - range.from + 1n) })
+  } catch (e) {
+    // A part over the limits (one a hardhat_reset to a higher block added; a new filter's was checked when it was
+    // made), or one the remote refuses (its own limits: a JSON-RPC error, not a transient failure): this poll
+    // reports the error and the part is dropped, so the next poll goes on with what came after. A remote that could
+    // not be reached is asked again at the next poll.
+    const overLimits = e instanceof RpcError && e.code === ErrorCode.LogLimit
+    const refused = e instanceof RemoteFailed && e.code !== undefined && !e.retryable
+    if (overLimits || refused) filtersOf(ctx.node).dropRemoteHistory(id, range)
+    throw e
+  }
+  return filterChanges(ctx.node, id, logs)
+}
+
+/** A trace_filter bound as a number on this chain: undefined for a hash neither chain has at or below the fork. */
+async function traceBound(ctx: RouteContext, arg: BlockArg): Promise<bigint | undefined> {
+  if (arg.kind === 'number') return arg.number
+  // `pending` is the pending block, after the head (trace.ts `filterTraces`): rsksim's own, even right at the fork.
+  if (arg.kind === 'tag') return arg.tag === 'earliest' ? 0n : ctx.node.chain.store.headNumber + (arg.tag === 'pending' ? 1n : 0n)
+  return ctx.node.chain.store.getByHash(arg.hash)?.number ?? (await remoteNumberOfHash(ctx, arg.hash))
+}
+
+/**
+ * trace_filter over a range that starts at or below the forked block: the remote traces its part, rsksim its own
+ * blocks, and `after` and `count` page through the two joined in block order. The remote is asked for its first
+ * `after + count` traces (in pages of at most `MAX_TRACES_PER_REQUEST`, its own cap); rsksim's part runs in the
+ * node's queue under the request deadline, as the method does without a fork.
+ */
+export const traceFilterRoute: Route = async (ctx, args, raw) => {
+  const f = args[0] as TraceFilter
+  const { node, fork } = ctx
+  const from = await traceBound(ctx, f.fromBlock)
+  if (from === undefined || from > fork.number) return LOCAL
+  const to = (await traceBound(ctx, f.toBlock)) ?? node.chain.store.headNumber
+  if (from > to) throw invalidParams('fromBlock cannot be greater than toBlock')
+  if (f.count === 0) return []
+  const wanted = f.after + f.count
+  const remote: object[] = []
+  for (let skip = 0; skip < wanted; skip += MAX_TRACES_PER_REQUEST) {
+    const count = Math.min(MAX_TRACES_PER_REQUEST, wanted - skip)
+    const query = { ...(raw[0] as object), fromBlock: hexNumber(from), toBlock: hexNumber(to < fork.number ? to : fork.number), after: skip, count }
+    const page = (await ask(ctx, [query], 'trace_filter')) as unknown
+    const list = Array.isArray(page) ? (page as object[]) : []
+    remote.push(...list)
+    if (list.length < count) break
+  }
+  const out: object[] = remote.slice(f.after, wanted)
+  if (out.length === f.count || to <= fork.number) return out
+  const local: TraceFilter = {
+    ...f,
+    fromBlock: { kind: 'number', number: fork.number + 1n },
+    toBlock: { kind: 'number', number: to },
+    after: Math.max(0, f.after - remote.length),
+    count: f.count - out.length,
+  }
+  const own = await node.queue.run(() => node.chain.guard.within(node.options.rpcTimeout, () => filterTraces({ node }, local)))
+  return [...out, ...own]
+}
+
