@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process'
 import { createServer } from 'node:net'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { afterAll, beforeAll } from 'vitest'
 import { JsonRpcProvider } from 'ethers'
 
 const require = createRequire(import.meta.url)
@@ -70,4 +71,17 @@ async function startOnce(args: string[]): Promise<RunningAnvil | 'exited'> {
       await new Promise((r) => setTimeout(r, 100))
     }
   }
+}
+
+/**
+ * Anvil for the tests of a file or a describe block: started before them, stopped after them. Read `anvil.eth` and
+ * `anvil.url` inside the tests (they are set once it answers).
+ */
+export function useAnvil(args: string[] = []): RunningAnvil {
+  const anvil = {} as RunningAnvil
+  beforeAll(async () => {
+    Object.assign(anvil, await startAnvil(args))
+  })
+  afterAll(() => anvil.stop?.())
+  return anvil
 }

@@ -1,7 +1,7 @@
 /** anvil_addBalance (Anvil's): the balance plus an amount, `null` as Anvil answers; compared with Anvil 1.7.1. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { COW, fresh, rejects, useHttpServer } from './helpers.js'
-import { startAnvil, type RunningAnvil } from './anvil.js'
+import { useAnvil } from './anvil.js'
 
 const WHO = '0x00000000000000000000000000000000000add00'
 const MAX = '0x' + 'f'.repeat(64)
@@ -31,11 +31,7 @@ describe('anvil_addBalance', () => {
 
 describe('anvil_addBalance over HTTP, beside Anvil', () => {
   const http = useHttpServer()
-  let anvil: RunningAnvil
-  beforeAll(async () => {
-    anvil = await startAnvil()
-  })
-  afterAll(() => anvil?.stop())
+  const anvil = useAnvil()
 
   it('answers and adds as Anvil 1.7.1 does', async () => {
     for (const node of [http.rpc, anvil.eth]) {

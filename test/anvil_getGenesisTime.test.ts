@@ -1,7 +1,7 @@
 /** anvil_getGenesisTime (Anvil's): block 0's timestamp in seconds, a JSON number as Anvil 1.7.1 answers. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { fresh, rejects, useHttpServer } from './helpers.js'
-import { startAnvil, type RunningAnvil } from './anvil.js'
+import { useAnvil } from './anvil.js'
 
 describe('anvil_getGenesisTime', () => {
   it("answers block 0's timestamp as a number, unchanged by mining; -32601 in hosted mode", async () => {
@@ -18,11 +18,7 @@ describe('anvil_getGenesisTime', () => {
 
 describe('anvil_getGenesisTime over HTTP, beside Anvil', () => {
   const http = useHttpServer()
-  let anvil: RunningAnvil
-  beforeAll(async () => {
-    anvil = await startAnvil()
-  })
-  afterAll(() => anvil?.stop())
+  const anvil = useAnvil()
 
   it("answers a JSON number equal to block 0's timestamp, as Anvil 1.7.1 does", async () => {
     for (const node of [http.rpc, anvil.eth]) {

@@ -3,14 +3,14 @@
  * values come from the single-field reads, ethers' keccak256 of the code, the empty trie's root, a storage proof
  * verified by @ethereumjs/mpt against the answered storageRoot, and Anvil 1.7.1's answers for the shape.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { verifyMerkleProof } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToBigInt, hexToBytes, KECCAK256_NULL_S, KECCAK256_RLP_S, setLengthLeft } from '@ethereumjs/util'
 import { Interface, keccak256 } from 'ethers'
 import { COW, deploy, fresh, rejects, send, useHttpServer } from './helpers.js'
 import { Storage } from './fixtures/index.js'
-import { startAnvil, type RunningAnvil } from './anvil.js'
+import { useAnvil } from './anvil.js'
 
 const ABSENT = '0x00000000000000000000000000000000000fe11a'
 const storage = new Interface(Storage.abi as never)
@@ -82,11 +82,7 @@ describe('eth_getAccount and eth_getAccountInfo', async () => {
 
 describe('eth_getAccount and eth_getAccountInfo over HTTP, beside Anvil', () => {
   const http = useHttpServer()
-  let anvil: RunningAnvil
-  beforeAll(async () => {
-    anvil = await startAnvil()
-  })
-  afterAll(() => anvil?.stop())
+  const anvil = useAnvil()
 
   it("answers an absent account as Anvil 1.7.1 does, in Anvil's field order", async () => {
     for (const m of ['eth_getAccount', 'eth_getAccountInfo']) {

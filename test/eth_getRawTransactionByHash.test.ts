@@ -3,11 +3,11 @@
  * and debug_getRawTransaction (geth's and Anvil's extensions): the bytes ethers signed and sent come back, and the
  * REMASC system transaction's are RSKj's encoding (its hash, as test/remasc.test.ts builds it, is their keccak).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { keccak256, Transaction, Wallet } from 'ethers'
 import type { Provider } from '../src/index.js'
 import { COW_KEY, fresh, rejects, useHttpServer } from './helpers.js'
-import { ANVIL_KEY, startAnvil, type RunningAnvil } from './anvil.js'
+import { ANVIL_KEY, useAnvil } from './anvil.js'
 
 const TO = '0x' + '5e'.repeat(20)
 const REMASC = '0x0000000000000000000000000000000001000008'
@@ -80,11 +80,7 @@ describe('raw transactions', async () => {
 
 describe('raw transactions over HTTP, beside Anvil', () => {
   const http = useHttpServer()
-  let anvil: RunningAnvil
-  beforeAll(async () => {
-    anvil = await startAnvil()
-  })
-  afterAll(() => anvil?.stop())
+  const anvil = useAnvil()
 
   it('gives back the signed bytes as Anvil 1.7.1 does, null for an unknown hash as Anvil', async () => {
     const rsk = http.rpc

@@ -3,11 +3,11 @@
  * answer it): `trace` as trace_transaction gives it without the block fields, `stateDiff` checked against the state
  * reads at the block before and the block itself, and against Anvil 1.7.1 replaying the same contract and call.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { AbiCoder, Interface, keccak256 } from 'ethers'
 import { COW, fresh, rejects, send, useHttpServer } from './helpers.js'
 import { Storage } from './fixtures/index.js'
-import { ANVIL_SENDER, startAnvil, type RunningAnvil } from './anvil.js'
+import { ANVIL_SENDER, useAnvil } from './anvil.js'
 
 const REMASC = '0x0000000000000000000000000000000001000008'
 const storage = new Interface(Storage.abi as never)
@@ -85,11 +85,7 @@ describe('trace_replayBlockTransactions and trace_replayTransaction', async () =
 
 describe('trace_replayBlockTransactions over HTTP, beside Anvil', () => {
   const http = useHttpServer()
-  let anvil: RunningAnvil
-  beforeAll(async () => {
-    anvil = await startAnvil()
-  })
-  afterAll(() => anvil?.stop())
+  const anvil = useAnvil()
 
   it("gives the contract's storage change and the deployment's code as Anvil 1.7.1 does", async () => {
     const replayed = []
