@@ -85,3 +85,17 @@ export function useAnvil(args: string[] = []): RunningAnvil {
   afterAll(() => anvil.stop?.())
   return anvil
 }
+
+/**
+ * Anvil's receipt of `hash`, waiting for it: Anvil answers eth_sendRawTransaction once the transaction is in its
+ * pool and mines it on its own task, so a receipt asked right after can be null (seen once in a full run). At most
+ * about 5 s.
+ */
+export async function anvilReceipt(eth: JsonRpcProvider, hash: string): Promise<Record<string, any>> {
+  for (let i = 0; ; i++) {
+    const receipt = (await eth.send('eth_getTransactionReceipt', [hash])) as Record<string, any> | null
+    if (receipt !== null) return receipt
+    if (i === 250) throw new Error(`Anvil mined no receipt for ${hash}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Interface, type JsonRpcProvider, Wallet, solidityPackedKeccak256, toBeHex, zeroPadValue } from 'ethers'
 import type { Provider } from '../src/index.js'
 import { COW, deploy, fresh, rejects, send, sendSigned, useHttpServer } from './helpers.js'
-import { ANVIL_KEY, ANVIL_SENDER, startAnvil, type RunningAnvil } from './anvil.js'
+import { anvilReceipt, ANVIL_KEY, ANVIL_SENDER, startAnvil, type RunningAnvil } from './anvil.js'
 import { Caller, Reverter, Storage, Target } from './fixtures/index.js'
 
 const REMASC = '0x0000000000000000000000000000000001000008'
@@ -300,7 +300,7 @@ describe('prestateTracer against Anvil 1.7.1', () => {
     for (const [name, artifact] of [['storage', Storage], ['caller', Caller], ['target', Target], ['reverter', Reverter]] as const) {
       const [ours, theirs] = await both({ data: artifact.bytecode })
       at[name] = (await rq(p, 'eth_getTransactionReceipt', [ours])).contractAddress
-      expect((await eth.send('eth_getTransactionReceipt', [theirs])).contractAddress).toBe(at[name])
+      expect((await anvilReceipt(eth, theirs)).contractAddress).toBe(at[name])
     }
   })
 

@@ -9,7 +9,7 @@ import { Interface, Wallet, solidityPackedKeccak256, toBeHex, zeroPadValue } fro
 import { createPublicClient, http, type Chain } from 'viem'
 import type { Provider } from '../src/index.js'
 import { COW, deploy, fresh, rejects, send, sendSigned, useHttpServer } from './helpers.js'
-import { ANVIL_KEY, ANVIL_SENDER, startAnvil, type RunningAnvil } from './anvil.js'
+import { anvilReceipt, ANVIL_KEY, ANVIL_SENDER, startAnvil, type RunningAnvil } from './anvil.js'
 import { Caller, Reverter, Storage, Target } from './fixtures/index.js'
 
 const OTHER = '0x00000000000000000000000000000000000be5ed'
@@ -48,7 +48,7 @@ describe('eth_createAccessList against Anvil 1.7.1', () => {
       const ours = await rq(p, 'eth_sendRawTransaction', [await raw({ data: artifact.bytecode }, 33, nonce, 1n)])
       const theirs = await anvil.eth.send('eth_sendRawTransaction', [await raw({ data: artifact.bytecode }, 31337, nonce, 10_000_000_000n)])
       at[name] = (await rq(p, 'eth_getTransactionReceipt', [ours])).contractAddress
-      expect((await anvil.eth.send('eth_getTransactionReceipt', [theirs])).contractAddress).toBe(at[name])
+      expect((await anvilReceipt(anvil.eth, theirs)).contractAddress).toBe(at[name])
     }
   })
   afterAll(() => anvil?.stop())

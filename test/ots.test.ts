@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Interface, type JsonRpcProvider, Wallet, getCreate2Address, getCreateAddress, keccak256, zeroPadValue } from 'ethers'
 import { startServer, type Provider } from '../src/index.js'
 import { COW, deploy, fresh, rejects, send, sendSigned, useHttpServer } from './helpers.js'
-import { ANVIL_KEY, ANVIL_SENDER, startAnvil, type RunningAnvil } from './anvil.js'
+import { anvilReceipt, ANVIL_KEY, ANVIL_SENDER, startAnvil, type RunningAnvil } from './anvil.js'
 import { Caller, Child, Reverter, Target } from './fixtures/index.js'
 import { MAX_SCANNED_BLOCKS } from '../src/node/ots/search.js'
 
@@ -374,7 +374,7 @@ describe('ots_* against Anvil 1.7.1', () => {
     for (const [name, artifact] of [['caller', Caller], ['target', Target], ['reverter', Reverter]] as const) {
       tx[name] = await both({ data: artifact.bytecode })
       at[name] = (await rq(p, 'eth_getTransactionReceipt', [tx[name]![0]])).contractAddress
-      expect((await eth.send('eth_getTransactionReceipt', [tx[name]![1]])).contractAddress).toBe(at[name])
+      expect((await anvilReceipt(eth, tx[name]![1]!)).contractAddress).toBe(at[name])
     }
     tx.call = await both({ to: at.caller!, data: ci.encodeFunctionData('callTarget', [at.target, 9]) })
     tx.revert = await both({ to: at.reverter!, data: ri.encodeFunctionData('revertWithReason') })
@@ -391,7 +391,7 @@ describe('ots_* against Anvil 1.7.1', () => {
 
   it('sent the same transactions: each mined in a block of the same number', async () => {
     for (const [ours, theirs] of Object.values(tx)) {
-      expect((await rq(p, 'eth_getTransactionReceipt', [ours])).blockNumber).toBe((await eth.send('eth_getTransactionReceipt', [theirs])).blockNumber)
+      expect((await rq(p, 'eth_getTransactionReceipt', [ours])).blockNumber).toBe((await anvilReceipt(eth, theirs)).blockNumber)
     }
   })
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { AbiCoder, Interface, keccak256 } from 'ethers'
 import { COW, fresh, rejects, send, useHttpServer } from './helpers.js'
 import { Storage } from './fixtures/index.js'
-import { ANVIL_SENDER, useAnvil } from './anvil.js'
+import { ANVIL_SENDER, anvilReceipt, useAnvil } from './anvil.js'
 
 const REMASC = '0x0000000000000000000000000000000001000008'
 const storage = new Interface(Storage.abi as never)
@@ -91,9 +91,10 @@ describe('trace_replayBlockTransactions over HTTP, beside Anvil', () => {
     const replayed = []
     for (const [node, from] of [[http.rpc, COW], [anvil.eth, ANVIL_SENDER]] as const) {
       const deployHash = await node.send('eth_sendTransaction', [{ from, data: Storage.bytecode, gas: '0x4c4b40', gasPrice: '0x3b9aca00' }])
-      const deployment = await node.send('eth_getTransactionReceipt', [deployHash])
+      const receiptOf = (h: string) => (node === anvil.eth ? anvilReceipt(anvil.eth, h) : node.send('eth_getTransactionReceipt', [h]))
+      const deployment = await receiptOf(deployHash)
       const setHash = await node.send('eth_sendTransaction', [{ from, to: deployment.contractAddress, data: storage.encodeFunctionData('set', [1, 42]), gas: '0x4c4b40', gasPrice: '0x3b9aca00' }])
-      const block = (await node.send('eth_getTransactionReceipt', [setHash])).blockNumber
+      const block = (await receiptOf(setHash)).blockNumber
       const [created] = await node.send('trace_replayBlockTransactions', [deployment.blockNumber, ['stateDiff']])
       const [entry] = await node.send('trace_replayBlockTransactions', [block, ['trace', 'stateDiff']])
       replayed.push({ output: created.output, code: created.stateDiff[deployment.contractAddress].code, contract: entry.stateDiff[deployment.contractAddress], keys: Object.keys(entry), traceKeys: Object.keys(entry.trace[0]) })
