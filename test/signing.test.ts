@@ -1,11 +1,13 @@
 /**
- * Signing with the node's keys (personal_sign, eth_signTypedData_v4 / eth_signTypedData, eth_signTransaction)
+ * Signing with the node's keys (personal_sign, eth_signTypedData_v4 / eth_signTypedData, eth_signTransaction) and
+ * recovering a personal message's signer (personal_ecRecover),
  * through ethers' JsonRpcSigner and viem's wallet client; signatures checked with the other library's verifiers.
  */
 import { describe, expect, it } from 'vitest'
-import { BrowserProvider, Transaction, TypedDataEncoder, verifyMessage, verifyTypedData } from 'ethers'
+import { BrowserProvider, Transaction, TypedDataEncoder, verifyMessage, verifyTypedData, Wallet } from 'ethers'
 import { createWalletClient, custom, verifyMessage as viemVerifyMessage, verifyTypedData as viemVerifyTypedData, type Chain } from 'viem'
-import { COW, COW1, fresh, rejects } from './helpers.js'
+import { Web3 } from 'web3'
+import { COW, COW1, COW_KEY, fresh, rejects } from './helpers.js'
 
 const regtest: Chain = { id: 33, name: 'regtest', nativeCurrency: { name: 'RBTC', symbol: 'RBTC', decimals: 18 }, rpcUrls: { default: { http: [] } } }
 
@@ -98,6 +100,26 @@ describe('raw requests', () => {
     const b = await p.request({ method: 'eth_signTypedData_v4', params: [COW, JSON.parse(json)] })
     expect(a).toBe(b)
     expect(verifyTypedData(mail.domain, mail.types, mail.message, a as string).toLowerCase()).toBe(COW)
+  })
+
+  it("personal_ecRecover answers the signer of a personal message: an ethers wallet's, personal_sign's", async () => {
+    const p = await fresh()
+    const key = '0x' + '4f'.repeat(32)
+    const signer = new Wallet(key)
+    const message = 'hello rsksim'
+    const hex = '0x' + Buffer.from(message).toString('hex')
+    const signature = await signer.signMessage(message)
+    expect(await p.request({ method: 'personal_ecRecover', params: [hex, signature] })).toBe(signer.address.toLowerCase())
+    const ours = (await p.request({ method: 'personal_sign', params: [hex, COW] })) as string
+    expect(await p.request({ method: 'personal_ecRecover', params: [hex, ours] })).toBe(COW)
+    expect(ours).toBe(await new Wallet(COW_KEY).signMessage(message))
+    // web3.js asks it through its personal module.
+    expect((await new Web3(p as never).eth.personal.ecRecover(hex, signature)).toLowerCase()).toBe(signer.address.toLowerCase())
+    // Another message: another address, not the signer's.
+    expect(await p.request({ method: 'personal_ecRecover', params: ['0x00', signature] })).not.toBe(signer.address.toLowerCase())
+    await rejects(p.request({ method: 'personal_ecRecover', params: [hex, signature.slice(0, -2)] }), -32602, 'signature must be 65 bytes long')
+    await rejects(p.request({ method: 'personal_ecRecover', params: [hex, signature.slice(0, -2) + '01'] }), -32602, 'invalid Ethereum signature (V is not 27 or 28)')
+    await rejects((await fresh({ hosted: true })).request({ method: 'personal_ecRecover', params: [hex, signature] }), -32601, 'method not found')
   })
 
   it('refuses an unknown account, bad typed data, and everything in hosted mode (-32601)', async () => {

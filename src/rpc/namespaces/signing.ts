@@ -7,6 +7,8 @@
  *   The digest comes from `ox`'s `TypedData.getSignPayload` (wevm's library under viem, bundled into dist): a
  *   maintained, tested encoder, rather than one written here.
  * - `eth_signTransaction(tx)`: the raw signed legacy transaction eth_sendTransaction would send, not sent.
+ * - `personal_ecRecover(data, signature)` (geth's; web3.js `personal.ecRecover`): the address whose key made `signature`
+ *   over the EIP-191 personal message `data`, as personal_sign makes it. Needs no key of the node.
  *
  * Impersonated addresses have no key: the node refuses them with a -32602 that says so.
  */
@@ -17,7 +19,8 @@ import { address, data as dataCodec, type Codec } from '../codecs/primitives.js'
 import { txObject } from '../codecs/transaction.js'
 import { method, type MethodTable } from '../method.js'
 import { data } from '../format/hex.js'
-import { signMessage, signRsv } from '../../node/accounts.js'
+import { personalMessageDigest, signMessage, signRsv } from '../../node/accounts.js'
+import { ecrecover, keccak256 } from '../../node/crypto.js'
 import { signWithKey, walletKey } from './eth/transactions.js'
 
 /** Typed data as a JSON string (MetaMask, ethers) or an object (viem sends a string too). */
@@ -51,10 +54,28 @@ const signTypedData = method([address, typedData], (ctx, from, typed) => {
   return data(signRsv(hexToBytes(digest), key))
 })
 
+/**
+ * geth's `personal_ecRecover`: a 65-byte signature r ‖ s ‖ v with v 27 or 28 (geth's texts for a wrong length or v),
+ * over the personal message's digest; a signature no key makes is -32602 too.
+ */
+const ecRecover = method([dataCodec, dataCodec], (_ctx, message, signature) => {
+  if (signature.length !== 65) throw invalidParams('signature must be 65 bytes long')
+  const v = signature[64]!
+  if (v !== 27 && v !== 28) throw invalidParams('invalid Ethereum signature (V is not 27 or 28)')
+  let publicKey: Uint8Array
+  try {
+    publicKey = ecrecover(personalMessageDigest(message), BigInt(v), signature.subarray(0, 32), signature.subarray(32, 64))
+  } catch {
+    throw invalidParams('invalid signature: no key makes it')
+  }
+  return data(keccak256(publicKey).subarray(12))
+})
+
 export const signingMethods: MethodTable = {
   personal_sign: method([dataCodec, address], (ctx, message, from) =>
     data(signMessage(message, walletKey(ctx, from, `Could not find account for address: ${bytesToHex(from)}`))),
   ),
+  personal_ecRecover: ecRecover,
   eth_signTypedData_v4: signTypedData,
   eth_signTypedData: signTypedData,
   eth_signTransaction: method([txObject], async (ctx, tx) => {
