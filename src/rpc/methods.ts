@@ -41,6 +41,7 @@ import { ethAccessListMethods } from './namespaces/eth/createAccessList.js'
 import { ethAccountMethods } from './namespaces/eth/account.js'
 import { ethRawTransactionMethods } from './namespaces/eth/rawTransactions.js'
 import { traceReplayMethods } from './namespaces/traceReplay.js'
+import { debugRawMethods } from './namespaces/debugRaw.js'
 
 /**
  * The test author's extensions: dev-chain methods under Anvil's, Hardhat's and Ganache's names, signing,
@@ -69,6 +70,7 @@ const EXTENSION_TABLES: MethodTable[] = [
   ethAccountMethods,
   ethRawTransactionMethods,
   traceReplayMethods,
+  debugRawMethods,
 ]
 export const EXTENSIONS: ReadonlySet<string> = new Set(EXTENSION_TABLES.flatMap((t) => Object.keys(t)))
 /** Among the extensions, the methods a default RSKj regtest node answers and the service does not list (rskjRegtest.ts). */

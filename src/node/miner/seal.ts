@@ -9,7 +9,7 @@ import type { Chain } from '../chain/chain.js'
 import type { BlockRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
 import { orderedTrieRoot, receiptsRoot } from '../chain/tries.js'
 import { rlpListLength } from '../rlp.js'
-import { encodedRskHeaderFullLength, hashForMergedMining, rskBlockHash, type RskHeader } from '../rsk/header/header.js'
+import { encodedRskHeaderWithMergedMiningLength, hashForMergedMining, rskBlockHash, type RskHeader } from '../rsk/header/header.js'
 import { buildMergedMiningFields } from '../rsk/mergedMining/mergedMining.js'
 import { forkDetectionData } from '../rsk/mergedMining/forkDetection.js'
 import { regtestHeaderShape } from '../rsk/header/headerFields.js'
@@ -50,10 +50,9 @@ export function sealBlock(
     transactions: txs.slice(),
     receipts: receipts.slice(),
     totalDifficulty: parent.totalDifficulty + header.difficulty,
-    // RSKj's block size is the RLP length of [full header + Merkle proof + coinbase, transactions, uncles].
-    size: rlpListLength(
-      encodedRskHeaderFullLength(header) + header.bitcoinMergedMiningMerkleProof.length + header.bitcoinMergedMiningCoinbaseTransaction.length + 6 + rlpListLength(txBytes) + rlpListLength(0),
-    ),
+    // RSKj's block size, `Block.getEncoded().length`: the RLP list of [the header with its Merkle proof and coinbase,
+    // the transactions, no uncles] (debug_getRawBlock answers those bytes).
+    size: rlpListLength(encodedRskHeaderWithMergedMiningLength(header) + rlpListLength(txBytes) + rlpListLength(0)),
   }
 }
 

@@ -177,6 +177,14 @@ export function encodedRskHeaderFullLength(h: RskHeader): number {
 }
 
 /**
+ * `encodeRskHeaderWithMergedMining(h).length`, without writing the bytes: the header's part of a block's `size`
+ * (RSKj `Block.getEncoded().length`).
+ */
+export function encodedRskHeaderWithMergedMiningLength(h: RskHeader): number {
+  return rlpLength(rskHeaderItems(h, { withMerkleProofAndCoinbase: true }))
+}
+
+/**
  * RSKj's `getFullEncoded()`: uncompressed with all three merged-mining fields (blocks, uncles, the network).
  *
  * @example
