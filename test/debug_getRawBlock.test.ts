@@ -42,8 +42,10 @@ describe('debug_getRawHeader, debug_getRawBlock, debug_getRawReceipts', async ()
     expect(receipts).toHaveLength(2)
     for (let i = 0; i < receipts.length; i++) expect(receipts[i]).toBe(await rpc('chain_getRawTransactionReceiptByHash', [block.transactions[i]]))
     expect(await orderedRoot(receipts)).toBe(block.receiptsRoot)
-    // Genesis: no transaction, an empty list.
+    // Genesis: no transaction, an empty list; its block is as long as its size says too.
     expect(await rpc('debug_getRawReceipts', ['earliest'])).toEqual([])
+    const genesis = (await rpc('debug_getRawBlock', ['earliest'])) as string
+    expect((genesis.length - 2) / 2).toBe(Number((await rpc('eth_getBlockByNumber', ['earliest', false])).size))
   })
 
   it('answers the pending block as trace_block and chain_getRawBlockHeaderByNumber do', async () => {

@@ -8,7 +8,8 @@ import type { Chain } from './chain.js'
 import type { BlockRecord } from './types.js'
 import { EMPTY_TRIE_ROOT } from './tries.js'
 import { flatHex } from './flatHex.js'
-import { encodeRskHeader, rskBlockHash, hashForMergedMining, type RskHeader } from '../rsk/header/header.js'
+import { encodedRskHeaderWithMergedMiningLength, rskBlockHash, hashForMergedMining, type RskHeader } from '../rsk/header/header.js'
+import { rlpListLength } from '../rlp.js'
 import { EMPTY_UNCLES_HASH, BLOCK_DIFFICULTY } from '../miner/miner.js'
 
 /** Bridge native contract (reference §7.6). */
@@ -86,7 +87,9 @@ export async function createGenesis(chain: Chain, spec: GenesisSpec): Promise<Bl
     transactions: [],
     receipts: [],
     totalDifficulty: header.difficulty,
-    size: encodeRskHeader(header).length + 3,
+    // RSKj's size, `Block.getEncoded().length`: RLP [the header with its three merged-mining fields (0x00 each in
+    // rsk-dev.json), no transactions, no uncles]. It counted the hash's encoding and one prefix byte: 469, not 473.
+    size: rlpListLength(encodedRskHeaderWithMergedMiningLength(header) + rlpListLength(0) + rlpListLength(0)),
   }
   chain.store.append(block)
   chain.genesisTrees = chain.trees.mark()
