@@ -716,12 +716,14 @@ describe("Otterscan's ots_* of a remote's blocks and transactions, built from wh
     await sent('revert', { to: reverter, data: ri.encodeFunctionData('revertWithReason') })
     await sent('badDeploy', { data: REVERTING_INIT })
     await sent('destroy', { to: caller, data: ci.encodeFunctionData('destroy', [BOB]) })
+    await sent('identity', { to: '0x0000000000000000000000000000000000000004', data: '0x0102030405' })
+    await sent('transfer', { to: BOB, value: '0x9' })
     await rpc(r, 'evm_mine')
     await rpc(r, 'evm_setAutomine', [true])
     await rpc(r, 'evm_mine')
     forkNumber = Number(await rpc(r, 'eth_blockNumber'))
     block = await rpc(r, 'eth_getBlockByNumber', [hex(forkNumber - 1), false])
-    expect(block.transactions.slice(0, 8)).toEqual(Object.values(tx))
+    expect(block.transactions.slice(0, 10)).toEqual(Object.values(tx))
     proxy = await countingProxy(remote.url)
     // The remote's trace_transaction and callTracer lose the top frame's output, as RSKj's do.
     proxy.rskjTraces = true
