@@ -14,7 +14,7 @@ import { startServer, type Provider, type RsksimServer } from '../src/index.js'
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { COW, MINER, deploy, fresh, rejects, send } from './helpers.js'
-import { Events, Storage, Token } from './fixtures/index.js'
+import { Caller, Events, Reverter, Storage, Target, Token } from './fixtures/index.js'
 
 const rpc = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const hex = (n: number | bigint) => '0x' + n.toString(16)
@@ -26,9 +26,30 @@ const BOB = '0x0000000000000000000000000000000000000b0b'
 const BRIDGE = '0x0000000000000000000000000000000001000006'
 const REMASC = '0x0000000000000000000000000000000001000008'
 
-/** An HTTP proxy to `target` that counts the JSON-RPC calls it forwards and can refuse everything (`down`). */
-async function countingProxy(target: string): Promise<{ url: string; calls: string[]; down: boolean; delay: number; close(): Promise<void> }> {
-  const state = { url: '', calls: [] as string[], down: false, delay: 0, close: async () => {} }
+/**
+ * RSKj builds the top frame of trace_transaction and of the callTracer from an empty `ProgramResult`
+ * (`co/rsk/rpc/modules/trace/TraceTransformer.java` `addTrace`, `debug/trace/call/CallTraceTransformer.java`), so its
+ * top `result.output` is always `0x` and the callTracer's top `output` `0x0` without a `revertReason`; rsksim shows
+ * the real ones (docs/modules/tracing.md). This turns a remote rsksim's answer into what RSKj would give.
+ */
+function asRskjTraces(call: { method: string; params?: unknown[] }, result: any): unknown {
+  if (call.method === 'trace_transaction' && Array.isArray(result) && result[0]?.result?.output !== undefined) result[0].result.output = '0x'
+  const opts = call.params?.[1] as { tracer?: string } | undefined
+  if (call.method === 'debug_traceTransaction' && opts?.tracer === 'callTracer' && result !== null && result.type !== 'CREATE') {
+    result.output = '0x0'
+    delete result.revertReason
+  }
+  return result
+}
+
+/**
+ * An HTTP proxy to `target` that counts the JSON-RPC calls it forwards (and the batches), can refuse everything
+ * (`down`), and can answer traces as RSKj shapes them (`rskjTraces`).
+ */
+async function countingProxy(
+  target: string,
+): Promise<{ url: string; calls: string[]; batches: string[][]; down: boolean; delay: number; rskjTraces: boolean; close(): Promise<void> }> {
+  const state = { url: '', calls: [] as string[], batches: [] as string[][], down: false, delay: 0, rskjTraces: false, close: async () => {} }
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
@@ -40,9 +61,19 @@ async function countingProxy(target: string): Promise<{ url: string; calls: stri
       const body = Buffer.concat(chunks).toString()
       const parsed = JSON.parse(body) as { method: string } | { method: string }[]
       for (const c of Array.isArray(parsed) ? parsed : [parsed]) state.calls.push(c.method)
+      if (Array.isArray(parsed)) state.batches.push(parsed.map((c) => c.method))
       new Promise((resolve) => setTimeout(resolve, state.delay))
         .then(() => fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body }))
-        .then(async (r) => res.writeHead(r.status, { 'content-type': 'application/json' }).end(await r.text()))
+        .then(async (r) => {
+          let text = await r.text()
+          if (state.rskjTraces && r.status === 200) {
+            const calls = new Map((Array.isArray(parsed) ? parsed : [parsed]).map((c: any) => [c.id, c]))
+            const reply = JSON.parse(text)
+            for (const a of Array.isArray(reply) ? reply : [reply]) if ('result' in a) a.result = asRskjTraces(calls.get(a.id), a.result)
+            text = JSON.stringify(reply)
+          }
+          res.writeHead(r.status, { 'content-type': 'application/json' }).end(text)
+        })
         .catch(() => res.writeHead(502).end())
     })
   })
@@ -646,6 +677,118 @@ describe('forking a remote rsksim', () => {
     await expect(fresh({ fork: { url: 'ftp://x' } } as never)).rejects.toThrow('fork.url must be an http:// or https:// URL')
     await expect(fresh({ fork: { url: proxy.url, blockNumber: 10_000 }, accountTxRateLimit: false } as never)).rejects.toThrow(/cannot fork at block 10000: the remote .* is at block/)
     await expect(fresh({ fork: { url: 'http://127.0.0.1:1/k', retries: 0 } } as never)).rejects.toThrow(/fork remote http:\/\/127\.0\.0\.1:1\/.*eth_chainId/)
+  })
+})
+
+describe("Otterscan's ots_* of a remote's blocks and transactions, built from what an RSKj remote answers", () => {
+  // The remote is a second rsksim, which answers ots_* itself: its answers are the expected ones. The fork may ask it
+  // only the service's hosted methods (an RSKj remote has no ots_*).
+  const HOSTED = ['eth_chainId', 'eth_blockNumber', 'eth_getBlockByNumber', 'eth_getBlockByHash', 'eth_getTransactionByHash', 'eth_getTransactionReceipt', 'trace_transaction', 'debug_traceTransaction']
+  const ci = new Interface(Caller.abi as never)
+  const ri = new Interface(Reverter.abi as never)
+  const SALT = '0x' + '00'.repeat(31) + '01'
+  // Init code that reverts with 32 bytes 0x00…01: revert data with leading zero bytes (PUSH1 1 PUSH1 0 MSTORE
+  // PUSH1 32 PUSH1 0 REVERT).
+  const REVERTING_INIT = '0x600160005260206000fd'
+  let remote: RsksimServer
+  let proxy: Awaited<ReturnType<typeof countingProxy>>
+  const tx: Record<string, string> = {}
+  let block: any
+  let forkNumber: number
+
+  beforeAll(async () => {
+    remote = await startServer({ port: 0, accountTxRateLimit: false })
+    const r = remote.provider
+    const caller = await deploy(r, Caller)
+    const target = await deploy(r, Target)
+    const reverter = await deploy(r, Reverter)
+    await send(r, { to: caller, value: '0x5' })
+    // One block holding every kind of transaction, so ots_getBlockTransactions has pages to turn.
+    await rpc(r, 'evm_setAutomine', [false])
+    const sent = async (name: string, t: Record<string, unknown>) => {
+      tx[name] = await rpc(r, 'eth_sendTransaction', [{ from: COW, gas: '0x4c4b40', gasPrice: '0x3b9aca00', ...t }])
+    }
+    await sent('call', { to: caller, data: ci.encodeFunctionData('callTarget', [target, 9]) })
+    await sent('pay', { to: caller, data: ci.encodeFunctionData('pay', [ALICE]), value: '0x4d' })
+    await sent('create', { to: caller, data: ci.encodeFunctionData('create') })
+    await sent('create2', { to: caller, data: ci.encodeFunctionData('create2', [SALT]) })
+    await sent('caught', { to: caller, data: ci.encodeFunctionData('tryRevert', [reverter]) })
+    await sent('revert', { to: reverter, data: ri.encodeFunctionData('revertWithReason') })
+    await sent('badDeploy', { data: REVERTING_INIT })
+    await sent('destroy', { to: caller, data: ci.encodeFunctionData('destroy', [BOB]) })
+    await sent('identity', { to: '0x0000000000000000000000000000000000000004', data: '0x0102030405' })
+    await sent('transfer', { to: BOB, value: '0x9' })
+    await rpc(r, 'evm_mine')
+    await rpc(r, 'evm_setAutomine', [true])
+    await rpc(r, 'evm_mine')
+    forkNumber = Number(await rpc(r, 'eth_blockNumber'))
+    block = await rpc(r, 'eth_getBlockByNumber', [hex(forkNumber - 1), false])
+    expect(block.transactions.slice(0, 10)).toEqual(Object.values(tx))
+    proxy = await countingProxy(remote.url)
+    // The remote's trace_transaction and callTracer lose the top frame's output, as RSKj's do.
+    proxy.rskjTraces = true
+  })
+
+  afterAll(async () => {
+    await proxy?.close()
+    await remote?.close()
+  })
+
+  it('ots_traceTransaction, ots_getInternalOperations and ots_getTransactionError of each remote transaction are the remote\'s', async () => {
+    const f = await fresh({ fork: { url: proxy.url, blockNumber: forkNumber, cache: false } } as never)
+    proxy.calls.length = 0
+    // The block's last transaction is REMASC's system transaction (its trace: a call to REMASC paying the miners).
+    for (const [name, hash] of [...Object.entries(tx), ['remasc', block.transactions.at(-1)]]) {
+      for (const m of ['ots_traceTransaction', 'ots_getInternalOperations', 'ots_getTransactionError']) {
+        expect([name, m, await rpc(f, m, [hash])]).toEqual([name, m, await rpc(remote.provider, m, [hash])])
+      }
+    }
+    // What the cases hold, so the equalities above compare something: internal transfers, CREATE and CREATE2, a
+    // SELFDESTRUCT, a caught inner revert with its reason, a top-level revert, a failed deployment's revert data.
+    const trace = (h: string | undefined) => rpc(f, 'ots_traceTransaction', [h])
+    // The proxy gives RSKj's trace shapes: the top frame's output is not in trace_transaction's answer.
+    const created = (await rpc(remote.provider, 'trace_transaction', [tx.create]))[0].result.output
+    expect(BigInt(created)).toBeGreaterThan(0n)
+    expect((await rpc(f, 'trace_transaction', [tx.create]))[0].result.output).toBe('0x')
+    expect((await trace(tx.create))[0].output).toBe(created)
+    expect((await rpc(f, 'ots_getInternalOperations', [tx.pay])).map((o: any) => o.type)).toEqual([0])
+    expect((await trace(tx.create2)).map((e: any) => e.type)).toEqual(['CALL', 'CREATE2'])
+    expect((await trace(tx.create)).map((e: any) => e.type)).toEqual(['CALL', 'CREATE'])
+    expect((await trace(tx.destroy)).map((e: any) => e.type)).toEqual(['CALL', 'SELFDESTRUCT'])
+    const nope = ri.encodeErrorResult('Error', ['nope'])
+    expect((await trace(tx.caught))[1]).toMatchObject({ depth: 1, output: nope })
+    expect((await trace(tx.call))[0].output).toBe('0x')
+    expect(await rpc(f, 'ots_getTransactionError', [tx.revert])).toBe(nope)
+    expect(await rpc(f, 'ots_getTransactionError', [tx.badDeploy])).toBe('0x' + '00'.repeat(31) + '01')
+    expect(await rpc(f, 'ots_getTransactionError', [tx.call])).toBe('0x')
+    expect(new Set(proxy.calls).size).toBeGreaterThan(0)
+    expect([...new Set(proxy.calls)].filter((m) => !HOSTED.includes(m))).toEqual([])
+    // A transaction of the fork's own is rsksim's, as before.
+    const own = await send(f, { to: BOB, value: '0x1' })
+    expect(await trace(own.transactionHash)).toHaveLength(1)
+    await f.disconnect()
+  })
+
+  it('ots_getBlockTransactions of a remote block: its pages and their receipts, the receipts asked in one batch', async () => {
+    const f = await fresh({ fork: { url: proxy.url, blockNumber: forkNumber, cache: false } } as never)
+    proxy.calls.length = 0
+    proxy.batches.length = 0
+    const n = forkNumber - 1
+    const page = await rpc(f, 'ots_getBlockTransactions', [n, 1, 3])
+    expect(page).toEqual(await rpc(remote.provider, 'ots_getBlockTransactions', [n, 1, 3]))
+    expect(page.fullblock.transactions.map((t: any) => t.hash)).toEqual(block.transactions.slice(3, 6))
+    expect(page.fullblock.transactionCount).toBe(block.transactions.length)
+    // Only the page's receipts were asked, together.
+    expect(proxy.calls.filter((m) => m === 'eth_getTransactionReceipt')).toHaveLength(3)
+    expect(proxy.batches).toContainEqual(['eth_getTransactionReceipt', 'eth_getTransactionReceipt', 'eth_getTransactionReceipt'])
+    expect([...new Set(proxy.calls)].filter((m) => !HOSTED.includes(m))).toEqual([])
+    for (const [pg, size] of [[0, 25], [0, 1], [2, 4], [9, 4]]) {
+      expect(await rpc(f, 'ots_getBlockTransactions', [n, pg, size])).toEqual(await rpc(remote.provider, 'ots_getBlockTransactions', [n, pg, size]))
+    }
+    expect(await rpc(f, 'ots_getBlockTransactions', [0, 0, 10])).toEqual(await rpc(remote.provider, 'ots_getBlockTransactions', [0, 0, 10]))
+    // The block above the forked one is rsksim's own: none yet.
+    expect(await rpc(f, 'ots_getBlockTransactions', [forkNumber + 1, 0, 10])).toBeNull()
+    await f.disconnect()
   })
 })
 

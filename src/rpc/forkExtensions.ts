@@ -1,14 +1,13 @@
 /**
  * Fork routes of the extensions RSKj lacks (docs/forking.md): eth_getBlockReceipts, Otterscan's ots_*, the account
- * reads and the raw-transaction reads, answered from what every remote (an RSKj node too) answers, or refused with
- * the reason when that cannot be done.
+ * reads and the raw-transaction reads, answered from what every remote (an RSKj node too) answers. The ots_* routes of
+ * remote transactions and block pages are in forkOts.ts.
  */
 import { bytesToHex } from '@ethereumjs/util'
-import { type RpcError, invalidParams } from '../errors.js'
 import { hexNumber } from '../node/fork/fork.js'
 import type { BlockSelector } from './codecs/block.js'
 import { remoteRawTransaction } from './namespaces/eth/rawTransactions.js'
-import { ask, LOCAL, numberOf, remoteBlock, remoteNumberOfHash, remoteTxBlock, type Route, type RouteContext } from './forkAsk.js'
+import { ask, LOCAL, numberOf, remoteBlock, remoteNumberOfHash, type Route } from './forkAsk.js'
 
 /**
  * eth_getBlockReceipts (an extension) of the forked block or one below it: built from the remote's block
@@ -25,20 +24,6 @@ export const blockReceipts: Route = async (ctx, args) => {
   const hashes = (block as { transactions?: unknown } | null)?.transactions
   if (!Array.isArray(hashes)) return null
   return Promise.all(hashes.map((h) => ask(ctx, [h], 'eth_getTransactionReceipt')))
-}
-
-/** Otterscan's methods (an extension) on a fork: docs/forking.md#otterscan. */
-const OTS_REMOTE = (ctx: RouteContext, what: string): RpcError =>
-  invalidParams(
-    `${ctx.method} answers for rsksim's own blocks, above the forked block ${ctx.fork.number}; ${what} is the remote's (RSKj has no ots_* methods): ask eth_getBlockByNumber, eth_getTransactionReceipt or trace_transaction, which a fork answers from the remote`,
-  )
-
-/** ots_* of one transaction: a transaction the remote mined at or below the forked block is refused (above). */
-export const otsTx: Route = async (ctx, _args, raw) => {
-  const hash = String(raw[0]).toLowerCase()
-  if (ctx.node.chain.store.getTx(hash) !== undefined) return LOCAL
-  if ((await remoteTxBlock(ctx, hash)) === undefined) return LOCAL
-  throw OTS_REMOTE(ctx, `transaction ${hash}`)
 }
 
 /**
@@ -59,13 +44,6 @@ export const otsBlockDetails =
       totalFees: typeof rest.paidFees === 'string' ? rest.paidFees : '0x0',
     }
   }
-
-/** ots_getBlockTransactions of the forked block or one below it: refused (above). */
-export const otsBlockTransactions: Route = async (ctx, args) => {
-  const n = BigInt(args[0] as number)
-  if (n > ctx.fork.number) return LOCAL
-  throw OTS_REMOTE(ctx, `block ${n}`)
-}
 
 /** ots_hasCode below the forked block: the remote's eth_getCode there, as eth_getCode is routed. */
 export const otsHasCode: Route = async (ctx, args, raw) => {

@@ -21,7 +21,8 @@ import { hexNumber } from '../node/fork/fork.js'
 import type { BlockSelector } from './codecs/block.js'
 import { ask, LOCAL, numberOf, remoteNumberOfHash, remoteTxBlock, withParam, type Route } from './forkAsk.js'
 import { filterChangesRoute, filterLogs, logs, newFilter, traceFilterRoute } from './forkLogs.js'
-import { accountInfo, blockReceipts, erigonHeader, otsBlockDetails, otsBlockTransactions, otsHasCode, otsTx, rawByBlockHash, rawByBlockNumber, rawByTx } from './forkExtensions.js'
+import { accountInfo, blockReceipts, erigonHeader, otsBlockDetails, otsHasCode, rawByBlockHash, rawByBlockNumber, rawByTx } from './forkExtensions.js'
+import { otsBlockTransactionsRoute, otsInternalOperations, otsTraceTransaction, otsTransactionError } from './forkOts.js'
 
 export { LOCAL } from './forkAsk.js'
 
@@ -154,12 +155,12 @@ const ROUTES: Record<string, Route> = {
   eth_getFilterLogs: filterLogs,
   eth_newFilter: newFilter,
   eth_getFilterChanges: filterChangesRoute,
-  ots_getInternalOperations: otsTx,
-  ots_traceTransaction: otsTx,
-  ots_getTransactionError: otsTx,
+  ots_getInternalOperations: otsInternalOperations,
+  ots_traceTransaction: otsTraceTransaction,
+  ots_getTransactionError: otsTransactionError,
   ots_getBlockDetails: otsBlockDetails(false),
   ots_getBlockDetailsByHash: otsBlockDetails(true),
-  ots_getBlockTransactions: otsBlockTransactions,
+  ots_getBlockTransactions: otsBlockTransactionsRoute,
   ots_hasCode: otsHasCode,
   erigon_getHeaderByNumber: erigonHeader,
   // The Bridge's state has no block parameter: the forked network's, as it is now.

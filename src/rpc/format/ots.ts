@@ -89,7 +89,23 @@ export function formatBlockDetails(block: BlockRecord): Record<string, unknown> 
 
 /** A receipt as ots_* give it: eth_getTransactionReceipt's, with `logs` and `logsBloom` null and the block's `timestamp`. */
 export function formatOtsReceipt(loc: TxLocation): Record<string, unknown> {
-  return { ...formatReceipt(loc), logs: null, logsBloom: null, timestamp: quantity(loc.block.header.timestamp) }
+  return otsReceipt(formatReceipt(loc), quantity(loc.block.header.timestamp))
+}
+
+/** An eth_getTransactionReceipt answer (rsksim's own or a fork's remote's) as ots_* give it: see formatOtsReceipt. */
+export const otsReceipt = (receipt: object, timestamp: string): Record<string, unknown> => ({ ...receipt, logs: null, logsBloom: null, timestamp })
+
+/**
+ * An ots_getBlockTransactions answer from eth_getBlockByNumber's JSON (rsksim's own or a fork's remote's): the block
+ * without its list, the page's transactions (as eth_getBlockByNumber(n, true) gives them) with `input` cut to the
+ * 4-byte selector, the whole block's `transactionCount`, and the page's receipts as ots_* give them.
+ */
+export function otsBlockTransactions(block: object, page: { input: string }[], transactionCount: number, receipts: Record<string, unknown>[]): Record<string, unknown> {
+  const { transactions: _, ...rest } = block as { transactions?: unknown }
+  return {
+    fullblock: { ...rest, transactions: page.map((t) => ({ ...t, input: t.input.slice(0, 10) })), transactionCount },
+    receipts,
+  }
 }
 
 /**
@@ -98,17 +114,11 @@ export function formatOtsReceipt(loc: TxLocation): Record<string, unknown> {
  * Otterscan counts the pages (Anvil 1.7.1 answers the page's).
  */
 export function formatBlockTransactions(block: BlockRecord, start: number, pageSize: number): Record<string, unknown> {
-  const { transactions: _, ...rest } = formatBlock(block, false)
   const indexes: number[] = []
   for (let i = start; i < block.transactions.length && i < start + pageSize; i++) indexes.push(i)
-  const txs = indexes.map((i): TransactionJson => {
-    const t = formatTransaction(block.transactions[i]!, block, i)
-    return { ...t, input: t.input.slice(0, 10) }
-  })
-  return {
-    fullblock: { ...rest, transactions: txs, transactionCount: block.transactions.length },
-    receipts: indexes.map((index) => formatOtsReceipt({ block, index })),
-  }
+  const txs = indexes.map((i): TransactionJson => formatTransaction(block.transactions[i]!, block, i))
+  const receipts = indexes.map((index) => formatOtsReceipt({ block, index }))
+  return otsBlockTransactions(formatBlock(block, false), txs, block.transactions.length, receipts)
 }
 
 /** A search page: the transactions in full and their receipts (as ots_getBlockTransactions gives them), newest first. */

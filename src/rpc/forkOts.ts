@@ -1,0 +1,136 @@
+/**
+ * Fork routes of Otterscan's methods (an extension; docs/forking.md, docs/extensions.md#otterscan) for a transaction
+ * the remote mined, or a block, at or below the forked block. RSKj has no ots_* methods, so each answer is built from
+ * what an RSKj remote answers (the service's hosted methods: eth_getBlockByNumber, eth_getTransactionReceipt,
+ * trace_transaction, debug_traceTransaction), with the formatters rsksim uses for its own (src/rpc/format/ots.ts):
+ * on a remote rsksim the answer is the remote's own ots_* answer.
+ */
+import { hexToBytes } from '@ethereumjs/util'
+import { hexNumber } from '../node/fork/fork.js'
+import { framesInOrder, remoteCallTree, type RemoteFrame } from './codecs/parityTraces.js'
+import { formatInternalOperations, formatTraceEntries, otsBlockTransactions, otsReceipt } from './format/ots.js'
+import { ask, LOCAL, remoteTxBlock, type Route, type RouteContext } from './forkAsk.js'
+
+/** The transaction hash a route was asked about when the remote mined it at or below the forked block, else LOCAL. */
+async function remoteHash(ctx: RouteContext, raw: unknown[]): Promise<string | typeof LOCAL> {
+  const hash = String(raw[0]).toLowerCase()
+  if (ctx.node.chain.store.getTx(hash) !== undefined) return LOCAL
+  return (await remoteTxBlock(ctx, hash)) === undefined ? LOCAL : hash
+}
+
+/**
+ * The top frame's return (or revert) data, from the remote's default tracer (rskTracer): its `result` is the top
+ * program's `getHReturn()` (RSKj `TransactionExecutor.extractTrace`, `DetailedProgramTrace.result`), hex without
+ * `0x`. trace_transaction and the callTracer cannot give it: RSKj builds their top frame from an empty
+ * `ProgramResult` (`TraceTransformer.addTrace`, `CallTraceTransformer`), so it is always empty there. The per-opcode
+ * fields are turned off to keep the answer small. A transaction that ran no code (RSKj's `SummarizedProgramTrace`,
+ * `result` null) returned nothing.
+ */
+async function topReturnData(ctx: RouteContext, hash: string): Promise<{ data: Uint8Array; reverted: boolean }> {
+  const t = (await ask(ctx, [hash, { disableMemory: true, disableStack: true, disableStorage: true }], 'debug_traceTransaction')) as { result?: unknown; reverted?: unknown } | null
+  const result = t?.result
+  const data = typeof result === 'string' && /^([0-9a-fA-F]{2})*$/.test(result) ? hexToBytes(`0x${result}`) : new Uint8Array()
+  return { data, reverted: t?.reverted === true }
+}
+
+/**
+ * RSKj's callTracer writes `output` with the QUANTITY formatter (`CallTraceTransformer`: `toQuantityJsonHex`), which
+ * strips leading zero digits: an odd count gets its `0` back; `0x0` is empty data. Revert data that begins with a zero
+ * byte cannot be told apart (docs/forking.md).
+ */
+function quantityBytes(v: unknown): Uint8Array {
+  if (typeof v !== 'string' || !/^0x[0-9a-fA-F]+$/.test(v) || v === '0x0') return new Uint8Array()
+  const digits = v.slice(2)
+  return hexToBytes(`0x${digits.length % 2 === 1 ? '0' : ''}${digits}`)
+}
+
+/**
+ * The revert data of the frames below the top one that reverted (trace_transaction gives them `result: null`,
+ * `error: "Reverted"`), from the remote's callTracer: the same frames in the same order (both are built from RSKj's
+ * `ProgramSubtrace` tree), each reverted one with its revert data as `output`.
+ */
+async function fillInnerReverts(ctx: RouteContext, hash: string, top: RemoteFrame): Promise<void> {
+  const frames = framesInOrder(top)
+  if (!frames.slice(1).some((f) => f.reverted)) return
+  const tree = await ask(ctx, [hash, { tracer: 'callTracer' }], 'debug_traceTransaction')
+  // callTracer frames leave `calls` out when they have none (`NON_NULL`).
+  const called: { output?: unknown }[] = []
+  const visit = (f: unknown): void => {
+    if (f === null || typeof f !== 'object') return
+    called.push(f as { output?: unknown })
+    const calls = (f as { calls?: unknown }).calls
+    if (Array.isArray(calls)) calls.forEach(visit)
+  }
+  visit(tree)
+  if (called.length !== frames.length) throw new Error(`the remote's callTracer gave ${called.length} frames for transaction ${hash}, its trace_transaction ${frames.length}`)
+  frames.forEach((f, i) => {
+    if (i > 0 && f.reverted) f.output = quantityBytes(called[i]!.output)
+  })
+}
+
+/** The remote's call tree of a transaction, from trace_transaction; undefined when the remote has no traces of it. */
+async function remoteTree(ctx: RouteContext, hash: string): Promise<RemoteFrame | undefined> {
+  return remoteCallTree(await ask(ctx, [hash], 'trace_transaction'))
+}
+
+/** ots_getInternalOperations: the transfers, creations and self-destructs of the remote's trace_transaction. */
+export const otsInternalOperations: Route = async (ctx, _args, raw) => {
+  const hash = await remoteHash(ctx, raw)
+  if (hash === LOCAL) return LOCAL
+  const top = await remoteTree(ctx, hash)
+  return top === undefined ? null : formatInternalOperations(top)
+}
+
+/**
+ * ots_traceTransaction: every frame of the remote's trace_transaction, with the outputs it leaves out filled from
+ * the tracers that hold them: the top frame's from the rskTracer's `result` (topReturnData), a reverted inner
+ * frame's from the callTracer (fillInnerReverts). A creation's deployed code is trace_transaction's `result.code`.
+ */
+export const otsTraceTransaction: Route = async (ctx, _args, raw) => {
+  const hash = await remoteHash(ctx, raw)
+  if (hash === LOCAL) return LOCAL
+  const top = await remoteTree(ctx, hash)
+  if (top === undefined) return null
+  if (top.type === 'call' || !top.outputKnown) top.output = (await topReturnData(ctx, hash)).data
+  if (top.type === 'create' && top.created === undefined) {
+    // A failed deployment: the address it would have had is the receipt's contractAddress (as rsksim's own tracer
+    // takes it, src/node/exec/tracers/index.ts).
+    const r = (await ask(ctx, [hash], 'eth_getTransactionReceipt')) as { contractAddress?: unknown } | null
+    if (typeof r?.contractAddress === 'string') top.created = hexToBytes(r.contractAddress as `0x${string}`)
+  }
+  await fillInnerReverts(ctx, hash, top)
+  return formatTraceEntries(top)
+}
+
+/**
+ * ots_getTransactionError: `0x` when the remote's receipt says the transaction succeeded; else the top frame's revert
+ * data from the rskTracer's `result` (the receipt and trace_transaction hold none), `0x` for a failure that was not a
+ * revert (no data, as rsksim answers for its own).
+ */
+export const otsTransactionError: Route = async (ctx, _args, raw) => {
+  const hash = await remoteHash(ctx, raw)
+  if (hash === LOCAL) return LOCAL
+  const receipt = (await ask(ctx, [hash], 'eth_getTransactionReceipt')) as { status?: unknown } | null
+  if (receipt === null) return null
+  if (receipt.status === '0x1') return '0x'
+  const top = await topReturnData(ctx, hash)
+  return top.reverted ? '0x' + Buffer.from(top.data).toString('hex') : '0x'
+}
+
+/**
+ * ots_getBlockTransactions of the forked block or one below it: the remote's eth_getBlockByNumber(n, true), the page's
+ * transactions from it and their eth_getTransactionReceipt answers (only the page's, asked together: one batch).
+ */
+export const otsBlockTransactionsRoute: Route = async (ctx, args) => {
+  const [n, page, pageSize] = args as [number, number, number]
+  if (BigInt(n) > ctx.fork.number) return LOCAL
+  const block = (await ask(ctx, [hexNumber(BigInt(n)), true], 'eth_getBlockByNumber')) as { transactions?: unknown; timestamp?: unknown } | null
+  if (block === null || typeof block !== 'object' || !Array.isArray(block.transactions)) return null
+  const all = block.transactions as { hash: string; input: string }[]
+  // In bigint: page × pageSize may pass 2^53; past the block's end the page is empty (as ots.ts answers its own).
+  const start = BigInt(page) * BigInt(pageSize)
+  const txs = start >= BigInt(all.length) ? [] : all.slice(Number(start), Number(start) + pageSize)
+  const receipts = await Promise.all(txs.map((t) => ask(ctx, [t.hash], 'eth_getTransactionReceipt')))
+  const timestamp = String(block.timestamp)
+  return otsBlockTransactions(block, txs, all.length, receipts.map((r) => otsReceipt(r as object, timestamp)))
+}
