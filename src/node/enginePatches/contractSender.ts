@@ -17,7 +17,7 @@
  * written, its real code hash is put back first. Every later read (the call itself, a call to the sender, EXTCODEHASH,
  * the refund) sees the account as it is. Nothing of the engine is touched: two methods of the VM's state manager
  * (rsksim's own LiveState, behind the engine's public StateManagerInterface) are wrapped for the duration of the
- * transaction, then restored. What it relies on is that order of the engine's `_runTx`, which is not exported and
+ * transaction, then restored; a sender without code runs with no wrapper at all. What it relies on is that order of the engine's `_runTx`, which is not exported and
  * cannot be read at load, so, like runTx.ts, it stands on the pinned engine release (switch.ts): with another release
  * the wrapper is not installed and the engine's refusal stands. Checked at use: a transaction that took the copy
  * must have written it back (else the engine is not the one this was written for: an error, never a silent state).
@@ -39,6 +39,8 @@ type StateManager = VM['stateManager']
 export async function withSenderCodeAllowed<T>(vm: VM, sender: Address, run: () => Promise<T>): Promise<T> {
   if (!enginePatches.installable) return run()
   const state = vm.stateManager
+  // Most simulated calls are sent from accounts without code: those run as they are, without the wrappers.
+  if ((await state.getAccount(sender))?.isContract() !== true) return run()
   const getAccount = state.getAccount
   const putAccount = state.putAccount
   // The methods are the class's (on its prototype): the wrappers are own properties, deleted afterwards.
