@@ -5,10 +5,10 @@
  * transfers, loops, storage, nested calls, creates, events, reverts, console calls) and random bytecode.
  */
 import { afterAll, describe, expect, it } from 'vitest'
-import { Interface } from 'ethers'
+import { Interface, getCreateAddress } from 'ethers'
 import { engineMatchesPin, setEnginePatches, enginePatchesActive } from '../src/node/enginePatches/index.js'
 import { Caller, Compute, ConsoleUser, Events, Reverter, Storage, Target, Token } from './fixtures/index.js'
-import { COW, COW1, fresh } from './helpers.js'
+import { COW, COW1, fresh, initcodeFor } from './helpers.js'
 import { prng } from './fuzz/shapes.js'
 import type { Provider } from '../src/index.js'
 
@@ -178,6 +178,43 @@ describe('engine patches on and off', () => {
       await p.disconnect()
     }
     setEnginePatches(true)
+  })
+
+  it('eth_simulateV1 runs a contract as the sender (enginePatches/contractSender.ts) on both runTx paths alike', async () => {
+    // A sender whose code answers NUMBER: a transfer of 5 to COW1, a creation (its nonce is then 1, so the contract is
+    // at getCreateAddress(sender, 1)), a call of itself, then its balance and the created contract read by COW. The
+    // engine's runTx (patches off) and runTx.ts's copy (on) meet the same sender check.
+    const sender = '0x00000000000000000000000000000000005e4d00'
+    const reader = '0x00000000000000000000000000000000000000aa'
+    const number = '4360005260206000f3'
+    const calls = [
+      { from: sender, to: COW1, value: '0x5' },
+      { from: sender, data: initcodeFor(number) },
+      { from: sender, to: sender },
+      { from: COW, to: reader },
+      { from: COW, to: getCreateAddress({ from: sender, nonce: 1 }) },
+    ]
+    // BALANCE(sender) returned as one word.
+    const overrides = { [sender]: { code: '0x' + number, balance: '0x3e8' }, [reader]: { code: '0x73' + sender.slice(2) + '3160005260206000f3' } }
+    const answers: Record<string, unknown> = {}
+    for (const on of [true, false]) {
+      setEnginePatches(on)
+      const p = await fresh()
+      const payload = { traceTransfers: true, blockStateCalls: [{ blockOverrides: { time: '0x100000000' }, stateOverrides: overrides, calls }] }
+      answers[on ? 'on' : 'off'] = await p.request({ method: 'eth_simulateV1', params: [payload] })
+      await p.disconnect()
+    }
+    setEnginePatches(true)
+    const word = (n: bigint) => '0x' + n.toString(16).padStart(64, '0')
+    const [block] = answers.on as Array<{ calls: Array<{ status: string; returnData: string }> }>
+    expect(block!.calls.map((c) => [c.status, c.returnData])).toEqual([
+      ['0x1', '0x'],
+      ['0x1', '0x' + number],
+      ['0x1', word(1n)],
+      ['0x1', word(995n)],
+      ['0x1', word(1n)],
+    ])
+    expect(answers.off).toEqual(answers.on)
   })
 
   it('runs out of gas on the exact opcode, with the gas counted in a Number or not, patches on and off', async () => {

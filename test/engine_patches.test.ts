@@ -27,6 +27,7 @@ import {
   runTransaction,
   runTxPatched,
   takesThisPath,
+  withSenderCodeAllowed,
   setEnginePatches,
   creationNonceRuleFound,
   applyAccountRules,
@@ -484,5 +485,26 @@ describe("the engine's runTx for legacy transactions (src/node/enginePatches/run
     // EIP-3607: a sender with code is refused with the engine's text.
     await vm.stateManager.putCode(t.getSenderAddress(), Uint8Array.of(0))
     await expect(runTransaction(vm, t, block, 0n)).rejects.toThrow(/^invalid sender address, address is not EOA \(EIP-3607\) \(vm hf=istanbul -> block number=1 /)
+  })
+
+  it('runs a sender with code only when asked (contractSender.ts, eth_simulateV1), its code kept, on both paths', async () => {
+    for (const on of [true, false]) {
+      setEnginePatches(on)
+      const { vm, common, block } = await world(10n ** 18n)
+      const t = tx(common, {})
+      const sender = t.getSenderAddress()
+      await vm.stateManager.putCode(sender, Uint8Array.of(0))
+      const codeHash = (await vm.stateManager.getAccount(sender))!.codeHash
+      const result = await runTransaction(vm, t, block, 0n, true)
+      expect([result.execResult.exceptionError, result.totalGasSpent > 21_000n]).toEqual([undefined, true])
+      const after = (await vm.stateManager.getAccount(sender))!
+      expect([after.nonce, bytesToHex(after.codeHash), bytesToHex(await vm.stateManager.getCode(sender))]).toEqual([1n, bytesToHex(codeHash), '0x00'])
+      // The state manager's own methods are back: the next transaction, not asked, is refused.
+      expect(Object.prototype.hasOwnProperty.call(vm.stateManager, 'getAccount')).toBe(false)
+      await expect(runTransaction(vm, tx(common, { nonce: 1n }), block, 21_000n)).rejects.toThrow(/^invalid sender address, address is not EOA \(EIP-3607\)/)
+      // Checked at use: an engine that read the sender's account and never wrote it back is an error, not a silent state.
+      await expect(withSenderCodeAllowed(vm, sender, async () => void (await vm.stateManager.getAccount(sender)))).rejects.toThrow(/did not write back the account of a sender with code/)
+    }
+    setEnginePatches(true)
   })
 })

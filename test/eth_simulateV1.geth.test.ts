@@ -10,14 +10,16 @@
  * move-two-non-precompiles-accounts-to-same, run-out-of-gas-in-block-38015. Not converted: those that need a base fee,
  * blobs, withdrawals or prevRandao (the -38012 base-fee vectors, blobs, check-invalid-nonce and the validation ones
  * that end in -38012), those that override or move a precompile (RSKj refuses precompile overrides; rsksim does not
- * move them), those that send from a contract (rsksim's engine refuses a sender with code, EIP-3607; geth skips that check), and every expected block hash,
- * size, state root and gas figure (RSK's header and gas table differ from Ethereum's).
+ * move them), and every expected block hash, size and state root, and the gas figures of code whose opcodes RSK
+ * prices otherwise (RSK's header and gas table differ from Ethereum's). Converted since: the vectors that send from a
+ * contract (simple-send-from-contract, its -no-balance and -with-validation forms, contract-calls-itself): geth
+ * skips the EOA check in a simulation, in both modes (internal/ethapi/simulate.go `processBlock`).
  *
  * Expected values: the vectors' answers, geth's texts read in its source, and gas figures computed here from RSK's
  * gas table (reference §7.5: SSTORE clear 5,000 with a 15,000 refund, refunds capped at half the gas used).
  */
 import { describe, expect, it } from 'vitest'
-import { COW, COW1, fresh, rejects } from './helpers.js'
+import { COW, COW1, MINER, fresh, rejects } from './helpers.js'
 import type { Provider } from '../src/index.js'
 
 const C0 = '0xc000000000000000000000000000000000000000'
@@ -230,6 +232,90 @@ describe('eth_simulateV1 execution-apis vectors: answers', () => {
     expect(b).toMatchObject({ status: '0x0', logs: [], returnData: '0x', error: { message: 'out of gas', code: -32015 } })
     expect(BigInt(a.gasUsed) + BigInt(b.gasUsed)).toBe(0x16e360n)
     expect([second.gasUsed, b.maxUsedGas]).toEqual(['0x16e360', b.gasUsed])
+  })
+})
+
+/** The vectors' contract at C0 (simple-send-from-contract*): `sendViaCall(address)`, the value on to that address. */
+const SENDS_ON = '0x60806040526004361061001e5760003560e01c80634b64e49214610023575b600080fd5b61003d6004803603810190610038919061011f565b61003f565b005b60008173ffffffffffffffffffffffffffffffffffffffff166108fc349081150290604051600060405180830381858888f193505050509050806100b8576040517f08c379a00000000000000000000000000000000000000000000000000000000081526004016100af906101a9565b60405180910390fd5b5050565b600080fd5b600073ffffffffffffffffffffffffffffffffffffffff82169050919050565b60006100ec826100c1565b9050919050565b6100fc816100e1565b811461010757600080fd5b50565b600081359050610119816100f3565b92915050565b600060208284031215610135576101346100bc565b5b60006101438482850161010a565b91505092915050565b600082825260208201905092915050565b7f4661696c656420746f2073656e64204574686572000000000000000000000000600082015250565b600061019360148361014c565b915061019e8261015d565b602082019050919050565b600060208201905081810360008301526101c281610186565b905091905056fea2646970667358221220563acd6f5b8ad06a3faf5c27fddd0ecbc198408b99290ce50d15c2cf7043694964736f6c63430008120033'
+/**
+ * The vector's contract at C0 (contract-calls-itself): its fallback returns abi.encode(BASEFEE, CHAINID, COINBASE,
+ * DIFFICULTY, GASLIMIT, NUMBER, TIMESTAMP, GAS, GASPRICE, BLOCKHASH(NUMBER - 1)).
+ */
+const BLOCK_VALUES = '0x608060405234801561001057600080fd5b506000366060484641444543425a3a60014361002c919061009b565b406040516020016100469a99989796959493929190610138565b6040516020818303038152906040529050915050805190602001f35b6000819050919050565b7f4e487b7100000000000000000000000000000000000000000000000000000000600052601160045260246000fd5b60006100a682610062565b91506100b183610062565b92508282039050818111156100c9576100c861006c565b5b92915050565b6100d881610062565b82525050565b600073ffffffffffffffffffffffffffffffffffffffff82169050919050565b6000610109826100de565b9050919050565b610119816100fe565b82525050565b6000819050919050565b6101328161011f565b82525050565b60006101408201905061014e600083018d6100cf565b61015b602083018c6100cf565b610168604083018b610110565b610175606083018a6100cf565b61018260808301896100cf565b61018f60a08301886100cf565b61019c60c08301876100cf565b6101a960e08301866100cf565b6101b76101008301856100cf565b6101c5610120830184610129565b9b9a505050505050505050505056fea26469706673582212205139ae3ba8d46d11c29815d001b725f9840c90e330884ed070958d5af4813d8764736f6c63430008120033'
+
+describe('eth_simulateV1 execution-apis vectors: a contract as the sender (geth skips the EOA check, in both modes)', () => {
+  const sendFromContract = (extra: Record<string, unknown>, balance?: string) => ({
+    ...extra,
+    blockStateCalls: [{ stateOverrides: { [C0]: { code: SENDS_ON, ...(balance !== undefined ? { balance } : {}) } }, calls: [{ from: C0, to: C1, value: '0x3e8' }] }],
+    traceTransfers: true,
+  })
+  // The vector's call: a transfer of 1,000 from C0, traced as the ETH pseudo-token's Transfer.
+  const vectorCall = (b: any) => ({
+    returnData: '0x',
+    logs: [
+      {
+        logIndex: '0x0',
+        blockNumber: b.number,
+        blockHash: b.hash,
+        blockTimestamp: b.timestamp,
+        transactionHash: b.transactions[0].hash ?? b.transactions[0],
+        transactionIndex: '0x0',
+        address: '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
+        data: '0x00000000000000000000000000000000000000000000000000000000000003e8',
+        topics: ['0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef', '0x000000000000000000000000' + C0.slice(2), '0x000000000000000000000000' + C1.slice(2)],
+        removed: false,
+      },
+    ],
+    gasUsed: '0x5208',
+    maxUsedGas: '0x5208',
+    status: '0x1',
+  })
+
+  it('simple-send-from-contract: the contract sends its 1,000 as an account would', async () => {
+    const p = await fresh()
+    const [b] = await sim(p, sendFromContract({}, '0x3e8'))
+    expect(b.calls).toEqual([vectorCall(b)])
+    expect(b.gasUsed).toBe('0x5208')
+    // Nothing kept: C0 has neither the code nor the balance after.
+    expect(await p.request({ method: 'eth_getCode', params: [C0, 'latest'] })).toBe('0x')
+  })
+
+  it('simple-send-from-contract-no-balance: -38014 with geth\'s text, not an EOA refusal', async () => {
+    const p = await fresh()
+    await simRejects(p, sendFromContract({}), -38014, 'err: insufficient funds for gas * price + value: address 0xC000000000000000000000000000000000000000 have 0 want 1000 (supplied gas 10000000)')
+  })
+
+  it('simple-send-from-contract-with-validation: runs with validation too (geth then stops at the base fee, -38012, which RSK has not)', async () => {
+    const p = await fresh()
+    const [b] = await sim(p, sendFromContract({ validation: true, returnFullTransactions: true }, '0x3e8'))
+    expect(b.calls).toEqual([vectorCall(b)])
+    expect(b.transactions[0]).toMatchObject({ from: C0, to: C1, value: '0x3e8', nonce: '0x0' })
+  })
+
+  it('contract-calls-itself: the sender\'s code runs, reading the simulated block', async () => {
+    // A budget below the block's gas limit, so the call's gas is the budget: 5,000,000.
+    const p = await fresh({ callGasCap: 5_000_000n })
+    const [b] = await sim(p, { blockStateCalls: [{ stateOverrides: { [C0]: { code: BLOCK_VALUES } }, calls: [{ from: C0, to: C0 }] }], traceTransfers: true })
+    const [call] = b.calls
+    // The vector's gas: the opcodes this code runs cost the same on RSK (RSKj OpCode.java tiers: base 2, very low 3,
+    // mid 8, high 10, ext 20 for BLOCKHASH).
+    expect(call).toMatchObject({ logs: [], gasUsed: '0x57bc', maxUsedGas: '0x57bc', status: '0x1' })
+    const words = call.returnData.slice(2).match(/.{64}/g).map((w: string) => BigInt('0x' + w))
+    expect(words).toEqual([
+      0n, // BASEFEE: the node's minimum gas price (RSKIP412), 0 here
+      33n, // CHAINID: regtest
+      BigInt(b.miner),
+      BigInt(b.difficulty),
+      BigInt(b.gasLimit),
+      BigInt(b.number),
+      BigInt(b.timestamp),
+      // GAS: 5,000,000 less the intrinsic 21,000 and the 66 gas the code spends up to GAS included (21 opcodes,
+      // MSTORE's 3 words of memory among them).
+      5_000_000n - 21_000n - 66n,
+      0n, // GASPRICE: 0 without validation
+      BigInt(b.parentHash),
+    ])
+    expect([b.number, b.miner]).toEqual(['0x1', MINER])
   })
 })
 

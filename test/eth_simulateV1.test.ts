@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AbiCoder, Interface, getAddress, getCreateAddress, keccak256, zeroPadValue, toBeHex, id } from 'ethers'
 import { createPublicClient, http, parseAbi, type Chain } from 'viem'
 import { startServer, type Provider, type RsksimServer } from '../src/index.js'
-import { COW, COW1, MINER, fresh, rejects } from './helpers.js'
+import { COW, COW1, MINER, fresh, initcodeFor, rejects } from './helpers.js'
 import { Caller, Reverter, Token } from './fixtures/index.js'
 import { startAnvil, type RunningAnvil } from './anvil.js'
 
@@ -109,6 +109,22 @@ describe('eth_simulateV1 against Anvil 1.7.1', () => {
     const [theirs] = await anvil.eth.send('eth_simulateV1', [{ traceTransfers: true, blockStateCalls: [destroy] }, 'latest'])
     expect(ours.calls[0].logs.map(shape)).toEqual([{ address: ETH_PSEUDO, topics: [TRANSFER_TOPIC, topicOf(CALLER), topicOf(BOB)], data: word(1000) }])
     expect([theirs.calls[0].status, theirs.calls[0].logs]).toEqual(['0x1', []])
+  })
+
+  it('runs a contract as the sender (geth and Anvil do; execution-apis simple-send-from-contract): the same answers as Anvil', async () => {
+    const holder = { [TOKEN]: { code: Token.deployedBytecode, stateDiff: { [balanceSlot(CALLER)]: word(1000) } }, [CALLER]: { code: Caller.deployedBytecode, balance: '0x3e8' } }
+    const fromContract = [
+      { from: CALLER, to: BOB, value: '0x7' },
+      { from: CALLER, to: TOKEN, data: token.encodeFunctionData('transfer', [BOB, 100]) },
+      { from: CALLER, to: TOKEN, data: token.encodeFunctionData('balanceOf', [CALLER]) },
+    ]
+    const request = { traceTransfers: true, blockStateCalls: [{ stateOverrides: holder, calls: fromContract }] }
+    const [ours] = await sim(p, request)
+    const [theirs] = await anvil.eth.send('eth_simulateV1', [request, 'latest'])
+    expect(ours.calls[0].logs.map(shape)).toEqual([{ address: ETH_PSEUDO, topics: [TRANSFER_TOPIC, topicOf(CALLER), topicOf(BOB)], data: word(7) }])
+    expect(ours.calls[1].logs.map(shape)).toEqual([{ address: TOKEN, topics: [TRANSFER_TOPIC, topicOf(CALLER), topicOf(BOB)], data: word(100) }])
+    expect(ours.calls.map((c: any) => [c.status, c.returnData])).toEqual([['0x1', '0x'], ['0x1', word(1)], ['0x1', word(900)]])
+    expect(ours.calls.map((c: any) => [c.status, c.returnData, c.logs.map(shape)])).toEqual(theirs.calls.map((c: any) => [c.status, c.returnData, c.logs.map(shape)]))
   })
 
   it('reports no transfers without traceTransfers, as Anvil', async () => {
@@ -248,7 +264,49 @@ describe('eth_simulateV1 validation', () => {
     await rejects(one({ calls: [{ from: poor, to: COW, value: '0x1' }] }), -38014, /^err: insufficient funds for gas \* price \+ value/)
     await rejects(one({ calls: [{ from: COW, to: COW1, gas: '0x5207' }] }), -38013, 'err: intrinsic gas too low: have 20999, want 21000 (supplied gas 20999)')
     await rejects(one({ blockOverrides: { gasLimit: '0x7530' }, calls: [{ from: COW, to: COW1, gas: '0x5208' }, { from: COW, to: COW1, gas: '0x5208' }] }), -38015)
-    await rejects(one({ stateOverrides: { [ALICE]: { code: RETURNS_NUMBER } }, calls: [{ from: ALICE, to: COW }] }, { validation: true }), -38024, new RegExp(`^err: sender not an eoa: address ${getAddress(ALICE)}, len\\(code\\): 9 \\(supplied gas \\d+\\)$`))
+  })
+
+  it('runs a contract as the sender in both modes, as geth: its nonce taken and checked, its fee paid, its code kept', async () => {
+    const p = await fresh({ minimumGasPrice: 10n })
+    const start = 10n ** 18n
+    const contract = { [CALLER]: { code: Caller.deployedBytecode, balance: toBeHex(start) }, [BOB]: { code: balanceCode(CALLER) } }
+    const created = getCreateAddress({ from: CALLER, nonce: 1 })
+    const calls = (validation: boolean) => [
+      { from: CALLER, to: COW1, value: '0x7', gas: '0x5208' },
+      // Its second transaction: nonce 1 (checked with validation), so its creation is at getCreateAddress(CALLER, 1).
+      { from: CALLER, data: initcodeFor(RETURNS_NUMBER.slice(2)), ...(validation ? { nonce: '0x1' } : {}) },
+      { from: COW, to: created },
+      { from: COW, to: BOB },
+      { from: COW, to: CALLER, data: caller.encodeFunctionData('value') },
+    ]
+    for (const validation of [false, true]) {
+      const [b] = await sim(p, { validation, blockStateCalls: [{ stateOverrides: contract, calls: calls(validation) }] })
+      expect(b.calls.map((c: any) => c.status)).toEqual(['0x1', '0x1', '0x1', '0x1', '0x1'])
+      expect(b.calls[2].returnData).toBe(word(BigInt(b.number)))
+      // The fee, at the minimum price with validation, none without: the contract's balance after its two calls.
+      const fee = validation ? (BigInt(b.calls[0].gasUsed) + BigInt(b.calls[1].gasUsed)) * 10n : 0n
+      expect(b.calls[3].returnData).toBe(word(start - 7n - fee))
+      // The block's fees: every call's gas at 10 wei with validation (COW's too), none without.
+      const gas = b.calls.reduce((n: bigint, c: any) => n + BigInt(c.gasUsed), 0n)
+      expect(BigInt(b.paidFees)).toBe(validation ? gas * 10n : 0n)
+      // Its code still runs after it sent: Caller's `value()`, 0.
+      expect(b.calls[4].returnData).toBe(word(0))
+    }
+    await rejects(
+      p.request({ method: 'eth_simulateV1', params: [{ validation: true, blockStateCalls: [{ stateOverrides: contract, calls: [calls(true)[0], { ...calls(true)[1], nonce: '0x0' }] }] }] }),
+      -38010,
+      `err: nonce too low: address ${getAddress(CALLER)}, tx: 0 state: 1 (supplied gas 9979000)`,
+    )
+  })
+
+  it('keeps refusing a sender with code outside a simulation (the pool: -32010, as before)', async () => {
+    const p = await fresh()
+    await p.request({ method: 'anvil_setCode', params: [CALLER, Caller.deployedBytecode] })
+    await p.request({ method: 'anvil_setBalance', params: [CALLER, '0xde0b6b3a7640000'] })
+    await p.request({ method: 'anvil_impersonateAccount', params: [CALLER] })
+    const [b] = await sim(p, { blockStateCalls: [{ calls: [{ from: CALLER, to: COW1, value: '0x1' }] }] })
+    expect(b.calls[0].status).toBe('0x1')
+    await rejects(p.request({ method: 'eth_sendTransaction', params: [{ from: CALLER, to: COW1, value: '0x1' }] }), -32010, 'invalid sender address, address is not EOA (EIP-3607)')
   })
 })
 
@@ -326,5 +384,27 @@ describe('eth_simulateV1 through viem over HTTP', () => {
     expect(results.map((r) => r.status)).toEqual(['success', 'success'])
     expect(results[0]!.logs!.map((l) => [l.address, l.topics, l.data])).toEqual([[ETH_PSEUDO, [TRANSFER_TOPIC, topicOf(COW), topicOf(COW1)], word(5)]])
     expect(results[1]!.result).toBe(1000n)
+  })
+
+  it('simulateCalls runs the calls of a smart account (a contract address as account)', async () => {
+    const client = createPublicClient({ chain: regtest, transport: http(server.url, { retryCount: 0 }) })
+    const smart = CALLER as `0x${string}`
+    const { results } = await client.simulateCalls({
+      account: smart,
+      traceTransfers: true,
+      calls: [
+        { to: COW1, value: 5n },
+        { to: TOKEN, abi: erc20, functionName: 'transfer', args: [BOB, 300n] },
+        { to: TOKEN, abi: erc20, functionName: 'balanceOf', args: [smart] },
+      ],
+      stateOverrides: [
+        { address: smart, code: Caller.deployedBytecode as `0x${string}`, balance: 1000n },
+        { address: TOKEN, code: Token.deployedBytecode as `0x${string}`, stateDiff: [{ slot: balanceSlot(smart) as `0x${string}`, value: word(1000) as `0x${string}` }] },
+      ],
+    })
+    expect(results.map((r) => r.status)).toEqual(['success', 'success', 'success'])
+    expect(results[0]!.logs!.map((l) => [l.address, l.topics, l.data])).toEqual([[ETH_PSEUDO, [TRANSFER_TOPIC, topicOf(smart), topicOf(COW1)], word(5)]])
+    expect(results[1]!.logs!.map((l) => [l.address, l.topics, l.data])).toEqual([[TOKEN, [TRANSFER_TOPIC, topicOf(smart), topicOf(BOB)], word(300)]])
+    expect([results[1]!.result, results[2]!.result]).toEqual([true, 700n])
   })
 })

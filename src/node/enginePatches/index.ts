@@ -5,11 +5,12 @@
  * (fastOpcodes.ts, fastArithmetic.ts), the known sender and sender address of a transaction (senderCache.ts),
  * addresses' hex (addressHex.ts), and execution blocks and decoded legacy transactions copied from a template
  * instead of built (execBlock.ts, legacyTx.ts, both through copyTemplate.ts), and the engine's `runTx` for legacy
- * transactions on RSK's rules (runTx.ts). Four files are not for speed, and are in effect whether or not the speed
+ * transactions on RSK's rules (runTx.ts). Five files are not for speed, and are in effect whether or not the speed
  * patches are: RSK's account rules where the engine applies EIP-161 (accountRules.ts: no state clearing, a contract
  * created by a transaction at nonce 0), the caller's call depth for RSK's Environment precompile and blake2f
  * (callDepth.ts), the number of the block being executed for RSK's BlockHeader precompile (executingBlock.ts, read
- * only) and the accounts earlier transactions of a block deleted, for RSKIP125's CREATE rule (blockDeletions.ts). One is
+ * only), the accounts earlier transactions of a block deleted, for RSKIP125's CREATE rule (blockDeletions.ts), and a
+ * sender with code let through the engine's EIP-3607 test in eth_simulateV1's blocks, as geth (contractSender.ts). One is
  * made by the build, not at run time (bundle.ts: the esbuild options and plugin that bundle the engine into dist),
  * and the others find engine methods by their text compared without whitespace (sourceText.ts), so that they match
  * the engine's files and the whitespace-free bundle alike. (The world state is rsksim's own, src/node/state, behind
@@ -34,6 +35,7 @@ export { addressHexPatched } from './addressHex.js'
 export { execBlockTemplateRecognised } from './execBlock.js'
 export { legacyTxTemplateRecognised } from './legacyTx.js'
 export { runTransaction, runTxPatched, takesThisPath } from './runTx.js'
+export { withSenderCodeAllowed } from './contractSender.js'
 export { applyAccountRules, creationNonceRuleFound } from './accountRules.js'
 export { forgetCallerDepth, noteCallerDepth, takeCallerDepth } from './callDepth.js'
 export { blockDeletionsOf, noteBlockDeletions, raiseCreatorNonce } from './blockDeletions.js'

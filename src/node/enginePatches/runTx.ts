@@ -38,6 +38,7 @@ import { Account, Address, EthereumJSErrorWithoutCode, KECCAK256_NULL, equalsByt
 import { activatedEipsArray } from './common.js'
 import { enginePatches } from './switch.js'
 import { sourceHasAll, sourceOf } from './sourceText.js'
+import { withSenderCodeAllowed } from './contractSender.js'
 
 /** EIPs whose steps this copy leaves out: with any of them active, the engine's own `runTx` runs. */
 const ENGINE_ONLY_EIPS = [2718, 2929, 2930, 1559, 3651, 4844, 6780, 7623, 7702, 7708, 7778, 7864, 7928, 8037, 8246, 2780]
@@ -150,9 +151,11 @@ export function takesThisPath(vm: VM, tx: LegacyTx): boolean {
 /**
  * Runs `tx` in `block` after `blockGasUsed` gas of the block's earlier transactions, as the engine's
  * `runTx(vm, { tx, block, blockGasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true })` does
- * (the pool has checked the block gas limit and RSKj's rules); throws what it throws.
+ * (the pool has checked the block gas limit and RSKj's rules); throws what it throws. With `senderCodeAllowed`
+ * (eth_simulateV1 only), a sender with code is not refused (contractSender.ts), on either path.
  */
-export function runTransaction(vm: VM, tx: LegacyTx, block: Block, blockGasUsed: bigint): Promise<RunTxResult> {
+export function runTransaction(vm: VM, tx: LegacyTx, block: Block, blockGasUsed: bigint, senderCodeAllowed = false): Promise<RunTxResult> {
+  if (senderCodeAllowed) return withSenderCodeAllowed(vm, tx.getSenderAddress(), () => runTransaction(vm, tx, block, blockGasUsed))
   if (!takesThisPath(vm, tx)) return engineRunTx(vm, { tx, block, blockGasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true })
   return runLegacyTx(vm, tx, block, blockGasUsed)
 }
@@ -192,7 +195,8 @@ async function runLegacyTxBody(vm: VM, evm: EvmInternals, tx: LegacyTx, block: B
   }
   const gasLimit = tx.gasLimit - intrinsicGas
 
-  // The sender: an account without code (EIP-3607), able to pay the upfront cost, with the transaction's nonce.
+  // The sender: an account without code (EIP-3607; contractSender.ts hides the code of a simulated call's sender from
+  // this read, as from the engine's), able to pay the upfront cost, with the transaction's nonce.
   let fromAccount = (await state.getAccount(caller)) ?? new Account()
   const { nonce, balance } = fromAccount
   if (!equalsBytes(fromAccount.codeHash, KECCAK256_NULL)) throw failure(vm, block, tx, 'invalid sender address, address is not EOA (EIP-3607)')

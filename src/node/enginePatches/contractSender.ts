@@ -1,0 +1,81 @@
+/**
+ * A transaction whose sender has code, for eth_simulateV1 only (src/node/exec/simulate.ts): geth runs a simulated call
+ * from a contract (internal/ethapi/simulate.go `processBlock`: "EoA check is always skipped, even in validation mode";
+ * transaction_args.go `ToMessage` sets `SkipTransactionChecks`, which core/state_transition.go `preCheck` reads before
+ * its `ErrSenderNoEOA` check), and the execution-apis vectors expect it (tests/eth_simulateV1
+ * ethSimulate-simple-send-from-contract.io, ethSimulate-contract-calls-itself.io). The engine cannot: its `runTx`
+ * (@ethereumjs/vm 10.1.3 dist/esm/runTx.js `_runTx`, "EIP-3607: Reject transactions from senders with deployed code")
+ * refuses every sender whose account's code hash is not keccak256 of nothing, whatever the Common's EIPs (the test is
+ * not behind `isActivatedEIP(3607)`; only an EIP-7702 delegation passes) and whatever the options (`RunTxOpts` has
+ * `skipNonce`, `skipBalance`, `skipBlockGasLimitValidation`, `skipHardForkValidation`, none for it). runTx.ts's copy
+ * keeps the same test, so that both paths give the same answers.
+ *
+ * How: on both paths the sender's account is read once, through the VM's state manager (`state.getAccount(caller)`),
+ * tested, and that same object, its balance and nonce changed, is written back through the journal
+ * (`putAccount(caller, fromAccount)`: twice in the engine's, once in runTx.ts's). For the one transaction, the state
+ * manager's first answer for the sender is a copy of its account whose code hash reads as no code; when that copy is
+ * written, its real code hash is put back first. Every later read (the call itself, a call to the sender, EXTCODEHASH,
+ * the refund) sees the account as it is. Nothing of the engine is touched: two methods of the VM's state manager
+ * (rsksim's own LiveState, behind the engine's public StateManagerInterface) are wrapped for the duration of the
+ * transaction, then restored; a sender without code runs with no wrapper at all. What it relies on is that order of the engine's `_runTx`, which is not exported and
+ * cannot be read at load, so, like runTx.ts, it stands on the pinned engine release (switch.ts): with another release
+ * the wrapper is not installed and the engine's refusal stands. Checked at use: a transaction that took the copy
+ * must have written it back (else the engine is not the one this was written for: an error, never a silent state).
+ *
+ * Not a speed patch: in effect whether or not the speed patches are on (the engine's `runTx` and runTx.ts meet the
+ * same wrapper), so a simulation answers the same both ways (test/engine_differential.test.ts). Used only where the
+ * caller asks for it: the miner, the pool, replays and eth_sendTransaction keep the refusal.
+ */
+import type { VM } from '@ethereumjs/vm'
+import { Account, KECCAK256_NULL, type Address } from '@ethereumjs/util'
+import { enginePatches } from './switch.js'
+
+type StateManager = VM['stateManager']
+
+/**
+ * Runs `run` (one transaction of `sender` on `vm`) with the sender's code hidden from the transaction's own sender
+ * check, as described at the top of this file; without the pinned engine, runs it unchanged.
+ */
+export async function withSenderCodeAllowed<T>(vm: VM, sender: Address, run: () => Promise<T>): Promise<T> {
+  if (!enginePatches.installable) return run()
+  const state = vm.stateManager
+  // Most simulated calls are sent from accounts without code: those run as they are, without the wrappers.
+  if ((await state.getAccount(sender))?.isContract() !== true) return run()
+  const getAccount = state.getAccount
+  const putAccount = state.putAccount
+  // The methods are the class's (on its prototype): the wrappers are own properties, deleted afterwards.
+  const own = ['getAccount', 'putAccount'].filter((name) => Object.prototype.hasOwnProperty.call(state, name))
+  let asked = false
+  let handed: Account | undefined
+  let codeHash: Uint8Array | undefined
+  let writtenBack = false
+  state.getAccount = async function (this: StateManager, address: Address): Promise<Account | undefined> {
+    const account = await getAccount.call(state, address)
+    if (asked || account === undefined || !address.equals(sender)) return account
+    asked = true
+    if (!account.isContract()) return account
+    codeHash = account.codeHash
+    handed = new Account(account.nonce, account.balance, account.storageRoot, KECCAK256_NULL)
+    return handed
+  }
+  state.putAccount = function (this: StateManager, address: Address, account: Account | undefined): Promise<void> {
+    if (account !== undefined && account === handed) {
+      account.codeHash = codeHash!
+      writtenBack = true
+    }
+    return putAccount.call(state, address, account)
+  }
+  let result: T
+  try {
+    result = await run()
+  } finally {
+    state.getAccount = getAccount
+    state.putAccount = putAccount
+    if (!own.includes('getAccount')) delete (state as Partial<StateManager>).getAccount
+    if (!own.includes('putAccount')) delete (state as Partial<StateManager>).putAccount
+  }
+  if (handed !== undefined && !writtenBack) {
+    throw new Error('rsksim: the engine did not write back the account of a sender with code as expected (src/node/enginePatches/contractSender.ts)')
+  }
+  return result
+}
