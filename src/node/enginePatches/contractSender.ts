@@ -71,8 +71,11 @@ export async function withSenderCodeAllowed<T>(vm: VM, sender: Address, run: () 
   } finally {
     state.getAccount = getAccount
     state.putAccount = putAccount
-    if (!own.includes('getAccount')) delete (state as Partial<StateManager>).getAccount
+    // Deleted in the reverse order of their adding: V8 then takes the object back to the shape it had (deleting the
+    // last-added property first); the other order leaves it in dictionary mode, and with it the live state every
+    // later request reads (`%HasFastProperties` false, tried with --allow-natives-syntax on a class of this shape).
     if (!own.includes('putAccount')) delete (state as Partial<StateManager>).putAccount
+    if (!own.includes('getAccount')) delete (state as Partial<StateManager>).getAccount
   }
   if (handed !== undefined && !writtenBack) {
     throw new Error('rsksim: the engine did not write back the account of a sender with code as expected (src/node/enginePatches/contractSender.ts)')
