@@ -20,7 +20,7 @@ const regtest: Chain = {
 const STRANGER = '0x00000000000000000000000000000000000beef1' as const
 /** cow1's key: RSKj's regtest accounts are keccak256 of their seed word. */
 const COW1_KEY = keccak256(toUtf8Bytes('cow1'))
-/** An account without code (EIP-3607 refuses senders with code, impersonated or not). */
+/** An account without code. */
 const WHALE = '0x00000000000000000000000000000000000beef2' as const
 
 let server: RsksimServer
@@ -106,12 +106,15 @@ for (const mode of ['ganache', 'hardhat', 'anvil'] as const satisfies readonly M
       await expect(p.request({ method: 'personal_sign', params: ['0x00', WHALE] })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/is impersonated/) })
       await test.stopImpersonatingAccount({ address: WHALE })
       await expect(p.request({ method: 'eth_sendTransaction', params: [{ from: WHALE, to: COW1 }] })).rejects.toMatchObject({ code: -32602 })
-      // A sender with code is refused at once (EIP-3607), never left waiting in the pool.
+      // A sender with code sends as any other: RSKj has no EIP-3607 rule, and Hardhat and Anvil let an impersonated
+      // contract send. Its code stays, its nonce moves.
       await test.impersonateAccount({ address: STRANGER })
-      await expect(p.request({ method: 'eth_sendTransaction', params: [{ from: STRANGER, to: COW1 }] })).rejects.toMatchObject({
-        code: -32010,
-        message: 'invalid sender address, address is not EOA (EIP-3607)',
-      })
+      const nonce = await pub.getTransactionCount({ address: STRANGER })
+      const fromContract = (await p.request({ method: 'eth_sendTransaction', params: [{ from: STRANGER, to: COW1 }] })) as `0x${string}`
+      const byContract = await pub.getTransactionReceipt({ hash: fromContract })
+      expect([byContract.status, byContract.from]).toEqual(['success', STRANGER])
+      expect(await pub.getCode({ address: STRANGER })).toBe('0x6001600055')
+      expect(await pub.getTransactionCount({ address: STRANGER })).toBe(nonce + 1)
     })
 
     it('dropTransaction removes a pending transaction', async () => {

@@ -116,7 +116,8 @@ async function scenario(): Promise<unknown[]> {
   await rq('anvil_setBalance', [doomed, '0x1234'])
   await tx(doomed, '0x', '0x100000')
   out.push(await rq('eth_getCode', [doomed, 'latest']), await rq('eth_getBalance', [doomed, 'latest']))
-  // A sender with code (EIP-3607), and one that can pay for its first transaction of a block but not its second.
+  // A sender with code (RSKj has no EIP-3607 rule: it sends), and one that can pay for its first transaction of a
+  // block but not its second.
   await rq('anvil_setCode', [COW1, '0x00'])
   out.push(await rq('eth_sendTransaction', [{ from: COW1, to: COW, value: '0x1' }]))
   await rq('anvil_setCode', [COW1, '0x'])

@@ -299,14 +299,18 @@ describe('eth_simulateV1 validation', () => {
     )
   })
 
-  it('keeps refusing a sender with code outside a simulation (the pool: -32010, as before)', async () => {
+  it('a sender with code sends outside a simulation too, as RSKj (no EIP-3607 rule) and an impersonated contract in Anvil', async () => {
     const p = await fresh()
     await p.request({ method: 'anvil_setCode', params: [CALLER, Caller.deployedBytecode] })
     await p.request({ method: 'anvil_setBalance', params: [CALLER, '0xde0b6b3a7640000'] })
     await p.request({ method: 'anvil_impersonateAccount', params: [CALLER] })
     const [b] = await sim(p, { blockStateCalls: [{ calls: [{ from: CALLER, to: COW1, value: '0x1' }] }] })
     expect(b.calls[0].status).toBe('0x1')
-    await rejects(p.request({ method: 'eth_sendTransaction', params: [{ from: CALLER, to: COW1, value: '0x1' }] }), -32010, 'invalid sender address, address is not EOA (EIP-3607)')
+    const hash = await p.request({ method: 'eth_sendTransaction', params: [{ from: CALLER, to: COW1, value: '0x1' }] })
+    expect(await p.request({ method: 'eth_getTransactionReceipt', params: [hash] })).toMatchObject({ status: '0x1', from: CALLER.toLowerCase() })
+    expect(await p.request({ method: 'eth_getCode', params: [CALLER, 'latest'] })).toBe(Caller.deployedBytecode)
+    // Its transaction replays for traces as it ran.
+    expect(await p.request({ method: 'trace_transaction', params: [hash] })).toMatchObject([{ action: { from: CALLER.toLowerCase(), value: '0x1' } }])
   })
 })
 

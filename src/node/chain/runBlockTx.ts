@@ -20,11 +20,6 @@ export interface BlockContext {
   coinbase: Uint8Array
   /** Whether fees go to REMASC (blocks that end with the REMASC transaction). */
   remasc: boolean
-  /**
-   * Whether a sender with code is run rather than refused (EIP-3607): only in eth_simulateV1's blocks, as geth
-   * simulates them (enginePatches/contractSender.ts). Mined blocks and their replays keep the refusal.
-   */
-  senderCodeAllowed?: boolean
 }
 
 /**
@@ -52,7 +47,9 @@ export async function runBlockTransaction(ctx: BlockContext, t: TxRecord, gasUse
   let madeByTransaction: boolean | undefined
   if (minerWasMissing) ctx.state.watch(miner!)
   try {
-    result = await runTransaction(ctx.vm, t.tx, ctx.block, gasUsed, ctx.senderCodeAllowed === true)
+    // A sender with code runs as any other: RSKj has no EIP-3607 rule (TransactionExecutor, the pool's validators
+    // check none), and Hardhat and Anvil let an impersonated contract send (enginePatches/contractSender.ts).
+    result = await runTransaction(ctx.vm, t.tx, ctx.block, gasUsed, true)
   } finally {
     if (deleted !== undefined) noteBlockDeletions(ctx.vm.evm, undefined)
     if (minerWasMissing) madeByTransaction = ctx.state.unwatch()

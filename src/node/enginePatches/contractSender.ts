@@ -1,5 +1,7 @@
 /**
- * A transaction whose sender has code, for eth_simulateV1 only (src/node/exec/simulate.ts): geth runs a simulated call
+ * A transaction whose sender has code, run as RSKj runs it: RSKj has no EIP-3607 rule (its `TransactionExecutor` and
+ * the pool's validators, co/rsk/net/handler/txvalidator/*, check no sender's code), Hardhat and Anvil let an
+ * impersonated contract send, and for eth_simulateV1 (src/node/exec/simulate.ts) geth runs a simulated call
  * from a contract (internal/ethapi/simulate.go `processBlock`: "EoA check is always skipped, even in validation mode";
  * transaction_args.go `ToMessage` sets `SkipTransactionChecks`, which core/state_transition.go `preCheck` reads before
  * its `ErrSenderNoEOA` check), and the execution-apis vectors expect it (tests/eth_simulateV1
@@ -23,8 +25,9 @@
  * must have written it back (else the engine is not the one this was written for: an error, never a silent state).
  *
  * Not a speed patch: in effect whether or not the speed patches are on (the engine's `runTx` and runTx.ts meet the
- * same wrapper), so a simulation answers the same both ways (test/engine_differential.test.ts). Used only where the
- * caller asks for it: the miner, the pool, replays and eth_sendTransaction keep the refusal.
+ * same wrapper), so a block answers the same both ways (test/engine_differential.test.ts). Every block transaction
+ * goes through it (chain/runBlockTx.ts): mined, pending, replayed and simulated; a sender without code costs one read
+ * of its account, which the transaction reads next anyway.
  */
 import type { VM } from '@ethereumjs/vm'
 import { Account, KECCAK256_NULL, type Address } from '@ethereumjs/util'
@@ -32,15 +35,29 @@ import { enginePatches } from './switch.js'
 
 type StateManager = VM['stateManager']
 
+/** rsksim's LiveState answers whether an account it read has code, without a promise (LiveState.hasCodeIfKnown). */
+interface KnowsCode {
+  hasCodeIfKnown(address: Address): boolean | undefined
+}
+const knowsCode = (state: object): state is KnowsCode => typeof (state as Partial<KnowsCode>).hasCodeIfKnown === 'function'
+
 /**
  * Runs `run` (one transaction of `sender` on `vm`) with the sender's code hidden from the transaction's own sender
  * check, as described at the top of this file; without the pinned engine, runs it unchanged.
  */
-export async function withSenderCodeAllowed<T>(vm: VM, sender: Address, run: () => Promise<T>): Promise<T> {
+export function withSenderCodeAllowed<T>(vm: VM, sender: Address, run: () => Promise<T>): Promise<T> {
   if (!enginePatches.installable) return run()
+  // Most senders have no code: they run as they are, without the wrappers, and without a promise when the state has
+  // read the sender already (rsksim's LiveState: the pool read it before the miner runs the transaction).
   const state = vm.stateManager
-  // Most simulated calls are sent from accounts without code: those run as they are, without the wrappers.
-  if ((await state.getAccount(sender))?.isContract() !== true) return run()
+  const hasCode = knowsCode(state) ? state.hasCodeIfKnown(sender) : undefined
+  if (hasCode === false) return run()
+  if (hasCode === true) return wrapped(state, sender, run)
+  return state.getAccount(sender).then((account) => (account?.isContract() === true ? wrapped(state, sender, run) : run()))
+}
+
+/** Runs `run` with the sender's first account read handed a copy without code, written back with it (above). */
+async function wrapped<T>(state: StateManager, sender: Address, run: () => Promise<T>): Promise<T> {
   const getAccount = state.getAccount
   const putAccount = state.putAccount
   // The methods are the class's (on its prototype): the wrappers are own properties, deleted afterwards.

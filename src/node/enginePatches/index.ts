@@ -10,7 +10,7 @@
  * created by a transaction at nonce 0), the caller's call depth for RSK's Environment precompile and blake2f
  * (callDepth.ts), the number of the block being executed for RSK's BlockHeader precompile (executingBlock.ts, read
  * only), the accounts earlier transactions of a block deleted, for RSKIP125's CREATE rule (blockDeletions.ts), and a
- * sender with code let through the engine's EIP-3607 test in eth_simulateV1's blocks, as geth (contractSender.ts). One is
+ * sender with code let through the engine's EIP-3607 test, which RSKj does not have (contractSender.ts). One is
  * made by the build, not at run time (bundle.ts: the esbuild options and plugin that bundle the engine into dist),
  * and the others find engine methods by their text compared without whitespace (sourceText.ts), so that they match
  * the engine's files and the whitespace-free bundle alike. (The world state is rsksim's own, src/node/state, behind

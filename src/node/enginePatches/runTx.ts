@@ -152,7 +152,8 @@ export function takesThisPath(vm: VM, tx: LegacyTx): boolean {
  * Runs `tx` in `block` after `blockGasUsed` gas of the block's earlier transactions, as the engine's
  * `runTx(vm, { tx, block, blockGasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true })` does
  * (the pool has checked the block gas limit and RSKj's rules); throws what it throws. With `senderCodeAllowed`
- * (eth_simulateV1 only), a sender with code is not refused (contractSender.ts), on either path.
+ * (every block transaction: chain/runBlockTx.ts), a sender with code is not refused (contractSender.ts), on either
+ * path, as RSKj refuses none.
  */
 export function runTransaction(vm: VM, tx: LegacyTx, block: Block, blockGasUsed: bigint, senderCodeAllowed = false): Promise<RunTxResult> {
   if (senderCodeAllowed) return withSenderCodeAllowed(vm, tx.getSenderAddress(), () => runTransaction(vm, tx, block, blockGasUsed))

@@ -21,9 +21,8 @@
  * its gas limit, the sender must afford gas × price + value, and the gas must cover the intrinsic gas. A sender with
  * code runs in both modes, as in geth (simulate.go `processBlock`: "EoA check is always skipped, even in validation
  * mode", `ToMessage` setting `SkipTransactionChecks`) and the spec's vectors (ethSimulate-simple-send-from-contract,
- * ethSimulate-contract-calls-itself); RSKj's `TransactionExecutor.init` has no such check either. The engine's runTx
- * (and enginePatches/runTx.ts) refuses one for every transaction (EIP-3607), so the simulated blocks' context asks
- * for it to be let through (`senderCodeAllowed`, enginePatches/contractSender.ts); mined blocks keep the refusal.
+ * ethSimulate-contract-calls-itself); RSKj's `TransactionExecutor.init` has no such check either, so no block
+ * transaction of rsksim refuses one (chain/runBlockTx.ts, enginePatches/contractSender.ts).
  * The pool's admission rules (a sender account must exist, quotas) are rules for the pool, not for a block: not
  * applied.
  *
@@ -210,7 +209,7 @@ async function runBlock(chain: Chain, state: LiveState, vm: VM, parent: BlockRec
   const gasLimit = input.gasLimit ?? parent.header.gasLimit
   const difficulty = parent.header.difficulty
   const fields = { number: input.number, timestamp: input.time, gasLimit, coinbase, difficulty }
-  const context: BlockContext = { vm, state, block: executionBlockOf(chain.common, fields), coinbase, remasc: settings.remasc, senderCodeAllowed: true }
+  const context: BlockContext = { vm, state, block: executionBlockOf(chain.common, fields), coinbase, remasc: settings.remasc }
   // Overrides are applied before the block's calls (geth `processBlock`), inside the simulation's checkpoint.
   if (input.stateOverrides !== undefined) await applyOverrides(state, input.stateOverrides)
   const txs: TxRecord[] = []

@@ -389,6 +389,16 @@ export class LiveState implements StateManagerInterface {
     return reads === undefined ? undefined : Promise.all(reads).then(() => undefined)
   }
 
+  /**
+   * Whether the account of `address` has code, when it was read before (no lookup, no promise); undefined when it was
+   * not. A block transaction's sender was read by the pool (enginePatches/contractSender.ts asks it first).
+   */
+  hasCodeIfKnown(address: Address): boolean | undefined {
+    const e = this.known(address)
+    if (e === undefined) return undefined
+    return e.current !== undefined && !equalsBytes(e.current.codeHash, KECCAK256_NULL)
+  }
+
   /** As `getAccount`, for an account `preload` read. */
   accountNow(address: Address): Account | undefined {
     return accountOf(this.loaded(address))
