@@ -21,9 +21,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { getCreate2Address, getCreateAddress, keccak256 } from 'ethers'
 import type { Provider } from '../src/index.js'
 import { setEnginePatches, engineMatchesPin } from '../src/node/enginePatches/index.js'
-import { COW, MINER, deployCode, fresh, send, sendFailing } from './helpers.js'
+import { COW, MINER, deployCode, fresh, send, sendFailing, rq } from './helpers.js'
 
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const used = (r: Record<string, any>) => Number(BigInt(r.gasUsed))
 const EMPTY_CODE_HASH = keccak256('0x')
 const ZERO_WORD = '0x' + '00'.repeat(32)

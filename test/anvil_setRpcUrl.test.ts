@@ -8,10 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createServer, type Server } from 'node:http'
 import { createTestClient, http as viemHttp } from 'viem'
-import { startServer, type Provider, type RsksimServer } from '../src/index.js'
-import { fresh, rejects, send } from './helpers.js'
+import { startServer, type RsksimServer } from '../src/index.js'
+import { fresh, rejects, send, rq as rpc } from './helpers.js'
 
-const rpc = (p: Provider, method: string, params: unknown[] = []): Promise<any> => p.request({ method, params })
 const hex = (n: number | bigint): string => '0x' + n.toString(16)
 const KEY = 'AbCdEf0123456789secretKey'
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { Interface } from 'ethers'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { Common, Mainnet } from '@ethereumjs/common'
-import { COW, deploy, fresh, send, sendFailing, sendSigned } from './helpers.js'
+import { COW, deploy, fresh, send, sendFailing, sendSigned, rq } from './helpers.js'
 import { Reverter, Token } from './fixtures/index.js'
 import { MAINNET } from './fixtures/mainnetHeaders.js'
 import { packBlock, packBloom, packedBlockHash, unpackBlock, unpackBloom } from '../src/node/chain/blockPack.js'
@@ -22,7 +22,6 @@ import { StoredTxRecord } from '../src/node/chain/txRecord.js'
 import { rng } from './rng.js'
 
 const nodeOf = (p: Provider) => (p as unknown as { node: RskNode }).node
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 
 /** The fields of a record that answers are made of, as plain data. */
 function plain(b: BlockRecord, decodeTx = true) {

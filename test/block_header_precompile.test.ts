@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { AbiCoder, Contract, Interface, id } from 'ethers'
 import type { Provider } from '../src/index.js'
 import { setEnginePatches } from '../src/node/enginePatches/index.js'
-import { deployCode, fresh, relayTo, send, sendFailing, sendKeptFailure, useHttpServer } from './helpers.js'
+import { deployCode, fresh, relayTo, send, sendFailing, sendKeptFailure, useHttpServer, rq } from './helpers.js'
 
 const BH = '0x0000000000000000000000000000000001000010'
 const ABI = [
@@ -28,7 +28,6 @@ const ABI = [
 ]
 const iface = new Interface(ABI)
 const abi = AbiCoder.defaultAbiCoder()
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const hex = (n: number | bigint) => '0x' + n.toString(16)
 const word = (n: number | bigint) => BigInt(n).toString(16).padStart(64, '0')
 const data = (method: string, ...args: (number | bigint)[]) => iface.encodeFunctionData(method, args)

@@ -11,7 +11,7 @@ import { ClassicLevel } from 'classic-level'
 import { Interface, JsonRpcProvider, Wallet } from 'ethers'
 import { createProvider, startServer, type Provider } from '../src/index.js'
 import { Events, Storage, Token } from './fixtures/index.js'
-import { COW, COW1, NO_QUOTA, deploy, send, tempDirs } from './helpers.js'
+import { COW, COW1, NO_QUOTA, deploy, send, tempDirs, rq as rpc } from './helpers.js'
 import { parseCli } from '../src/server/cliArgs.js'
 import { serialize } from 'node:v8'
 import { unpackBlock } from '../src/node/chain/blockPack.js'
@@ -21,7 +21,6 @@ import type { RskNode } from '../src/node/node.js'
 
 const tempDir = tempDirs('rsksim-db-')
 
-const rpc = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 
 /** Everything a user could read of the chain, block by block, for comparing two nodes. */
 async function picture(p: Provider, addresses: string[]): Promise<unknown> {

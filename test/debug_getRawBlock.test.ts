@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { createMPT } from '@ethereumjs/mpt'
 import { RLP } from '@ethereumjs/rlp'
 import { decodeRlp, getBytes, hexlify, keccak256 } from 'ethers'
-import { COW, fresh, rejects, send } from './helpers.js'
+import { COW, fresh, rejects, send, useHttpServer } from './helpers.js'
 
 /** The root of an Ethereum trie holding `values` under RLP(index), as the block's transactions and receipts roots. */
 async function orderedRoot(values: string[]): Promise<string> {
@@ -65,5 +65,18 @@ describe('debug_getRawHeader, debug_getRawBlock, debug_getRawReceipts', async ()
       await rejects(rpc(m, ['nope']), -32602)
       await rejects((await fresh({ hosted: true })).request({ method: m, params: ['latest'] }), -32601, 'method not found')
     }
+  })
+})
+
+describe('debug_getRaw* over HTTP (ethers JsonRpcProvider)', () => {
+  const http = useHttpServer()
+
+  it("answer what the chain_* methods answer for the same block", async () => {
+    await http.rpc.send('evm_mine', [])
+    const header = await http.rpc.send('debug_getRawHeader', ['latest'])
+    expect(header).toBe(await http.rpc.send('chain_getRawBlockHeaderByNumber', ['latest']))
+    const block = await http.rpc.send('eth_getBlockByNumber', ['latest', false])
+    expect(((await http.rpc.send('debug_getRawBlock', ['latest'])) as string).length).toBe(2 + 2 * Number(block.size))
+    expect(await http.rpc.send('debug_getRawReceipts', ['latest'])).toEqual([await http.rpc.send('chain_getRawTransactionReceiptByHash', [block.transactions[0]])])
   })
 })

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Interface, type JsonRpcProvider, Wallet, solidityPackedKeccak256, toBeHex, zeroPadValue } from 'ethers'
 import type { Provider } from '../src/index.js'
-import { COW, deploy, fresh, rejects, send, sendSigned, useHttpServer } from './helpers.js'
+import { COW, deploy, fresh, rejects, send, sendSigned, useHttpServer, rq } from './helpers.js'
 import { anvilReceipt, ANVIL_KEY, ANVIL_SENDER, startAnvil, type RunningAnvil } from './anvil.js'
 import { Caller, Reverter, Storage, Target } from './fixtures/index.js'
 
@@ -23,7 +23,6 @@ const mappingSlot = (k: number): string => solidityPackedKeccak256(['uint256', '
 const PRESTATE = { tracer: 'prestateTracer' }
 const DIFF = { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }
 
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 
 /** An account as the state API answers it at `block`, in the prestate tracer's shape (geth's omissions). */
 async function accountAt(p: Provider, address: string, block: string, slots: string[] = []): Promise<Record<string, unknown>> {

@@ -9,9 +9,8 @@ import { AbiCoder, Interface, keccak256, toBeHex, zeroPadValue } from 'ethers'
 import { MemoryLevel } from 'memory-level'
 import { createProvider, type Provider } from '../src/index.js'
 import { Storage } from './fixtures/index.js'
-import { COW, NO_QUOTA, deploy, fresh, rejects, send, useHttpServer } from './helpers.js'
+import { COW, NO_QUOTA, deploy, fresh, rejects, send, useHttpServer, rq as rpc } from './helpers.js'
 
-const rpc = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const iface = new Interface(Storage.abi as never)
 const word = (n: bigint | number): string => zeroPadValue(toBeHex(n), 32)
 /** Storage.sol: `slots` is a mapping at slot 0 (entry k at keccak256(k . 0)); `counter` is slot 1. */

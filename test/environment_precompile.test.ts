@@ -5,13 +5,11 @@
  */
 import { afterAll, describe, expect, it } from 'vitest'
 import { id } from 'ethers'
-import type { Provider } from '../src/index.js'
 import { engineMatchesPin, setEnginePatches } from '../src/node/enginePatches/index.js'
-import { deployCode, fresh, relayTo, send } from './helpers.js'
+import { deployCode, fresh, relayTo, send, rq } from './helpers.js'
 
 const ENVIRONMENT = '0x0000000000000000000000000000000001000011'
 const SELECTOR = id('getCallStackDepth()').slice(0, 10)
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const word = (n: number) => n.toString(16).padStart(64, '0')
 
 describe.each([true, false])('Environment.getCallStackDepth (engine patches %s)', (patches) => {

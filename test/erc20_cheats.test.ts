@@ -7,12 +7,11 @@
 import { describe, expect, it } from 'vitest'
 import { Contract, Interface, JsonRpcSigner, BrowserProvider, solidityPackedKeccak256, toBeHex, zeroPadValue } from 'ethers'
 import type { Provider } from '../src/index.js'
-import { COW, COW1, deploy, deployCode, fresh, rejects, send, useHttpServer } from './helpers.js'
+import { COW, COW1, deploy, deployCode, fresh, rejects, send, useHttpServer, rq } from './helpers.js'
 import { Token } from './fixtures/index.js'
 
 const ti = new Interface(Token.abi as never)
 const HOLDER = '0x00000000000000000000000000000000000ba5ed'
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const view = async (p: Provider, token: string, fn: string, args: unknown[]): Promise<bigint> =>
   BigInt(await rq(p, 'eth_call', [{ to: token, data: ti.encodeFunctionData(fn, args) }, 'latest']))
 

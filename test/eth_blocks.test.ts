@@ -1,9 +1,8 @@
 /** Block objects field by field (spec "Block object", reference §2.2) and the block/transaction lookups. */
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Provider } from '../src/index.js'
-import { COW, COW1, MINER, fresh, rejects, send, useHttpServer } from './helpers.js'
+import { COW, COW1, MINER, fresh, rejects, send, useHttpServer, rq } from './helpers.js'
 
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 
 const BLOCK_KEYS = [
   'number', 'hash', 'parentHash', 'mixHash', 'nonce', 'sha3Uncles', 'logsBloom', 'transactionsRoot', 'stateRoot', 'receiptsRoot',

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Interface, Wallet, solidityPackedKeccak256, toBeHex, zeroPadValue } from 'ethers'
 import { createPublicClient, http, type Chain } from 'viem'
 import type { Provider } from '../src/index.js'
-import { COW, deploy, fresh, rejects, send, sendSigned, useHttpServer } from './helpers.js'
+import { COW, deploy, fresh, rejects, send, sendSigned, useHttpServer, rq } from './helpers.js'
 import { anvilReceipt, ANVIL_KEY, ANVIL_SENDER, startAnvil, type RunningAnvil } from './anvil.js'
 import { Caller, Reverter, Storage, Target } from './fixtures/index.js'
 
@@ -19,7 +19,6 @@ const ri = new Interface(Reverter.abi as never)
 const slotHex = (n: number | bigint): string => zeroPadValue(toBeHex(n), 32)
 /** Storage's `slots` mapping is at slot 0: key k lives at keccak256(k . 0). */
 const mappingSlot = (k: number): string => solidityPackedKeccak256(['uint256', 'uint256'], [k, 0])
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const pad = (a: string): string => '0x' + a.replace(/^0x/, '').padStart(40, '0')
 /** Runtime code: BALANCE of each address (popped), then SLOAD of each slot (popped), then SSTORE 1 into `store` if given. */
 const toucher = (addresses: string[], loads: number[], store?: number): string =>

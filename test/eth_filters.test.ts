@@ -5,14 +5,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Interface, id as keccakId, zeroPadValue, toBeHex } from 'ethers'
 import type { Provider } from '../src/index.js'
-import { COW, COW1, deploy, fresh, rejects, send } from './helpers.js'
+import { COW, COW1, deploy, fresh, rejects, send, rq as rpc } from './helpers.js'
 import { Events } from './fixtures/index.js'
 
 const events = new Interface(Events.abi as never)
 const VALUE = keccakId('Value(uint256,uint256)')
 const word = (n: number): string => zeroPadValue(toBeHex(n), 32)
 
-const rpc = (p: Provider, method: string, params: unknown[] = []): Promise<any> => p.request({ method, params })
 const emitOne = (p: Provider, to: string, a: number) => send(p, { to, data: events.encodeFunctionData('emitOne', [a]) })
 const emitMany = (p: Provider, to: string, n: number) => send(p, { to, data: events.encodeFunctionData('emitMany', [n]) })
 

@@ -8,10 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Interface } from 'ethers'
 import { createPublicClient, http, type Hash } from 'viem'
 import { startServer, type Provider, type RsksimServer } from '../src/index.js'
-import { COW, COW1, fresh, rejects, sendSigned } from './helpers.js'
+import { COW, COW1, fresh, rejects, sendSigned, rq as rpc } from './helpers.js'
 import { Events, Reverter } from './fixtures/index.js'
 
-const rpc = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const events = new Interface(Events.abi as never)
 const reverter = new Interface(Reverter.abi as never)
 const REMASC = '0x0000000000000000000000000000000001000008'

@@ -10,14 +10,13 @@ import { Interface, Transaction, Wallet } from 'ethers'
 import { createPublicClient, createWalletClient, http, type Chain } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { Provider } from '../src/index.js'
-import { COW, COW_KEY, deploy, fresh, rejects, useHttpServer } from './helpers.js'
+import { COW, COW_KEY, deploy, fresh, rejects, useHttpServer, rq } from './helpers.js'
 import { ANVIL_KEY, ANVIL_SENDER, startAnvil, type RunningAnvil } from './anvil.js'
 import { Reverter, Storage } from './fixtures/index.js'
 
 const OTHER = '0x00000000000000000000000000000000000be5ed'
 const ri = new Interface(Reverter.abi as never)
 const si = new Interface(Storage.abi as never)
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 
 /** `tx` signed by cow for chain 33 at cow's pending nonce (or `nonce`), legacy; answers the bytes and ethers' hash. */
 async function signed(p: Provider, tx: { to?: string; data?: string; value?: bigint; gasLimit?: bigint }, nonce?: number): Promise<{ raw: string; hash: string }> {

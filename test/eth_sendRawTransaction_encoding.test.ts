@@ -13,12 +13,11 @@
  *   and before the nonce range (co/rsk/net/handler/TxPendingValidator.java).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SigningKey, Wallet, encodeRlp, getBytes, hexlify, keccak256 } from 'ethers'
+import { JsonRpcProvider, SigningKey, Wallet, encodeRlp, getBytes, hexlify, keccak256 } from 'ethers'
 import { createMPT } from '@ethereumjs/mpt'
-import { startServer, type Provider, type RsksimServer } from '../src/index.js'
-import { COW, COW1, COW_KEY, fresh, rejects } from './helpers.js'
+import { startServer, type RsksimServer } from '../src/index.js'
+import { COW, COW1, COW_KEY, fresh, rejects, rq } from './helpers.js'
 
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 
 /** The six signed fields of a transfer of nothing from nonce 0, as a signer writes them (hex, sent as given). */
 const BASE = ['0x', '0x', '0x5208', COW1, '0x', '0x']
@@ -281,6 +280,22 @@ describe('eth_sendRawTransaction over HTTP, default and hosted', () => {
       const twin = with_(0, '0x01')
       const value = signedRaw(with_(4, '0x0000', twin), { signedOver: twin })
       expect(await post(server, value.raw)).toEqual({ jsonrpc: '2.0', id: 1, result: twinHash(value.fields, twin) })
+    }
+  })
+
+  it("answers ethers' JsonRpcProvider the same: the refusal's code and text, RSKj's hash for what it takes", async () => {
+    const server = await startServer({ port: 0, accountTxRateLimit: false })
+    const ethers = new JsonRpcProvider(server.url, undefined, { staticNetwork: true })
+    try {
+      await expect(ethers.send('eth_sendRawTransaction', [signedRaw(with_(0, '0x0001')).raw])).rejects.toMatchObject({
+        error: { code: -32010, message: 'transaction nonce has non-canonical encoding' },
+      })
+      const twin = with_(0, '0x01')
+      const value = signedRaw(with_(4, '0x0000', twin), { signedOver: twin })
+      expect(await ethers.send('eth_sendRawTransaction', [value.raw])).toBe(twinHash(value.fields, twin))
+    } finally {
+      ethers.destroy()
+      await server.close()
     }
   })
 })

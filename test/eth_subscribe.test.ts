@@ -6,12 +6,11 @@
 import { describe, expect, it } from 'vitest'
 import { Interface, id as keccakId } from 'ethers'
 import type { Provider } from '../src/index.js'
-import { COW, COW1, deploy, fresh, rejects, send } from './helpers.js'
+import { COW, COW1, deploy, fresh, rejects, send, rq as rpc } from './helpers.js'
 import { Events } from './fixtures/index.js'
 
 const events = new Interface(Events.abi as never)
 const VALUE = keccakId('Value(uint256,uint256)')
-const rpc = (p: Provider, method: string, params: unknown[] = []): Promise<any> => p.request({ method, params })
 
 function collect(p: Provider): Map<string, unknown[]> {
   const got = new Map<string, unknown[]>()

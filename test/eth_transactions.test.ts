@@ -1,10 +1,9 @@
 import { describe, expect, it, beforeAll } from 'vitest'
 import { Interface, Transaction, Wallet, keccak256, toUtf8Bytes, hashMessage, recoverAddress, Signature, decodeRlp, encodeRlp, toBeHex } from 'ethers'
 import type { Provider } from '../src/index.js'
-import { COW, COW1, COW_KEY, deploy, fresh, rejects, send } from './helpers.js'
+import { COW, COW1, COW_KEY, deploy, fresh, rejects, send, rq } from './helpers.js'
 import { Events, Reverter, Token } from './fixtures/index.js'
 
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 
 let p: Provider
 beforeAll(async () => {

@@ -2,10 +2,9 @@
 import { describe, expect, it, vi } from 'vitest'
 import { Interface } from 'ethers'
 import type { Provider } from '../src/index.js'
-import { COW, COW1, deploy, fresh, rejects, send, useHttpServer } from './helpers.js'
+import { COW, COW1, deploy, fresh, rejects, send, useHttpServer, rq } from './helpers.js'
 import { Storage } from './fixtures/index.js'
 
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const num = async (p: Provider) => BigInt(await rq(p, 'eth_blockNumber'))
 const balance = async (p: Provider, a: string) => BigInt(await rq(p, 'eth_getBalance', [a, 'latest']))
 

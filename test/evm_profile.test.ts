@@ -4,9 +4,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Provider } from '../src/index.js'
-import { COW, fresh, initcodeFor, rejects, send, sendSigned } from './helpers.js'
+import { COW, fresh, initcodeFor, rejects, send, sendSigned, rq } from './helpers.js'
 
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 /** Code that runs `ops` and returns the top of the stack as one word: MSTORE at 0, RETURN 32 bytes. */
 const returning = (ops: string) => '0x' + ops + '60005260206000f3'
 /** Runs `ops` as creation code in eth_call (the return value of creation code is what it returns). */

@@ -13,10 +13,9 @@ import { createPublicClient, createTestClient, custom, http } from 'viem'
 import { startServer, type Provider, type RsksimServer } from '../src/index.js'
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util'
-import { COW, MINER, deploy, fresh, rejects, send } from './helpers.js'
+import { COW, MINER, deploy, fresh, rejects, send, rq as rpc } from './helpers.js'
 import { Caller, Events, Reverter, Storage, Target, Token } from './fixtures/index.js'
 
-const rpc = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const hex = (n: number | bigint) => '0x' + n.toString(16)
 const token = new Interface(Token.abi as never)
 const storage = new Interface(Storage.abi as never)
@@ -761,6 +760,10 @@ describe("Otterscan's ots_* of a remote's blocks and transactions, built from wh
     expect(await rpc(f, 'ots_getTransactionError', [tx.revert])).toBe(nope)
     expect(await rpc(f, 'ots_getTransactionError', [tx.badDeploy])).toBe('0x' + '00'.repeat(31) + '01')
     expect(await rpc(f, 'ots_getTransactionError', [tx.call])).toBe('0x')
+    // A real client over the fork's provider (viem, as Otterscan-minded tools call it) gets the same answers.
+    const viem = createPublicClient({ transport: custom(f) })
+    expect(await viem.request({ method: 'ots_getTransactionError' as never, params: [tx.revert] as never })).toBe(nope)
+    expect(await viem.request({ method: 'ots_traceTransaction' as never, params: [tx.create2] as never })).toEqual(await trace(tx.create2))
     expect(new Set(proxy.calls).size).toBeGreaterThan(0)
     expect([...new Set(proxy.calls)].filter((m) => !HOSTED.includes(m))).toEqual([])
     // A transaction of the fork's own is rsksim's, as before.
@@ -782,6 +785,8 @@ describe("Otterscan's ots_* of a remote's blocks and transactions, built from wh
     expect(proxy.calls.filter((m) => m === 'eth_getTransactionReceipt')).toHaveLength(3)
     expect(proxy.batches).toContainEqual(['eth_getTransactionReceipt', 'eth_getTransactionReceipt', 'eth_getTransactionReceipt'])
     expect([...new Set(proxy.calls)].filter((m) => !HOSTED.includes(m))).toEqual([])
+    // A real client over the fork's provider gets the same page.
+    expect(await createPublicClient({ transport: custom(f) }).request({ method: 'ots_getBlockTransactions' as never, params: [n, 1, 3] as never })).toEqual(page)
     for (const [pg, size] of [[0, 25], [0, 1], [2, 4], [9, 4]]) {
       expect(await rpc(f, 'ots_getBlockTransactions', [n, pg, size])).toEqual(await rpc(remote.provider, 'ots_getBlockTransactions', [n, pg, size]))
     }

@@ -4,14 +4,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Interface, type JsonRpcProvider, Wallet, ContractFactory } from 'ethers'
-import type { Provider } from '../src/index.js'
-import { COW, fresh, send } from './helpers.js'
+import { COW, fresh, send, rq as rpc } from './helpers.js'
 import { ANVIL_KEY, startAnvil, type RunningAnvil } from './anvil.js'
 import { Token } from './fixtures/index.js'
 
 const HOLDER = '0x00000000000000000000000000000000000ba5ed'
 const token = new Interface(Token.abi as never)
-const rpc = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 
 describe('forking an Anvil node', () => {
   let anvil: RunningAnvil

@@ -9,10 +9,9 @@ import { MemoryLevel } from 'memory-level'
 import { Interface, JsonRpcProvider, Wallet } from 'ethers'
 import { createProvider, startServer, type Provider, type RsksimServer } from '../src/index.js'
 import { Events, Storage, Token } from './fixtures/index.js'
-import { COW, COW_KEY, NO_QUOTA, deploy, rejects, send, tempDirs } from './helpers.js'
+import { COW, COW_KEY, NO_QUOTA, deploy, rejects, send, tempDirs, rq as rpc } from './helpers.js'
 import { parseCli } from '../src/server/cliArgs.js'
 
-const rpc = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const hex = (n: number | bigint) => '0x' + n.toString(16)
 const token = new Interface(Token.abi as never)
 const storage = new Interface(Storage.abi as never)

@@ -7,10 +7,9 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { createHash } from 'node:crypto'
 import { Interface, getCreateAddress } from 'ethers'
 import type { Provider } from '../src/index.js'
-import { COW, COW1, deploy, deployCode, fresh, initcodeFor, relayTo, send, sendFailing, sendKeptFailure } from './helpers.js'
+import { COW, COW1, deploy, deployCode, fresh, initcodeFor, relayTo, send, sendFailing, sendKeptFailure, rq } from './helpers.js'
 import { Storage } from './fixtures/index.js'
 
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const used = (r: Record<string, any>) => Number(BigInt(r.gasUsed))
 const word = (n: bigint) => n.toString(16).padStart(64, '0')
 

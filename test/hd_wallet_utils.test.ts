@@ -10,7 +10,7 @@ import { address as btcAddress, payments } from 'bitcoinjs-lib'
 import { secp256k1 } from '@noble/curves/secp256k1.js'
 import type { Provider } from '../src/index.js'
 import { base58Check, fromBase58Check } from '../src/node/rsk/base58.js'
-import { deployCode, fresh, relayTo, sendFailing, sendKeptFailure, send, useHttpServer } from './helpers.js'
+import { deployCode, fresh, relayTo, sendFailing, sendKeptFailure, send, useHttpServer, rq } from './helpers.js'
 
 const HDW = '0x0000000000000000000000000000000001000009'
 const ABI = [
@@ -20,7 +20,6 @@ const ABI = [
   'function getMultisigScriptHash(int256,bytes[]) view returns (bytes)',
 ]
 const iface = new Interface(ABI)
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const word = (n: number | bigint) => BigInt(n).toString(16).padStart(64, '0')
 const RELAY_FAILED = '0x' + word(0)
 

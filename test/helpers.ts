@@ -20,6 +20,9 @@ export const MINER = '0xec4ddeb4380ad69b3e509baad9f158cdf4e4681d'
  */
 export const NO_QUOTA = { accountTxRateLimit: false } as const
 
+/** A request through the provider's EIP-1193 `request`, its answer untyped (the tests check its fields). */
+export const rq = (p: Provider, method: string, params: unknown[] = []): Promise<any> => p.request({ method, params }) as Promise<any>
+
 export async function fresh(options: ProviderOptions = {}): Promise<Provider> {
   return createProvider({ ...NO_QUOTA, ...options })
 }

@@ -5,12 +5,10 @@
 import { describe, expect, it } from 'vitest'
 import { Block, Transaction, crypto as btcCrypto } from 'bitcoinjs-lib'
 import { JsonRpcProvider } from 'ethers'
-import type { Provider } from '../src/index.js'
 import { startServer } from '../src/index.js'
 import { validateMergedMining } from '../src/node/rsk/mergedMining/mergedMining.js'
-import { COW, COW1, fresh, rejects } from './helpers.js'
+import { COW, COW1, fresh, rejects, rq } from './helpers.js'
 
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const hexBytes = (h: string) => Uint8Array.from(Buffer.from(h.replace(/^0x/, ''), 'hex'))
 const REGTEST_TARGET = (2n ** 256n / 3n).toString(16).padStart(64, '0')
 

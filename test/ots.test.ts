@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Interface, type JsonRpcProvider, Wallet, getCreate2Address, getCreateAddress, keccak256, zeroPadValue } from 'ethers'
 import { startServer, type Provider } from '../src/index.js'
-import { COW, deploy, fresh, rejects, send, sendSigned, useHttpServer } from './helpers.js'
+import { COW, deploy, fresh, rejects, send, sendSigned, useHttpServer, rq } from './helpers.js'
 import { anvilReceipt, ANVIL_KEY, ANVIL_SENDER, startAnvil, type RunningAnvil } from './anvil.js'
 import { Caller, Child, Reverter, Target } from './fixtures/index.js'
 import { MAX_SCANNED_BLOCKS } from '../src/node/ots/search.js'
@@ -17,7 +17,6 @@ const REMASC = '0x0000000000000000000000000000000001000008'
 const SALT = zeroPadValue('0x01', 32)
 const ci = new Interface(Caller.abi as never)
 const ri = new Interface(Reverter.abi as never)
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const OTS_METHODS = [
   'ots_getApiLevel',
   'ots_hasCode',

@@ -10,9 +10,8 @@ import { BrowserProvider } from 'ethers'
 import { createPublicClient, http } from 'viem'
 import { startServer, type Provider } from '../src/index.js'
 import type { RskNode } from '../src/node/node.js'
-import { COW, NO_QUOTA, deployCode, fresh } from './helpers.js'
+import { COW, NO_QUOTA, deployCode, fresh, rq } from './helpers.js'
 
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const word = (n: bigint) => '0x' + n.toString(16).padStart(64, '0')
 const X = '0x' + '11'.repeat(20)
 

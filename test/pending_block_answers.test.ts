@@ -10,11 +10,10 @@
 import { describe, expect, it } from 'vitest'
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
-import { keccak256 } from 'ethers'
+import { JsonRpcProvider, keccak256 } from 'ethers'
 import { startServer, type Provider } from '../src/index.js'
-import { COW, NO_QUOTA, deployCode, fresh, rejects, sendSigned } from './helpers.js'
+import { COW, NO_QUOTA, deployCode, fresh, rejects, sendSigned, rq } from './helpers.js'
 
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const X = '0x' + '11'.repeat(20)
 /** CALL(gas, X, 0, 0, 0, 0, 0), STOP: one inner call, so traces have a subtrace with its own gasUsed. */
 const CALLS_X = '6000600060006000600073' + '11'.repeat(20) + '5af100'
@@ -193,6 +192,14 @@ describe('pending: the block RSKj builds, for the methods that answer with a blo
       for (const t of [{ to: X, value: '0x5' }, { data: CREATE, gas: '0x186a0' }]) await sendSigned(server.provider, t)
       expect(await post('trace_block', ['pending'])).toEqual(answers[0])
       expect(await post('rsk_getRawBlockHeaderByNumber', ['pending'])).toBe(answers[2])
+      // A real client sends the same requests: ethers' JsonRpcProvider.
+      const ethers = new JsonRpcProvider(server.url, undefined, { staticNetwork: true })
+      try {
+        expect(await ethers.send('trace_filter', [{ fromBlock: 'pending', toBlock: 'pending' }])).toEqual(answers[1])
+        expect(await ethers.send('debug_traceBlockByNumber', ['pending', { tracer: 'callTracer' }])).toEqual(answers[3])
+      } finally {
+        ethers.destroy()
+      }
     } finally {
       await server.close()
     }

@@ -6,11 +6,10 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { AbiCoder, BrowserProvider, Contract, computeAddress, decodeRlp, encodeRlp, keccak256, toBeHex, zeroPadValue } from 'ethers'
 import { createPublicClient, custom } from 'viem'
 import type { Provider } from '../src/index.js'
-import { COW, COW1, MINER, deployCode, fresh, send } from './helpers.js'
+import { COW, COW1, MINER, deployCode, fresh, send, rq } from './helpers.js'
 
 const REMASC = '0x0000000000000000000000000000000001000008'
 const ZERO = '0x0000000000000000000000000000000000000000'
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const balance = async (p: Provider, a: string) => BigInt(await rq(p, 'eth_getBalance', [a, 'latest']))
 /** BridgeRegTestConstants genesis federation; RSK keys = BTC keys on regtest; in payment order (sorted by key). */
 const FEDERATORS = [

@@ -10,11 +10,10 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { decodeRlp, keccak256, toBeHex } from 'ethers'
 import type { Provider } from '../src/index.js'
-import { COW1, fresh, send } from './helpers.js'
+import { COW1, fresh, send, rq } from './helpers.js'
 
 const REMASC = '0x0000000000000000000000000000000001000008'
 const ZERO = '0x0000000000000000000000000000000000000000'
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 /** RSKj's unsigned REMASC encoding [nonce, 0x00, 0x00, REMASC, 0x80 × 5] (RemascTransaction), for its hash. */
 const remascHash = (nonceRlp: string) => keccak256('0xdd' + nonceRlp + '0000' + '94' + REMASC.slice(2) + '8080808080')
 

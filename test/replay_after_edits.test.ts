@@ -10,12 +10,11 @@ import { describe, expect, it } from 'vitest'
 import { MemoryLevel } from 'memory-level'
 import { zeroPadValue, toBeHex } from 'ethers'
 import { createProvider, type Provider } from '../src/index.js'
-import { COW, NO_QUOTA, deployCode, fresh } from './helpers.js'
+import { COW, NO_QUOTA, deployCode, fresh, rq } from './helpers.js'
 
 const FUNDED = '0x00000000000000000000000000000000000fee01'
 const TO = '0x0000000000000000000000000000000000000b0b'
 const ONE_RBTC = '0xde0b6b3a7640000'
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 
 /** Funds FUNDED by anvil_setBalance and sends 5 wei from it (impersonated): the edit pays for the transaction. */
 async function sendFromEdited(p: Provider): Promise<{ hash: string; block: string }> {

@@ -6,10 +6,8 @@
  * answers). Outside hosted mode only.
  */
 import { describe, expect, it } from 'vitest'
-import type { Provider } from '../src/index.js'
-import { COW, COW1, fresh, rejects, send } from './helpers.js'
+import { COW, COW1, fresh, rejects, send, rq } from './helpers.js'
 
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 
 describe('eth_getBlocksByNumber (Web3Impl, BlockInformationResult)', () => {
   it('answers [{hash, totalDifficulty, inMainChain}] for hex or decimal, [] where no block is', async () => {

@@ -6,9 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Provider } from '../src/index.js'
-import { deployCode, fresh, relayTo, send } from './helpers.js'
+import { deployCode, fresh, relayTo, send, rq } from './helpers.js'
 
-const rq = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const w = (n: bigint | string) => BigInt(n).toString(16).padStart(64, '0')
 
 const V1Y = '29896722852569046015560700294576055776214335159245303116488692907525646231534'

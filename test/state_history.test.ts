@@ -7,9 +7,8 @@
 import { describe, expect, it } from 'vitest'
 import { MemoryLevel } from 'memory-level'
 import type { Provider } from '../src/index.js'
-import { COW, COW1, fresh, rejects, send } from './helpers.js'
+import { COW, COW1, fresh, rejects, send, rq as rpc } from './helpers.js'
 
-const rpc = (p: Provider, method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
 const hex = (n: number) => '0x' + n.toString(16)
 
 /** Mines `count` blocks each with a transfer to COW1; returns COW1's balance after each block, by number. */

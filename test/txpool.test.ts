@@ -1,10 +1,8 @@
 /** txpool_status, txpool_content, txpool_inspect in RSKj's shapes (reference §3.8, `TxPoolModuleImpl.java`). */
 import { describe, expect, it } from 'vitest'
-import type { Provider } from '../src/index.js'
-import { COW, COW1, fresh, rejects } from './helpers.js'
+import { COW, COW1, fresh, rejects, rq as rpc } from './helpers.js'
 import { Storage } from './fixtures/index.js'
 
-const rpc = (p: Provider, method: string, params: unknown[] = []): Promise<any> => p.request({ method, params })
 const ZERO_HASH = '0x' + '00'.repeat(32)
 const cow = COW.slice(2)
 

@@ -6,9 +6,8 @@
 import { describe, expect, it } from 'vitest'
 import { getAddress } from 'ethers'
 import type { Provider } from '../src/index.js'
-import { COW, COW1, fresh, rejects, useHttpServer } from './helpers.js'
+import { COW, COW1, fresh, rejects, useHttpServer, rq as rpc } from './helpers.js'
 
-const rpc = (p: Provider, method: string, params: unknown[] = []): Promise<any> => p.request({ method, params })
 
 /** cow: nonces 0 and 1 (pending) and 3 (queued, after a gap); cow1: nonce 10 (queued). Answers the hashes by nonce. */
 async function fillPool(p: Provider): Promise<{ cow: Record<number, string>; cow1: string }> {
