@@ -156,7 +156,7 @@ export class Chain {
    * pending block, `addView`).
    */
   stateRootBefore(block: BlockRecord, parent: BlockRecord): Uint8Array {
-    return this.viewRoots.get(block) ?? this.builtOnRoots.get(block.hashHex) ?? parent.header.stateRoot
+    return this.views.get(block) ?? this.builtOnRoots.get(block.hashHex) ?? parent.header.stateRoot
   }
 
   /** The edited roots blocks were built on, by block hash (persistence). */
@@ -171,11 +171,10 @@ export class Chain {
 
   /**
    * Blocks that are not in the store but are read and executed on the live state with the chain's EVM: the pending
-   * block of a request (src/node/miner/pending.ts), for as long as the request runs.
+   * block of a request (src/node/miner/pending.ts), for as long as the request runs; each with the edited state it was
+   * built on, when it is not its parent's (the pending block after a dev-chain edit).
    */
-  private readonly views = new WeakSet<BlockRecord>()
-  /** The edited state a view was built on, when it is not its parent's (the pending block after a dev-chain edit). */
-  private readonly viewRoots = new WeakMap<BlockRecord, Uint8Array>()
+  private readonly views = new WeakMap<BlockRecord, Uint8Array | undefined>()
 
   /**
    * A VM over a state of its own, as the chain's (the same opcodes, precompiles, deadline and account rules), for one
@@ -199,8 +198,7 @@ export class Chain {
    * the state it was built on, when a dev-chain edit made it differ from its parent's (`editedRoot`), for a replay.
    */
   addView(block: BlockRecord, builtOn?: Uint8Array): void {
-    this.views.add(block)
-    if (builtOn !== undefined) this.viewRoots.set(block, builtOn)
+    this.views.set(block, builtOn)
   }
 
   /** The state and EVM a block added with `addView` is read and executed on, or undefined for any other block. */

@@ -10,7 +10,7 @@ import { EMPTY_TRIE_ROOT } from './tries.js'
 import { flatHex } from './flatHex.js'
 import { encodedRskHeaderWithMergedMiningLength, rskBlockHash, hashForMergedMining, type RskHeader } from '../rsk/header/header.js'
 import { rlpListLength } from '../rlp.js'
-import { EMPTY_UNCLES_HASH, BLOCK_DIFFICULTY } from '../miner/miner.js'
+import { EMPTY_UNCLES_HASH, BLOCK_DIFFICULTY } from '../miner/seal.js'
 
 /** Bridge native contract (reference §7.6). */
 export const BRIDGE_ADDRESS = hexToBytes('0x0000000000000000000000000000000001000006')

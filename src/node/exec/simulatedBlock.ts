@@ -16,7 +16,7 @@ import { orderedTrieRoot, receiptsRoot } from '../chain/tries.js'
 import { flatHex } from '../chain/flatHex.js'
 import { orBloom } from '../chain/bloom.js'
 import { rlpListLength } from '../rlp.js'
-import { EMPTY_UNCLES_HASH } from '../miner/miner.js'
+import { EMPTY_UNCLES_HASH } from '../miner/seal.js'
 import { encodedRskHeaderFullLength, hashForMergedMining, regtestHeaderShape, rskBlockHash, type RskHeader } from '../rsk/header/header.js'
 
 const ZERO_ROOT = new Uint8Array(32)

@@ -21,15 +21,10 @@ import type { SerialQueue } from '../queue.js'
 import type { Clock } from './clock.js'
 import { pendingBlock, type PendingRun } from './pending.js'
 import type { MinerConfig } from './config.js'
-
-export type { MinerConfig } from './config.js'
 import { sealPending } from './pendingSeal.js'
 import { BLOCK_DIFFICULTY, EXTRA_DATA, headerOf, sealBlock, type MergedMiningFields } from './seal.js'
 
 const noop = (): void => undefined
-
-// Where the rest of the node has always imported them from.
-export { BLOCK_DIFFICULTY, EMPTY_UNCLES_HASH, sealBlock, type MergedMiningFields } from './seal.js'
 
 /** A block offered to merged miners: what `mineTemplate` needs to rebuild it exactly. */
 export interface Template {
