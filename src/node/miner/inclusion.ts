@@ -8,12 +8,10 @@ import type { BlockRecord } from '../chain/types.js'
 import type { NodeEvents } from '../node.js'
 
 /**
- * A watch for one transaction: `mined` settles `mined` when a block holding it is appended, `timeout` at the deadline,
- * `closed` when the node closes first (its timer then holds the process no longer).
+ * How a watch ends: `mined` when a block holding the transaction is appended, `timeout` at the deadline, `closed` when
+ * the node closes first (its timer then holds the process no longer).
  */
-export interface InclusionWatch {
-  readonly mined: Promise<'mined' | 'timeout' | 'closed'>
-}
+export type InclusionOutcome = 'mined' | 'timeout' | 'closed'
 
 /**
  * Watches `events` for a block holding the transaction `hashHex` until `deadline` (ms since the epoch). Make it inside
@@ -21,9 +19,9 @@ export interface InclusionWatch {
  * not unref'd: a process whose only work is this wait (an in-process provider with interval mining, whose timer is
  * unref'd) must still get its answer.
  */
-export function watchInclusion(events: EventEmitter<NodeEvents>, hashHex: string, deadline: number): InclusionWatch {
-  let settle: (outcome: 'mined' | 'timeout' | 'closed') => void = () => undefined
-  const mined = new Promise<'mined' | 'timeout' | 'closed'>((resolve) => {
+export function watchInclusion(events: EventEmitter<NodeEvents>, hashHex: string, deadline: number): Promise<InclusionOutcome> {
+  let settle: (outcome: InclusionOutcome) => void = () => undefined
+  const outcome = new Promise<InclusionOutcome>((resolve) => {
     settle = resolve
   })
   const onBlock = (block: BlockRecord): void => {
@@ -31,13 +29,13 @@ export function watchInclusion(events: EventEmitter<NodeEvents>, hashHex: string
   }
   const onClosed = (): void => done('closed')
   const timer = setTimeout(() => done('timeout'), Math.max(0, deadline - Date.now()))
-  function done(outcome: 'mined' | 'timeout' | 'closed'): void {
+  function done(how: InclusionOutcome): void {
     clearTimeout(timer)
     events.off('block', onBlock)
     events.off('closed', onClosed)
-    settle(outcome)
+    settle(how)
   }
   events.on('block', onBlock)
   events.on('closed', onClosed)
-  return { mined }
+  return outcome
 }

@@ -14,7 +14,7 @@ import { decodeRawTransaction } from '../../codecs/rawTransaction.js'
 import { invalidParams, RpcError } from '../../../errors.js'
 import { method, type HandlerContext, type MethodSpec, type MethodTable } from '../../method.js'
 import { formatReceipt, type ReceiptJson } from '../../format/receipt.js'
-import { watchInclusion, type InclusionWatch } from '../../../node/miner/inclusion.js'
+import { watchInclusion, type InclusionOutcome } from '../../../node/miner/inclusion.js'
 import type { RskNode } from '../../../node/node.js'
 
 /** EIP-7966's recommended wait ("RECOMMENDED: 2 seconds"), when the request names none (or 0). */
@@ -50,7 +50,7 @@ function timedOut(hashHex: string, ms: number): RpcError {
   return new RpcError(TIMEOUT_CODE, `The transaction was added to the mempool but wasn't processed in ${took}.`, { data: hashHex })
 }
 
-type Submitted = { receipt: ReceiptJson } | { hashHex: string; watch: InclusionWatch }
+type Submitted = { receipt: ReceiptJson } | { hashHex: string; watch: Promise<InclusionOutcome> }
 
 /** The receipt of a mined transaction, or, when it is still waiting, a fresh watch (made here, inside the queue). */
 function receiptOrWatch(node: RskNode, hashHex: string, deadline: number): Submitted {
@@ -84,7 +84,7 @@ async function sendRawTransactionSync({ node }: HandlerContext, raw: Uint8Array,
   // by evm_revert or a reorg, is waited past until the deadline).
   while (!('receipt' in step)) {
     const { hashHex, watch } = step
-    const outcome = await watch.mined
+    const outcome = await watch
     if (outcome === 'timeout') throw timedOut(hashHex, ms)
     if (outcome === 'closed') {
       throw new RpcError(TIMEOUT_CODE, 'The transaction was added to the mempool, and the node was closed before it was processed.', { data: hashHex })
