@@ -8,7 +8,7 @@
  * amount back with the amount in it, and Anvil 1.7.1 writes that one (tried by hand; test/erc20_cheats.test.ts).
  */
 import type { EVM, InterpreterStep } from '@ethereumjs/evm'
-import { bigIntToBytes, bytesToBigInt, bytesToHex, setLengthLeft } from '@ethereumjs/util'
+import { bytesToBigInt, bytesToHex } from '@ethereumjs/util'
 import type { Chain } from '../chain/chain.js'
 import { execute, type CallListener, type StateOverrides } from '../exec/call.js'
 
@@ -62,6 +62,3 @@ async function answerWith(chain: Chain, token: Uint8Array, view: Uint8Array, slo
   const out = await execute(chain, chain.head, { to: token, data: view }, gasLimit, overrides)
   return out.error === undefined && out.returnValue.length >= 32 && bytesToBigInt(out.returnValue.subarray(0, 32)) === value
 }
-
-/** `slot` as the 32-byte key storage edits take. */
-export const slotKey = (slot: bigint): Uint8Array => setLengthLeft(bigIntToBytes(slot), 32)

@@ -6,6 +6,7 @@
  */
 import { Account, Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util'
 import type { Chain } from '../chain/chain.js'
+import { WORD_LIMIT } from '../rlp.js'
 import type { LiveState } from '../state/liveState.js'
 
 /** Runs `edit` on the live state in a checkpoint, commits it and brings the trie root up to date. */
@@ -39,9 +40,6 @@ export function setBalance(chain: Chain, address: Uint8Array, balance: bigint): 
   })
 }
 
-/** The largest balance an account holds: an EVM word. */
-export const MAX_BALANCE = 2n ** 256n - 1n
-
 /** Thrown by `addBalance` when the sum would not fit an EVM word: nothing is changed. */
 export class BalanceOverflow extends Error {}
 
@@ -49,7 +47,7 @@ export class BalanceOverflow extends Error {}
 export function addBalance(chain: Chain, address: Uint8Array, amount: bigint): Promise<void> {
   return editAccount(chain, address, (account) => {
     const sum = account.balance + amount
-    if (sum > MAX_BALANCE) throw new BalanceOverflow(`the balance ${account.balance} plus ${amount} is past 2^256 - 1`)
+    if (sum >= WORD_LIMIT) throw new BalanceOverflow(`the balance ${account.balance} plus ${amount} is past 2^256 - 1`)
     account.balance = sum
   })
 }

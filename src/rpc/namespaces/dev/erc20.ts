@@ -10,7 +10,7 @@ import { bytesToHex, concatBytes, hexToBytes, setLengthLeft } from '@ethereumjs/
 import { invalidParams } from '../../../errors.js'
 import { address, quantity, type Codec } from '../../codecs/primitives.js'
 import { method, type HandlerContext, type MethodTable } from '../../method.js'
-import { findViewSlot, slotKey } from '../../../node/dev/erc20Slot.js'
+import { findViewSlot } from '../../../node/dev/erc20Slot.js'
 import { setStorageAt, word32 } from '../../../node/dev/stateEdits.js'
 import { ok } from './names.js'
 
@@ -26,7 +26,7 @@ async function setView(ctx: HandlerContext, token: Uint8Array, view: Uint8Array,
         'does not answer the value of one slot of its own storage (set the slot with anvil_setStorageAt)',
     )
   }
-  await setStorageAt(node.chain, token, slotKey(slot), word32(amount))
+  await setStorageAt(node.chain, token, word32(slot), word32(amount))
   return ok(ctx)
 }
 
