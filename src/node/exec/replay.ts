@@ -72,10 +72,11 @@ export async function replayBlock(
       if (t.system !== undefined) continue
       chain.guard.check()
       const listener = listenerFor(i)
-      listener?.attach(evm)
       let result: RunTxResult
+      // A listener that reads the state around its transaction is attached by runSettled, for its first run only.
       if (listener?.settle !== undefined) result = await runSettled(context, t, gasUsed, listener, i < last)
       else {
+        listener?.attach(evm)
         try {
           result = await runBlockTransaction(context, t, gasUsed)
         } finally {

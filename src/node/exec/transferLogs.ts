@@ -19,7 +19,7 @@ import type { LogRecord } from '../chain/types.js'
 import { LiveState } from '../state/liveState.js'
 
 /** ERC-7528's address for the chain's native coin. */
-export const NATIVE_TRANSFER_ADDRESS = new Uint8Array(20).fill(0xee)
+const NATIVE_TRANSFER_ADDRESS = new Uint8Array(20).fill(0xee)
 /** keccak256("Transfer(address,address,uint256)"). */
 const TRANSFER_TOPIC = Uint8Array.from(Buffer.from('ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef', 'hex'))
 

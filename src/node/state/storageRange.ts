@@ -53,7 +53,7 @@ function comparePrefix(prefix: number[], path: Nibbles, start: Nibbles): number 
  * The leaves of `root` whose key is at or after `start` (32 bytes), in key order, at most `limit`. Synchronous over
  * nodes in memory: reaching an unloaded node throws MissingNode (run it inside `withNodes`).
  */
-export function trieLeavesFrom(root: TrieNode | undefined, start: Uint8Array, limit: number): Array<{ key: Uint8Array; value: Uint8Array }> {
+function trieLeavesFrom(root: TrieNode | undefined, start: Uint8Array, limit: number): Array<{ key: Uint8Array; value: Uint8Array }> {
   const out: Array<{ key: Uint8Array; value: Uint8Array }> = []
   const s = toNibbles(start)
   const path: number[] = []

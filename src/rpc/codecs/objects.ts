@@ -36,12 +36,14 @@ export const callRequest = (c: CallObject): CallRequest => {
 /** The gas a call runs with: its own, at most `cap` (RSKj `rpc.callGasCap`), or `cap` when it names none. */
 export const callGas = (c: CallObject, cap: bigint): bigint => (c.gas === undefined || c.gas > cap ? cap : c.gas)
 
-function asObject(v: unknown, what: string): Record<string, unknown> {
+/** `v` as a plain JSON object, or -32602 naming `what`. */
+export function asObject(v: unknown, what: string): Record<string, unknown> {
   if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>
   throw invalidParams(`Invalid ${what}: expected an object.`)
 }
 
-const opt = <T>(v: unknown, codec: (x: unknown) => T): T | undefined => (v === undefined || v === null ? undefined : codec(v))
+/** `codec(v)`, or undefined for an absent or null field. */
+export const opt = <T>(v: unknown, codec: (x: unknown) => T): T | undefined => (v === undefined || v === null ? undefined : codec(v))
 
 /** Transaction call object; `input` wins over `data` when both are present (RSKj). */
 export const callObject = (v: unknown): CallObject => {

@@ -7,7 +7,7 @@
 import { bytesToHex, toChecksumAddress } from '@ethereumjs/util'
 import { ErrorCode, invalidParams, RpcError } from '../../errors.js'
 import { address, boolean, quantity } from './primitives.js'
-import { callObject, callRequest, isPrecompile, stateOverrides } from './objects.js'
+import { asObject, callObject, callRequest, isPrecompile, opt, stateOverrides } from './objects.js'
 import { MAX_SIMULATE_BLOCKS, type SimulatedBlockInput, type SimulatedCallInput } from '../../node/exec/simulate.js'
 
 /**
@@ -16,7 +16,7 @@ import { MAX_SIMULATE_BLOCKS, type SimulatedBlockInput, type SimulatedCallInput 
  * reply: 1,000 calls bound both well above what a simulation of a user's transactions needs (viem's `simulateCalls`
  * sends one block of the user's calls, plus a few probes).
  */
-export const MAX_SIMULATE_CALLS = 1_000
+const MAX_SIMULATE_CALLS = 1_000
 
 /** The spec's code for a limit a client set (execute.yaml: -38026 "Client adjustable limit exceeded"). */
 export const CLIENT_LIMIT_EXCEEDED = -38026
@@ -41,12 +41,6 @@ const NOT_ON_RSK: Record<string, string> = {
   beaconRoot: 'RSK blocks have no beacon root',
 }
 
-const opt = <T>(v: unknown, codec: (x: unknown) => T): T | undefined => (v === undefined || v === null ? undefined : codec(v))
-
-function asObject(v: unknown, what: string): Record<string, unknown> {
-  if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>
-  throw invalidParams(`Invalid ${what}: expected an object.`)
-}
 
 export const simulatePayload = (v: unknown): SimulatePayload => {
   const o = asObject(v, 'eth_simulateV1 payload')

@@ -15,7 +15,7 @@ import { storageRangeAt } from '../../node/exec/storageRangeAt.js'
  * `nextKey` to go on from, so a client that pages (Remix does) loses nothing, while one reply stays near 230 KB (a
  * slot is about 223 bytes of JSON: 228,444 bytes measured for 1,024 slots with their preimages) and one request cannot hold the node's queue over a token's whole storage.
  */
-export const MAX_STORAGE_RANGE = 1024
+const MAX_STORAGE_RANGE = 1024
 
 /** A non-negative integer: a JSON number (geth's `int`) or a QUANTITY string (Ganache takes both). */
 function count(name: string): Codec<number> {

@@ -16,8 +16,7 @@ import { SizeBudget } from './sizeBudget.js'
 import { PrestateRecorder, type PrestateOptions, type PrestateTrace } from './prestateTracer.js'
 import { stateDiff, type StateDiff } from './stateDiff.js'
 import { processMinersFees, remascAccesses, remascContext, type RemascConfig } from '../../rsk/remasc/remasc.js'
-import { REMASC_ADDRESS_HEX } from '../../rsk/remasc/remascTx.js'
-import { hexToBytes } from '@ethereumjs/util'
+import { REMASC, REMASC_ADDRESS_HEX } from '../../rsk/remasc/remascTx.js'
 
 export { ResponseTooLarge } from './sizeBudget.js'
 export type { Prestate, PrestateAccount, PrestateOptions, PrestateTrace } from './prestateTracer.js'
@@ -182,15 +181,15 @@ async function traceSettled<T>(
   const traceRemasc = system >= 0 && wanted[system] === true && remasc !== undefined
   if (system >= 0) wanted[system] = false
   // Fees go to REMASC in a block that has its transaction (chain/runBlockTx.ts), else to the coinbase.
-  const feeReceiver = system >= 0 ? hexToBytes(REMASC_ADDRESS_HEX as `0x${string}`) : block.header.coinbase
+  const feeReceiver = system >= 0 ? REMASC.bytes : block.header.coinbase
   let remascTrace: { txHashHex: string; trace: T } | undefined
   const replayed = await replayBlock(
     chain,
     block,
     (i) => {
       if (!wanted[i]) return undefined
-      const tx = block.transactions[i]!.tx
-      const always = [tx.getSenderAddress().bytes, feeReceiver, ...(tx.to === undefined ? [] : [tx.to.bytes])]
+      const { tx, from } = block.transactions[i]!
+      const always = [from, feeReceiver, ...(tx.to === undefined ? [] : [tx.to.bytes])]
       const r = new PrestateRecorder(always, limits, budget)
       recorders.set(i, r)
       return r
