@@ -8,6 +8,7 @@
 import { EVMError, type EVM, type ExecResult } from '@ethereumjs/evm'
 import { Account, Address, bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util'
 import type { StateManagerInterface } from '@ethereumjs/common'
+import type { VM } from '@ethereumjs/vm'
 import type { Chain } from '../chain/chain.js'
 import { executionBlock } from '../chain/execBlock.js'
 import type { BlockRecord } from '../chain/types.js'
@@ -173,18 +174,25 @@ export async function applyOverrides(state: StateManagerInterface, overrides: St
 
 const slotKey = (k: bigint): Uint8Array => setLengthLeft(bigIntToBytes(k), 32)
 
-/** The live EVM for the head; a separate EVM over a historical view for older blocks. */
-async function evmAt(chain: Chain, block: BlockRecord): Promise<{ evm: EVM; state: StateManagerInterface }> {
-  if (block === chain.head) return { evm: chain.vm.evm as EVM, state: chain.state }
-  const view = chain.viewOf(block)
-  if (view !== undefined) return view
+/**
+ * The VM a call or a simulation runs on: the live one for the head and the pending block, a VM of its own over a
+ * historical view for older blocks, kept per view (Chain keeps the latest historical view) so that repeated calls at one
+ * block reuse it.
+ */
+export async function vmAt(chain: Chain, block: BlockRecord): Promise<{ vm: VM; state: LiveState }> {
+  if (block === chain.head || chain.viewOf(block) !== undefined) return { vm: chain.vm, state: chain.state }
   const state = await chain.stateAt(block)
-  let evm = historicalEvms.get(state)
-  if (evm === undefined) {
-    evm = (await chain.vmOver(state)).evm as EVM
-    historicalEvms.set(state, evm)
+  let vm = historicalVms.get(state)
+  if (vm === undefined) {
+    vm = await chain.vmOver(state)
+    historicalVms.set(state, vm)
   }
-  return { evm, state }
+  return { vm, state }
 }
 
-const historicalEvms = new WeakMap<StateManagerInterface, EVM>()
+async function evmAt(chain: Chain, block: BlockRecord): Promise<{ evm: EVM; state: StateManagerInterface }> {
+  const { vm, state } = await vmAt(chain, block)
+  return { evm: vm.evm as EVM, state }
+}
+
+const historicalVms = new WeakMap<LiveState, VM>()

@@ -42,7 +42,7 @@ import { impersonatedTransaction } from '../chain/txRecord.js'
 import { MAX_INITCODE_SIZE, minedPriceRefusal } from '../pool/admission.js'
 import { RemoteFailed } from '../errors.js'
 import type { LiveState } from '../state/liveState.js'
-import { applyOverrides, intrinsicGas, type StateOverrides } from './call.js'
+import { applyOverrides, intrinsicGas, vmAt, type StateOverrides } from './call.js'
 import { TransferLogs } from './transferLogs.js'
 import { pendingBase, simulatedBlock } from './simulatedBlock.js'
 
@@ -133,7 +133,7 @@ export class SimulationRefused extends Error {
 /** Runs `blocks` on top of `base` (a mined block, or the pending block of the request); nothing is kept. */
 export async function simulate(chain: Chain, base: BlockRecord, blocks: SimulatedBlockInput[], settings: SimulationSettings): Promise<SimulatedBlock[]> {
   const planned = plan(base, blocks, settings)
-  const { state, vm } = await machineAt(chain, base)
+  const { state, vm } = await vmAt(chain, base)
   const depth = state.openCheckpoints
   await state.checkpoint()
   // BLOCKHASH (and the BlockHeader precompile) of a simulated block's number answers that block, as geth's does.
@@ -190,13 +190,6 @@ function plan(base: BlockRecord, blocks: SimulatedBlockInput[], settings: Simula
     out.push({ ...b, number, time })
   }
   return out
-}
-
-/** The state and VM the simulation runs on: the live ones at the head and the pending block, a VM of its own on an older state. */
-async function machineAt(chain: Chain, base: BlockRecord): Promise<{ state: LiveState; vm: VM }> {
-  if (base === chain.head || chain.viewOf(base) !== undefined) return { state: chain.state, vm: chain.vm }
-  const state = await chain.stateAt(base)
-  return { state, vm: await chain.vmOver(state) }
 }
 
 /** What is left of the request's gas (geth simulate.go `gasBudget`). */
