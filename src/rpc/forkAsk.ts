@@ -36,12 +36,38 @@ export function numberOf(node: RskNode, sel: BlockSelector | undefined): bigint 
   return store.getByHash(bytesToHex(sel.hash))?.number
 }
 
-/** The number of a block hash on the remote at or below the forked block; undefined when it is not there. */
-export async function remoteNumberOfHash(ctx: RouteContext, hash: string): Promise<bigint | undefined> {
+/** The remote's block of `hash` (transactions as hashes) with its number, when at or below the forked block. */
+async function remoteBlockAtOrBelowFork(ctx: RouteContext, hash: string): Promise<{ number: bigint; block: object } | undefined> {
   const b = (await ask(ctx, [hash, false], 'eth_getBlockByHash')) as { number?: string } | null
   if (b === null || typeof b?.number !== 'string') return undefined
   const n = BigInt(b.number)
-  return n <= ctx.fork.number ? n : undefined
+  return n <= ctx.fork.number ? { number: n, block: b } : undefined
+}
+
+/** The number of a block hash on the remote at or below the forked block; undefined when it is not there. */
+export async function remoteNumberOfHash(ctx: RouteContext, hash: string): Promise<bigint | undefined> {
+  return (await remoteBlockAtOrBelowFork(ctx, hash))?.number
+}
+
+/**
+ * Whose block `hash` is: LOCAL for one rsksim mined (the forked block, the remote's, is not); else the remote's block
+ * and number when the remote has it at or below the forked block, or undefined when neither chain has it.
+ */
+export async function remoteBlockOfHash(ctx: RouteContext, hash: string): Promise<{ number: bigint; block: object } | undefined | typeof LOCAL> {
+  const local = ctx.node.chain.store.getByHash(hash)
+  if (local !== undefined && local !== ctx.node.chain.store.first) return LOCAL
+  return remoteBlockAtOrBelowFork(ctx, hash)
+}
+
+/**
+ * Whose transaction `hash` is: the remote's (its eth_getTransactionByHash answer) when the remote mined it at or below
+ * the forked block and rsksim has it neither mined nor waiting; LOCAL otherwise.
+ */
+export async function remoteTransaction(ctx: RouteContext, hash: string): Promise<object | typeof LOCAL> {
+  if (ctx.node.chain.store.getTx(hash) !== undefined || ctx.node.pool.has(hash)) return LOCAL
+  const t = (await ask(ctx, [hash], 'eth_getTransactionByHash')) as { blockNumber?: string | null } | null
+  if (t === null || typeof t?.blockNumber !== 'string' || BigInt(t.blockNumber) > ctx.fork.number) return LOCAL
+  return t
 }
 
 /** The number of the block the remote mined a transaction in, when at or below the forked block. */
@@ -64,11 +90,8 @@ export const withParam = (raw: unknown[], i: number, v: unknown): unknown[] => {
  */
 export async function remoteBlock(ctx: RouteContext, sel: BlockSelector | { kind: 'hash'; hash: Uint8Array }): Promise<unknown> {
   if (sel.kind === 'hash') {
-    const hash = bytesToHex(sel.hash)
-    const local = ctx.node.chain.store.getByHash(hash)
-    if (local !== undefined && local !== ctx.node.chain.store.first) return LOCAL
-    if ((await remoteNumberOfHash(ctx, hash)) === undefined) return LOCAL
-    return ask(ctx, [hash, false], 'eth_getBlockByHash')
+    const remote = await remoteBlockOfHash(ctx, bytesToHex(sel.hash))
+    return remote === LOCAL || remote === undefined ? LOCAL : remote.block
   }
   const n = numberOf(ctx.node, sel)
   if (n === undefined || n > ctx.fork.number) return LOCAL

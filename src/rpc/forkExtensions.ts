@@ -7,7 +7,7 @@ import { bytesToHex } from '@ethereumjs/util'
 import { hexNumber } from '../node/fork/fork.js'
 import type { BlockSelector } from './codecs/block.js'
 import { remoteRawTransaction } from './namespaces/eth/rawTransactions.js'
-import { ask, LOCAL, numberOf, remoteBlock, remoteNumberOfHash, type Route } from './forkAsk.js'
+import { ask, LOCAL, numberOf, remoteBlock, remoteBlockOfHash, remoteNumberOfHash, remoteTransaction, type Route } from './forkAsk.js'
 
 /**
  * eth_getBlockReceipts (an extension) of the forked block or one below it: built from the remote's block
@@ -80,11 +80,8 @@ export const accountInfo: Route = async (ctx, args, raw) => {
  * remote's eth_getTransactionBy* answer (`remoteRawTransaction`; an RSKj remote has no raw-transaction method).
  */
 export const rawByTx: Route = async (ctx, _args, raw) => {
-  const hash = String(raw[0]).toLowerCase()
-  if (ctx.node.chain.store.getTx(hash) !== undefined || ctx.node.pool.has(hash)) return LOCAL
-  const t = (await ask(ctx, [hash], 'eth_getTransactionByHash')) as { blockNumber?: unknown } | null
-  if (t === null || typeof t?.blockNumber !== 'string' || BigInt(t.blockNumber) > ctx.fork.number) return LOCAL
-  return remoteRawTransaction(t)
+  const t = await remoteTransaction(ctx, String(raw[0]).toLowerCase())
+  return t === LOCAL ? LOCAL : remoteRawTransaction(t)
 }
 
 export const rawByBlockNumber: Route = async (ctx, args, raw) => {
@@ -95,10 +92,8 @@ export const rawByBlockNumber: Route = async (ctx, args, raw) => {
 }
 
 export const rawByBlockHash: Route = async (ctx, _args, raw) => {
-  const hash = String(raw[0]).toLowerCase()
-  const local = ctx.node.chain.store.getByHash(hash)
-  if (local !== undefined && local !== ctx.node.chain.store.first) return LOCAL
-  if ((await remoteNumberOfHash(ctx, hash)) === undefined) return LOCAL
+  const remote = await remoteBlockOfHash(ctx, String(raw[0]).toLowerCase())
+  if (remote === LOCAL || remote === undefined) return LOCAL
   return remoteRawTransaction(await ask(ctx, raw, 'eth_getTransactionByBlockHashAndIndex'))
 }
 

@@ -12,7 +12,7 @@ import { asFilterResults, filterChanges, hasHistory, logFilterObject, newLogFilt
 import { filtersOf, type RemoteRange } from '../node/filters/index.js'
 import { quantity } from './format/hex.js'
 import { filterTraces, MAX_TRACES_PER_REQUEST, type BlockArg, type TraceFilter } from './namespaces/trace.js'
-import { ask, LOCAL, numberOf, remoteNumberOfHash, type Route, type RouteContext } from './forkAsk.js'
+import { ask, LOCAL, numberOf, remoteBlockOfHash, remoteNumberOfHash, type Route, type RouteContext } from './forkAsk.js'
 
 /**
  * The part of a log query the remote answers, as block numbers; `overRange`: the whole range is over
@@ -27,11 +27,9 @@ type RemotePart = RemoteRange & { overRange: boolean; local: boolean }
 async function remotePart(ctx: RouteContext, f: FilterObject): Promise<RemotePart | undefined | typeof LOCAL> {
   const { node, fork } = ctx
   if (f.blockHash !== undefined) {
-    const hash = bytesToHex(f.blockHash)
-    const local = node.chain.store.getByHash(hash)
-    if (local !== undefined && local !== node.chain.store.first) return LOCAL
-    const n = await remoteNumberOfHash(ctx, hash)
-    return n === undefined ? undefined : { from: n, to: n, overRange: false, local: false }
+    const remote = await remoteBlockOfHash(ctx, bytesToHex(f.blockHash))
+    if (remote === LOCAL) return LOCAL
+    return remote === undefined ? undefined : { from: remote.number, to: remote.number, overRange: false, local: false }
   }
   const from = numberOf(node, f.fromBlock) ?? node.chain.store.headNumber + 1n
   const to = numberOf(node, f.toBlock) ?? node.chain.store.headNumber + 1n

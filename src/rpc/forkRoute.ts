@@ -19,7 +19,7 @@ import type { RskNode } from '../node/node.js'
 import type { ForkPoint } from '../node/fork/fork.js'
 import { hexNumber } from '../node/fork/fork.js'
 import type { BlockSelector } from './codecs/block.js'
-import { ask, LOCAL, numberOf, remoteNumberOfHash, remoteTxBlock, withParam, type Route } from './forkAsk.js'
+import { ask, LOCAL, numberOf, remoteBlockOfHash, remoteNumberOfHash, remoteTransaction, withParam, type Route } from './forkAsk.js'
 import { filterChangesRoute, filterLogs, logs, newFilter, traceFilterRoute } from './forkLogs.js'
 import { accountInfo, blockReceipts, erigonHeader, otsBlockDetails, otsHasCode, rawByBlockHash, rawByBlockNumber, rawByTx } from './forkExtensions.js'
 import { otsBlockTransactionsRoute, otsInternalOperations, otsTraceTransaction, otsTransactionError } from './forkOts.js'
@@ -45,11 +45,8 @@ const byNumber =
 const byHash =
   (i: number): Route =>
   async (ctx, _args, raw) => {
-    const hash = String(raw[i]).toLowerCase()
-    const local = ctx.node.chain.store.getByHash(hash)
-    if (local !== undefined && local !== ctx.node.chain.store.first) return LOCAL
-    if ((await remoteNumberOfHash(ctx, hash)) === undefined) return LOCAL
-    return ask(ctx, raw)
+    const remote = await remoteBlockOfHash(ctx, String(raw[i]).toLowerCase())
+    return remote === LOCAL || remote === undefined ? LOCAL : ask(ctx, raw)
   }
 
 /**
@@ -79,10 +76,7 @@ const atState =
 const byTx =
   (i: number): Route =>
   async (ctx, _args, raw) => {
-    const hash = String(raw[i]).toLowerCase()
-    if (ctx.node.chain.store.getTx(hash) !== undefined || ctx.node.pool.has(hash)) return LOCAL
-    if ((await remoteTxBlock(ctx, hash)) === undefined) return LOCAL
-    return ask(ctx, raw)
+    return (await remoteTransaction(ctx, String(raw[i]).toLowerCase())) === LOCAL ? LOCAL : ask(ctx, raw)
   }
 
 /**
