@@ -7,6 +7,7 @@ import { bytesToHex } from '@ethereumjs/util'
 import { hexNumber } from '../node/fork/fork.js'
 import type { BlockSelector } from './codecs/block.js'
 import { remoteRawTransaction } from './namespaces/eth/rawTransactions.js'
+import { otsBlockDetailsJson } from './format/ots.js'
 import { ask, LOCAL, numberOf, remoteBlock, remoteBlockOfHash, remoteNumberOfHash, remoteTransaction, type Route } from './forkAsk.js'
 
 /**
@@ -37,12 +38,8 @@ export const otsBlockDetails =
     const block = await remoteBlock(ctx, byHash ? { kind: 'hash', hash: args[0] as Uint8Array } : (args[0] as BlockSelector))
     if (block === LOCAL) return LOCAL
     if (block === null || typeof block !== 'object') return null
-    const { transactions, ...rest } = block as { transactions?: unknown; paidFees?: unknown }
-    return {
-      block: { ...rest, transactionCount: Array.isArray(transactions) ? transactions.length : 0 },
-      issuance: { blockReward: '0x0', uncleReward: '0x0', issuance: '0x0' },
-      totalFees: typeof rest.paidFees === 'string' ? rest.paidFees : '0x0',
-    }
+    const { transactions, paidFees } = block as { transactions?: unknown; paidFees?: unknown }
+    return otsBlockDetailsJson(block as Record<string, unknown>, Array.isArray(transactions) ? transactions.length : 0, typeof paidFees === 'string' ? paidFees : '0x0')
   }
 
 /** ots_hasCode below the forked block: the remote's eth_getCode there, as eth_getCode is routed. */

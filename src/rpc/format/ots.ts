@@ -78,13 +78,14 @@ export function formatTraceEntries(top: CallFrame): TraceEntry[] {
  * senders paid (gas used × gas price), which is the block's `paidFees`.
  */
 export function formatBlockDetails(block: BlockRecord): Record<string, unknown> {
-  const { transactions: _, ...rest } = formatBlock(block, false)
-  return {
-    block: { ...rest, transactionCount: block.transactions.length },
-    issuance: { blockReward: '0x0', uncleReward: '0x0', issuance: '0x0' },
-    // The header's paidFees: the sum of gasUsed × gasPrice over the block's transactions, as the miner adds it up.
-    totalFees: quantity(block.header.paidFees),
-  }
+  // The header's paidFees: the sum of gasUsed × gasPrice over the block's transactions, as the miner adds it up.
+  return otsBlockDetailsJson(formatBlock(block, false), block.transactions.length, quantity(block.header.paidFees))
+}
+
+/** ots_getBlockDetails' answer from a block's JSON (eth_getBlockByNumber's): rsksim's own, or a fork's remote's. */
+export function otsBlockDetailsJson(blockJson: Record<string, unknown>, transactionCount: number, totalFees: string): Record<string, unknown> {
+  const { transactions: _, ...rest } = blockJson
+  return { block: { ...rest, transactionCount }, issuance: { blockReward: '0x0', uncleReward: '0x0', issuance: '0x0' }, totalFees }
 }
 
 /** A receipt as ots_* give it: eth_getTransactionReceipt's, with `logs` and `logsBloom` null and the block's `timestamp`. */
