@@ -8,7 +8,7 @@
 import { hexToBytes } from '@ethereumjs/util'
 import { hexNumber } from '../node/fork/fork.js'
 import { framesInOrder, remoteCallTree, type RemoteFrame } from './codecs/parityTraces.js'
-import { formatInternalOperations, formatTraceEntries, otsBlockTransactions, otsReceipt } from './format/ots.js'
+import { formatInternalOperations, formatTraceEntries, otsBlockTransactions, otsReceipt, pageStart } from './format/ots.js'
 import { ask, LOCAL, remoteTxBlock, type Route, type RouteContext } from './forkAsk.js'
 
 /** The transaction hash a route was asked about when the remote mined it at or below the forked block, else LOCAL. */
@@ -127,9 +127,8 @@ export const otsBlockTransactionsRoute: Route = async (ctx, args) => {
   const block = (await ask(ctx, [hexNumber(BigInt(n)), true], 'eth_getBlockByNumber')) as { transactions?: unknown; timestamp?: unknown } | null
   if (block === null || typeof block !== 'object' || !Array.isArray(block.transactions)) return null
   const all = block.transactions as { hash: string; input: string }[]
-  // In bigint: page × pageSize may pass 2^53; past the block's end the page is empty (as ots.ts answers its own).
-  const start = BigInt(page) * BigInt(pageSize)
-  const txs = start >= BigInt(all.length) ? [] : all.slice(Number(start), Number(start) + pageSize)
+  const start = pageStart(page, pageSize, all.length)
+  const txs = all.slice(start, start + pageSize)
   const receipts = await Promise.all(txs.map((t) => ask(ctx, [t.hash], 'eth_getTransactionReceipt')))
   const timestamp = String(block.timestamp)
   return otsBlockTransactions(block, txs, all.length, receipts.map((r) => otsReceipt(r as object, timestamp)))

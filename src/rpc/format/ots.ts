@@ -131,3 +131,9 @@ export function formatSearchPage(found: TxLocation[], firstPage: boolean, lastPa
     lastPage,
   }
 }
+
+/** Where page `page` of `pageSize` transactions starts in a block of `count`: in bigint, as page × pageSize may pass 2^53; past the block's end, its end (an empty page). */
+export function pageStart(page: number, pageSize: number, count: number): number {
+  const start = BigInt(page) * BigInt(pageSize)
+  return start > BigInt(count) ? count : Number(start)
+}

@@ -15,7 +15,7 @@ import { blockRef, hexBlockId, LATEST, type BlockSelector } from '../codecs/bloc
 import { method, noParams, type MethodTable } from '../method.js'
 import { data } from '../format/hex.js'
 import { formatBlock } from '../format/block.js'
-import { formatBlockDetails, formatBlockTransactions, formatInternalOperations, formatSearchPage, formatTraceEntries } from '../format/ots.js'
+import { formatBlockDetails, formatBlockTransactions, pageStart, formatInternalOperations, formatSearchPage, formatTraceEntries } from '../format/ots.js'
 import { blockById, stateBlock } from '../resolve.js'
 import type { RskNode } from '../../node/node.js'
 import type { TxLocation } from '../../node/chain/types.js'
@@ -129,10 +129,7 @@ export const otsMethods: MethodTable = {
   ots_getBlockTransactions: method([integer('block number'), integer('page'), integer('page size')], ({ node }, n, page, pageSize) => {
     const block = node.chain.store.byNumber(BigInt(n))
     if (block === undefined) return null
-    // In bigint: page × pageSize may pass 2^53; past the block's end the page is empty.
-    const start = BigInt(page) * BigInt(pageSize)
-    const count = block.transactions.length
-    return formatBlockTransactions(block, start > count ? count : Number(start), pageSize)
+    return formatBlockTransactions(block, pageStart(page, pageSize, block.transactions.length), pageSize)
   }),
 
   /**
@@ -171,9 +168,10 @@ export const otsMethods: MethodTable = {
   ots_getTransactionBySenderAndNonce: method([address, integer('nonce')], async ({ node }, sender, nonce) => {
     const chain = node.chain
     const from = bytesToHex(sender)
+    const wanted = BigInt(nonce)
     for (let n = chain.store.headNumber; n >= lowestOwnBlock(node); n--) {
       chain.guard.check()
-      const t = chain.store.byNumber(n)!.transactions.find((t) => t.fromHex === from && t.tx.nonce === BigInt(nonce))
+      const t = chain.store.byNumber(n)!.transactions.find((t) => t.fromHex === from && t.tx.nonce === wanted)
       if (t !== undefined) return t.hashHex
     }
     return null
