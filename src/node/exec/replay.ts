@@ -38,6 +38,18 @@ export interface ReplayedTx {
 }
 
 /**
+ * A private copy of the state `block` was built on: its parent's, or the one a dev-chain edit made before the block was
+ * built (Chain.stateRootBefore). Throws StateNotKept when that state was released.
+ */
+export async function stateBefore(chain: Chain, block: BlockRecord, parent: BlockRecord): Promise<LiveState> {
+  const root = chain.stateRootBefore(block, parent)
+  await chain.requireState(parent, root)
+  const state = new LiveState(chain.trees)
+  await state.setStateRoot(root)
+  return state
+}
+
+/**
  * Replays `block` up to and including transaction `last` (default: all), attaching `listenerFor(i)` while
  * transaction i runs, then calls `after` with the state reached. Returns the replayed transactions that had a
  * listener, in order. Genesis has nothing to replay.
@@ -51,11 +63,7 @@ export async function replayBlock(
 ): Promise<ReplayedTx[]> {
   const parent = chain.store.byNumber(block.number - 1n)
   if (parent === undefined || block.transactions.length === 0) return []
-  // The parent's state, or the one a dev-chain edit made before the block was built (Chain.stateRootBefore).
-  const before = chain.stateRootBefore(block, parent)
-  await chain.requireState(parent, before)
-  const state = new LiveState(chain.trees)
-  await state.setStateRoot(before)
+  const state = await stateBefore(chain, block, parent)
   const vm = await chain.vmOver(state)
   const evm = vm.evm as EVM
   // The execution block exactly as the miner built it (src/node/miner/miner.ts), transactions run as it ran them.

@@ -263,23 +263,23 @@ async function transactionFor(chain: Chain, state: LiveState, call: SimulatedCal
   const capped = wanted > budget.left
   const gas = capped ? budget.left : wanted
   const from = call.from ?? new Uint8Array(20)
-  // geth names the sender as go-ethereum's `Address.Hex` writes it: EIP-55.
-  const sender = toChecksumAddress(bytesToHex(from))
+  // geth names the sender as go-ethereum's `Address.Hex` writes it: EIP-55 (a keccak: only for a refusal's text).
+  const sender = (): string => toChecksumAddress(bytesToHex(from))
   const account = await state.getAccount(new Address(from))
   const nonce = account?.nonce ?? 0n
   if (settings.validation && call.nonce !== undefined && call.nonce !== nonce) {
     const which = call.nonce < nonce ? 'nonceTooLow' : 'nonceTooHigh'
-    throw refused(which, `nonce too ${which === 'nonceTooLow' ? 'low' : 'high'}: address ${sender}, tx: ${call.nonce} state: ${nonce}`, gas)
+    throw refused(which, `nonce too ${which === 'nonceTooLow' ? 'low' : 'high'}: address ${sender()}, tx: ${call.nonce} state: ${nonce}`, gas)
   }
   // EIP-2681: the engine's transactions cannot carry this nonce (it would be raised past 2^64 - 1). geth refuses it so
   // with validation (-32603, core/state_transition.go `preCheck`, ErrNonceMax) and runs it without; here in both.
-  if (nonce >= MAX_NONCE) throw refused('nonceMax', `nonce has max value: address ${sender}, nonce: ${nonce}`, gas)
+  if (nonce >= MAX_NONCE) throw refused('nonceMax', `nonce has max value: address ${sender()}, nonce: ${nonce}`, gas)
   const gasPrice = call.gasPrice ?? (settings.validation ? settings.minimumGasPrice : 0n)
   if (settings.validation) {
     const refusal = minedPriceRefusal(gasPrice, settings.minimumGasPrice)
     if (refusal !== undefined) {
       const reason = gasPrice < settings.minimumGasPrice ? 'gasPriceTooLow' : 'gasPriceCap'
-      throw refused(reason, `${refusal}: address ${sender}, gasPrice: ${gasPrice}, minimumGasPrice: ${settings.minimumGasPrice}`, gas)
+      throw refused(reason, `${refusal}: address ${sender()}, gasPrice: ${gasPrice}, minimumGasPrice: ${settings.minimumGasPrice}`, gas)
     }
   }
   const data = call.data ?? new Uint8Array()
@@ -291,7 +291,7 @@ async function transactionFor(chain: Chain, state: LiveState, call: SimulatedCal
   const value = call.value ?? 0n
   const want = gas * gasPrice + value
   const have = account?.balance ?? 0n
-  if (have < want) throw refused('insufficientFunds', `insufficient funds for gas * price + value: address ${sender} have ${have} want ${want}`, gas)
+  if (have < want) throw refused('insufficientFunds', `insufficient funds for gas * price + value: address ${sender()} have ${have} want ${want}`, gas)
   const intrinsic = intrinsicGas(data, call.to === undefined)
   if (gas < intrinsic) throw refused('intrinsicGas', `intrinsic gas too low: have ${gas}, want ${intrinsic}`, gas)
   const t = impersonatedTransaction({ nonce, gasPrice, gasLimit: gas, ...(call.to !== undefined ? { to: call.to } : {}), value, data }, from, chain.common)

@@ -9,9 +9,9 @@ import type { Chain } from '../chain/chain.js'
 import type { BlockRecord } from '../chain/types.js'
 import { keccak256 } from '../crypto.js'
 import { binKey } from '../binKey.js'
-import { LiveState } from '../state/liveState.js'
+import type { LiveState } from '../state/liveState.js'
 import type { StorageRange } from '../state/storageRange.js'
-import { replayBlock } from './replay.js'
+import { replayBlock, stateBefore } from './replay.js'
 
 /**
  * The page of `address`'s storage from trie key `start` (32 bytes), at most `max` slots, before transaction `txIndex`
@@ -25,14 +25,8 @@ export async function storageRangeAt(chain: Chain, block: BlockRecord, parent: B
   const read = async (state: LiveState): Promise<void> => {
     page = await state.storageRange(addr, start, max)
   }
-  if (txIndex === 0) {
-    // The state the block was built on: the parent's, or a dev-chain edit's after it (Chain.stateRootBefore).
-    const root = chain.stateRootBefore(block, parent)
-    await chain.requireState(parent, root)
-    const state = new LiveState(chain.trees)
-    await state.setStateRoot(root)
-    await read(state)
-  } else await replayBlock(chain, block, () => undefined, txIndex - 1, read)
+  if (txIndex === 0) await read(await stateBefore(chain, block, parent))
+  else await replayBlock(chain, block, () => undefined, txIndex - 1, read)
   if (page === undefined || page === 'remote') return page
   fillPreimages(chain, address, page)
   return page
