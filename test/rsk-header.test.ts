@@ -21,6 +21,7 @@ import {
   hashForMergedMining,
   regtestHeaderShape,
   rskBlockHash,
+  sealHeader,
   type HeaderRules,
   type RskHeader,
 } from '../src/node/rsk/header/header.js'
@@ -258,5 +259,61 @@ describe('regtest headers', () => {
     expect(() => hashForMergedMining({ ...sealed, bitcoinMergedMiningCoinbaseTransaction: Uint8Array.of(1) })).toThrow(
       /^Mining fork detection data could not be found/,
     )
+  })
+})
+
+describe('sealHeader: the three encodings a block being sealed needs, from one list of items', () => {
+  it('re-seals RSKj mainnet headers: each hash is its child’s parentHash, the merged-mining hash is the one the miner committed to, the length is the full encoding’s', () => {
+    const headers = MAINNET.map(([, raw]) => ({ raw, h: decodeRskHeader(hex(raw), () => MAINNET_2_3M) }))
+    for (let i = 0; i < headers.length; i++) {
+      const { raw, h } = headers[i]!
+      const coinbase = h.bitcoinMergedMiningCoinbaseTransaction
+      // What the miner committed to: the 32 bytes after the coinbase's RSKBLOCK: tag; its last 12 are RSKIP110 data.
+      const tagAt = Buffer.from(coinbase).lastIndexOf(Buffer.from(RSK_TAG))
+      const committed = coinbase.slice(tagAt + RSK_TAG.length, tagAt + RSK_TAG.length + 32)
+      const unsealed: RskHeader = {
+        ...h,
+        forkDetectionData: committed.slice(20),
+        bitcoinMergedMiningHeader: new Uint8Array(),
+        bitcoinMergedMiningMerkleProof: new Uint8Array(),
+        bitcoinMergedMiningCoinbaseTransaction: new Uint8Array(),
+      }
+      let seen: Uint8Array | undefined
+      const sealed = sealHeader(unsealed, (forMergedMining) => {
+        seen = forMergedMining.slice()
+        Object.assign(unsealed, {
+          bitcoinMergedMiningHeader: h.bitcoinMergedMiningHeader,
+          bitcoinMergedMiningMerkleProof: h.bitcoinMergedMiningMerkleProof,
+          bitcoinMergedMiningCoinbaseTransaction: coinbase,
+        })
+      })
+      expect(bytesToHex(seen!)).toBe(bytesToHex(committed))
+      expect(bytesToHex(sealed.forMergedMining)).toBe(bytesToHex(committed))
+      expect(sealed.encodedLength).toBe(raw.length / 2)
+      // The fixture lists the blocks newest first: each one's parent comes after it.
+      if (i > 0) expect(bytesToHex(sealed.hash)).toBe(bytesToHex(headers[i - 1]!.h.parentHash))
+    }
+  })
+
+  it('equals hashForMergedMining, rskBlockHash and encodedRskHeaderWithMergedMiningLength on regtest shapes', () => {
+    const fdd = Uint8Array.from({ length: 12 }, (_, i) => i + 1)
+    const shapes: Array<[string, RskHeader]> = [
+      ['version 0 (genesis shape)', regtestHeader(0n)],
+      ['version 2', regtestHeader(7n)],
+      ['version 2 with fork detection data', { ...regtestHeader(500n), forkDetectionData: fdd }],
+      ['version 2 with a UMM root', { ...regtestHeader(9n), ummRoot: new Uint8Array(20).fill(0xaa) }],
+      ['version 2 with edges and a base event', { ...regtestHeader(11n), txExecutionSublistsEdges: [1, 256], baseEvent: Uint8Array.of(5, 6) }],
+      ['version 1', { ...regtestHeader(13n), version: 1, txExecutionSublistsEdges: [3] }],
+      ['before RSKIP92 (proof and coinbase hashed)', { ...regtestHeader(15n), useRskip92Encoding: false }],
+    ]
+    for (const [name, h] of shapes) {
+      const expectedForMM = hashForMergedMining(h)
+      const separate = { ...h, ...buildMergedMiningFields(expectedForMM, h.difficulty, h.timestamp) }
+      const copy = { ...h }
+      const sealed = sealHeader(copy, (forMergedMining) => Object.assign(copy, buildMergedMiningFields(forMergedMining, copy.difficulty, copy.timestamp)))
+      expect(bytesToHex(sealed.forMergedMining), name).toBe(bytesToHex(expectedForMM))
+      expect(bytesToHex(sealed.hash), name).toBe(bytesToHex(rskBlockHash(separate)))
+      expect(sealed.encodedLength, name).toBe(encodeRskHeaderWithMergedMining(separate).length)
+    }
   })
 })

@@ -9,7 +9,7 @@ import type { Chain } from '../chain/chain.js'
 import type { BlockRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
 import { orderedTrieRoot, receiptsRoot } from '../chain/tries.js'
 import { rlpListLength } from '../rlp.js'
-import { encodedRskHeaderWithMergedMiningLength, hashForMergedMining, rskBlockHash, type RskHeader } from '../rsk/header/header.js'
+import { sealHeader, type RskHeader } from '../rsk/header/header.js'
 import { buildMergedMiningFields } from '../rsk/mergedMining/mergedMining.js'
 import { forkDetectionData } from '../rsk/mergedMining/forkDetection.js'
 import { regtestHeaderShape } from '../rsk/header/headerFields.js'
@@ -36,9 +36,10 @@ export function sealBlock(
   parent: BlockRecord,
   mm?: MergedMiningFields,
 ): BlockRecord {
-  const forMergedMining = hashForMergedMining(header)
-  Object.assign(header, mm ?? buildMergedMiningFields(forMergedMining, header.difficulty, header.timestamp))
-  const [hash, hashForMergedMiningView] = compactHeader(header, parent.header, [rskBlockHash(header), forMergedMining])
+  const sealed = sealHeader(header, (forMergedMining) => {
+    Object.assign(header, mm ?? buildMergedMiningFields(forMergedMining, header.difficulty, header.timestamp))
+  })
+  const [hash, hashForMergedMiningView] = compactHeader(header, parent.header, [sealed.hash, sealed.forMergedMining])
   const txBytes = txs.reduce((n, t) => n + t.raw.length, 0)
   return {
     header,
@@ -52,7 +53,7 @@ export function sealBlock(
     totalDifficulty: parent.totalDifficulty + header.difficulty,
     // RSKj's block size, `Block.getEncoded().length`: the RLP list of [the header with its Merkle proof and coinbase,
     // the transactions, no uncles] (debug_getRawBlock answers those bytes).
-    size: rlpListLength(encodedRskHeaderWithMergedMiningLength(header) + rlpListLength(txBytes) + rlpListLength(0)),
+    size: rlpListLength(sealed.encodedLength + rlpListLength(txBytes) + rlpListLength(0)),
   }
 }
 

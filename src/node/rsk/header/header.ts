@@ -107,9 +107,15 @@ export function encodeRskHeaderWith(h: RskHeader, opts: HeaderEncoding = {}): Ui
 
 /** The items of the list `encodeRskHeaderWith` encodes. */
 function rskHeaderItems(h: RskHeader, opts: HeaderEncoding): Uint8Array[] {
-  const withMergedMiningFields = opts.withMergedMiningFields ?? true
-  const withProof = opts.withMerkleProofAndCoinbase ?? h.useRskip92Encoding === false
   const compressed = opts.compressed ?? false
+  const items = coreItems(h, compressed)
+  pushExtraFields(items, h, compressed)
+  if (opts.withMergedMiningFields ?? true) pushMergedMiningFields(items, h, opts.withMerkleProofAndCoinbase ?? h.useRskip92Encoding === false)
+  return items
+}
+
+/** The sixteen fields every encoding has, then the UMM root if any (bloom or extension data in slot 6). */
+function coreItems(h: RskHeader, compressed: boolean): Uint8Array[] {
   const v0 = h.version === 0
   if (!v0 && !compressed && h.logsBloom.length !== 256) {
     throw new Error('the header was decoded from its compressed form: its logs bloom, edges and base event are unknown')
@@ -135,18 +141,64 @@ function rskHeaderItems(h: RskHeader, opts: HeaderEncoding): Uint8Array[] {
     unsignedBytes(BigInt(h.uncleCount)),
   ]
   if (h.ummRoot !== undefined) items.push(h.ummRoot)
-  // addExtraFieldsToEncodedHeader: v0 always adds edges/base event if present; v1/v2 only when uncompressed,
-  // after the version byte (v1 has no base event).
-  if (v0 || !compressed) {
-    if (!v0) items.push(Uint8Array.of(h.version))
-    if (h.txExecutionSublistsEdges !== undefined) items.push(edgesToBytes(h.txExecutionSublistsEdges))
-    if ((v0 || h.version >= 2) && h.baseEvent !== undefined) items.push(h.baseEvent)
-  }
-  if (withMergedMiningFields && hasMiningFields(h)) {
-    items.push(h.bitcoinMergedMiningHeader)
-    if (withProof) items.push(h.bitcoinMergedMiningMerkleProof, h.bitcoinMergedMiningCoinbaseTransaction)
-  }
   return items
+}
+
+/**
+ * `addExtraFieldsToEncodedHeader`: v0 always adds edges/base event if present; v1/v2 only when uncompressed, after
+ * the version byte (v1 has no base event).
+ */
+function pushExtraFields(items: Uint8Array[], h: RskHeader, compressed: boolean): void {
+  const v0 = h.version === 0
+  if (!v0 && compressed) return
+  if (!v0) items.push(Uint8Array.of(h.version))
+  if (h.txExecutionSublistsEdges !== undefined) items.push(edgesToBytes(h.txExecutionSublistsEdges))
+  if ((v0 || h.version >= 2) && h.baseEvent !== undefined) items.push(h.baseEvent)
+}
+
+/** The Bitcoin header, then (`withProof`) the Merkle proof and the coinbase, when the header has any of them. */
+function pushMergedMiningFields(items: Uint8Array[], h: RskHeader, withProof: boolean): void {
+  if (!hasMiningFields(h)) return
+  items.push(h.bitcoinMergedMiningHeader)
+  if (withProof) items.push(h.bitcoinMergedMiningMerkleProof, h.bitcoinMergedMiningCoinbaseTransaction)
+}
+
+/** What sealing a block takes from its header (`sealHeader`). */
+export interface SealedHeader {
+  /** `hashForMergedMining(h)` before the merged-mining fields were added. */
+  forMergedMining: Uint8Array
+  /** `rskBlockHash(h)` after. */
+  hash: Uint8Array
+  /** `encodedRskHeaderWithMergedMiningLength(h)` after. */
+  encodedLength: number
+}
+
+/**
+ * A block being sealed needs three encodings of its header: the merged-mining hash (compressed, no merged-mining
+ * fields), then, once `addMergedMining` has written those fields into `h`, the block hash (the same items and the
+ * Bitcoin header) and the length RSKj's `Block.getEncoded` gives the header (uncompressed, all three fields). The
+ * sixteen fields' bytes are made once here for all three, instead of once per encoding. Equal to
+ * `hashForMergedMining`, `rskBlockHash` and `encodedRskHeaderWithMergedMiningLength` called in that order
+ * (test/rsk-header.test.ts).
+ */
+export function sealHeader(h: RskHeader, addMergedMining: (forMergedMining: Uint8Array) => void): SealedHeader {
+  const items = coreItems(h, true)
+  const core = items.length
+  pushExtraFields(items, h, true)
+  const forMergedMining = withForkDetectionData(h, baseHashForMergedMining(h, items))
+  addMergedMining(forMergedMining)
+  const unmined = items.length
+  pushMergedMiningFields(items, h, h.useRskip92Encoding === false)
+  const hash = keccakRlp(items)
+  items.length = unmined
+  // The uncompressed form: for v1/v2 the bloom in slot 6 and the extra fields (v0's are already there).
+  if (h.version !== 0) {
+    items.length = core
+    items[6] = h.logsBloom
+    pushExtraFields(items, h, false)
+  }
+  pushMergedMiningFields(items, h, true)
+  return { forMergedMining, hash, encodedLength: rlpLength(items) }
 }
 
 /**
@@ -210,8 +262,8 @@ const FORK_DETECTION_DATA_LENGTH = 12
 const FORK_DETECTION_MIN_HEIGHT = 449n
 
 /** keccak of the compressed encoding without merged-mining fields, folded with a UMM root if any (`getBaseHashForMergedMining`). */
-function baseHashForMergedMining(h: RskHeader): Uint8Array {
-  const hash = keccakRlp(rskHeaderItems(h, { withMergedMiningFields: false, compressed: true }))
+function baseHashForMergedMining(h: RskHeader, items = rskHeaderItems(h, { withMergedMiningFields: false, compressed: true })): Uint8Array {
+  const hash = keccakRlp(items)
   if (h.ummRoot === undefined || h.ummRoot.length === 0) return hash
   if (h.ummRoot.length !== 20) throw new Error(`UMM Root length must be either 0 or 20. Found: ${h.ummRoot.length}`)
   const leftRight = new Uint8Array(40)
@@ -250,7 +302,11 @@ function forkDetectionDataInCoinbase(h: RskHeader, base: Uint8Array): Uint8Array
  * hashForMergedMining(template, forkDetectionData(store)) // what mnr_getWork hands out
  */
 export function hashForMergedMining(h: RskHeader, forkDetectionData?: Uint8Array): Uint8Array {
-  const hash = baseHashForMergedMining(h)
+  return withForkDetectionData(h, baseHashForMergedMining(h), forkDetectionData)
+}
+
+/** `hash` (a base hash for merged mining, modified in place) with the header's RSKIP110 data in its last 12 bytes, if any. */
+function withForkDetectionData(h: RskHeader, hash: Uint8Array, forkDetectionData?: Uint8Array): Uint8Array {
   const given = forkDetectionData ?? h.forkDetectionData
   let data: Uint8Array | undefined
   if (given !== undefined && given.length > 0) {
