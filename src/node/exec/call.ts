@@ -131,7 +131,7 @@ export async function execute(
   } finally {
     await evm.journal.revert()
     await evm.journal.cleanup()
-    // Checkpoints of frames an exception left open (a fork's remote failed mid-call): liveState.ts `revertOpen`.
+    // Checkpoints of frames an exception left open (a fork's remote failed mid-call): stateEntries.ts `revertOpen`.
     if (state instanceof LiveState) await state.revertTo(depth)
   }
 }
