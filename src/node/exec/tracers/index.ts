@@ -5,6 +5,7 @@
 import type { Chain } from '../../chain/chain.js'
 import type { BlockRecord } from '../../chain/types.js'
 import { replayBlock } from '../replay.js'
+import { settleAround } from '../listen.js'
 import type { ExecResult } from '@ethereumjs/evm'
 import { execute, type CallRequest, type StateOverrides } from '../call.js'
 import { LocalCallGasTooLow } from '../../errors.js'
@@ -202,14 +203,7 @@ async function traceSettled<T>(
           const touched = await remascAccesses(ctx)
           for (const a of touched.accounts) r.touch(a.toString())
           for (const w of touched.words) r.touch(REMASC_ADDRESS_HEX, w)
-          await state.checkpoint()
-          try {
-            await processMinersFees(ctx)
-            await r.settle(state, 'after')
-          } finally {
-            await state.revert()
-          }
-          await r.settle(state, 'before')
+          await settleAround(state, state, r, () => processMinersFees(ctx))
           remascTrace = { txHashHex: block.transactions[system]!.hashHex, trace: read(r) }
         }
       : undefined,
