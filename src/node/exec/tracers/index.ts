@@ -30,7 +30,7 @@ export type { CallFrame, CallKind, IndexedLog, StructOp, StructTrace, TxCallTrac
  */
 export async function traceCalls(chain: Chain, block: BlockRecord, only?: (index: number) => boolean): Promise<TxCallTrace[]> {
   const recorders = new Map<number, CallRecorder>()
-  const wanted = block.transactions.map((_, i) => only === undefined || only(i))
+  const wanted = selected(block, only)
   // The REMASC system transaction is not replayed: its trace comes from its receipt (remascTrace.ts).
   const remasc = remascCalled(block, wanted)
   if (remasc >= 0) wanted[remasc] = false
@@ -38,6 +38,11 @@ export async function traceCalls(chain: Chain, block: BlockRecord, only?: (index
   if (last < 0) return remasc >= 0 ? [remascCallTrace(block, remasc)] : []
   const replayed = await replayBlock(chain, block, (i) => (wanted[i] ? callRecorder(block, i, recorders) : undefined), last)
   return callTraces(block, replayed, recorders, remasc)
+}
+
+/** Which transactions of `block` `only` selects (default: all), by index. */
+function selected(block: BlockRecord, only: ((index: number) => boolean) | undefined): boolean[] {
+  return block.transactions.map((_, i) => only === undefined || only(i))
 }
 
 /** The index of the REMASC system transaction when `wanted` selects it (the block's last), else -1. */
@@ -176,13 +181,15 @@ export async function traceCallsAndStateDiffs(
 ): Promise<{ calls: TxCallTrace[]; diffs: TxStateDiff[] }> {
   const limits = { maxBytes, diffMode: false, disableCode: false, disableStorage: false }
   const recorders = new Map<number, CallRecorder>()
-  const read = (r: PrestateRecorder): StateDiff => {
-    const { before, after } = r.snapshots()
-    return stateDiff(before, after)
-  }
-  const { traces, replayed } = await traceSettled(chain, block, limits, read, only, remasc, (i) => callRecorder(block, i, recorders))
-  const calls = callTraces(block, replayed, recorders, remascCalled(block, block.transactions.map((_, i) => only === undefined || only(i))))
+  const { traces, replayed } = await traceSettled(chain, block, limits, readStateDiff, only, remasc, (i) => callRecorder(block, i, recorders))
+  const calls = callTraces(block, replayed, recorders, remascCalled(block, selected(block, only)))
   return { calls, diffs: traces }
+}
+
+/** A transaction's state diff from what its prestate recorder read before and after it. */
+function readStateDiff(r: PrestateRecorder): StateDiff {
+  const { before, after } = r.snapshots()
+  return stateDiff(before, after)
 }
 
 /**
@@ -200,7 +207,7 @@ async function traceSettled<T>(
 ): Promise<{ traces: { txHashHex: string; trace: T }[]; replayed: ReplayedTx[] }> {
   const budget = new SizeBudget(limits.maxBytes)
   const recorders = new Map<number, PrestateRecorder>()
-  const wanted = block.transactions.map((_, i) => only === undefined || only(i))
+  const wanted = selected(block, only)
   const system = block.transactions.at(-1)?.system === 'remasc' ? block.transactions.length - 1 : -1
   const traceRemasc = system >= 0 && wanted[system] === true && remasc !== undefined
   if (system >= 0) wanted[system] = false
