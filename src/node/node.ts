@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'eventemitter3'
 import { Address, bytesToHex, KECCAK256_RLP } from '@ethereumjs/util'
-import type { ResolvedOptions } from '../options/index.js'
+import type { ResolvedFork, ResolvedOptions } from '../options/index.js'
 import { ForkError, TransactionRejected } from './errors.js'
 import { Chain } from './chain/chain.js'
 import { createRskCommon } from './chain/common.js'
@@ -230,9 +230,11 @@ export class RskNode {
       throw new ForkError(`Invalid reset options: this rsksim keeps its chain, forked at block ${this.fork!.number}, in a database (${where}), which holds that one fork: give another database to fork elsewhere`, true)
     }
     const accounts = fundedAccounts(this.options)
+    // The node's options.fork once switched, and the new fork's config: one object (fork.ts ForkPoint).
+    const resolved: ResolvedFork = { ...config, keep: this.options.fork?.keep ?? { minimumGasPrice: false, blockGasLimit: false } }
     // Everything asked of the new remote comes first, waited for no longer than the request may run: a slow remote
     // holds the queue no longer than any request, and the chain is not touched until nothing more is to be asked.
-    const pending = connectFork(config, this.options.network.chainId).then(async (fork) => {
+    const pending = connectFork(resolved, this.options.network.chainId).then(async (fork) => {
       await Promise.all(accounts.map((a) => fork.state.account(a.address)))
       return fork
     })
@@ -244,12 +246,12 @@ export class RskNode {
       throw e
     }
     // From here on nothing waits for the remote (what the genesis reads was just read): no deadline applies.
-    await chain.guard.unbounded(() => this.switchFork(config, next, accounts))
+    await chain.guard.unbounded(() => this.switchFork(resolved, next, accounts))
   }
 
-  private async switchFork(config: ForkConfig, next: ForkPoint, accounts: ReturnType<typeof fundedAccounts>): Promise<void> {
+  private async switchFork(resolved: ResolvedFork, next: ForkPoint, accounts: ReturnType<typeof fundedAccounts>): Promise<void> {
     const { chain } = this
-    this.options.fork = { ...config, keep: this.options.fork?.keep ?? { minimumGasPrice: false, blockGasLimit: false } }
+    this.options.fork = resolved
     const previous = chain.store.first.number
     const dropped = chain.store.headNumber > previous ? chain.store.range(previous + 1n, chain.store.headNumber) : []
     this.fork?.remote.close()

@@ -68,7 +68,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<CliRes
   } else {
     const { initialAccounts, options } = server.provider
     const fork = server.provider.node.fork
-    const forked = fork === undefined ? {} : { fork: { url: fork.url, number: fork.number, hash: fork.block.hashHex } }
+    const forked = fork === undefined ? {} : { fork: { url: fork.remote.url, number: fork.number, hash: fork.block.hashHex } }
     const database = server.provider.node.database
     io.stdout.write(formatBanner({ version, url: server.baseUrl, accounts: initialAccounts, options, ...forked, ...(database !== undefined ? { database } : {}), ...(apiKeys ? { apiKeys } : {}) }))
     // console.log of contracts, as Hardhat's and Anvil's nodes print it (--quiet silences it).

@@ -5,7 +5,7 @@
  * Like RSKj's `ReversibleTransactionExecutor`, a call skips the balance and nonce pre-checks and runs in the
  * context of the selected block (its number, timestamp, coinbase, gas limit).
  */
-import { EVMError, type EVM, type ExecResult } from '@ethereumjs/evm'
+import { EVMError, type EVM, type EVMResult, type ExecResult } from '@ethereumjs/evm'
 import { Account, Address, bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util'
 import type { StateManagerInterface } from '@ethereumjs/common'
 import type { VM } from '@ethereumjs/vm'
@@ -15,6 +15,7 @@ import type { BlockRecord } from '../chain/types.js'
 import { failureKeptByRskj, isRskPrecompile } from '../rsk/evm/evmProfile.js'
 import { LocalCallGasTooLow } from '../errors.js'
 import { LiveState } from '../state/liveState.js'
+import { listening, settleAround, type EvmListener, type StateReader } from './listen.js'
 
 export interface CallRequest {
   from?: Uint8Array
@@ -50,13 +51,11 @@ export interface CallOutcome {
   execResult?: ExecResult
 }
 
-/** Something that listens to the EVM while the call runs (a tracer: exec/tracers). */
-export interface CallListener {
-  attach(evm: EVM): void
-  detach(evm: EVM): void
-  /** As exec/replay.ts `TxListener.settle`: the state the call left, then (the call taken back) the one it started from. */
-  settle?(state: StateManagerInterface, when: 'after' | 'before'): Promise<void>
-}
+/**
+ * Something that listens to the EVM while the call runs (a tracer: exec/tracers); with `settle`, as exec/replay.ts
+ * `TxListener.settle`: the state the call left, then (the call taken back) the one it started from (listen.ts).
+ */
+export interface CallListener extends EvmListener, StateReader<StateManagerInterface> {}
 
 /** Intrinsic gas of a transaction (RSK: 21,000 / 53,000 for creation, 4 per zero byte, 16 per other byte, 2 per initcode word). */
 export function intrinsicGas(data: Uint8Array, isCreate: boolean): bigint {
@@ -98,13 +97,8 @@ export async function execute(
       }
       return { gasUsed: intrinsic, gasPeak: intrinsic, returnValue: new Uint8Array(), error: 'out of gas' }
     }
-    // A listener that reads the state around the call gets the call inside a checkpoint of its own (the overrides stay).
-    const settling = listener?.settle !== undefined
-    if (settling) await evm.journal.checkpoint()
-    listener?.attach(evm)
-    let result
-    try {
-      result = await evm.runCall({
+    const run = (): Promise<EVMResult> =>
+      evm.runCall({
         block: execBlock,
         caller,
         origin: caller,
@@ -115,14 +109,12 @@ export async function execute(
         gasPrice: req.gasPrice ?? 0n,
         skipBalance: true,
       })
-    } finally {
-      listener?.detach(evm)
-    }
-    if (settling) {
-      await listener!.settle!(state, 'after')
-      await evm.journal.revert()
-      await listener!.settle!(state, 'before')
-    }
+    let result: EVMResult
+    if (listener === undefined) result = await run()
+    // A listener that reads the state around the call gets the call inside a checkpoint of its own (the overrides stay),
+    // on the EVM's journal, as every checkpoint of the call.
+    else if (listener.settle !== undefined) result = await settleAround(evm.journal, state, listener, () => listening(evm, listener, run))
+    else result = await listening(evm, listener, run)
     // A precompile runs out of gas only below its price: RSKj subtracts the intrinsic gas and the price from the limit.
     if (result.execResult.exceptionError?.error === EVMError.errorMessages.OUT_OF_GAS && toPrecompile()) {
       throw new LocalCallGasTooLow(gasLimit, intrinsic, 'precompile')
@@ -131,7 +123,7 @@ export async function execute(
   } finally {
     await evm.journal.revert()
     await evm.journal.cleanup()
-    // Checkpoints of frames an exception left open (a fork's remote failed mid-call): liveState.ts `revertOpen`.
+    // Checkpoints of frames an exception left open (a fork's remote failed mid-call): stateEntries.ts `revertOpen`.
     if (state instanceof LiveState) await state.revertTo(depth)
   }
 }

@@ -13,18 +13,15 @@ import { LiveState } from '../state/liveState.js'
 import type { BlockRecord, TxRecord } from '../chain/types.js'
 import { contextCopy, runBlockTransaction, type BlockContext } from '../chain/runBlockTx.js'
 import { executionBlockOf } from '../chain/execBlock.js'
+import { listening, settleAround, type EvmListener, type StateReader } from './listen.js'
 
-/** Something that listens to the EVM while one transaction runs. */
-export interface TxListener {
-  attach(evm: EVM): void
-  detach(evm: EVM): void
-  /**
-   * For a listener that reads the state around the transaction (the prestate tracer): called with the state the
-   * transaction left, then, once the transaction is taken back, with the state it started from. The transaction then
-   * runs again without the listener when later ones follow.
-   */
-  settle?(state: LiveState, when: 'after' | 'before'): Promise<void>
-}
+/**
+ * Something that listens to the EVM while one transaction runs. With `settle`, a listener that reads the state around
+ * the transaction (the prestate tracer): called with the state the transaction left, then, once the transaction is
+ * taken back, with the state it started from (listen.ts `settleAround`). The transaction then runs again without the
+ * listener when later ones follow.
+ */
+export interface TxListener extends EvmListener, StateReader<LiveState> {}
 
 /** Called inside the replay once the replayed transactions ran, with the state they left (never kept). */
 export type AfterReplay = (state: LiveState, gasUsed: bigint) => Promise<void>
@@ -83,14 +80,7 @@ export async function replayBlock(
       let result: RunTxResult
       // A listener that reads the state around its transaction is attached by runSettled, for its first run only.
       if (listener?.settle !== undefined) result = await runSettled(context, t, gasUsed, listener, i < last)
-      else {
-        listener?.attach(evm)
-        try {
-          result = await runBlockTransaction(context, t, gasUsed)
-        } finally {
-          listener?.detach(evm)
-        }
-      }
+      else result = await listening(evm, listener, () => runBlockTransaction(context, t, gasUsed))
       if (listener !== undefined) out.push({ index: i, tx: t, result, logOffset })
       gasUsed += result.totalGasSpent
       logOffset += block.receipts[i]?.logs.length ?? 0
@@ -110,20 +100,7 @@ export async function replayBlock(
 async function runSettled(context: BlockContext, t: TxRecord, gasUsed: bigint, listener: TxListener, rerun: boolean): Promise<RunTxResult> {
   const { state } = context
   const evm = context.vm.evm as EVM
-  await state.checkpoint()
-  let result: RunTxResult
-  try {
-    listener.attach(evm)
-    try {
-      result = await runBlockTransaction(contextCopy(context), t, gasUsed)
-    } finally {
-      listener.detach(evm)
-    }
-    await listener.settle!(state, 'after')
-  } finally {
-    await state.revert()
-  }
-  await listener.settle!(state, 'before')
+  const result = await settleAround(state, state, listener, () => listening(evm, listener, () => runBlockTransaction(contextCopy(context), t, gasUsed)))
   if (rerun) await runBlockTransaction(context, t, gasUsed)
   return result
 }

@@ -37,13 +37,14 @@ export interface ForkConfig {
   timeout: number
 }
 
-/** A connected fork. */
+/**
+ * A connected fork. Its URL is held once: `config.url` (with `config.headers`), from which `remote` is made; the URL safe
+ * to print is `remote.url`, and `state` reads through `remote`. anvil_setRpcUrl changes them together (switchRemote.ts).
+ */
 export interface ForkPoint {
-  /** `config`, `remote` and `url` change together when anvil_setRpcUrl moves the fork to another URL (switchRemote.ts). */
-  config: ForkConfig
+  /** The node's own `options.fork` (the same object, node.ts): a reset without a URL forks again from `config.url`. */
+  readonly config: ForkConfig
   remote: RemoteNode
-  /** The URL safe to print. */
-  url: string
   readonly chainId: bigint
   readonly networkId: string
   /** The forked block's number and record (the remote's header fields, its hash; no transactions kept locally). */
@@ -71,17 +72,8 @@ export async function connectFork(config: ForkConfig, chainId?: bigint): Promise
       cache = ForkCache.open(config.cache, { chainId: remoteChainId, blockNumber: number, blockHash: block.hashHex })
       remote.useCache(cache)
     }
-    return {
-      config,
-      remote,
-      url: remote.url,
-      chainId: remoteChainId,
-      networkId: String(networkId),
-      number,
-      block,
-      state: new ForkState(remote, '0x' + number.toString(16)),
-      ...(cache !== undefined ? { cache } : {}),
-    }
+    const point = { config, remote, chainId: remoteChainId, networkId: String(networkId), number, block, ...(cache !== undefined ? { cache } : {}) }
+    return Object.assign(point, { state: new ForkState(point, '0x' + number.toString(16)) })
   } catch (e) {
     remote.close()
     throw e

@@ -23,15 +23,11 @@ export class ForkState implements RemoteValues {
   guard?: { wait<T>(pending: Promise<T>): Promise<T> }
 
   constructor(
-    private remote: RemoteNode,
+    /** The fork (fork.ts ForkPoint): reads go to its remote, whichever it is now (anvil_setRpcUrl replaces it, switchRemote.ts). */
+    private readonly fork: { readonly remote: RemoteNode },
     /** The forked block's number as `0x` hex. */
     private readonly blockTag: string,
   ) {}
-
-  /** Reads from `remote` from now on: another URL of the same chain (anvil_setRpcUrl, switchRemote.ts). */
-  useRemote(remote: RemoteNode): void {
-    this.remote = remote
-  }
 
   account(address: Uint8Array): Promise<Fetched> {
     return this.bounded(once(this.accounts, binKey(address), () => this.fetchAccount(address)))
@@ -44,7 +40,7 @@ export class ForkState implements RemoteValues {
   storage(address: Uint8Array, key: Uint8Array): Promise<Uint8Array> {
     return this.bounded(
       once(this.slots, binKey(address) + binKey(key), async () => {
-        const word = await this.remote.request<string>('eth_getStorageAt', [bytesToHex(address), bytesToHex(key), this.blockTag], { cache: true })
+        const word = await this.fork.remote.request<string>('eth_getStorageAt', [bytesToHex(address), bytesToHex(key), this.blockTag], { cache: true })
         return unpadBytes(hexBytes(word, 'eth_getStorageAt'))
       }),
     )
@@ -58,9 +54,9 @@ export class ForkState implements RemoteValues {
   private async fetchAccount(address: Uint8Array): Promise<Fetched> {
     const a = bytesToHex(address)
     const [balance, nonce, codeHex] = await Promise.all([
-      this.remote.request<string>('eth_getBalance', [a, this.blockTag], { cache: true }),
-      this.remote.request<string>('eth_getTransactionCount', [a, this.blockTag], { cache: true }),
-      this.remote.request<string>('eth_getCode', [a, this.blockTag], { cache: true }),
+      this.fork.remote.request<string>('eth_getBalance', [a, this.blockTag], { cache: true }),
+      this.fork.remote.request<string>('eth_getTransactionCount', [a, this.blockTag], { cache: true }),
+      this.fork.remote.request<string>('eth_getCode', [a, this.blockTag], { cache: true }),
     ])
     const code = hexBytes(codeHex, 'eth_getCode')
     const b = quantity(balance, 'eth_getBalance')

@@ -20,7 +20,7 @@ const PROBE_TIMEOUT_MS = 10_000
  */
 export async function checkRemote(fork: ForkPoint, url: string): Promise<SwitchRefused | undefined> {
   const probe = new RemoteNode({ url, headers: headersFor(fork, url), retries: 0, timeout: Math.min(fork.config.timeout, PROBE_TIMEOUT_MS) })
-  const keeps = `; the fork keeps reading from ${fork.url}`
+  const keeps = `; the fork keeps reading from ${fork.remote.url}`
   try {
     let chainId: unknown
     let block: unknown
@@ -49,10 +49,10 @@ export function switchRemote(fork: ForkPoint, url: string): void {
   const headers = headersFor(fork, url)
   const remote = new RemoteNode({ url, headers, retries: fork.config.retries, timeout: fork.config.timeout, ...(fork.cache !== undefined ? { cache: fork.cache } : {}) })
   const old = fork.remote
-  fork.state.useRemote(remote)
   fork.remote = remote
-  fork.url = remote.url
-  fork.config = { ...fork.config, url, headers }
+  // The node's options.fork itself (fork.ts ForkPoint): a reset without a URL forks again from this one.
+  fork.config.url = url
+  fork.config.headers = headers
   // Routed requests run outside the node's queue and may still wait on the old remote: give them their timeout.
   setTimeout(() => old.close(), fork.config.timeout).unref()
 }

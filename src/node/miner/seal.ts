@@ -96,27 +96,64 @@ export function headerOf(
   time: bigint,
   extraData: Uint8Array,
 ): RskHeader {
-  const number = parent.number + 1n
+  return blockHeader(parent, included, receipts, {
+    number: parent.number + 1n,
+    timestamp: time,
+    gasLimit: config.blockGasLimit,
+    coinbase: config.coinbase,
+    difficulty: BLOCK_DIFFICULTY,
+    gasUsed,
+    paidFees,
+    minimumGasPrice: config.minimumGasPrice,
+    stateRoot,
+    logsBloom: bloom,
+    extraData,
+    forkDetectionData: forkDetectionData(chain.store),
+  })
+}
+
+/** What a block's header takes from the block it heads: all but the parent's hash and the roots of its lists. */
+export interface HeaderValues {
+  number: bigint
+  timestamp: bigint
+  gasLimit: bigint
+  coinbase: Uint8Array
+  difficulty: bigint
+  gasUsed: bigint
+  paidFees: bigint
+  minimumGasPrice: bigint
+  stateRoot: Uint8Array
+  logsBloom: Uint8Array
+  extraData: Uint8Array
+  /** A header being mined carries it (forkDetection.ts); a simulated one (exec/simulatedBlock.ts) has none. */
+  forkDetectionData?: Uint8Array
+}
+
+/**
+ * An RSK header of `txs` (with their `receipts`) on top of `parent`, without merged-mining data: what `headerOf` gives
+ * a mined or the pending block, and exec/simulatedBlock.ts an eth_simulateV1 block.
+ */
+export function blockHeader(parent: BlockRecord, txs: TxRecord[], receipts: ReceiptRecord[], v: HeaderValues): RskHeader {
   return {
     parentHash: parent.hash,
     unclesHash: EMPTY_UNCLES_HASH,
-    coinbase: config.coinbase,
-    stateRoot,
-    txTrieRoot: orderedTrieRoot(included.map((t) => t.raw)),
+    coinbase: v.coinbase,
+    stateRoot: v.stateRoot,
+    txTrieRoot: orderedTrieRoot(txs.map((t) => t.raw)),
     receiptTrieRoot: receiptsRoot(receipts),
-    logsBloom: bloom,
-    difficulty: BLOCK_DIFFICULTY,
-    number,
-    gasLimit: config.blockGasLimit,
-    gasUsed,
-    timestamp: time,
-    extraData,
-    paidFees,
-    minimumGasPrice: config.minimumGasPrice,
+    logsBloom: v.logsBloom,
+    difficulty: v.difficulty,
+    number: v.number,
+    gasLimit: v.gasLimit,
+    gasUsed: v.gasUsed,
+    timestamp: v.timestamp,
+    extraData: v.extraData,
+    paidFees: v.paidFees,
+    minimumGasPrice: v.minimumGasPrice,
     uncleCount: 0,
     // Regtest from block 1: version 2 with an empty UMM root and base event (RSKj BlockToMineBuilder).
-    ...regtestHeaderShape(number),
-    forkDetectionData: forkDetectionData(chain.store),
+    ...regtestHeaderShape(v.number),
+    ...(v.forkDetectionData !== undefined ? { forkDetectionData: v.forkDetectionData } : {}),
     bitcoinMergedMiningHeader: new Uint8Array(),
     bitcoinMergedMiningMerkleProof: new Uint8Array(),
     bitcoinMergedMiningCoinbaseTransaction: new Uint8Array(),

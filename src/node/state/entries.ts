@@ -1,5 +1,5 @@
 /**
- * The live state's per-account records and the undo log behind checkpoint/commit/revert (liveState.ts).
+ * The live state's per-account records and the undo log behind checkpoint/commit/revert (stateEntries.ts, liveState.ts).
  */
 import { Account, equalsBytes } from '@ethereumjs/util'
 import { keccak256 } from '../crypto.js'

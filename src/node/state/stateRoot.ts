@@ -1,5 +1,5 @@
 /**
- * A state root from the written entries (liveState.ts): changed slots into each storage trie, then changed accounts
+ * A state root from the written entries (stateEntries.ts): changed slots into each storage trie, then changed accounts
  * into the account trie, skipping writes of the value already there. Nodes are copied on write, so the tries the
  * entries came from stay as they were until `adoptRoot` makes the result their base.
  */

@@ -3,7 +3,7 @@
  * state already holds the slot: the engine's `interpreter.storageLoad`/`storageStore` are async functions over the
  * state manager's promises, three awaits and up to five promises per access, for a value LiveState has in a map. An
  * ERC-20 transfer reads and writes two balances: those were 26 of its 190 promises (docs/performance.md, twentieth
- * round). A slot read for the first time is read from the storage trie at once when its nodes are in memory (LiveState
+ * round). A slot read for the first time is read from the storage trie at once when its nodes are in memory (slotReads.ts
  * `slotNow`). An account not read yet, a trie node still to load, a fork's slot that may be the remote's, a state
  * manager without the synchronous methods, or EIP-7928 (its block access list records each access inside
  * `storageLoad`/`storageStore`) take the engine's path, unchanged.

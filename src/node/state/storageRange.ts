@@ -3,7 +3,7 @@
  * debug_storageRangeAt lists (geth `eth/api_debug.go` `storageRangeAt`, which walks the trie with a NodeIterator).
  *
  * The live state keeps an account's storage as a trie plus the slots read or written since the trie took them
- * (liveState.ts `storageView`): the page is the trie's leaves with those slots laid over them.
+ * (liveState.ts `storageRange`): the page is the trie's leaves with those slots laid over them.
  */
 import { RLP } from '@ethereumjs/rlp'
 import { resolved, toNibbles, type Nibbles, type TrieNode } from './trieNode.js'

@@ -45,13 +45,13 @@ function resolve(node: RskNode, arg: BlockArg): BlockRecord | undefined | Promis
 
 /**
  * Traces of a block's transactions (all, or those `only` selects), flattened in block order. For the pending block
- * (`pending`), RSKj's `buildBlockTraces` finds no receipt of its transactions and uses an empty `TransactionInfo`
- * with the pending block's hash: `TraceTransformer` takes each transaction's top-level `gasUsed` from that receipt,
- * so it is `0x0` there (inner calls keep their own).
+ * (the one block above the head: `resolve` of `pending`), RSKj's `buildBlockTraces` finds no receipt of its
+ * transactions and uses an empty `TransactionInfo` with the pending block's hash: `TraceTransformer` takes each
+ * transaction's top-level `gasUsed` from that receipt, so it is `0x0` there (inner calls keep their own).
  */
-export async function blockTraces(node: RskNode, block: BlockRecord, only?: (i: number) => boolean, pending = false): Promise<ParityTrace[]> {
+export async function blockTraces(node: RskNode, block: BlockRecord, only?: (i: number) => boolean): Promise<ParityTrace[]> {
   const traces = await traceCalls(node.chain, block, only)
-  if (pending) for (const t of traces) t.top.gasUsed = 0n
+  if (block.number > node.chain.store.headNumber) for (const t of traces) t.top.gasUsed = 0n
   return traces.flatMap(formatParityTraces)
 }
 
@@ -128,7 +128,6 @@ export async function filterTraces({ node }: Pick<HandlerContext, 'node'>, f: Tr
   if (from !== undefined && from.number > toNumber) throw invalidParams('fromBlock cannot be greater than toBlock')
   const out: ParityTrace[] = []
   if (from === undefined || f.count === 0) return out
-  const pending = f.fromBlock.kind === 'tag' && f.fromBlock.tag === 'pending'
   let seen = 0
   for (let block: BlockRecord | undefined = from; block !== undefined && block.number <= toNumber && seen < f.after + f.count; block = node.chain.store.byNumber(block.number + 1n)) {
     // A long range is bounded by the request deadline (rpcTimeout), not only by the trace count.
@@ -141,7 +140,7 @@ export async function filterTraces({ node }: Pick<HandlerContext, 'node'>, f: Tr
       return true
     }
     if (block.number === 0n || !txs.some((_, i) => selected(i))) continue
-    const traces = await blockTraces(node, block, selected, pending && block === from)
+    const traces = await blockTraces(node, block, selected)
     const start = Math.max(0, f.after - seen)
     const end = Math.min(traces.length, f.after + f.count - seen)
     if (start < end) out.push(...traces.slice(start, end))
@@ -161,7 +160,7 @@ export const traceMethods: MethodTable = {
   trace_block: method([blockArg], async ({ node }, arg) => {
     const block = await resolve(node, arg)
     if (block === undefined) return null
-    return block.number === 0n ? [] : blockTraces(node, block, undefined, arg.kind === 'tag' && arg.tag === 'pending')
+    return block.number === 0n ? [] : blockTraces(node, block)
   }),
   trace_filter: method([traceFilter], filterTraces),
 }

@@ -26,7 +26,7 @@ import { formatStateDiff } from '../format/stateDiff.js'
 import { blockById } from '../resolve.js'
 import type { RskNode } from '../../node/node.js'
 import type { BlockRecord } from '../../node/chain/types.js'
-import { traceCalls, traceStateDiffs } from '../../node/exec/tracers/index.js'
+import { traceCalls, traceCallsAndStateDiffs, type StateDiff, type TxCallTrace } from '../../node/exec/tracers/index.js'
 
 interface TraceTypes {
   trace: boolean
@@ -46,8 +46,15 @@ const traceTypes: Codec<TraceTypes> = (v) => {
 
 /** The replays of `block`'s transactions selected by `only` (default: all), in block order. */
 async function replays(node: RskNode, block: BlockRecord, types: TraceTypes, only?: (i: number) => boolean): Promise<Record<string, unknown>[]> {
-  const calls = await traceCalls(node.chain, block, only)
-  const diffs = types.stateDiff ? new Map((await traceStateDiffs(node.chain, block, node.options.maxResponseSize, only, node.remasc)).map((d) => [d.txHashHex, d.trace])) : undefined
+  // With `stateDiff`, one replay gives both the call trees and the state diffs.
+  let calls: TxCallTrace[]
+  let diffs: Map<string, StateDiff> | undefined
+  if (!types.stateDiff) calls = await traceCalls(node.chain, block, only)
+  else {
+    const both = await traceCallsAndStateDiffs(node.chain, block, node.options.maxResponseSize, only, node.remasc)
+    calls = both.calls
+    diffs = new Map(both.diffs.map((d) => [d.txHashHex, d.trace]))
+  }
   return calls.map((c) => ({
     output: data(c.top.output),
     stateDiff: diffs === undefined ? null : formatStateDiff(diffs.get(c.txHashHex) ?? new Map()),

@@ -4,7 +4,8 @@
  */
 import type { Chain } from '../../chain/chain.js'
 import type { BlockRecord } from '../../chain/types.js'
-import { replayBlock } from '../replay.js'
+import { replayBlock, type ReplayedTx, type TxListener } from '../replay.js'
+import { settleAround, type EvmListener } from '../listen.js'
 import type { ExecResult } from '@ethereumjs/evm'
 import { execute, type CallRequest, type StateOverrides } from '../call.js'
 import { LocalCallGasTooLow } from '../../errors.js'
@@ -29,23 +30,35 @@ export type { CallFrame, CallKind, IndexedLog, StructOp, StructTrace, TxCallTrac
  */
 export async function traceCalls(chain: Chain, block: BlockRecord, only?: (index: number) => boolean): Promise<TxCallTrace[]> {
   const recorders = new Map<number, CallRecorder>()
-  const wanted = block.transactions.map((_, i) => only === undefined || only(i))
+  const wanted = selected(block, only)
   // The REMASC system transaction is not replayed: its trace comes from its receipt (remascTrace.ts).
-  const remasc = block.transactions.at(-1)?.system === 'remasc' && wanted.at(-1) === true ? block.transactions.length - 1 : -1
+  const remasc = remascCalled(block, wanted)
   if (remasc >= 0) wanted[remasc] = false
   const last = wanted.lastIndexOf(true)
   if (last < 0) return remasc >= 0 ? [remascCallTrace(block, remasc)] : []
-  const replayed = await replayBlock(
-    chain,
-    block,
-    (i) => {
-      if (!wanted[i]) return undefined
-      const r = new CallRecorder(block.transactions[i]!.hashHex)
-      recorders.set(i, r)
-      return r
-    },
-    last,
-  )
+  const replayed = await replayBlock(chain, block, (i) => (wanted[i] ? callRecorder(block, i, recorders) : undefined), last)
+  return callTraces(block, replayed, recorders, remasc)
+}
+
+/** Which transactions of `block` `only` selects (default: all), by index. */
+function selected(block: BlockRecord, only: ((index: number) => boolean) | undefined): boolean[] {
+  return block.transactions.map((_, i) => only === undefined || only(i))
+}
+
+/** The index of the REMASC system transaction when `wanted` selects it (the block's last), else -1. */
+function remascCalled(block: BlockRecord, wanted: boolean[]): number {
+  return block.transactions.at(-1)?.system === 'remasc' && wanted.at(-1) === true ? block.transactions.length - 1 : -1
+}
+
+/** A call-tree recorder for transaction `i` of `block`, kept in `recorders`. */
+function callRecorder(block: BlockRecord, i: number, recorders: Map<number, CallRecorder>): CallRecorder {
+  const r = new CallRecorder(block.transactions[i]!.hashHex)
+  recorders.set(i, r)
+  return r
+}
+
+/** The call trees `recorders` took of the `replayed` transactions, then the REMASC transaction's (index `remasc`, -1: none). */
+function callTraces(block: BlockRecord, replayed: ReplayedTx[], recorders: Map<number, CallRecorder>, remasc: number): TxCallTrace[] {
   const traces = replayed.map(({ index, result, logOffset, tx }): TxCallTrace => {
     const top = recorders.get(index)!.finish(result, logOffset, tx.tx.gasLimit)
     // A failed top-level creation still names the address it would have used (RSKj uses the receipt's).
@@ -143,8 +156,8 @@ export interface TxPrestate {
  * order, within one size budget. `remasc`: the network's REMASC constants, to trace the REMASC system transaction (the
  * block's last) by running `processMinersFees` again on the state the block's other transactions left.
  */
-export function tracePrestate(chain: Chain, block: BlockRecord, limits: PrestateLimits, only?: (index: number) => boolean, remasc?: RemascConfig): Promise<TxPrestate[]> {
-  return traceSettled(chain, block, limits, (r) => r.finish(), only, remasc)
+export async function tracePrestate(chain: Chain, block: BlockRecord, limits: PrestateLimits, only?: (index: number) => boolean, remasc?: RemascConfig): Promise<TxPrestate[]> {
+  return (await traceSettled(chain, block, limits, (r) => r.finish(), only, remasc)).traces
 }
 
 /** A transaction's state diff (OpenEthereum's `stateDiff`, stateDiff.ts), with the transaction it describes. */
@@ -154,18 +167,35 @@ export interface TxStateDiff {
 }
 
 /**
- * State diffs of the transactions of `block` selected by `only` (default: all), in block order, the REMASC system
- * transaction's included when `remasc` is given, as `tracePrestate` reads them, within `maxBytes` (0 = no limit).
+ * Call trees (as `traceCalls` gives them) and state diffs of the transactions of `block` selected by `only` (default:
+ * all), in block order, from one replay: trace_replayBlockTransactions and trace_replayTransaction with `stateDiff`.
+ * The state diffs are read as `tracePrestate` reads the state, within `maxBytes` (0 = no limit), the REMASC system
+ * transaction's included when `remasc` is given.
  */
-export function traceStateDiffs(chain: Chain, block: BlockRecord, maxBytes: number, only?: (index: number) => boolean, remasc?: RemascConfig): Promise<TxStateDiff[]> {
+export async function traceCallsAndStateDiffs(
+  chain: Chain,
+  block: BlockRecord,
+  maxBytes: number,
+  only?: (index: number) => boolean,
+  remasc?: RemascConfig,
+): Promise<{ calls: TxCallTrace[]; diffs: TxStateDiff[] }> {
   const limits = { maxBytes, diffMode: false, disableCode: false, disableStorage: false }
-  return traceSettled(chain, block, limits, (r) => {
-    const { before, after } = r.snapshots()
-    return stateDiff(before, after)
-  }, only, remasc)
+  const recorders = new Map<number, CallRecorder>()
+  const { traces, replayed } = await traceSettled(chain, block, limits, readStateDiff, only, remasc, (i) => callRecorder(block, i, recorders))
+  const calls = callTraces(block, replayed, recorders, remascCalled(block, selected(block, only)))
+  return { calls, diffs: traces }
 }
 
-/** The prestate recorder's replay of `block` (tracePrestate's, traceStateDiffs'), each recorder read by `read`. */
+/** A transaction's state diff from what its prestate recorder read before and after it. */
+function readStateDiff(r: PrestateRecorder): StateDiff {
+  const { before, after } = r.snapshots()
+  return stateDiff(before, after)
+}
+
+/**
+ * The prestate recorder's replay of `block` (tracePrestate's, traceCallsAndStateDiffs'), each recorder read by `read`;
+ * `alongside(i)`, when given, listens to transaction i's run with the recorder (the same run: one replay for both).
+ */
 async function traceSettled<T>(
   chain: Chain,
   block: BlockRecord,
@@ -173,10 +203,11 @@ async function traceSettled<T>(
   read: (r: PrestateRecorder) => T,
   only?: (index: number) => boolean,
   remasc?: RemascConfig,
-): Promise<{ txHashHex: string; trace: T }[]> {
+  alongside?: (index: number) => EvmListener,
+): Promise<{ traces: { txHashHex: string; trace: T }[]; replayed: ReplayedTx[] }> {
   const budget = new SizeBudget(limits.maxBytes)
   const recorders = new Map<number, PrestateRecorder>()
-  const wanted = block.transactions.map((_, i) => only === undefined || only(i))
+  const wanted = selected(block, only)
   const system = block.transactions.at(-1)?.system === 'remasc' ? block.transactions.length - 1 : -1
   const traceRemasc = system >= 0 && wanted[system] === true && remasc !== undefined
   if (system >= 0) wanted[system] = false
@@ -192,7 +223,7 @@ async function traceSettled<T>(
       const always = [from, feeReceiver, ...(tx.to === undefined ? [] : [tx.to.bytes])]
       const r = new PrestateRecorder(always, limits, budget)
       recorders.set(i, r)
-      return r
+      return alongside === undefined ? r : paired(r, alongside(i))
     },
     traceRemasc ? system : wanted.lastIndexOf(true),
     traceRemasc
@@ -202,21 +233,29 @@ async function traceSettled<T>(
           const touched = await remascAccesses(ctx)
           for (const a of touched.accounts) r.touch(a.toString())
           for (const w of touched.words) r.touch(REMASC_ADDRESS_HEX, w)
-          await state.checkpoint()
-          try {
-            await processMinersFees(ctx)
-            await r.settle(state, 'after')
-          } finally {
-            await state.revert()
-          }
-          await r.settle(state, 'before')
+          await settleAround(state, state, r, () => processMinersFees(ctx))
           remascTrace = { txHashHex: block.transactions[system]!.hashHex, trace: read(r) }
         }
       : undefined,
   )
   const traces = replayed.map(({ index, tx }) => ({ txHashHex: tx.hashHex, trace: read(recorders.get(index)!) }))
   if (remascTrace !== undefined) traces.push(remascTrace)
-  return traces
+  return { traces, replayed }
+}
+
+/** `recorder` with `other` attached and detached beside it; the state is read by `recorder` alone. */
+function paired(recorder: PrestateRecorder, other: EvmListener): TxListener {
+  return {
+    attach: (evm) => {
+      recorder.attach(evm)
+      other.attach(evm)
+    },
+    detach: (evm) => {
+      recorder.detach(evm)
+      other.detach(evm)
+    },
+    settle: (state, when) => recorder.settle(state, when),
+  }
 }
 
 /** The prestate trace of a call (`debug_traceCall` with `prestateTracer`): the caller and the callee always touched. */

@@ -108,7 +108,7 @@ export const devNodeMethods: MethodTable = {
         gasLimit: Number(node.options.blockGasLimit),
         gasPrice: Number(node.options.minimumGasPrice),
       },
-      forkConfig: node.fork === undefined ? {} : { forkUrl: node.fork.url, forkBlockNumber: Number(node.fork.number), forkRetryBackoff: FORK_FIRST_BACKOFF_MS },
+      forkConfig: node.fork === undefined ? {} : { forkUrl: node.fork.remote.url, forkBlockNumber: Number(node.fork.number), forkRetryBackoff: FORK_FIRST_BACKOFF_MS },
     }
   }),
   /** Hardhat's `hardhat_metadata` (EDR's shape): `forkedNetwork` only on a fork. */

@@ -44,9 +44,9 @@ export const devRpcUrlMethods: MethodTable = {
       if (refused !== undefined) throw invalidParams(`anvil_setRpcUrl: ${refused}`)
       return node.queue.run(() => {
         if (forkOf(node) !== fork) throw invalidParams('anvil_setRpcUrl: the node forked again (anvil_reset) while the URL was checked; ask again')
+        // A reset without a URL then forks again from the URL in use (dev/node.ts `refork`): the fork's config is the
+        // node's options.fork.
         switchRemote(fork, url)
-        // A reset without a URL forks again from the URL in use (dev/node.ts `refork`).
-        node.options.fork = { ...node.options.fork!, url: fork.config.url, headers: fork.config.headers }
         return ok(ctx)
       })
     }),
