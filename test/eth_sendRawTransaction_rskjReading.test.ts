@@ -1,5 +1,5 @@
 /**
- * How RSKj reads a raw transaction before its pool: the RLP structure and the fields the constructor parses.
+ * How RSKj reads a raw transaction before its pool: the RLP structure, the fields the constructor parses, and v.
  * Transactions are written here by hand with ethers (encodeRlp writes each field exactly as given; SigningKey signs,
  * keccak256 hashes), and every expected code and text is RSKj's
  * (VETIVER-9.0.3), none taken from rsksim:
@@ -8,7 +8,10 @@
  *   `sendRawTransaction`); not exactly one item, or not a list, an IllegalArgumentException: -32603
  *   `Internal server error` (org/ethereum/rpc/exception/RskErrorResolver.java), as is a list of other than 9 items
  *   (org/ethereum/core/Transaction.java, RLPList constructor);
- * - the Transaction constructor and sendRawTransaction: `to`, v, r, s and the gas limit, in that order.
+ * - Transaction.java `extractChainIdFromV` / `getRealV`: v 34, 35 and 36 name chain id 0 (a Java int division) with
+ *   recovery v 28, 27 and 28; such a transaction is signed over the six fields and hashed (`getHash`, `rlpEncode`) with
+ *   its recovery v; one signed over another message recovers another key, which the pool finds no account for
+ *   (co/rsk/net/handler/TxPendingValidator.java, -32010 `the sender account doesn't exist`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SigningKey, encodeRlp, keccak256, toBeHex } from 'ethers'
@@ -26,8 +29,54 @@ function signed(fields: string[], chainId: number | null = 33): { raw: string; v
   return { raw: encodeRlp([...fields, toBeHex(v), sig.r, sig.s]), v, r: sig.r, s: sig.s, yParity: sig.yParity }
 }
 
+/** Six fields whose pre-EIP-155 signature by cow has recovery v `27 + yParity`: the first value from `from` that gives it. */
+function withParity(yParity: number, from = 1): { fields: string[]; sig: ReturnType<typeof signed> } {
+  for (let value = from; ; value++) {
+    const fields = six('0x', toBeHex(value))
+    const sig = signed(fields, null)
+    if (sig.yParity === yParity) return { fields, sig }
+  }
+}
+/** The bytes sent: the pre-EIP-155 signature with v written as `v`. */
+const as = (fields: string[], sig: ReturnType<typeof signed>, v: number): string => encodeRlp([...fields, toBeHex(v), sig.r, sig.s])
+
 const INTERNAL = [-32603, 'Internal server error'] as const
 const NO_SPACE = "Invalid input: The RLP byte array doesn't have enough space to hold an element with the specified length"
+
+describe('eth_sendRawTransaction: v 34, 35 and 36 name chain id 0 (Transaction.extractChainIdFromV, getRealV)', () => {
+  it('v 35 is recovery v 27: taken from cow, hashed, kept and answered with v 27', async () => {
+    const p = await fresh()
+    const { fields, sig } = withParity(0)
+    const hash = keccak256(sig.raw) // the v-27 encoding: what RSKj's getHash hashes
+    expect(await rq(p, 'eth_sendRawTransaction', [as(fields, sig, 35)])).toBe(hash)
+    const tx = await rq(p, 'eth_getTransactionByHash', [hash])
+    expect([tx.from, tx.v, tx.blockNumber]).toEqual([COW, '0x1b', '0x1'])
+    expect((await rq(p, 'eth_getTransactionReceipt', [hash])).status).toBe('0x1')
+    expect(await rq(p, 'eth_getRawTransactionByHash', [hash])).toBe(sig.raw)
+  })
+
+  it('v 34 and v 36 are recovery v 28: the same transaction, with the hash of its v-28 encoding', async () => {
+    const { fields, sig } = withParity(1)
+    for (const v of [34, 36]) {
+      const p = await fresh()
+      expect(await rq(p, 'eth_sendRawTransaction', [as(fields, sig, v)])).toBe(keccak256(sig.raw))
+      expect((await rq(p, 'eth_getTransactionByHash', [keccak256(sig.raw)])).v).toBe('0x1c')
+    }
+  })
+
+  it('signed over the EIP-155 message of chain id 0, it recovers another key: -32010, no account', async () => {
+    const p = await fresh()
+    await rejects(rq(p, 'eth_sendRawTransaction', [signed(six(), 0).raw]), -32010, "the sender account doesn't exist")
+    expect(await rq(p, 'eth_getTransactionCount', [COW, 'pending'])).toBe('0x0')
+  })
+
+  it('v 33 and v 37 name chain ids -1 and 1: -32602 `Invalid chainId: <id>`', async () => {
+    const p = await fresh()
+    const { fields, sig } = withParity(0)
+    await rejects(rq(p, 'eth_sendRawTransaction', [as(fields, sig, 33)]), -32602, 'Invalid chainId: -1')
+    await rejects(rq(p, 'eth_sendRawTransaction', [as(fields, sig, 37)]), -32602, 'Invalid chainId: 1')
+  })
+})
 
 describe('eth_sendRawTransaction: the RLP around and inside the list (RLP.decodeList, decode2, decodeElement)', () => {
   it('bytes after the list that read as items: -32603 `Internal server error`; nothing enters the pool', async () => {
@@ -116,6 +165,14 @@ describe('eth_sendRawTransaction over HTTP, default and hosted: these answers an
     for (const server of servers) {
       expect(await post(server, raw + '00')).toEqual([200, error(...INTERNAL)])
       expect(await post(server, raw + '81')).toEqual([400, error(-32602, NO_SPACE)])
+    }
+  })
+
+  it('a v-35 transaction is taken in both modes, answered with the hash of its v-27 encoding', async () => {
+    for (const server of servers) {
+      const { fields, sig } = withParity(0)
+      const sent = as(fields, sig, 35)
+      expect(await post(server, sent)).toEqual([200, { jsonrpc: '2.0', id: 1, result: keccak256(sig.raw) }])
     }
   })
 })

@@ -2,8 +2,8 @@
  * Raw signed transactions as RSKj accepts them (reference §5.4): a legacy RLP list of exactly 9 items, signed for
  * chain id 0 or the node's, with a canonical (low) s. Decoded once; the record is built from the decoded fields.
  * RSKj's checks of the fields and the signature are rskjRawChecks.ts. Bytes the engine refuses but RSKj reads (RLP
- * that is not canonical, integers with leading zero bytes, a nonce past the engine's) take another path: lenientRlp.ts
- * (which also answers RSKj's errors for RLP it cannot read), nonCanonicalTransaction.ts.
+ * that is not canonical, integers with leading zero bytes, a nonce past the engine's, v 34-36) take another path:
+ * lenientRlp.ts (which also answers RSKj's errors for RLP it cannot read), nonCanonicalTransaction.ts.
  */
 import type { Common } from '@ethereumjs/common'
 import { createLegacyTxFromBytesArray, type LegacyTx } from '@ethereumjs/tx'
@@ -60,8 +60,14 @@ function decodeAnew(raw: Uint8Array, common: Common): TxRecord {
     lenient = true
   }
   const chainId = common.chainId()
-  const { chainId: named } = rskjSignatureChecks(fields, 2 * raw.length, chainId)
+  const { chainId: named, realV } = rskjSignatureChecks(fields, 2 * raw.length, chainId)
   const eip155 = named === 0n ? undefined : chainId
+  // v 34, 35 or 36 names chain id 0: RSKj signs, hashes and keeps the transaction with its recovery v, 27 or 28.
+  if (eip155 === undefined && fields[6]![0] !== realV) {
+    fields = fields.slice()
+    fields[6] = Uint8Array.of(realV)
+    lenient = true
+  }
   if (lenient) return decodeNonCanonical(fields, common, eip155)
   try {
     // From the fields decoded above: createLegacyTxFromRLP would decode the same bytes again. A copy of the first
