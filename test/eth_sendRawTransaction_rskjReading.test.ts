@@ -1,7 +1,7 @@
 /**
- * How RSKj reads a raw transaction before its pool: the RLP structure, the fields the constructor parses, and v.
- * Transactions are written here by hand with ethers (encodeRlp writes each field exactly as given; SigningKey signs,
- * keccak256 hashes), and every expected code and text is RSKj's
+ * How RSKj reads a raw transaction before its pool: the RLP structure, the fields the constructor parses, v, and a
+ * signature from which no key is recovered. Transactions are written here by hand with ethers (encodeRlp writes each
+ * field exactly as given; SigningKey signs, keccak256 hashes), and every expected code and text is RSKj's
  * (VETIVER-9.0.3), none taken from rsksim:
  * - org/ethereum/util/RLP.java `decodeList`/`decode2`/`decodeElement`: an item that does not fit throws an
  *   RLPException, answered -32602 `Invalid input: <its text>` (co/rsk/rpc/modules/eth/EthModuleTransactionBase.java
@@ -11,7 +11,9 @@
  * - Transaction.java `extractChainIdFromV` / `getRealV`: v 34, 35 and 36 name chain id 0 (a Java int division) with
  *   recovery v 28, 27 and 28; such a transaction is signed over the six fields and hashed (`getHash`, `rlpEncode`) with
  *   its recovery v; one signed over another message recovers another key, which the pool finds no account for
- *   (co/rsk/net/handler/TxPendingValidator.java, -32010 `the sender account doesn't exist`).
+ *   (co/rsk/net/handler/TxPendingValidator.java, -32010 `the sender account doesn't exist`);
+ * - Transaction.getSender: no key recovered (RSKj's default native signature service) → the null address, which has no
+ *   account either: the same -32010.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SigningKey, encodeRlp, keccak256, toBeHex } from 'ethers'
@@ -146,6 +148,27 @@ describe('eth_sendRawTransaction: the fields the Transaction constructor and sen
   })
 })
 
+describe('eth_sendRawTransaction: a signature from which no key is recovered (RSKj native service → null sender)', () => {
+  // r = 5: 5³ + 7 is no square modulo secp256k1's p, so no point has x = 5 (ethers' recoverPublicKey refuses it too).
+  const r5 = (chainId: number | null): string => {
+    const { v, s } = signed(six(), chainId)
+    return encodeRlp([...six(), toBeHex(v), '0x05', s])
+  }
+  it('ethers recovers no key from it either', () => {
+    const digest = keccak256(encodeRlp([...six(), '0x21', '0x', '0x']))
+    expect(() => SigningKey.recoverPublicKey(digest, { r: toBeHex(5, 32), s: signed(six()).s, v: 27 })).toThrow()
+  })
+
+  it('-32010 `the sender account doesn\'t exist`, for chain id 33, chain id 0 and bytes RSKj re-encodes; nothing enters the pool', async () => {
+    const p = await fresh()
+    for (const chainId of [33, null]) await rejects(rq(p, 'eth_sendRawTransaction', [r5(chainId)]), -32010, "the sender account doesn't exist")
+    // A gas limit with a leading zero byte: the transaction RSKj re-encodes (nonCanonicalTransaction.ts).
+    const { v, s } = signed(six())
+    await rejects(rq(p, 'eth_sendRawTransaction', [encodeRlp(['0x', '0x', '0x005208', COW1, '0x', '0x', toBeHex(v), '0x05', s])]), -32010, "the sender account doesn't exist")
+    expect(await rq(p, 'txpool_status')).toEqual({ pending: 0, queued: 0 })
+  })
+})
+
 describe('eth_sendRawTransaction over HTTP, default and hosted: these answers and their HTTP status', () => {
   const servers: RsksimServer[] = []
   beforeAll(async () => {
@@ -160,11 +183,13 @@ describe('eth_sendRawTransaction over HTTP, default and hosted: these answers an
   }
   const error = (code: number, message: string) => ({ jsonrpc: '2.0', id: 1, error: { code, message } })
 
-  it('-32603 (HTTP 200) for a byte after the list, -32602 (HTTP 400) for one that does not fit', async () => {
+  it('-32603 (HTTP 200) for a byte after the list, -32602 (HTTP 400) for one that does not fit, -32010 (HTTP 200) for no key', async () => {
     const { raw } = signed(six())
+    const { s } = signed(six())
     for (const server of servers) {
       expect(await post(server, raw + '00')).toEqual([200, error(...INTERNAL)])
       expect(await post(server, raw + '81')).toEqual([400, error(-32602, NO_SPACE)])
+      expect(await post(server, encodeRlp([...six(), '0x65', '0x05', s]))).toEqual([200, error(-32010, "the sender account doesn't exist")])
     }
   })
 

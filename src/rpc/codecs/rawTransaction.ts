@@ -1,9 +1,10 @@
 /**
  * Raw signed transactions as RSKj accepts them (reference §5.4): a legacy RLP list of exactly 9 items, signed for
  * chain id 0 or the node's, with a canonical (low) s. Decoded once; the record is built from the decoded fields.
- * RSKj's checks of the fields and the signature are rskjRawChecks.ts. Bytes the engine refuses but RSKj reads (RLP
- * that is not canonical, integers with leading zero bytes, a nonce past the engine's, v 34-36) take another path:
- * lenientRlp.ts (which also answers RSKj's errors for RLP it cannot read), nonCanonicalTransaction.ts.
+ * RSKj's checks of the fields and the signature, and its answer for a signature that recovers no key, are
+ * rskjRawChecks.ts. Bytes the engine refuses but RSKj reads (RLP that is not canonical, integers with leading zero
+ * bytes, a nonce past the engine's, v 34-36) take another path: lenientRlp.ts (which also answers RSKj's errors for RLP
+ * it cannot read), nonCanonicalTransaction.ts.
  */
 import type { Common } from '@ethereumjs/common'
 import { createLegacyTxFromBytesArray, type LegacyTx } from '@ethereumjs/tx'
@@ -19,7 +20,7 @@ import { legacyTxFromFields } from '../../node/enginePatches/legacyTx.js'
 import { beyondEngineNonce, hasLeadingZeros } from '../../node/chain/rskjTxFields.js'
 import { decodeNonCanonical } from './nonCanonicalTransaction.js'
 import { lenientTransactionFields } from './lenientRlp.js'
-import { rskjSignatureChecks } from './rskjRawChecks.js'
+import { noSenderRecovered, rskjSignatureChecks } from './rskjRawChecks.js'
 
 /**
  * Records decoded lately (the 256 most recent), per chain and by raw bytes: a test that reverts to a snapshot and
@@ -69,17 +70,18 @@ function decodeAnew(raw: Uint8Array, common: Common): TxRecord {
     lenient = true
   }
   if (lenient) return decodeNonCanonical(fields, common, eip155)
+  let tx: LegacyTx
   try {
     // From the fields decoded above: createLegacyTxFromRLP would decode the same bytes again. A copy of the first
     // transaction decoded where the engine would accept the fields (src/node/enginePatches/legacyTx.ts).
-    const tx = legacyTxFromFields(common, fields, () => createLegacyTxFromBytesArray(fields, { common, ...TX_OPTIONS }))
-    seedRecoveredSender(tx, fields, eip155)
-    return recordOf(tx, raw)
+    tx = legacyTxFromFields(common, fields, () => createLegacyTxFromBytesArray(fields, { common, ...TX_OPTIONS }))
   } catch (e) {
     // Integers with leading zero bytes, or a nonce past the engine's: RSKj reads them (nonCanonicalTransaction.ts).
     if (hasLeadingZeros(fields) || beyondEngineNonce(fields[0]!)) return decodeNonCanonical(fields, common, eip155)
     throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
   }
+  seedRecoveredSender(tx, fields, eip155)
+  return recordOf(tx, raw)
 }
 
 /** The nine byte strings of a canonical RLP list, as @ethereumjs/rlp reads it; undefined for anything else. */
@@ -99,13 +101,16 @@ function canonicalFields(raw: Uint8Array): Uint8Array[] | undefined {
  * field converted back to bytes through hex strings, then RLP.encode; about 26 µs of the 164 µs a sender cost in a
  * profile of warm transfers, docs/performance.md tenth round). The fields are the engine's own bytes, since it
  * refused leading zeros when it built `tx`, and the recovery is the engine's (`customCrypto.ecrecover`) with the
- * same arguments. Any failure seeds nothing: the engine then recovers as before and answers its own error.
- * test/crypto.test.ts compares the senders with ethers' on random transactions, with the patches on and off.
+ * same arguments. r, s and v are checked already (rskjRawChecks.ts), so a recovery that fails means no key: RSKj's
+ * answer for that (`noSenderRecovered`). test/crypto.test.ts compares the senders with ethers' on random
+ * transactions, with the patches on and off.
  */
 function seedRecoveredSender(tx: LegacyTx, fields: Uint8Array[], chainId: bigint | undefined): void {
+  let publicKey: Uint8Array
   try {
-    seedSender(tx, ecrecover(legacySigningHash(fields, chainId), tx.v!, fields[7]!, fields[8]!, chainId))
+    publicKey = ecrecover(legacySigningHash(fields, chainId), tx.v!, fields[7]!, fields[8]!, chainId)
   } catch {
-    // The engine recovers (and refuses) the signature itself.
+    throw noSenderRecovered()
   }
+  seedSender(tx, publicKey)
 }

@@ -2,9 +2,10 @@
  * What RSKj checks on the nine fields of a raw transaction before its pool sees it, in its order, with its answers
  * (VETIVER-9.0.3): the `Transaction(RLPList)` constructor (org/ethereum/core/Transaction.java), then
  * `EthModuleTransactionBase.sendRawTransaction` (co/rsk/rpc/modules/eth/), errors mapped by `RskErrorResolver`.
+ * And what RSKj answers for a signature from which no key is recovered, which it meets in the pool.
  */
 import { SECP256K1_ORDER, SECP256K1_ORDER_DIV_2 } from '@ethereumjs/util'
-import { internalError, invalidParams } from '../../errors.js'
+import { internalError, invalidParams, txRejected, type RpcError } from '../../errors.js'
 import { bytesToWord } from '../../node/rlp.js'
 
 /** What v names: the chain id (0 for none) and the recovery v, 27 or 28, that RSKj signs and hashes with. */
@@ -55,3 +56,14 @@ function acceptedComponents(rBytes: Uint8Array, sBytes: Uint8Array): boolean {
   const s = bytesToWord(sBytes)
   return r > 0n && r < SECP256K1_ORDER && s > 0n && s < SECP256K1_ORDER_DIV_2
 }
+
+/**
+ * A signature that passes the checks above but from which no key is recovered (r no curve point's x). RSKj's default
+ * signature service (`crypto.library = "native"`, reference.conf; Secp256k1ServiceNative, libsecp256k1 bundled in
+ * co.rsk:native) returns no key, `signatureToKey` throws a SignatureException, and `Transaction.getSender` catches it
+ * and answers the null address (empty bytes), which no account has: the pool's first check after the same-hash ones,
+ * which such a transaction never meets, is TxPendingValidator's -32010 `the sender account doesn't exist`. (Only the
+ * Bouncy Castle service, used when the native library cannot load, throws instead: IllegalArgumentException
+ * `Invalid point compression`, -32603.)
+ */
+export const noSenderRecovered = (): RpcError => txRejected("the sender account doesn't exist")
