@@ -217,8 +217,9 @@ describe('sender of a transaction the node signs', () => {
       const record = signTransaction(data, key, common)
       const parsed = Transaction.from(bytesToHex(record.raw))
       expect(bytesToHex(record.from)).toBe(parsed.from!.toLowerCase())
-      // Identity, not equality: the engine answers the very key handed to it, so it recovered nothing.
-      if (senderCachePatched) expect(record.tx.getSenderPublicKey()).toBe(publicKeyOf(key))
+      // Identity, not equality: the engine answers the very key handed to it, so it recovered nothing. Handing it over
+      // is the patch (senderCache.ts), so only while the patches run (not under RSKSIM_ENGINE_PATCHES=off).
+      if (senderCachePatched && enginePatches.active) expect(record.tx.getSenderPublicKey()).toBe(publicKeyOf(key))
     }
   })
 
