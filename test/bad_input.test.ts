@@ -23,8 +23,15 @@ const JUNK: unknown[][] = [
   ['latest', 'latest', 'latest', 'latest', 'latest', 'latest'],
 ]
 
-/** Internal errors RSKj itself answers for some bad input (reference §3.5, §3.10): allowed, but only there. */
-const INTERNAL_ALLOWED = new Set(['personal_dumpRawKey', 'personal_unlockAccount', 'personal_sendTransaction', 'debug_traceTransaction', 'debug_traceBlockByHash', 'debug_traceBlockByNumber'])
+/**
+ * Internal errors RSKj itself answers for some bad input (reference §3.5, §3.10; raw transactions RSKj's RLP.decodeList
+ * cannot read as one list of nine items, e.g. `0x`, src/rpc/codecs/lenientRlp.ts, which eth_sendRawTransactionSync
+ * decodes as eth_sendRawTransaction does): allowed, but only there.
+ */
+const INTERNAL_ALLOWED = new Set([
+  'personal_dumpRawKey', 'personal_unlockAccount', 'personal_sendTransaction', 'debug_traceTransaction', 'debug_traceBlockByHash', 'debug_traceBlockByNumber',
+  'eth_sendRawTransaction', 'eth_sendRawTransactionSync',
+])
 
 /** Codes a well-formed request for a known method may answer (errors.ts ErrorCode, less parse and envelope errors). */
 const ANSWERABLE = new Set<number>(Object.values(ErrorCode).filter((c) => c !== ErrorCode.ParseError && c !== ErrorCode.InvalidRequest))

@@ -3,7 +3,7 @@
  * them off), and the per-code jump analysis cache never serves one code's analysis to another code deployed at the
  * same address.
  */
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Interface, solidityPackedKeccak256, toBeHex } from 'ethers'
 import { Account, Address, bigIntToBytes, bytesToBigInt, bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util'
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common'
@@ -29,6 +29,7 @@ import {
   takesThisPath,
   withSenderCodeAllowed,
   setEnginePatches,
+  enginePatches,
   creationNonceRuleFound,
   applyAccountRules,
   executingBlockFound,
@@ -59,6 +60,13 @@ const RUNTIME_B = '600456fe5b600760005260206000f300'
 
 const rpc = (p: Awaited<ReturnType<typeof fresh>>, method: string, params: unknown[] = []) => p.request({ method, params })
 
+/**
+ * Whether the patches run in this process (off under `RSKSIM_ENGINE_PATCHES=off`, or with another engine release):
+ * each test that switches them puts this back, so a run with the switch off tests the switch off throughout.
+ */
+const ACTIVE = enginePatches.active
+afterEach(() => setEnginePatches(ACTIVE))
+
 describe('engine patches', () => {
   it('are applied exactly when the installed engine is the pinned release', () => {
     // Against the installed engine, every patch is in; in a copy whose pin differs, every patch is out.
@@ -77,9 +85,11 @@ describe('engine patches', () => {
     }
     const a = tables(await chain.vmOver(chain.state))
     const b = tables(await chain.vmOver(chain.state))
-    // The chain's own EVM was made first, with the same custom opcode list: its tables are the ones handed on.
+    // The chain's own EVM was made first, with the same custom opcode list: its tables are the ones handed on. Sharing
+    // is the patch itself, so with the patches off (RSKSIM_ENGINE_PATCHES=off) each EVM has tables of its own.
     const own = tables(chain.vm)
-    for (let i = 0; i < 4; i++) expect([i, b[i] === a[i], a[i] === own[i]]).toEqual([i, activeOpcodesPatched, activeOpcodesPatched])
+    const shared = activeOpcodesPatched && ACTIVE
+    for (let i = 0; i < 4; i++) expect([i, b[i] === a[i], a[i] === own[i]]).toEqual([i, shared, shared])
     try {
       setEnginePatches(false)
       const c = tables(await chain.vmOver(chain.state))
@@ -87,7 +97,7 @@ describe('engine patches', () => {
       // Built the engine's way, they hold the same opcodes.
       expect(Object.keys(c[0] as object)).toEqual(Object.keys(a[0] as object))
     } finally {
-      setEnginePatches(true)
+      setEnginePatches(ACTIVE)
     }
     await p.disconnect()
   })
@@ -103,7 +113,7 @@ describe('engine patches', () => {
       expect(applyAccountRules(evm)).toEqual({ stateClearingOff: engineMatchesPin, creationNonceZero: engineMatchesPin })
       expect((evm as unknown as { journal: { cleanup: unknown } }).journal.cleanup).toBe(cleanup)
     } finally {
-      setEnginePatches(true)
+      setEnginePatches(ACTIVE)
     }
   })
 
@@ -192,7 +202,7 @@ describe("addresses' hex (src/node/enginePatches/addressHex.ts)", () => {
         for (const bytes of samples) expect(new Address(bytes).toString()).toBe('0x' + Buffer.from(bytes).toString('hex'))
       }
     } finally {
-      setEnginePatches(true)
+      setEnginePatches(ACTIVE)
     }
   })
 })
@@ -249,13 +259,16 @@ describe('execution blocks copied from a template (src/node/enginePatches/execBl
         if (!on) expect(executionBlockFromTemplate(common, { ...values, coinbase: new Address(values.coinbase) }, () => builtBlock)).toBe(builtBlock)
       }
     } finally {
-      setEnginePatches(true)
+      setEnginePatches(ACTIVE)
     }
     expect(results[0]).toEqual(results[1])
   })
 })
 
 describe('decoded legacy transactions copied from a template (src/node/enginePatches/legacyTx.ts)', () => {
+  // These compare the patch with the engine: on here (where the engine is the pinned release) whatever the process's
+  // setting, which afterEach puts back.
+  beforeEach(() => setEnginePatches(true))
   const view = (tx: LegacyTx) => ({
     keys: Object.keys(tx),
     json: tx.toJSON(),
@@ -393,6 +406,9 @@ describe('fast MLOAD/MSTORE/KECCAK256 (src/node/enginePatches/fastOpcodes.ts)', 
 })
 
 describe("the engine's runTx for legacy transactions (src/node/enginePatches/runTx.ts)", () => {
+  // These compare the patch with the engine: on here (where the engine is the pinned release) whatever the process's
+  // setting, which afterEach puts back.
+  beforeEach(() => setEnginePatches(true))
   const KEY = new Uint8Array(32).fill(7)
   const CONTRACT = createAddressFromString('0x00000000000000000000000000000000000c0de5')
   const COINBASE = createAddressFromString('0x00000000000000000000000000000000000000cb')
@@ -505,6 +521,5 @@ describe("the engine's runTx for legacy transactions (src/node/enginePatches/run
       // Checked at use: an engine that read the sender's account and never wrote it back is an error, not a silent state.
       await expect(withSenderCodeAllowed(vm, sender, async () => void (await vm.stateManager.getAccount(sender)))).rejects.toThrow(/did not write back the account of a sender with code/)
     }
-    setEnginePatches(true)
   })
 })

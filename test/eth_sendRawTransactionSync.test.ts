@@ -5,7 +5,7 @@
  * answer to the same failing transaction. Waiting must not hold the node's queue: with automine off a second client's
  * requests (evm_mine among them) are answered while the sync request waits.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Interface, Transaction, Wallet } from 'ethers'
 import { createPublicClient, createWalletClient, http, type Chain } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -152,6 +152,36 @@ describe('eth_sendRawTransactionSync without automine', () => {
       message: 'The transaction was added to the mempool, and the node was closed before it was processed.',
       data: hash,
     })
+  })
+
+  it('a longer wait is cut to 30 s: asked for 60 s, code 4 comes at 30 s and names 30s (clock faked, no real wait)', async () => {
+    // EIP-7966 leaves the longest wait to the node; Anvil (1.7.1 waits 30 s, later releases cap the asked wait at 30 s)
+    // and reth (`send_raw_transaction_sync_timeout`, 30 s by default) bound it at 30 s. The answer when it passes is
+    // EIP-7966's: code 4, its example's words, the hash as data.
+    const p = await fresh({ mining: { auto: false } })
+    const { raw, hash } = await signed(p, { to: OTHER, value: 1n })
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    try {
+      let answered = false
+      const answer = errorOf(rq(p, 'eth_sendRawTransactionSync', [raw, 60_000])).finally(() => {
+        answered = true
+      })
+      // A request queued after it is answered once the submission is done and its deadline set (the node's queue is
+      // first in, first out): the fake clock starts counting the wait from there.
+      expect((await rq(p, 'eth_getTransactionByHash', [hash])).hash).toBe(hash)
+      await vi.advanceTimersByTimeAsync(29_999)
+      expect(answered).toBe(false)
+      await vi.advanceTimersByTimeAsync(1)
+      // Answered on microtasks once the timer fired: by the next turn of the (real) event loop, or not at all.
+      const nextTurn = new Promise((resolve) => setImmediate(() => resolve('no answer yet')))
+      expect(await Promise.race([answer, nextTurn])).toEqual({ code: 4, message: "The transaction was added to the mempool but wasn't processed in 30s.", data: hash })
+    } finally {
+      vi.useRealTimers()
+    }
+    // Still in the pool, mined on request.
+    await rq(p, 'evm_mine')
+    expect((await rq(p, 'eth_getTransactionReceipt', [hash])).status).toBe('0x1')
+    await p.disconnect()
   })
 
   it('without a timeout (or 0): the default of 2 s', async () => {

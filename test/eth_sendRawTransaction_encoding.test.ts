@@ -248,8 +248,8 @@ describe('eth_sendRawTransaction: RLP that is not canonical (RSKj RLP.decodeElem
     expect(await rq(p, 'eth_sendRawTransaction', [raw])).toBe(hash)
     const tx = await rq(p, 'eth_getTransactionByHash', [hash])
     expect([tx.from, tx.value, tx.input]).toEqual([COW, '0x5', '0xabcd'])
-    // A list that does not end where the bytes end is still refused as bad input.
-    await rejects(rq(p, 'eth_sendRawTransaction', [list(items) + '00']), -32602, /^Invalid input: /)
+    // A byte after the list is a second item: RLP.decodeList's IllegalArgumentException, -32603 (RskErrorResolver).
+    await rejects(rq(p, 'eth_sendRawTransaction', [list(items) + '00']), -32603, 'Internal server error')
   })
 
   it('and the pool still answers the nonce texts for such bytes', async () => {

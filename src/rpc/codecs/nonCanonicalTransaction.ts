@@ -18,11 +18,13 @@ import { flatHex } from '../../node/chain/flatHex.js'
 import { beyondEngineNonce, engineFields, nonceRefusal as refusalOf, rskjEncodedFields } from '../../node/chain/rskjTxFields.js'
 import { ecrecover, keccak256 } from '../../node/crypto.js'
 import { rlpEncode } from '../../node/rlp.js'
+import { noSenderRecovered } from './rskjRawChecks.js'
 
 /**
- * The record of a transaction RSKj reads though the engine refused its bytes, given the nine fields received and
- * the chain id v names (undefined for v 27/28). When no key is recovered from RSKj's message, or the engine refuses
- * the fields even without their leading zeros, the request gets -32602 `Invalid input: <reason>`, as the canonical
+ * The record of a transaction RSKj reads though the engine refused its bytes, given the nine fields received (v the
+ * recovery v, 27 or 28, when it names chain id 0) and the chain id v names (undefined for chain id 0). When no key is
+ * recovered from RSKj's message the request gets RSKj's answer for that (rskjRawChecks.ts `noSenderRecovered`); when
+ * the engine refuses the fields even without their leading zeros, -32602 `Invalid input: <reason>`, as the canonical
  * decode answers such failures.
  */
 export function decodeNonCanonical(fields: Uint8Array[], common: Common, chainId: bigint | undefined): TxRecord {
@@ -37,8 +39,8 @@ export function decodeNonCanonical(fields: Uint8Array[], common: Common, chainId
   try {
     const publicKey = ecrecover(legacySigningHash(rskj, chainId), bytesToV(rskj[6]!), rskj[7]!, rskj[8]!, chainId)
     from = keccak256(publicKey).slice(12)
-  } catch (e) {
-    throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
+  } catch {
+    throw noSenderRecovered()
   }
   let tx
   try {

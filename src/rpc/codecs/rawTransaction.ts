@@ -1,25 +1,26 @@
 /**
  * Raw signed transactions as RSKj accepts them (reference §5.4): a legacy RLP list of exactly 9 items, signed for
  * chain id 0 or the node's, with a canonical (low) s. Decoded once; the record is built from the decoded fields.
- * Bytes the engine refuses but RSKj reads (RLP that is not canonical, integers with leading zero bytes, a nonce past
- * the engine's) take another path once the canonical decode has failed: lenientRlp.ts, nonCanonicalTransaction.ts.
+ * RSKj's checks of the fields and the signature, and its answer for a signature that recovers no key, are
+ * rskjRawChecks.ts. Bytes the engine refuses but RSKj reads (RLP that is not canonical, integers with leading zero
+ * bytes, a nonce past the engine's, v 34-36) take another path: lenientRlp.ts (which also answers RSKj's errors for RLP
+ * it cannot read), nonCanonicalTransaction.ts.
  */
 import type { Common } from '@ethereumjs/common'
-import { Capability, createLegacyTxFromBytesArray, type LegacyTx } from '@ethereumjs/tx'
+import { createLegacyTxFromBytesArray, type LegacyTx } from '@ethereumjs/tx'
 import { RLP } from '@ethereumjs/rlp'
-import { SECP256K1_ORDER, SECP256K1_ORDER_DIV_2 } from '@ethereumjs/util'
 import { invalidParams, RpcError, ErrorCode } from '../../errors.js'
 import { legacySigningHash, recordOf, TX_OPTIONS } from '../../node/chain/txRecord.js'
 import type { TxRecord } from '../../node/chain/types.js'
 import { binKey } from '../../node/binKey.js'
 import { RecentMap } from '../../node/recentMap.js'
-import { bytesToWord } from '../../node/rlp.js'
 import { ecrecover } from '../../node/crypto.js'
 import { seedSender } from '../../node/enginePatches/senderCache.js'
 import { legacyTxFromFields } from '../../node/enginePatches/legacyTx.js'
 import { beyondEngineNonce, hasLeadingZeros } from '../../node/chain/rskjTxFields.js'
 import { decodeNonCanonical } from './nonCanonicalTransaction.js'
 import { lenientTransactionFields } from './lenientRlp.js'
+import { noSenderRecovered, rskjSignatureChecks } from './rskjRawChecks.js'
 
 /**
  * Records decoded lately (the 256 most recent), per chain and by raw bytes: a test that reverts to a snapshot and
@@ -46,62 +47,52 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common): TxRecord 
 }
 
 function decodeAnew(raw: Uint8Array, common: Common): TxRecord {
-  if (raw.length === 0) throw invalidParams('Invalid input: empty transaction')
-  if (raw[0]! < 0xc0) {
+  // EIP-2718 types are 0x00-0x7f. RSKj reads such bytes as two items (-32603); a clear refusal instead (compatibility.md).
+  if (raw.length > 0 && raw[0]! < 0x80) {
     throw new RpcError(ErrorCode.InvalidParams, `Invalid input: typed transactions (EIP-2718 type 0x${raw[0]!.toString(16).padStart(2, '0')}) are not supported; send a legacy (type 0) transaction`)
   }
   let fields: Uint8Array[]
-  // Whether the RLP itself was not canonical: RSKj reads it (lenientRlp.ts) and hashes its re-encoding.
+  // Whether the RLP was not nine canonical byte strings: RSKj reads it (lenientRlp.ts) and hashes its re-encoding.
   let lenient = false
-  try {
-    const decoded = RLP.decode(raw)
-    if (!Array.isArray(decoded) || decoded.length !== 9 || decoded.some((f) => !(f instanceof Uint8Array))) {
-      throw new Error('a legacy transaction is an RLP list of 9 byte strings')
-    }
-    fields = decoded as Uint8Array[]
-  } catch (e) {
-    const read = lenientTransactionFields(raw)
-    if (read === undefined) throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
-    fields = read
+  const decoded = canonicalFields(raw)
+  if (decoded !== undefined) fields = decoded
+  else {
+    fields = lenientTransactionFields(raw)
     lenient = true
   }
-  const v = bytesToWord(fields[6]!)
-  const s = bytesToWord(fields[8]!)
   const chainId = common.chainId()
-  const derived = v === 27n || v === 28n ? 0n : (v - 35n) / 2n
-  // RSKj `Transaction.acceptTransactionSignature`: s at or over n/2 (rounded down) is refused, n/2 itself too.
-  if (fields[6]!.length > 1 || (derived !== 0n && derived !== chainId) || s >= SECP256K1_ORDER_DIV_2) {
-    throw invalidParams(`Invalid chainId: ${derived}`)
+  const { chainId: named, realV } = rskjSignatureChecks(fields, 2 * raw.length, chainId)
+  const eip155 = named === 0n ? undefined : chainId
+  // v 34, 35 or 36 names chain id 0: RSKj signs, hashes and keeps the transaction with its recovery v, 27 or 28.
+  if (eip155 === undefined && fields[6]![0] !== realV) {
+    fields = fields.slice()
+    fields[6] = Uint8Array.of(realV)
+    lenient = true
   }
-  if (lenient) {
-    if (outsideGroup(fields[7]!) || outsideGroup(fields[8]!)) throw invalidParams(`Invalid chainId: ${derived}`)
-    return decodeNonCanonical(fields, common, derived === 0n ? undefined : chainId)
-  }
+  if (lenient) return decodeNonCanonical(fields, common, eip155)
   let tx: LegacyTx
   try {
     // From the fields decoded above: createLegacyTxFromRLP would decode the same bytes again. A copy of the first
     // transaction decoded where the engine would accept the fields (src/node/enginePatches/legacyTx.ts).
     tx = legacyTxFromFields(common, fields, () => createLegacyTxFromBytesArray(fields, { common, ...TX_OPTIONS }))
-    seedRecoveredSender(tx, fields, chainId)
-    return recordOf(tx, raw)
   } catch (e) {
-    if (outsideGroup(fields[7]!) || outsideGroup(fields[8]!)) throw invalidParams(`Invalid chainId: ${derived}`)
     // Integers with leading zero bytes, or a nonce past the engine's: RSKj reads them (nonCanonicalTransaction.ts).
-    if (hasLeadingZeros(fields) || beyondEngineNonce(fields[0]!)) return decodeNonCanonical(fields, common, derived === 0n ? undefined : chainId)
+    if (hasLeadingZeros(fields) || beyondEngineNonce(fields[0]!)) return decodeNonCanonical(fields, common, eip155)
     throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
   }
+  seedRecoveredSender(tx, fields, eip155)
+  return recordOf(tx, raw)
 }
 
-/**
- * Whether r or s, given as bytes, is 0 or at least the group order: RSKj reads it as a number
- * (`ECDSASignature.fromComponents`) and `acceptTransactionSignature` (`validateComponents`) refuses it, -32602
- * `Invalid chainId: <id>` (reference §5.4). Asked only once the engine refused the transaction. An empty r or s is
- * left to the engine's refusal (RSKj meets a null there: -32603, docs/compatibility.md).
- */
-function outsideGroup(bytes: Uint8Array): boolean {
-  if (bytes.length === 0) return false
-  const n = bytesToWord(bytes)
-  return n === 0n || n >= SECP256K1_ORDER
+/** The nine byte strings of a canonical RLP list, as @ethereumjs/rlp reads it; undefined for anything else. */
+function canonicalFields(raw: Uint8Array): Uint8Array[] | undefined {
+  try {
+    const decoded = RLP.decode(raw)
+    if (Array.isArray(decoded) && decoded.length === 9 && decoded.every((f) => f instanceof Uint8Array)) return decoded as Uint8Array[]
+  } catch {
+    // not canonical RLP: read as RSKj reads it
+  }
+  return undefined
 }
 
 /**
@@ -110,15 +101,16 @@ function outsideGroup(bytes: Uint8Array): boolean {
  * field converted back to bytes through hex strings, then RLP.encode; about 26 µs of the 164 µs a sender cost in a
  * profile of warm transfers, docs/performance.md tenth round). The fields are the engine's own bytes, since it
  * refused leading zeros when it built `tx`, and the recovery is the engine's (`customCrypto.ecrecover`) with the
- * same arguments. Any failure seeds nothing: the engine then recovers as before and answers its own error.
- * test/crypto.test.ts compares the senders with ethers' on random transactions, with the patches on and off.
+ * same arguments. r, s and v are checked already (rskjRawChecks.ts), so a recovery that fails means no key: RSKj's
+ * answer for that (`noSenderRecovered`). test/crypto.test.ts compares the senders with ethers' on random
+ * transactions, with the patches on and off.
  */
-function seedRecoveredSender(tx: LegacyTx, fields: Uint8Array[], chainId: bigint): void {
+function seedRecoveredSender(tx: LegacyTx, fields: Uint8Array[], chainId: bigint | undefined): void {
+  let publicKey: Uint8Array
   try {
-    const eip155 = tx.supports(Capability.EIP155ReplayProtection)
-    const digest = legacySigningHash(fields, eip155 ? chainId : undefined)
-    seedSender(tx, ecrecover(digest, tx.v!, fields[7]!, fields[8]!, eip155 ? chainId : undefined))
+    publicKey = ecrecover(legacySigningHash(fields, chainId), tx.v!, fields[7]!, fields[8]!, chainId)
   } catch {
-    // The engine recovers (and refuses) the signature itself.
+    throw noSenderRecovered()
   }
+  seedSender(tx, publicKey)
 }
