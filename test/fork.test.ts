@@ -170,6 +170,7 @@ describe('forking a remote rsksim', () => {
     const header = await rpc(f, 'erigon_getHeaderByNumber', ['pending'])
     expect([header.number, header.parentHash, header.hash]).toEqual([hex(at.forkNumber + 1), at.forkBlock.hash, traces[0].blockHash])
     expect((await rpc(f, 'ots_getBlockDetails', ['pending'])).block.hash).toBe(header.hash)
+    expect((await rpc(f, 'trace_replayBlockTransactions', ['pending', ['trace']])).map((e: any) => e.trace[0].action.to)).toEqual([BOB, REMASC])
     await f.disconnect()
   })
 
