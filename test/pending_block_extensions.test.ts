@@ -8,8 +8,9 @@
 import { describe, expect, it } from 'vitest'
 import { RLP } from '@ethereumjs/rlp'
 import { bytesToHex, hexToBytes } from '@ethereumjs/util'
-import { getCreateAddress } from 'ethers'
+import { getCreateAddress, Wallet } from 'ethers'
 import { COW, fresh, rq } from './helpers.js'
+import { ANVIL_KEY, useAnvil } from './anvil.js'
 
 const X = '0x' + '11'.repeat(20)
 /** Initcode that returns the one-byte runtime 0x00 (STOP). */
@@ -90,5 +91,22 @@ describe('pending in the Otterscan methods', () => {
     expect(BigInt(header.number)).toBe(BigInt(head.number) + 1n)
     expect(header.transactions).toHaveLength(1)
     expect((await rq(p, 'ots_getBlockDetails', ['pending'])).block.transactionCount).toBe(1)
+  })
+})
+
+describe('ots_hasCode at pending beside Anvil 1.7.1', () => {
+  const anvil = useAnvil(['--no-mining'])
+
+  it('answers as Anvil does for the same signed deployment waiting in the pool: code at pending, none at latest', async () => {
+    const p = await fresh({ mining: { auto: false } })
+    const sign = (chainId: number) => new Wallet(ANVIL_KEY).signTransaction({ type: 0, chainId, nonce: 0, gasLimit: 100_000n, gasPrice: 10_000_000_000n, data: CREATE })
+    await rq(p, 'anvil_setBalance', [new Wallet(ANVIL_KEY).address, '0x56bc75e2d63100000'])
+    await rq(p, 'eth_sendRawTransaction', [await sign(33)])
+    await anvil.eth.send('eth_sendRawTransaction', [await sign(31337)])
+    const created = getCreateAddress({ from: new Wallet(ANVIL_KEY).address, nonce: 0 })
+    const ask = async (send: (m: string, params: unknown[]) => Promise<unknown>) => [await send('ots_hasCode', [created, 'pending']), await send('ots_hasCode', [created, 'latest'])]
+    const answers = await ask((m, params) => rq(p, m, params))
+    expect(answers).toEqual([true, false])
+    expect(await ask((m, params) => anvil.eth.send(m, params))).toEqual(answers)
   })
 })
