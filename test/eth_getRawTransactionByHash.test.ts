@@ -4,6 +4,8 @@
  * REMASC system transaction's are RSKj's encoding (its hash, as test/remasc.test.ts builds it, is their keccak).
  */
 import { describe, expect, it } from 'vitest'
+import { RLP } from '@ethereumjs/rlp'
+import { bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { keccak256, Transaction, Wallet } from 'ethers'
 import type { Provider } from '../src/index.js'
 import { COW_KEY, fresh, rejects, useHttpServer } from './helpers.js'
@@ -45,18 +47,26 @@ describe('raw transactions', async () => {
     expect(keccak256(bytes)).toBe(remasc.hash)
   })
 
-  it('finds a transaction waiting in the pool by hash, not by block', async () => {
+  it('finds a transaction waiting in the pool by hash, and at pending by its place in the pending block', async () => {
     const q = await fresh()
     await q.request({ method: 'evm_setAutomine', params: [false] })
     const waiting = await signed(q, 33, COW_KEY)
     const h = (await q.request({ method: 'eth_sendRawTransaction', params: [waiting] })) as string
     expect(await q.request({ method: 'eth_getRawTransactionByHash', params: [h] })).toBe(waiting)
     expect(await q.request({ method: 'debug_getRawTransaction', params: [h] })).toBe(waiting)
-    await rejects(
-      q.request({ method: 'eth_getRawTransactionByBlockNumberAndIndex', params: ['pending', '0x0'] }),
-      -32201,
-      "The method don't support 'pending' as a parameter yet (eth_getRawTransactionByBlockNumberAndIndex)",
-    )
+    // The pending block holds it, then REMASC's transaction, as debug_getRawBlock("pending") lists them.
+    const atPending = (i: string) => q.request({ method: 'eth_getRawTransactionByBlockNumberAndIndex', params: ['pending', i] })
+    const [, txs] = RLP.decode(hexToBytes((await q.request({ method: 'debug_getRawBlock', params: ['pending'] })) as `0x${string}`)) as [unknown, Uint8Array[][]]
+    expect(txs).toHaveLength(2)
+    expect(await atPending('0x0')).toBe(waiting)
+    expect(await atPending('0x0')).toBe(bytesToHex(RLP.encode(txs[0]!)))
+    const remasc = await atPending('0x1')
+    expect(remasc).toBe(bytesToHex(RLP.encode(txs[1]!)))
+    expect(await atPending('0x2')).toBeNull()
+    // The block then mined holds the same bytes at the same places.
+    await q.request({ method: 'evm_mine', params: [] })
+    expect(await q.request({ method: 'eth_getRawTransactionByBlockNumberAndIndex', params: ['latest', '0x0'] })).toBe(waiting)
+    expect(await q.request({ method: 'eth_getRawTransactionByBlockNumberAndIndex', params: ['latest', '0x1'] })).toBe(remasc)
   })
 
   it('answers null for what the chain does not have, and coded errors for bad input', async () => {

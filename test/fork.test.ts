@@ -166,6 +166,11 @@ describe('forking a remote rsksim', () => {
       expect([m, bytesToHex(parentHash!), bytesToBigInt(number!)]).toEqual([m, at.forkBlock.hash, BigInt(at.forkNumber + 1)])
     }
     expect(await rpc(f, 'debug_traceBlockByNumber', ['pending', { tracer: 'callTracer' }])).toHaveLength(2)
+    // So are the extensions' answers at pending (the remote's would be its forked block).
+    const header = await rpc(f, 'erigon_getHeaderByNumber', ['pending'])
+    expect([header.number, header.parentHash, header.hash]).toEqual([hex(at.forkNumber + 1), at.forkBlock.hash, traces[0].blockHash])
+    expect((await rpc(f, 'ots_getBlockDetails', ['pending'])).block.hash).toBe(header.hash)
+    expect((await rpc(f, 'trace_replayBlockTransactions', ['pending', ['trace']])).map((e: any) => e.trace[0].action.to)).toEqual([BOB, REMASC])
     await f.disconnect()
   })
 

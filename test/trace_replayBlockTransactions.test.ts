@@ -70,16 +70,44 @@ describe('trace_replayBlockTransactions and trace_replayTransaction', async () =
     expect(await rpc('trace_replayTransaction', [set.transactionHash, ['stateDiff', 'trace']])).toEqual(rest)
   })
 
-  it('answers an unknown block [] and an unknown transaction null; refuses vmTrace, unknown types and pending', async () => {
+  it('answers an unknown block [] and an unknown transaction null; refuses vmTrace and unknown types', async () => {
     expect(await rpc('trace_replayBlockTransactions', ['0x999', ['trace']])).toEqual([])
     expect(await rpc('trace_replayTransaction', ['0x' + '33'.repeat(32), ['trace']])).toBeNull()
     await rejects(rpc('trace_replayBlockTransactions', [at, ['vmTrace']]), -32602, /^vmTrace is not supported/)
     await rejects(rpc('trace_replayTransaction', [set.transactionHash, ['foo']]), -32602, "Invalid trace type foo: expected 'trace', 'stateDiff' or 'vmTrace'.")
     await rejects(rpc('trace_replayBlockTransactions', [at, 'trace']), -32602)
-    await rejects(rpc('trace_replayBlockTransactions', ['pending', ['trace']]), -32602, /does not answer 'pending'/)
     const hosted = await fresh({ hosted: true })
     await rejects(hosted.request({ method: 'trace_replayBlockTransactions', params: [at, ['trace']] }), -32601)
     await rejects(hosted.request({ method: 'trace_replayTransaction', params: [set.transactionHash, ['trace']] }), -32601)
+  })
+})
+
+describe('trace_replayBlockTransactions at pending', () => {
+  it('replays the pending block trace_block traces: the entries of the block then mined, nothing kept', async () => {
+    const p = await fresh()
+    const rpc = (method: string, params: unknown[] = []) => p.request({ method, params }) as Promise<any>
+    const addr = (await send(p, { data: Storage.bytecode })).contractAddress as string
+    await rpc('evm_setAutomine', [false])
+    const sent = [
+      await rpc('eth_sendTransaction', [{ from: COW, to: addr, data: storage.encodeFunctionData('set', [1, 42]), gas: '0x4c4b40', gasPrice: '0x3b9aca00' }]),
+      await rpc('eth_sendTransaction', [{ from: COW, to: '0x' + '77'.repeat(20), value: '0x7' }]),
+    ]
+    const head = await rpc('eth_getBlockByNumber', ['latest', false])
+    await rpc('evm_setNextBlockTimestamp', [Number(head.timestamp) + 10])
+    const replayed = await rpc('trace_replayBlockTransactions', ['pending', ['trace', 'stateDiff']])
+    const pendingTraces = await rpc('trace_block', ['pending'])
+    // Read, not kept.
+    expect(await rpc('eth_blockNumber')).toBe(head.number)
+    expect(await rpc('eth_getStorageAt', [addr, mappingSlot(1), 'latest'])).toBe(word(0))
+
+    await rpc('evm_mine')
+    const mined = await rpc('eth_getBlockByNumber', ['latest', false])
+    expect(replayed.map((e: any) => e.transactionHash)).toEqual(mined.transactions)
+    expect(replayed.map((e: any) => e.transactionHash).slice(0, 2)).toEqual(sent)
+    expect(replayed).toEqual(await rpc('trace_replayBlockTransactions', [mined.number, ['trace', 'stateDiff']]))
+    expect(replayed[0].stateDiff[addr.toLowerCase()].storage).toEqual({ [mappingSlot(1)]: { '*': { from: word(0), to: word(42) } } })
+    // The same frames as trace_block("pending"), which carries the block fields and RSKj's top-level gasUsed 0x0.
+    expect(replayed.flatMap((e: any) => e.trace.map((t: any) => t.action))).toEqual(pendingTraces.map((t: any) => t.action))
   })
 })
 

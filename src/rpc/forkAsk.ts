@@ -86,13 +86,15 @@ export const withParam = (raw: unknown[], i: number, v: unknown): unknown[] => {
 
 /**
  * The remote's block (`eth_getBlockByNumber`/`ByHash`, transactions as hashes) that `sel` names when it is the forked
- * block or one below it; LOCAL for rsksim's own blocks (and a hash neither has).
+ * block or one below it; LOCAL for rsksim's own blocks (and a hash neither has), `pending` among them: the block after
+ * the head is rsksim's own, even right at the fork.
  */
 export async function remoteBlock(ctx: RouteContext, sel: BlockSelector | { kind: 'hash'; hash: Uint8Array }): Promise<unknown> {
   if (sel.kind === 'hash') {
     const remote = await remoteBlockOfHash(ctx, bytesToHex(sel.hash))
     return remote === LOCAL || remote === undefined ? LOCAL : remote.block
   }
+  if (sel.kind === 'tag' && sel.tag === 'pending') return LOCAL
   const n = numberOf(ctx.node, sel)
   if (n === undefined || n > ctx.fork.number) return LOCAL
   return ask(ctx, [hexNumber(n), false], 'eth_getBlockByNumber')

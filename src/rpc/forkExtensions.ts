@@ -15,12 +15,10 @@ import { ask, LOCAL, numberOf, remoteBlock, remoteBlockOfHash, remoteNumberOfHas
  * (eth_getBlockByNumber/ByHash) and its eth_getTransactionReceipt of each of the block's transactions, asked together
  * (one batch), so each receipt is the one eth_getTransactionReceipt answers here for that transaction. Every kind of
  * remote answers those two; an RSKj remote has no eth_getBlockReceipts (its -32601 would be the answer). `pending` is
- * left to the local handler, which refuses it.
+ * left to the local handler (`remoteBlock`), which refuses it.
  */
 export const blockReceipts: Route = async (ctx, args) => {
-  const sel = args[0] as BlockSelector
-  if (sel.kind === 'tag' && sel.tag === 'pending') return LOCAL
-  const block = await remoteBlock(ctx, sel)
+  const block = await remoteBlock(ctx, args[0] as BlockSelector)
   if (block === LOCAL) return LOCAL
   const hashes = (block as { transactions?: unknown } | null)?.transactions
   if (!Array.isArray(hashes)) return null

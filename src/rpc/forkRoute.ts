@@ -100,7 +100,7 @@ const ROUTES: Record<string, Route> = {
   debug_traceBlockByNumber: byNumber(0, true),
   trace_block: byNumber(0, true),
   // Replays of the remote's blocks are the remote's (an RSKj remote has none: its -32601 is the answer); `pending` is
-  // refused here.
+  // rsksim's own pending block, as for trace_block.
   trace_replayBlockTransactions: byNumber(0, true),
   chain_getRawBlockHeaderByNumber: byNumber(0, true),
   rsk_getRawBlockHeaderByNumber: byNumber(0, true),

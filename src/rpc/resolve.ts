@@ -13,8 +13,9 @@ export function refusePending(method: string): RpcError {
 }
 
 /**
- * Block for state reads (eth_getTransactionCount, eth_getCode, eth_getProof; `readBlock` for the others):
- * `pending` reads the head; an unknown number or hash is -32600.
+ * Block for state reads at the chain's own blocks; an unknown number or hash is -32600. `pending` reads the head: only
+ * eth_getTransactionCount asks for it so (the head's nonce, then the pool's), as every read of the pending state
+ * goes through `readBlock`.
  */
 export function stateBlock(node: RskNode, sel: BlockSelector): BlockRecord {
   const store = node.chain.store
@@ -64,20 +65,17 @@ export function callBlock(node: RskNode, sel: BlockSelector): BlockRecord | Prom
 }
 
 /**
- * Block for block-returning methods (eth_getBlockByNumber and kin): `pending` refused when `refuse` is set (and the
- * head otherwise: the extensions that call this so; the methods RSKj answers with the pending block use
- * `blockOrPending`), `safe`/`finalized` refused as RSKj does, unknown → undefined (the method answers null).
+ * Block for block-returning methods (eth_getBlockByNumber and kin): `pending` refused as the spec's five methods
+ * refuse it (the methods that serve it answer the pending block through `blockOrPending`, or answer it their own way
+ * first), `safe`/`finalized` refused as RSKj does, unknown → undefined (the method answers null).
  */
-export function blockById(node: RskNode, sel: BlockSelector, method: string, refuse: boolean): BlockRecord | undefined {
+export function blockById(node: RskNode, sel: BlockSelector, method: string): BlockRecord | undefined {
   const store = node.chain.store
   switch (sel.kind) {
     case 'tag':
       if (sel.tag === 'earliest') return store.byNumber(0n)
       if (sel.tag === 'latest') return store.head
-      if (sel.tag === 'pending') {
-        if (refuse) throw refusePending(method)
-        return store.head
-      }
+      if (sel.tag === 'pending') throw refusePending(method)
       throw invalidParams(`invalid blocknumber ${sel.tag}`)
     case 'number':
       return store.byNumber(sel.number)
@@ -88,9 +86,10 @@ export function blockById(node: RskNode, sel: BlockSelector, method: string, ref
 
 /**
  * Block for the methods that answer `pending` with the pending block itself, as RSKj's `Web3InformationRetriever.getBlock`
- * does (chain_getRawBlockHeaderByNumber, debug_traceBlockByNumber): the complete pending block of this request
+ * does (chain_getRawBlockHeaderByNumber, debug_traceBlockByNumber, and the extensions that answer a block:
+ * docs/extensions.md "`pending` in the extensions"): the complete pending block of this request
  * (src/node/miner/pendingSeal.ts); any other selector as `blockById`.
  */
 export function blockOrPending(node: RskNode, sel: BlockSelector, method: string): BlockRecord | undefined | Promise<BlockRecord> {
-  return sel.kind === 'tag' && sel.tag === 'pending' ? node.miner.pendingSealed() : blockById(node, sel, method, false)
+  return sel.kind === 'tag' && sel.tag === 'pending' ? node.miner.pendingSealed() : blockById(node, sel, method)
 }

@@ -16,7 +16,7 @@ import { method, noParams, type MethodTable } from '../method.js'
 import { data } from '../format/hex.js'
 import { formatBlock } from '../format/block.js'
 import { formatBlockDetails, formatBlockTransactions, pageStart, formatInternalOperations, formatSearchPage, formatTraceEntries } from '../format/ots.js'
-import { blockById, stateBlock } from '../resolve.js'
+import { blockOrPending, readBlock } from '../resolve.js'
 import type { RskNode } from '../../node/node.js'
 import type { TxLocation } from '../../node/chain/types.js'
 import { traceCalls } from '../../node/exec/tracers/index.js'
@@ -79,15 +79,21 @@ function scanBound(name: string, from: bigint, next: bigint): never {
 export const otsMethods: MethodTable = {
   ots_getApiLevel: noParams(() => OTS_API_LEVEL),
 
-  /** Unknown block → null, as eth_getBlockByNumber (Anvil 1.7.1 answers -32001 `Resource not found`). */
-  erigon_getHeaderByNumber: method([blockNumberArg], ({ node, method: name }, sel) => {
-    const block = blockById(node, sel, name, false)
+  /**
+   * Unknown block → null, as eth_getBlockByNumber (Anvil 1.7.1 answers -32001 `Resource not found`). `pending` is the
+   * pending block as trace_block answers it, with its number and hash, as Erigon answers its miner's pending block.
+   */
+  erigon_getHeaderByNumber: method([blockNumberArg], async ({ node, method: name }, sel) => {
+    const block = await blockOrPending(node, sel, name)
     return block === undefined ? null : formatBlock(block, false)
   }),
 
-  /** eth_getCode's block forms (`pending` reads the head); an unknown block is eth_getCode's -32600. */
+  /**
+   * eth_getCode's block forms; `pending` reads the pending block's state, as eth_getBalance and eth_getAccountInfo
+   * do. An unknown block is eth_getCode's -32600.
+   */
   ots_hasCode: method([address, optional(stateBlockArg)], async ({ node }, addr, sel) => {
-    const code = await node.chain.codeAt(addr, stateBlock(node, sel ?? LATEST))
+    const code = await node.chain.codeAt(addr, await readBlock(node, sel ?? LATEST))
     return code.length > 0
   }),
 
@@ -114,9 +120,9 @@ export const otsMethods: MethodTable = {
     return r.status === 1 ? '0x' : data(r.revertData ?? new Uint8Array())
   }),
 
-  /** Unknown block → null (Anvil 1.7.1: -32001 `Resource not found`). */
-  ots_getBlockDetails: method([blockNumberArg], ({ node, method: name }, sel) => {
-    const block = blockById(node, sel, name, false)
+  /** Unknown block → null (Anvil 1.7.1: -32001 `Resource not found`); `pending` as erigon_getHeaderByNumber. */
+  ots_getBlockDetails: method([blockNumberArg], async ({ node, method: name }, sel) => {
+    const block = await blockOrPending(node, sel, name)
     return block === undefined ? null : formatBlockDetails(block)
   }),
 

@@ -11,9 +11,10 @@
  * - `vmTrace`: refused (-32602): rsksim does not build OpenEthereum's VM trace; debug_traceTransaction gives the steps.
  * - `output`: the top call's return data, or a creation's deployed code, whether asked or not.
  *
- * An unknown block answers `[]` as Anvil does, an unknown transaction `null` as trace_transaction does; `pending` is
- * refused (the pending block is traced by trace_block). On a fork, the remote's blocks and transactions are asked of
- * the remote (src/rpc/forkRoute.ts).
+ * An unknown block answers `[]` as Anvil does, an unknown transaction `null` as trace_transaction does. `pending` is
+ * the pending block trace_block("pending") traces, replayed from the state it was built on, so its entries are those
+ * of the block then mined (docs/extensions.md "`pending` in the extensions"). On a fork, the remote's blocks and
+ * transactions are asked of the remote (src/rpc/forkRoute.ts).
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { invalidParams } from '../../errors.js'
@@ -23,7 +24,7 @@ import { method, type MethodTable } from '../method.js'
 import { data } from '../format/hex.js'
 import { formatParityTraces } from '../format/trace.js'
 import { formatStateDiff } from '../format/stateDiff.js'
-import { blockById } from '../resolve.js'
+import { blockOrPending } from '../resolve.js'
 import type { RskNode } from '../../node/node.js'
 import type { BlockRecord } from '../../node/chain/types.js'
 import { traceCalls, traceCallsAndStateDiffs, type StateDiff, type TxCallTrace } from '../../node/exec/tracers/index.js'
@@ -66,8 +67,7 @@ async function replays(node: RskNode, block: BlockRecord, types: TraceTypes, onl
 
 export const traceReplayMethods: MethodTable = {
   trace_replayBlockTransactions: method([hexBlockId, traceTypes], async ({ node, method: name }, sel, types) => {
-    if (sel.kind === 'tag' && sel.tag === 'pending') throw invalidParams(`${name} does not answer 'pending': ask trace_block('pending') for the pending block's traces`)
-    const block = blockById(node, sel, name, false)
+    const block = await blockOrPending(node, sel, name)
     return block === undefined || block.number === 0n ? [] : replays(node, block, types)
   }),
 

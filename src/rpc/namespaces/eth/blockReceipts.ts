@@ -23,7 +23,7 @@ export const ethBlockReceiptsMethods: MethodTable = {
     if (sel.kind === 'tag' && sel.tag === 'pending') {
       throw invalidParams("eth_getBlockReceipts does not answer 'pending': its transactions have no receipts until the block is mined (evm_mine); ask 'latest' or a block number")
     }
-    const block = blockById(node, sel, name, false)
+    const block = blockById(node, sel, name)
     return block === undefined ? null : block.transactions.map((_, index) => formatReceipt({ block, index }))
   }),
 }

@@ -15,7 +15,7 @@ export const ethBlockMethods: MethodTable = {
   }),
 
   eth_getBlockByNumber: method([hexBlockId, optional(boolean)], ({ node, method: name }, sel, full) => {
-    const block = blockById(node, sel, name, true)
+    const block = blockById(node, sel, name)
     return block === undefined ? null : formatBlock(block, full ?? false)
   }),
 
@@ -31,7 +31,7 @@ export const ethBlockMethods: MethodTable = {
    */
   eth_getBlockTransactionCountByNumber: method([hexBlockId], ({ node, method: name }, sel) => {
     if (sel.kind === 'tag' && sel.tag === 'pending') return quantity(node.pool.pendingCount)
-    const block = blockById(node, sel, name, false)
+    const block = blockById(node, sel, name)
     if (block === undefined) throw blockNotFound(sel.kind === 'number' ? '0x' + sel.number.toString(16) : sel.kind === 'hash' ? bytesToHex(sel.hash) : sel.tag)
     return quantity(block.transactions.length)
   }),
@@ -44,7 +44,7 @@ export const ethBlockMethods: MethodTable = {
   }),
 
   eth_getUncleCountByBlockNumber: method([hexBlockId], ({ node, method: name }, sel) => {
-    const block = blockById(node, sel, name, true)
+    const block = blockById(node, sel, name)
     if (block === undefined) throw blockNotFound(sel.kind === 'number' ? '0x' + sel.number.toString(16) : 'unknown')
     return '0x0'
   }),
@@ -52,7 +52,7 @@ export const ethBlockMethods: MethodTable = {
   eth_getUncleByBlockHashAndIndex: method([blockHash, hexIndex], () => null),
 
   eth_getUncleByBlockNumberAndIndex: method([hexBlockId, hexIndex], ({ node, method: name }, sel) => {
-    blockById(node, sel, name, true)
+    blockById(node, sel, name)
     return null
   }),
 }

@@ -8,8 +8,10 @@
  * system transaction that ends every block, RSKj's encoding of it (src/node/rsk/remasc/remascTx.ts). A transaction
  * waiting in the pool is found by hash, as geth finds it; unknown → `null`. The by-block forms take the arguments
  * of eth_getTransactionByBlockHashAndIndex and eth_getTransactionByBlockNumberAndIndex, and answer as they do
- * (`null` past the block's end; `pending` refused with the same -32201 as eth_getTransactionByBlockNumberAndIndex,
- * spec "Limits"). On a fork the remote's transactions are built from the remote's answers (src/rpc/forkExtensions.ts).
+ * (`null` past the block's end). `pending` is the pending block as debug_getRawBlock answers it, as geth answers it:
+ * the service refuses it to eth_getTransactionByBlockNumberAndIndex only (spec "Limits"; docs/extensions.md
+ * "`pending` in the extensions"). On a fork the remote's transactions are built from the remote's answers
+ * (src/rpc/forkExtensions.ts).
  */
 import { bytesToBigInt, bytesToHex, hexToBytes, unpadBytes } from '@ethereumjs/util'
 import { ErrorCode, RpcError } from '../../../errors.js'
@@ -20,7 +22,7 @@ import { blockHash, hexIndex, txHash } from '../../codecs/primitives.js'
 import { hexBlockId } from '../../codecs/block.js'
 import { method, type MethodSpec, type MethodTable } from '../../method.js'
 import { data } from '../../format/hex.js'
-import { blockById } from '../../resolve.js'
+import { blockOrPending } from '../../resolve.js'
 import type { BlockRecord } from '../../../node/chain/types.js'
 
 const rawAt = (block: BlockRecord | undefined, index: bigint): string | null => {
@@ -39,7 +41,7 @@ export const ethRawTransactionMethods: MethodTable = {
   eth_getRawTransactionByHash: byHash,
   debug_getRawTransaction: byHash,
   eth_getRawTransactionByBlockHashAndIndex: method([blockHash, hexIndex], ({ node }, hash, index) => rawAt(node.chain.store.getByHash(bytesToHex(hash)), index)),
-  eth_getRawTransactionByBlockNumberAndIndex: method([hexBlockId, hexIndex], ({ node, method: name }, sel, index) => rawAt(blockById(node, sel, name, true), index)),
+  eth_getRawTransactionByBlockNumberAndIndex: method([hexBlockId, hexIndex], async ({ node, method: name }, sel, index) => rawAt(await blockOrPending(node, sel, name), index)),
 }
 
 /**

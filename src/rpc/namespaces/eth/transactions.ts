@@ -124,7 +124,7 @@ export const ethTransactionMethods: MethodTable = {
   }),
 
   eth_getTransactionByBlockNumberAndIndex: method([hexBlockId, hexIndex], ({ node, method: name }, sel, index) => {
-    const block = blockById(node, sel, name, true)
+    const block = blockById(node, sel, name)
     const t = block?.transactions[Number(index)]
     return t === undefined ? null : formatTransaction(t, block, Number(index))
   }),
