@@ -19,12 +19,15 @@
  * gas table (reference §7.5: SSTORE clear 5,000 with a 15,000 refund, refunds capped at half the gas used).
  */
 import { describe, expect, it } from 'vitest'
-import { COW, COW1, MINER, fresh, rejects } from './helpers.js'
+import { getCreateAddress, Signature, toBeHex, Transaction } from 'ethers'
+import { COW, COW1, MINER, fresh, initcodeFor, rejects } from './helpers.js'
 import type { Provider } from '../src/index.js'
 
 const C0 = '0xc000000000000000000000000000000000000000'
 const C1 = '0xc100000000000000000000000000000000000000'
 const C2 = '0xc200000000000000000000000000000000000000'
+/** NUMBER, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, RETURN: the block's number as one word (runtime code, no 0x). */
+const RETURNS_NUMBER = '4360005260206000f3'
 /** JUMPDEST, PUSH1 0, JUMP: loops until its gas is gone. */
 const LOOP = '0x5b600056'
 /** PUSH1 0, PUSH1 0, SSTORE, STOP: clears slot 0. */
@@ -187,6 +190,8 @@ describe('eth_simulateV1 execution-apis vectors: refusals', () => {
     const text = 'err: nonce has max value: address 0xC000000000000000000000000000000000000000, nonce: 18446744073709551615 (supplied gas 10000000)'
     await simRejects(p, payload(true), -32603, text)
     await simRejects(p, payload(false), -32603, text)
+    // A call naming that nonce without validation: geth would show it in the transaction; the engine's cannot carry it.
+    await simRejects(p, { blockStateCalls: [{ calls: [{ from: C0, to: C1, nonce: '0xffffffffffffffff' }] }] }, -32603, text)
   })
 
   it('an empty blockStateCalls is -32602 "empty input", as geth', async () => {
@@ -203,6 +208,43 @@ describe('eth_simulateV1 execution-apis vectors: answers', () => {
     const expected = [{ returnData: '0x', logs: [], gasUsed: '0x5208', maxUsedGas: '0x5208', status: '0x1' }]
     expect([low[0].calls, high[0].calls]).toEqual([expected, expected])
     expect([low[0].gasUsed, high[0].gasUsed]).toEqual(['0x5208', '0x5208'])
+  })
+
+  it('without validation a call\'s nonce is its transaction\'s, and the sender\'s nonce runs it (geth sanitizeCall, state_transition.go)', async () => {
+    const p = await fresh()
+    // geth keeps a given nonce in the simulated transaction (simulate.go `sanitizeCall` fills it only when absent;
+    // `ToMessage(…, skipNonceChecks)`); the execution takes the creation's address and the raise from the state
+    // (core/state_transition.go `execute`: `CreateAddress(msg.From, GetNonce(msg.From))`, `SetNonce(…, GetNonce + 1)`).
+    // Anvil 1.7.1 also answers the given nonce in the transaction.
+    const [b] = await sim(p, {
+      returnFullTransactions: true,
+      blockStateCalls: [
+        {
+          calls: [
+            { from: C0, to: C1, nonce: '0x64' },
+            { from: C0, data: initcodeFor(RETURNS_NUMBER), nonce: '0x64' },
+            { from: C0, to: getCreateAddress({ from: C0, nonce: 1 }) },
+            { from: C0, to: getCreateAddress({ from: C0, nonce: 100 }) },
+          ],
+        },
+      ],
+    })
+    expect(b.transactions.map((t: any) => t.nonce)).toEqual(['0x64', '0x64', '0x2', '0x3'])
+    // The hash is the transaction's with that nonce: its own fields, with the stand-in signature, hashed by ethers.
+    for (const t of b.transactions) {
+      const signature = Signature.from({ r: toBeHex(BigInt(t.r), 32), s: toBeHex(BigInt(t.s), 32), v: BigInt(t.v) })
+      const fields = { type: 0, chainId: 33n, nonce: Number(t.nonce), gasLimit: t.gas, gasPrice: t.gasPrice, to: t.to, value: t.value, data: t.input, signature }
+      expect(Transaction.from(fields).hash).toBe(t.hash)
+    }
+    // The creation ran on the state's nonce 1: its code answers at getCreateAddress(C0, 1), none at nonce 100's.
+    expect(b.calls.map((c: any) => c.status)).toEqual(['0x1', '0x1', '0x1', '0x1'])
+    expect(b.calls[2].returnData).toBe('0x' + BigInt(b.number).toString(16).padStart(64, '0'))
+    expect(b.calls[3].returnData).toBe('0x')
+  })
+
+  it('a nonce over 64 bits is -32602, as geth decodes it (hexutil.Uint64)', async () => {
+    const p = await fresh()
+    await simRejects(p, { blockStateCalls: [{ calls: [{ from: C0, to: C1, nonce: '0x10000000000000000' }] }] }, -32602, 'Invalid blockStateCalls[0].calls[0].nonce: more than 64 bits.')
   })
 
   it('run-out-of-gas-in-block-38015: the second call gets what the first left of the block, and runs out of it', async () => {

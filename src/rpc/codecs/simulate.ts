@@ -87,7 +87,7 @@ function simBlock(v: unknown, i: number): SimulatedBlockInput {
   }
   if (o.calls != null) {
     if (!Array.isArray(o.calls)) throw invalidParams(`Invalid blockStateCalls[${i}].calls: expected an array.`)
-    out.calls = (o.calls as unknown[]).map(simCall)
+    out.calls = (o.calls as unknown[]).map((c, j) => simCall(c, `blockStateCalls[${i}].calls[${j}]`))
   }
   return out
 }
@@ -112,7 +112,11 @@ function refuseMoves(overrides: unknown): void {
   throw new RpcError(ErrorCode.Generic, `account ${name} cannot be moved: rsksim keeps RSK's precompiles at their addresses`)
 }
 
-function simCall(v: unknown): SimulatedCallInput {
+/** A nonce is a transaction's (geth decodes it as a 64-bit `hexutil.Uint64`: -32602 beyond). */
+const MAX_UINT64 = 2n ** 64n - 1n
+
+function simCall(v: unknown, what: string): SimulatedCallInput {
   const c = callObject(v)
+  if (c.nonce !== undefined && c.nonce > MAX_UINT64) throw invalidParams(`Invalid ${what}.nonce: more than 64 bits.`)
   return { ...callRequest(c), ...(c.nonce !== undefined ? { nonce: c.nonce } : {}) }
 }
