@@ -19,7 +19,7 @@
  * gas table (reference §7.5: SSTORE clear 5,000 with a 15,000 refund, refunds capped at half the gas used).
  */
 import { describe, expect, it } from 'vitest'
-import { getCreateAddress, Signature, toBeHex, Transaction } from 'ethers'
+import { getAddress, getCreateAddress, Signature, toBeHex, Transaction } from 'ethers'
 import { COW, COW1, MINER, fresh, initcodeFor, rejects } from './helpers.js'
 import type { Provider } from '../src/index.js'
 
@@ -163,6 +163,18 @@ describe('eth_simulateV1 execution-apis vectors: refusals', () => {
     )
     const stateOverrides = { '0x0100000000000000000000000000000000000000': { movePrecompileToAddress: C2 }, '0x0200000000000000000000000000000000000000': { movePrecompileToAddress: C2 } }
     await simRejects(p, { blockStateCalls: [{ stateOverrides }] }, -32000, 'account 0x0100000000000000000000000000000000000000 is not a precompile')
+  })
+
+  it('a move is refused when its block\'s overrides are applied, as geth\'s Apply: the numbers\' and times\' checks and earlier blocks\' refusals win', async () => {
+    const p = await fresh()
+    const move = { stateOverrides: { [C0]: { movePrecompileToAddress: C1 } } }
+    // simulate.go `execute`: sanitizeChain checks every block's number and time before any block runs.
+    await simRejects(p, { blockStateCalls: [move, { blockOverrides: { number: '0x0' } }] }, -38020, 'block numbers must be in order: 0 <= 1')
+    // processBlock applies a block's overrides when its turn comes: a refusal in an earlier block is answered.
+    const poor = { calls: [{ from: C2, to: C1, value: '0x3e8' }] }
+    await simRejects(p, { blockStateCalls: [poor, move] }, -38014, `err: insufficient funds for gas * price + value: address ${getAddress(C2)} have 0 want 1000 (supplied gas 10000000)`)
+    // The move's block comes first: its refusal, before its own calls run.
+    await simRejects(p, { blockStateCalls: [{ ...move, ...poor }] }, -32000, 'account 0xC000000000000000000000000000000000000000 is not a precompile')
   })
 
   it('moving a precompile is refused with -32000 (geth moves it; rsksim keeps RSK\'s precompiles in place), eth_call keeps RSKj\'s -32201', async () => {

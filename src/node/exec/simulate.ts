@@ -68,6 +68,11 @@ export interface SimulatedBlockInput {
   gasLimit?: bigint
   feeRecipient?: Uint8Array
   stateOverrides?: StateOverrides
+  /**
+   * Why the block's state overrides cannot be applied (a `movePrecompileToAddress`: rpc/codecs/simulate.ts `moves`):
+   * refused when the block's turn comes, where geth's override.go `Apply` refuses it.
+   */
+  refusedOverride?: string
   calls: SimulatedCallInput[]
 }
 
@@ -122,6 +127,7 @@ export type SimulationRefusal =
   | 'gasPriceTooLow'
   | 'gasPriceCap'
   | 'tooManyBlocks'
+  | 'stateOverride'
 
 export class SimulationRefused extends Error {
   override readonly name = 'SimulationRefused'
@@ -206,7 +212,9 @@ async function runBlock(chain: Chain, state: LiveState, vm: VM, parent: BlockRec
   const difficulty = parent.header.difficulty
   const fields = { number: input.number, timestamp: input.time, gasLimit, coinbase, difficulty }
   const context: BlockContext = { vm, state, block: executionBlockOf(chain.common, fields), coinbase, remasc: settings.remasc }
-  // Overrides are applied before the block's calls (geth `processBlock`), inside the simulation's checkpoint.
+  // Overrides are applied before the block's calls (geth `processBlock`), inside the simulation's checkpoint; one that
+  // cannot be is refused here, as geth's `Apply` refuses it: after the earlier blocks ran.
+  if (input.refusedOverride !== undefined) throw new SimulationRefused('stateOverride', input.refusedOverride)
   if (input.stateOverrides !== undefined) await applyOverrides(state, input.stateOverrides)
   const txs: TxRecord[] = []
   const receipts: ReceiptRecord[] = []

@@ -32,6 +32,8 @@ const REFUSAL_CODES: Record<SimulationRefusal, number> = {
   maxInitCodeSize: -38025,
   tooManyBlocks: CLIENT_LIMIT_EXCEEDED,
   gasPriceCap: ErrorCode.InvalidParams,
+  // geth's code for an override it cannot apply (override.go `Apply` answers a plain error).
+  stateOverride: ErrorCode.Generic,
 }
 
 /**
