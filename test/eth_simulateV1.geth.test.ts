@@ -7,7 +7,9 @@
  * not depend on Ethereum's header or gas table): instrict-gas-38013, block-num-order-38020,
  * block-timestamp-order-38021, big-block-state-calls-array, transaction-too-low-nonce-38010,
  * transaction-too-high-nonce, logs, gas-fees-and-value-error-38014, simple-no-funds, try-to-move-non-precompile,
- * move-two-non-precompiles-accounts-to-same, run-out-of-gas-in-block-38015. Not converted: those that need a base fee,
+ * move-two-non-precompiles-accounts-to-same, run-out-of-gas-in-block-38015, and on a chain of the vectors' shape
+ * (head 0x36 at time 0x21c) blocknumber-increment, block-timestamp-auto-increment, empty and the
+ * empty-with-block-num-set ones (numbers and timestamps). Not converted: those that need a base fee,
  * blobs, withdrawals or prevRandao (the -38012 base-fee vectors, blobs, check-invalid-nonce and the validation ones
  * that end in -38012), those that override or move a precompile (RSKj refuses precompile overrides; rsksim does not
  * move them), and every expected block hash, size and state root, and the gas figures of code whose opcodes RSK
@@ -392,5 +394,50 @@ describe('eth_simulateV1 on pending (geth simulates on its pending block\'s head
     // On latest, the head is the parent.
     const [onLatest] = await sim(p, { blockStateCalls: [previousHash] })
     expect([onLatest.parentHash, onLatest.calls[0].returnData]).toEqual([head.hash, head.hash])
+  })
+})
+
+/**
+ * The vectors' chain: head 0x36 at time 0x21c, each block 10 s after the one before from a genesis at 0 (the vectors'
+ * answers show it: block 0x1's time is 0xa, 0x35's 0x212). Built with rsksim's own dev methods.
+ */
+async function vectorsChain(): Promise<Provider> {
+  const p = await fresh({ genesisTimestamp: 0n })
+  await p.request({ method: 'anvil_setBlockTimestampInterval', params: [10] })
+  await p.request({ method: 'anvil_mine', params: ['0x36'] })
+  return p
+}
+
+describe('eth_simulateV1 execution-apis vectors on a chain of their shape (head 0x36 at 0x21c)', () => {
+  const numbersAndTimes = (blocks: any[]) => blocks.map((b) => [b.number, b.timestamp])
+
+  it('blocknumber-increment: a block without time is 12 s after the one before, a gap\'s blocks too (geth timestampIncrement)', async () => {
+    const p = await vectorsChain()
+    const blocks = await sim(p, {
+      blockStateCalls: [{ blockOverrides: { number: '0x40', time: '0x410' } }, {}, {}, {}, {}, {}, { blockOverrides: { number: '0x54' } }, {}, {}, {}],
+      traceTransfers: true,
+      returnFullTransactions: true,
+    })
+    // The vector's answer, every block's number and timestamp.
+    expect(numbersAndTimes(blocks)).toEqual([
+      ['0x37', '0x228'], ['0x38', '0x234'], ['0x39', '0x240'], ['0x3a', '0x24c'], ['0x3b', '0x258'], ['0x3c', '0x264'], ['0x3d', '0x270'],
+      ['0x3e', '0x27c'], ['0x3f', '0x288'], ['0x40', '0x410'], ['0x41', '0x41c'], ['0x42', '0x428'], ['0x43', '0x434'], ['0x44', '0x440'],
+      ['0x45', '0x44c'], ['0x46', '0x458'], ['0x47', '0x464'], ['0x48', '0x470'], ['0x49', '0x47c'], ['0x4a', '0x488'], ['0x4b', '0x494'],
+      ['0x4c', '0x4a0'], ['0x4d', '0x4ac'], ['0x4e', '0x4b8'], ['0x4f', '0x4c4'], ['0x50', '0x4d0'], ['0x51', '0x4dc'], ['0x52', '0x4e8'],
+      ['0x53', '0x4f4'], ['0x54', '0x500'], ['0x55', '0x50c'], ['0x56', '0x518'], ['0x57', '0x524'],
+    ])
+  })
+
+  it('block-timestamp-auto-increment: -38021 against the time 12 s after the block before', async () => {
+    const p = await vectorsChain()
+    await simRejects(p, { blockStateCalls: [{ blockOverrides: { time: '0x227' } }, { blockOverrides: {} }, { blockOverrides: { time: '0x228' } }, { blockOverrides: {} }] }, -38021, 'block timestamps must be in order: 552 <= 563')
+  })
+
+  it('empty, empty-with-block-num-set-current, -firstblock, -minusone: the base block\'s time + 12 s', async () => {
+    const p = await vectorsChain()
+    expect(numbersAndTimes(await sim(p, { blockStateCalls: [{}], returnFullTransactions: true }))).toEqual([['0x37', '0x228']])
+    expect(numbersAndTimes(await sim(p, { blockStateCalls: [{}] }, '0x36'))).toEqual([['0x37', '0x228']])
+    expect(numbersAndTimes(await sim(p, { blockStateCalls: [{}] }, '0x1'))).toEqual([['0x2', '0x16']])
+    expect(numbersAndTimes(await sim(p, { blockStateCalls: [{}] }, '0x35'))).toEqual([['0x36', '0x21e']])
   })
 })

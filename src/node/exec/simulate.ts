@@ -52,6 +52,14 @@ import { pendingBase, simulatedBlock } from './simulatedBlock.js'
 /** At most this many blocks a request, the blocks filling gaps in the numbers included (geth's and the spec's 256). */
 export const MAX_SIMULATE_BLOCKS = 256
 
+/**
+ * Seconds from a simulated block to the next when the request gives no `time` (geth simulate.go `timestampIncrement`;
+ * the spec's notes: "the timestamp of previous block + network block time"). RSK has no slot, its blocks come as
+ * merged mining finds them; geth's 12 s (which Anvil also adds) keeps a simulation's answer the same as theirs and
+ * independent of the wall clock (docs/extensions.md "Simulating blocks of calls").
+ */
+export const TIMESTAMP_INCREMENT = 12n
+
 export interface SimulatedCallInput {
   from?: Uint8Array
   to?: Uint8Array
@@ -86,8 +94,6 @@ export interface SimulationSettings {
   remasc: boolean
   /** The gas of the whole request, all calls together (`callGasCap`: geth's RPC gas cap, simulate.go `gasBudget`). */
   gasBudget: bigint
-  /** The timestamp the miner's clock gives a block built now on a parent of `parentTimestamp` (Clock.peek). */
-  nextTimestamp(parentTimestamp: bigint): bigint
   /** Called between calls: throws once the request's deadline has passed (exec/guard.ts `check`). */
   checkDeadline(): void
 }
@@ -141,7 +147,7 @@ export class SimulationRefused extends Error {
 
 /** Runs `blocks` on top of `base` (a mined block, or the pending block of the request); nothing is kept. */
 export async function simulate(chain: Chain, base: BlockRecord, blocks: SimulatedBlockInput[], settings: SimulationSettings): Promise<SimulatedBlock[]> {
-  const planned = plan(base, blocks, settings)
+  const planned = plan(base, blocks)
   const { state, vm } = await vmAt(chain, base)
   const depth = state.openCheckpoints
   await state.checkpoint()
@@ -175,10 +181,10 @@ type Planned = SimulatedBlockInput & { number: bigint; time: bigint }
 
 /**
  * Numbers and timestamps, checked before anything runs (geth `sanitizeChain`): a number defaults to the previous + 1
- * and a gap is filled with empty blocks; a time defaults to what the miner's clock gives a block on the previous
- * one now (the previous + 1 when the clock is behind it); both must increase strictly.
+ * and a gap is filled with empty blocks; a time defaults to the previous block's + 12 s, a gap's blocks' too; both
+ * must increase strictly.
  */
-function plan(base: BlockRecord, blocks: SimulatedBlockInput[], settings: SimulationSettings): Planned[] {
+function plan(base: BlockRecord, blocks: SimulatedBlockInput[]): Planned[] {
   const out: Planned[] = []
   let number = base.number
   let time = base.header.timestamp
@@ -190,12 +196,12 @@ function plan(base: BlockRecord, blocks: SimulatedBlockInput[], settings: Simula
       throw new SimulationRefused('tooManyBlocks', 'too many blocks')
     }
     for (let n = number + 1n; n < wanted; n++) {
-      time = settings.nextTimestamp(time)
+      time += TIMESTAMP_INCREMENT
       out.push({ number: n, time, calls: [] })
     }
     number = wanted
     if (b.time !== undefined && b.time <= time) throw new SimulationRefused('blockTimestamp', `block timestamps must be in order: ${b.time} <= ${time}`)
-    time = b.time ?? settings.nextTimestamp(time)
+    time = b.time ?? time + TIMESTAMP_INCREMENT
     out.push({ ...b, number, time })
   }
   return out

@@ -83,7 +83,6 @@ export const ethSimulateMethods: MethodTable = {
         minimumGasPrice: node.options.minimumGasPrice,
         remasc: node.remasc !== undefined,
         gasBudget: node.options.callGasCap,
-        nextTimestamp: (parent) => node.clock.peek(parent),
         checkDeadline: () => node.chain.guard.check(),
       })
       return blocks.map((b) => formatSimulated(b, payload.returnFullTransactions))
