@@ -8,8 +8,8 @@
  * block-timestamp-order-38021, big-block-state-calls-array, transaction-too-low-nonce-38010,
  * transaction-too-high-nonce, logs, gas-fees-and-value-error-38014, simple-no-funds, try-to-move-non-precompile,
  * move-two-non-precompiles-accounts-to-same, run-out-of-gas-in-block-38015, and on a chain of the vectors' shape
- * (head 0x36 at time 0x21c) blocknumber-increment, block-timestamp-auto-increment, empty and the
- * empty-with-block-num-set ones (numbers and timestamps). Not converted: those that need a base fee,
+ * (head 0x36 at time 0x21c) blocknumber-increment, block-timestamp-auto-increment, empty, the
+ * empty-with-block-num-set ones (numbers and timestamps) and make-call-with-future-block. Not converted: those that need a base fee,
  * blobs, withdrawals or prevRandao (the -38012 base-fee vectors, blobs, check-invalid-nonce and the validation ones
  * that end in -38012), those that override or move a precompile (RSKj refuses precompile overrides; rsksim does not
  * move them), and every expected block hash, size and state root, and the gas figures of code whose opcodes RSK
@@ -431,6 +431,17 @@ describe('eth_simulateV1 execution-apis vectors on a chain of their shape (head 
   it('block-timestamp-auto-increment: -38021 against the time 12 s after the block before', async () => {
     const p = await vectorsChain()
     await simRejects(p, { blockStateCalls: [{ blockOverrides: { time: '0x227' } }, { blockOverrides: {} }, { blockOverrides: { time: '0x228' } }, { blockOverrides: {} }] }, -38021, 'block timestamps must be in order: 552 <= 563')
+  })
+
+  it('make-call-with-future-block and empty-with-block-num-set-plus1: a base past the head is -32000 "header not found"', async () => {
+    const p = await vectorsChain()
+    const future = { blockStateCalls: [{ calls: [{ from: C0, to: C0 }] }], validation: true }
+    await rejects(p.request({ method: 'eth_simulateV1', params: [future, '0x111'] }), -32000, 'header not found')
+    await rejects(p.request({ method: 'eth_simulateV1', params: [{ blockStateCalls: [{}] }, '0x37'] }), -32000, 'header not found')
+    // An unknown hash: geth's text for it (eth/api_backend.go StateAndHeaderByNumberOrHash), as a string or EIP-1898.
+    const hash = '0x' + '12'.repeat(32)
+    await rejects(p.request({ method: 'eth_simulateV1', params: [{ blockStateCalls: [{}] }, hash] }), -32000, 'header for hash not found')
+    await rejects(p.request({ method: 'eth_simulateV1', params: [{ blockStateCalls: [{}] }, { blockHash: hash }] }), -32000, 'header for hash not found')
   })
 
   it('empty, empty-with-block-num-set-current, -firstblock, -minusone: the base block\'s time + 12 s', async () => {

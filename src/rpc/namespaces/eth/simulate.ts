@@ -5,7 +5,8 @@
  * answered as `eth_getBlockByNumber` formats a block, plus its `calls`.
  */
 import { optional } from '../../codecs/primitives.js'
-import { blockRef, LATEST } from '../../codecs/block.js'
+import { bytesToHex } from '@ethereumjs/util'
+import { blockRef, LATEST, type BlockSelector } from '../../codecs/block.js'
 import { simulatePayload, CLIENT_LIMIT_EXCEEDED } from '../../codecs/simulate.js'
 import { ErrorCode, RpcError } from '../../../errors.js'
 import { method, type MethodTable } from '../../method.js'
@@ -15,6 +16,8 @@ import { formatLog, markRemoved, type LogJson } from '../../format/log.js'
 import { callBlock } from '../../resolve.js'
 import { simulate, SimulationRefused, type SimulatedBlock, type SimulationRefusal } from '../../../node/exec/simulate.js'
 import { decodeErrorString } from '../../../node/exec/revertReason.js'
+import type { RskNode } from '../../../node/node.js'
+import type { BlockRecord } from '../../../node/chain/types.js'
 
 /** The spec's codes (execute.yaml `errors`, geth internal/ethapi/errors.go); -32602 where the spec has none (RSK's price cap). */
 const REFUSAL_CODES: Record<SimulationRefusal, number> = {
@@ -72,9 +75,22 @@ function formatSimulated({ block, calls }: SimulatedBlock, fullTransactions: boo
   }
 }
 
+/**
+ * The block the simulation builds on, as eth_call chooses it; one the chain does not have is geth's -32000 (RSKj has
+ * no eth_simulateV1 whose text to take): `header not found` for a number past the head, `header for hash not found`
+ * for an unknown hash (eth/api_backend.go `StateAndHeaderByNumberOrHash`; the spec's vectors
+ * make-call-with-future-block and empty-with-block-num-set-plus1).
+ */
+function simulationBase(node: RskNode, sel: BlockSelector): BlockRecord | Promise<BlockRecord> {
+  const store = node.chain.store
+  if (sel.kind === 'number' && sel.number > store.headNumber) throw new RpcError(ErrorCode.Generic, 'header not found')
+  if (sel.kind === 'hash' && store.getByHash(bytesToHex(sel.hash)) === undefined) throw new RpcError(ErrorCode.Generic, 'header for hash not found')
+  return callBlock(node, sel)
+}
+
 export const ethSimulateMethods: MethodTable = {
   eth_simulateV1: method([simulatePayload, optional(blockRef)], async ({ node }, payload, sel) => {
-    const base = await callBlock(node, sel ?? LATEST)
+    const base = await simulationBase(node, sel ?? LATEST)
     try {
       const blocks = await simulate(node.chain, base, payload.blocks, {
         validation: payload.validation,
