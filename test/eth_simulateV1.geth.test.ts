@@ -9,7 +9,8 @@
  * transaction-too-high-nonce, logs, gas-fees-and-value-error-38014, simple-no-funds, try-to-move-non-precompile,
  * move-two-non-precompiles-accounts-to-same, run-out-of-gas-in-block-38015, and on a chain of the vectors' shape
  * (head 0x36 at time 0x21c) blocknumber-increment, block-timestamp-auto-increment, empty, the
- * empty-with-block-num-set ones (numbers and timestamps) and make-call-with-future-block. Not converted: those that need a base fee,
+ * empty-with-block-num-set ones (numbers and timestamps) and make-call-with-future-block; and
+ * eth-send-should-not-produce-logs-on-revert (the call as serialized). Not converted: those that need a base fee,
  * blobs, withdrawals or prevRandao (the -38012 base-fee vectors, blobs, check-invalid-nonce and the validation ones
  * that end in -38012), those that override or move a precompile (RSKj refuses precompile overrides; rsksim does not
  * move them), and every expected block hash, size and state root, and the gas figures of code whose opcodes RSK
@@ -67,6 +68,8 @@ describe('eth_simulateV1 gas budget (geth simulate.go gasBudget)', () => {
     const p = await fresh()
     const [b] = await sim(p, { blockStateCalls: [{ ...loop, calls: [{ from: COW, to: C2, gas: '0x186a0' }] }] })
     expect(b.calls[0].error).toEqual({ code: -32015, message: 'out of gas' })
+    // geth's field order (errors.go `callError`), as the vector run-out-of-gas-in-block-38015 answers it.
+    expect(JSON.stringify(b.calls[0].error)).toBe('{"message":"out of gas","code":-32015}')
   })
 
   it('gives a call without gas what its block has left, and refuses more than that (-38015)', async () => {
@@ -298,6 +301,23 @@ const SENDS_ON = '0x60806040526004361061001e5760003560e01c80634b64e4921461002357
  * DIFFICULTY, GASLIMIT, NUMBER, TIMESTAMP, GAS, GASPRICE, BLOCKHASH(NUMBER - 1)).
  */
 const BLOCK_VALUES = '0x608060405234801561001057600080fd5b506000366060484641444543425a3a60014361002c919061009b565b406040516020016100469a99989796959493929190610138565b6040516020818303038152906040529050915050805190602001f35b6000819050919050565b7f4e487b7100000000000000000000000000000000000000000000000000000000600052601160045260246000fd5b60006100a682610062565b91506100b183610062565b92508282039050818111156100c9576100c861006c565b5b92915050565b6100d881610062565b82525050565b600073ffffffffffffffffffffffffffffffffffffffff82169050919050565b6000610109826100de565b9050919050565b610119816100fe565b82525050565b6000819050919050565b6101328161011f565b82525050565b60006101408201905061014e600083018d6100cf565b61015b602083018c6100cf565b610168604083018b610110565b610175606083018a6100cf565b61018260808301896100cf565b61018f60a08301886100cf565b61019c60c08301876100cf565b6101a960e08301866100cf565b6101b76101008301856100cf565b6101c5610120830184610129565b9b9a505050505050505050505056fea26469706673582212205139ae3ba8d46d11c29815d001b725f9840c90e330884ed070958d5af4813d8764736f6c63430008120033'
+
+describe('eth_simulateV1 execution-apis vectors: a reverted call', () => {
+  it('eth-send-should-not-produce-logs-on-revert: no transfer log, the revert as geth\'s callError (message, code, data)', async () => {
+    const p = await fresh()
+    const reverts =
+      '0x608060405260006042576040517f08c379a0000000000000000000000000000000000000000000000000000000008152600401603990609d565b60405180910390fd5b005b600082825260208201905092915050565b7f416c7761797320726576657274696e6720636f6e747261637400000000000000600082015250565b600060896019836044565b91506092826055565b602082019050919050565b6000602082019050818103600083015260b481607e565b905091905056fea264697066735822122005cbbbc709291f66fadc17416c1b0ed4d72941840db11468a21b8e1a0362024c64736f6c63430008120033'
+    const [b] = await sim(p, {
+      blockStateCalls: [{ stateOverrides: { [C0]: { balance: '0x7d0' }, [C1]: { code: reverts } }, calls: [{ from: C0, to: C1, value: '0x3e8' }] }],
+      traceTransfers: true,
+      returnFullTransactions: true,
+    })
+    // The vector's call, but its gas (0x5355: this code's opcodes cost the same on RSK, so checked too).
+    const expected =
+      '{"returnData":"0x","logs":[],"gasUsed":"0x5355","maxUsedGas":"0x5355","status":"0x0","error":{"message":"execution reverted: Always reverting contract","code":3,"data":"0x08c379a000000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000019416c7761797320726576657274696e6720636f6e747261637400000000000000"}}'
+    expect(JSON.stringify(b.calls[0])).toBe(expected)
+  })
+})
 
 describe('eth_simulateV1 execution-apis vectors: a contract as the sender (geth skips the EOA check, in both modes)', () => {
   const sendFromContract = (extra: Record<string, unknown>, balance?: string) => ({

@@ -42,11 +42,12 @@ const REFUSAL_CODES: Record<SimulationRefusal, number> = {
 /**
  * A call's error (geth `callError`): a revert is code 3 with the revert data, any other failure -32015 with the
  * engine's reason, and geth's note when the call's gas had been cut to the request's budget (simulate.go `processBlock`).
+ * Its fields in geth's order: message, code, data (internal/ethapi/errors.go `callError`).
  */
-function callError(error: NonNullable<SimulatedBlock['calls'][number]['error']>): { code: number; message: string; data?: string } {
-  if ('vm' in error) return { code: ErrorCode.Reverted, message: error.capped ? `${error.vm} (gas limit was capped by the RPC server's global gas cap)` : error.vm }
+function callError(error: NonNullable<SimulatedBlock['calls'][number]['error']>): { message: string; code: number; data?: string } {
+  if ('vm' in error) return { message: error.capped ? `${error.vm} (gas limit was capped by the RPC server's global gas cap)` : error.vm, code: ErrorCode.Reverted }
   const reason = decodeErrorString(error.revert)
-  return { code: 3, message: reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`, data: data(error.revert) }
+  return { message: reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`, code: 3, data: data(error.revert) }
 }
 
 /** `log` with `blockTimestamp` after `blockHash`, where geth's simulated logs have it. */
