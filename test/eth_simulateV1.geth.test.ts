@@ -10,9 +10,9 @@
  * move-two-non-precompiles-accounts-to-same, run-out-of-gas-in-block-38015, and on a chain of the vectors' shape
  * (head 0x36 at time 0x21c) blocknumber-increment, block-timestamp-auto-increment, empty, the
  * empty-with-block-num-set ones (numbers and timestamps) and make-call-with-future-block; and
- * eth-send-should-not-produce-logs-on-revert (the call as serialized). Not converted: those that need a base fee,
- * blobs, withdrawals or prevRandao (the -38012 base-fee vectors, blobs, check-invalid-nonce and the validation ones
- * that end in -38012), those that override or move a precompile (RSKj refuses precompile overrides; rsksim does not
+ * eth-send-should-not-produce-logs-on-revert (the call as serialized), self-destructive-contract-produces-logs.
+ * Not converted: those that need a base fee, blobs, withdrawals or prevRandao (the -38012 base-fee vectors, blobs,
+ * check-invalid-nonce and the validation ones that end in -38012), those that override or move a precompile (RSKj refuses precompile overrides; rsksim does not
  * move them), and every expected block hash, size and state root, and the gas figures of code whose opcodes RSK
  * prices otherwise (RSK's header and gas table differ from Ethereum's). Converted since: the vectors that send from a
  * contract (simple-send-from-contract, its -no-balance and -with-validation forms, contract-calls-itself): geth
@@ -301,6 +301,25 @@ const SENDS_ON = '0x60806040526004361061001e5760003560e01c80634b64e4921461002357
  * DIFFICULTY, GASLIMIT, NUMBER, TIMESTAMP, GAS, GASPRICE, BLOCKHASH(NUMBER - 1)).
  */
 const BLOCK_VALUES = '0x608060405234801561001057600080fd5b506000366060484641444543425a3a60014361002c919061009b565b406040516020016100469a99989796959493929190610138565b6040516020818303038152906040529050915050805190602001f35b6000819050919050565b7f4e487b7100000000000000000000000000000000000000000000000000000000600052601160045260246000fd5b60006100a682610062565b91506100b183610062565b92508282039050818111156100c9576100c861006c565b5b92915050565b6100d881610062565b82525050565b600073ffffffffffffffffffffffffffffffffffffffff82169050919050565b6000610109826100de565b9050919050565b610119816100fe565b82525050565b6000819050919050565b6101328161011f565b82525050565b60006101408201905061014e600083018d6100cf565b61015b602083018c6100cf565b610168604083018b610110565b610175606083018a6100cf565b61018260808301896100cf565b61018f60a08301886100cf565b61019c60c08301876100cf565b6101a960e08301866100cf565b6101b76101008301856100cf565b6101c5610120830184610129565b9b9a505050505050505050505056fea26469706673582212205139ae3ba8d46d11c29815d001b725f9840c90e330884ed070958d5af4813d8764736f6c63430008120033'
+
+describe('eth_simulateV1 execution-apis vectors: transfers', () => {
+  it('self-destructive-contract-produces-logs: a SELFDESTRUCT\'s balance is a transfer log (geth logtracer.go, opSelfdestruct\'s OnEnter)', async () => {
+    const p = await fresh()
+    const destroys =
+      '0x6080604052348015600f57600080fd5b506004361060285760003560e01c806383197ef014602d575b600080fd5b60336035565b005b600073ffffffffffffffffffffffffffffffffffffffff16fffea26469706673582212208e566fde20a17fff9658b9b1db37e27876fd8934ccf9b2aa308cabd37698681f64736f6c63430008120033'
+    const [b] = await sim(p, { blockStateCalls: [{ stateOverrides: { [C2]: { code: destroys, balance: '0x1e8480' } }, calls: [{ from: C0, to: C2, input: '0x83197ef0' }] }], traceTransfers: true })
+    // The vector's log: C2's 2,000,000 to the zero address.
+    expect(b.calls[0].logs.map((l: any) => [l.address, l.topics, l.data, l.logIndex])).toEqual([
+      [
+        '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
+        ['0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef', '0x000000000000000000000000c200000000000000000000000000000000000000', '0x' + '00'.repeat(32)],
+        '0x00000000000000000000000000000000000000000000000000000000001e8480',
+        '0x0',
+      ],
+    ])
+    expect([b.calls[0].status, b.calls[0].returnData]).toEqual(['0x1', '0x'])
+  })
+})
 
 describe('eth_simulateV1 execution-apis vectors: a reverted call', () => {
   it('eth-send-should-not-produce-logs-on-revert: no transfer log, the revert as geth\'s callError (message, code, data)', async () => {
