@@ -7,9 +7,12 @@
  * not depend on Ethereum's header or gas table): instrict-gas-38013, block-num-order-38020,
  * block-timestamp-order-38021, big-block-state-calls-array, transaction-too-low-nonce-38010,
  * transaction-too-high-nonce, logs, gas-fees-and-value-error-38014, simple-no-funds, try-to-move-non-precompile,
- * move-two-non-precompiles-accounts-to-same, run-out-of-gas-in-block-38015. Not converted: those that need a base fee,
- * blobs, withdrawals or prevRandao (the -38012 base-fee vectors, blobs, check-invalid-nonce and the validation ones
- * that end in -38012), those that override or move a precompile (RSKj refuses precompile overrides; rsksim does not
+ * move-two-non-precompiles-accounts-to-same, run-out-of-gas-in-block-38015, and on a chain of the vectors' shape
+ * (head 0x36 at time 0x21c) blocknumber-increment, block-timestamp-auto-increment, empty, the
+ * empty-with-block-num-set ones (numbers and timestamps) and make-call-with-future-block; and
+ * eth-send-should-not-produce-logs-on-revert (the call as serialized), self-destructive-contract-produces-logs.
+ * Not converted: those that need a base fee, blobs, withdrawals or prevRandao (the -38012 base-fee vectors, blobs,
+ * check-invalid-nonce and the validation ones that end in -38012), those that override or move a precompile (RSKj refuses precompile overrides; rsksim does not
  * move them), and every expected block hash, size and state root, and the gas figures of code whose opcodes RSK
  * prices otherwise (RSK's header and gas table differ from Ethereum's). Converted since: the vectors that send from a
  * contract (simple-send-from-contract, its -no-balance and -with-validation forms, contract-calls-itself): geth
@@ -19,12 +22,15 @@
  * gas table (reference §7.5: SSTORE clear 5,000 with a 15,000 refund, refunds capped at half the gas used).
  */
 import { describe, expect, it } from 'vitest'
-import { COW, COW1, MINER, fresh, rejects } from './helpers.js'
+import { getAddress, getCreateAddress, Signature, toBeHex, Transaction } from 'ethers'
+import { COW, COW1, MINER, fresh, initcodeFor, rejects } from './helpers.js'
 import type { Provider } from '../src/index.js'
 
 const C0 = '0xc000000000000000000000000000000000000000'
 const C1 = '0xc100000000000000000000000000000000000000'
 const C2 = '0xc200000000000000000000000000000000000000'
+/** NUMBER, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0, RETURN: the block's number as one word (runtime code, no 0x). */
+const RETURNS_NUMBER = '4360005260206000f3'
 /** JUMPDEST, PUSH1 0, JUMP: loops until its gas is gone. */
 const LOOP = '0x5b600056'
 /** PUSH1 0, PUSH1 0, SSTORE, STOP: clears slot 0. */
@@ -62,6 +68,8 @@ describe('eth_simulateV1 gas budget (geth simulate.go gasBudget)', () => {
     const p = await fresh()
     const [b] = await sim(p, { blockStateCalls: [{ ...loop, calls: [{ from: COW, to: C2, gas: '0x186a0' }] }] })
     expect(b.calls[0].error).toEqual({ code: -32015, message: 'out of gas' })
+    // geth's field order (errors.go `callError`), as the vector run-out-of-gas-in-block-38015 answers it.
+    expect(JSON.stringify(b.calls[0].error)).toBe('{"message":"out of gas","code":-32015}')
   })
 
   it('gives a call without gas what its block has left, and refuses more than that (-38015)', async () => {
@@ -162,6 +170,18 @@ describe('eth_simulateV1 execution-apis vectors: refusals', () => {
     await simRejects(p, { blockStateCalls: [{ stateOverrides }] }, -32000, 'account 0x0100000000000000000000000000000000000000 is not a precompile')
   })
 
+  it('a move is refused when its block\'s overrides are applied, as geth\'s Apply: the numbers\' and times\' checks and earlier blocks\' refusals win', async () => {
+    const p = await fresh()
+    const move = { stateOverrides: { [C0]: { movePrecompileToAddress: C1 } } }
+    // simulate.go `execute`: sanitizeChain checks every block's number and time before any block runs.
+    await simRejects(p, { blockStateCalls: [move, { blockOverrides: { number: '0x0' } }] }, -38020, 'block numbers must be in order: 0 <= 1')
+    // processBlock applies a block's overrides when its turn comes: a refusal in an earlier block is answered.
+    const poor = { calls: [{ from: C2, to: C1, value: '0x3e8' }] }
+    await simRejects(p, { blockStateCalls: [poor, move] }, -38014, `err: insufficient funds for gas * price + value: address ${getAddress(C2)} have 0 want 1000 (supplied gas 10000000)`)
+    // The move's block comes first: its refusal, before its own calls run.
+    await simRejects(p, { blockStateCalls: [{ ...move, ...poor }] }, -32000, 'account 0xC000000000000000000000000000000000000000 is not a precompile')
+  })
+
   it('moving a precompile is refused with -32000 (geth moves it; rsksim keeps RSK\'s precompiles in place), eth_call keeps RSKj\'s -32201', async () => {
     const p = await fresh()
     const bridge = '0x0000000000000000000000000000000001000006'
@@ -187,6 +207,8 @@ describe('eth_simulateV1 execution-apis vectors: refusals', () => {
     const text = 'err: nonce has max value: address 0xC000000000000000000000000000000000000000, nonce: 18446744073709551615 (supplied gas 10000000)'
     await simRejects(p, payload(true), -32603, text)
     await simRejects(p, payload(false), -32603, text)
+    // A call naming that nonce without validation: geth would show it in the transaction; the engine's cannot carry it.
+    await simRejects(p, { blockStateCalls: [{ calls: [{ from: C0, to: C1, nonce: '0xffffffffffffffff' }] }] }, -32603, text)
   })
 
   it('an empty blockStateCalls is -32602 "empty input", as geth', async () => {
@@ -203,6 +225,43 @@ describe('eth_simulateV1 execution-apis vectors: answers', () => {
     const expected = [{ returnData: '0x', logs: [], gasUsed: '0x5208', maxUsedGas: '0x5208', status: '0x1' }]
     expect([low[0].calls, high[0].calls]).toEqual([expected, expected])
     expect([low[0].gasUsed, high[0].gasUsed]).toEqual(['0x5208', '0x5208'])
+  })
+
+  it('without validation a call\'s nonce is its transaction\'s, and the sender\'s nonce runs it (geth sanitizeCall, state_transition.go)', async () => {
+    const p = await fresh()
+    // geth keeps a given nonce in the simulated transaction (simulate.go `sanitizeCall` fills it only when absent;
+    // `ToMessage(…, skipNonceChecks)`); the execution takes the creation's address and the raise from the state
+    // (core/state_transition.go `execute`: `CreateAddress(msg.From, GetNonce(msg.From))`, `SetNonce(…, GetNonce + 1)`).
+    // Anvil 1.7.1 also answers the given nonce in the transaction.
+    const [b] = await sim(p, {
+      returnFullTransactions: true,
+      blockStateCalls: [
+        {
+          calls: [
+            { from: C0, to: C1, nonce: '0x64' },
+            { from: C0, data: initcodeFor(RETURNS_NUMBER), nonce: '0x64' },
+            { from: C0, to: getCreateAddress({ from: C0, nonce: 1 }) },
+            { from: C0, to: getCreateAddress({ from: C0, nonce: 100 }) },
+          ],
+        },
+      ],
+    })
+    expect(b.transactions.map((t: any) => t.nonce)).toEqual(['0x64', '0x64', '0x2', '0x3'])
+    // The hash is the transaction's with that nonce: its own fields, with the stand-in signature, hashed by ethers.
+    for (const t of b.transactions) {
+      const signature = Signature.from({ r: toBeHex(BigInt(t.r), 32), s: toBeHex(BigInt(t.s), 32), v: BigInt(t.v) })
+      const fields = { type: 0, chainId: 33n, nonce: Number(t.nonce), gasLimit: t.gas, gasPrice: t.gasPrice, to: t.to, value: t.value, data: t.input, signature }
+      expect(Transaction.from(fields).hash).toBe(t.hash)
+    }
+    // The creation ran on the state's nonce 1: its code answers at getCreateAddress(C0, 1), none at nonce 100's.
+    expect(b.calls.map((c: any) => c.status)).toEqual(['0x1', '0x1', '0x1', '0x1'])
+    expect(b.calls[2].returnData).toBe('0x' + BigInt(b.number).toString(16).padStart(64, '0'))
+    expect(b.calls[3].returnData).toBe('0x')
+  })
+
+  it('a nonce over 64 bits is -32602, as geth decodes it (hexutil.Uint64)', async () => {
+    const p = await fresh()
+    await simRejects(p, { blockStateCalls: [{ calls: [{ from: C0, to: C1, nonce: '0x10000000000000000' }] }] }, -32602, 'Invalid blockStateCalls[0].calls[0].nonce: more than 64 bits.')
   })
 
   it('run-out-of-gas-in-block-38015: the second call gets what the first left of the block, and runs out of it', async () => {
@@ -242,6 +301,42 @@ const SENDS_ON = '0x60806040526004361061001e5760003560e01c80634b64e4921461002357
  * DIFFICULTY, GASLIMIT, NUMBER, TIMESTAMP, GAS, GASPRICE, BLOCKHASH(NUMBER - 1)).
  */
 const BLOCK_VALUES = '0x608060405234801561001057600080fd5b506000366060484641444543425a3a60014361002c919061009b565b406040516020016100469a99989796959493929190610138565b6040516020818303038152906040529050915050805190602001f35b6000819050919050565b7f4e487b7100000000000000000000000000000000000000000000000000000000600052601160045260246000fd5b60006100a682610062565b91506100b183610062565b92508282039050818111156100c9576100c861006c565b5b92915050565b6100d881610062565b82525050565b600073ffffffffffffffffffffffffffffffffffffffff82169050919050565b6000610109826100de565b9050919050565b610119816100fe565b82525050565b6000819050919050565b6101328161011f565b82525050565b60006101408201905061014e600083018d6100cf565b61015b602083018c6100cf565b610168604083018b610110565b610175606083018a6100cf565b61018260808301896100cf565b61018f60a08301886100cf565b61019c60c08301876100cf565b6101a960e08301866100cf565b6101b76101008301856100cf565b6101c5610120830184610129565b9b9a505050505050505050505056fea26469706673582212205139ae3ba8d46d11c29815d001b725f9840c90e330884ed070958d5af4813d8764736f6c63430008120033'
+
+describe('eth_simulateV1 execution-apis vectors: transfers', () => {
+  it('self-destructive-contract-produces-logs: a SELFDESTRUCT\'s balance is a transfer log (geth logtracer.go, opSelfdestruct\'s OnEnter)', async () => {
+    const p = await fresh()
+    const destroys =
+      '0x6080604052348015600f57600080fd5b506004361060285760003560e01c806383197ef014602d575b600080fd5b60336035565b005b600073ffffffffffffffffffffffffffffffffffffffff16fffea26469706673582212208e566fde20a17fff9658b9b1db37e27876fd8934ccf9b2aa308cabd37698681f64736f6c63430008120033'
+    const [b] = await sim(p, { blockStateCalls: [{ stateOverrides: { [C2]: { code: destroys, balance: '0x1e8480' } }, calls: [{ from: C0, to: C2, input: '0x83197ef0' }] }], traceTransfers: true })
+    // The vector's log: C2's 2,000,000 to the zero address.
+    expect(b.calls[0].logs.map((l: any) => [l.address, l.topics, l.data, l.logIndex])).toEqual([
+      [
+        '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
+        ['0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef', '0x000000000000000000000000c200000000000000000000000000000000000000', '0x' + '00'.repeat(32)],
+        '0x00000000000000000000000000000000000000000000000000000000001e8480',
+        '0x0',
+      ],
+    ])
+    expect([b.calls[0].status, b.calls[0].returnData]).toEqual(['0x1', '0x'])
+  })
+})
+
+describe('eth_simulateV1 execution-apis vectors: a reverted call', () => {
+  it('eth-send-should-not-produce-logs-on-revert: no transfer log, the revert as geth\'s callError (message, code, data)', async () => {
+    const p = await fresh()
+    const reverts =
+      '0x608060405260006042576040517f08c379a0000000000000000000000000000000000000000000000000000000008152600401603990609d565b60405180910390fd5b005b600082825260208201905092915050565b7f416c7761797320726576657274696e6720636f6e747261637400000000000000600082015250565b600060896019836044565b91506092826055565b602082019050919050565b6000602082019050818103600083015260b481607e565b905091905056fea264697066735822122005cbbbc709291f66fadc17416c1b0ed4d72941840db11468a21b8e1a0362024c64736f6c63430008120033'
+    const [b] = await sim(p, {
+      blockStateCalls: [{ stateOverrides: { [C0]: { balance: '0x7d0' }, [C1]: { code: reverts } }, calls: [{ from: C0, to: C1, value: '0x3e8' }] }],
+      traceTransfers: true,
+      returnFullTransactions: true,
+    })
+    // The vector's call, but its gas (0x5355: this code's opcodes cost the same on RSK, so checked too).
+    const expected =
+      '{"returnData":"0x","logs":[],"gasUsed":"0x5355","maxUsedGas":"0x5355","status":"0x0","error":{"message":"execution reverted: Always reverting contract","code":3,"data":"0x08c379a000000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000019416c7761797320726576657274696e6720636f6e747261637400000000000000"}}'
+    expect(JSON.stringify(b.calls[0])).toBe(expected)
+  })
+})
 
 describe('eth_simulateV1 execution-apis vectors: a contract as the sender (geth skips the EOA check, in both modes)', () => {
   const sendFromContract = (extra: Record<string, unknown>, balance?: string) => ({
@@ -338,5 +433,61 @@ describe('eth_simulateV1 on pending (geth simulates on its pending block\'s head
     // On latest, the head is the parent.
     const [onLatest] = await sim(p, { blockStateCalls: [previousHash] })
     expect([onLatest.parentHash, onLatest.calls[0].returnData]).toEqual([head.hash, head.hash])
+  })
+})
+
+/**
+ * The vectors' chain: head 0x36 at time 0x21c, each block 10 s after the one before from a genesis at 0 (the vectors'
+ * answers show it: block 0x1's time is 0xa, 0x35's 0x212). Built with rsksim's own dev methods.
+ */
+async function vectorsChain(): Promise<Provider> {
+  const p = await fresh({ genesisTimestamp: 0n })
+  await p.request({ method: 'anvil_setBlockTimestampInterval', params: [10] })
+  await p.request({ method: 'anvil_mine', params: ['0x36'] })
+  return p
+}
+
+describe('eth_simulateV1 execution-apis vectors on a chain of their shape (head 0x36 at 0x21c)', () => {
+  const numbersAndTimes = (blocks: any[]) => blocks.map((b) => [b.number, b.timestamp])
+
+  it('blocknumber-increment: a block without time is 12 s after the one before, a gap\'s blocks too (geth timestampIncrement)', async () => {
+    const p = await vectorsChain()
+    const blocks = await sim(p, {
+      blockStateCalls: [{ blockOverrides: { number: '0x40', time: '0x410' } }, {}, {}, {}, {}, {}, { blockOverrides: { number: '0x54' } }, {}, {}, {}],
+      traceTransfers: true,
+      returnFullTransactions: true,
+    })
+    // The vector's answer, every block's number and timestamp.
+    expect(numbersAndTimes(blocks)).toEqual([
+      ['0x37', '0x228'], ['0x38', '0x234'], ['0x39', '0x240'], ['0x3a', '0x24c'], ['0x3b', '0x258'], ['0x3c', '0x264'], ['0x3d', '0x270'],
+      ['0x3e', '0x27c'], ['0x3f', '0x288'], ['0x40', '0x410'], ['0x41', '0x41c'], ['0x42', '0x428'], ['0x43', '0x434'], ['0x44', '0x440'],
+      ['0x45', '0x44c'], ['0x46', '0x458'], ['0x47', '0x464'], ['0x48', '0x470'], ['0x49', '0x47c'], ['0x4a', '0x488'], ['0x4b', '0x494'],
+      ['0x4c', '0x4a0'], ['0x4d', '0x4ac'], ['0x4e', '0x4b8'], ['0x4f', '0x4c4'], ['0x50', '0x4d0'], ['0x51', '0x4dc'], ['0x52', '0x4e8'],
+      ['0x53', '0x4f4'], ['0x54', '0x500'], ['0x55', '0x50c'], ['0x56', '0x518'], ['0x57', '0x524'],
+    ])
+  })
+
+  it('block-timestamp-auto-increment: -38021 against the time 12 s after the block before', async () => {
+    const p = await vectorsChain()
+    await simRejects(p, { blockStateCalls: [{ blockOverrides: { time: '0x227' } }, { blockOverrides: {} }, { blockOverrides: { time: '0x228' } }, { blockOverrides: {} }] }, -38021, 'block timestamps must be in order: 552 <= 563')
+  })
+
+  it('make-call-with-future-block and empty-with-block-num-set-plus1: a base past the head is -32000 "header not found"', async () => {
+    const p = await vectorsChain()
+    const future = { blockStateCalls: [{ calls: [{ from: C0, to: C0 }] }], validation: true }
+    await rejects(p.request({ method: 'eth_simulateV1', params: [future, '0x111'] }), -32000, 'header not found')
+    await rejects(p.request({ method: 'eth_simulateV1', params: [{ blockStateCalls: [{}] }, '0x37'] }), -32000, 'header not found')
+    // An unknown hash: geth's text for it (eth/api_backend.go StateAndHeaderByNumberOrHash), as a string or EIP-1898.
+    const hash = '0x' + '12'.repeat(32)
+    await rejects(p.request({ method: 'eth_simulateV1', params: [{ blockStateCalls: [{}] }, hash] }), -32000, 'header for hash not found')
+    await rejects(p.request({ method: 'eth_simulateV1', params: [{ blockStateCalls: [{}] }, { blockHash: hash }] }), -32000, 'header for hash not found')
+  })
+
+  it('empty, empty-with-block-num-set-current, -firstblock, -minusone: the base block\'s time + 12 s', async () => {
+    const p = await vectorsChain()
+    expect(numbersAndTimes(await sim(p, { blockStateCalls: [{}], returnFullTransactions: true }))).toEqual([['0x37', '0x228']])
+    expect(numbersAndTimes(await sim(p, { blockStateCalls: [{}] }, '0x36'))).toEqual([['0x37', '0x228']])
+    expect(numbersAndTimes(await sim(p, { blockStateCalls: [{}] }, '0x1'))).toEqual([['0x2', '0x16']])
+    expect(numbersAndTimes(await sim(p, { blockStateCalls: [{}] }, '0x35'))).toEqual([['0x36', '0x21e']])
   })
 })

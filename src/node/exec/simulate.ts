@@ -14,8 +14,11 @@
  * The checks a transaction gets are made here first, in geth's order (`sanitizeCall`, then core/state_transition.go
  * `preCheck` with the init code size, `buyGas` and the intrinsic gas), so that a refusal gives the spec's code
  * (-38010 and the others, rpc/namespaces/eth/simulate.ts) and geth's text (`err: <reason> (supplied gas N)`,
- * internal/ethapi/api.go `applyMessageWithEVM`): with `validation` false (the default) the call's own nonce is not checked (the sender's
- * nonce in the simulated state is used, as geth does) and the gas price defaults to 0, so no fee is paid; with
+ * internal/ethapi/api.go `applyMessageWithEVM`): with `validation` false (the default) the call's own nonce is not checked:
+ * it is the simulated transaction's (its `nonce` and so its hash), while the call runs on the sender's nonce in the
+ * simulated state (a creation lands at `getCreateAddress(from, state nonce)`, which is then raised by one), as geth
+ * does (simulate.go `sanitizeCall` keeps a given nonce; `ToMessage(…, skipNonceChecks)`; core/state_transition.go
+ * `execute` takes the address and the raise from the state), and the gas price defaults to 0, so no fee is paid; with
  * `validation` true the nonce must be the sender's, and the gas price (default: the block's minimum) must be one the
  * miner takes (pool/admission.ts `minedPriceRefusal`). In both modes, as in geth, the calls of a block must fit in
  * its gas limit, the sender must afford gas × price + value, and the gas must cover the intrinsic gas. A sender with
@@ -49,6 +52,14 @@ import { pendingBase, simulatedBlock } from './simulatedBlock.js'
 /** At most this many blocks a request, the blocks filling gaps in the numbers included (geth's and the spec's 256). */
 export const MAX_SIMULATE_BLOCKS = 256
 
+/**
+ * Seconds from a simulated block to the next when the request gives no `time` (geth simulate.go `timestampIncrement`;
+ * the spec's notes: "the timestamp of previous block + network block time"). RSK has no slot, its blocks come as
+ * merged mining finds them; geth's 12 s (which Anvil also adds) keeps a simulation's answer the same as theirs and
+ * independent of the wall clock (docs/extensions.md "Simulating blocks of calls").
+ */
+export const TIMESTAMP_INCREMENT = 12n
+
 export interface SimulatedCallInput {
   from?: Uint8Array
   to?: Uint8Array
@@ -65,6 +76,11 @@ export interface SimulatedBlockInput {
   gasLimit?: bigint
   feeRecipient?: Uint8Array
   stateOverrides?: StateOverrides
+  /**
+   * Why the block's state overrides cannot be applied (a `movePrecompileToAddress`: rpc/codecs/simulate.ts `moves`):
+   * refused when the block's turn comes, where geth's override.go `Apply` refuses it.
+   */
+  refusedOverride?: string
   calls: SimulatedCallInput[]
 }
 
@@ -78,8 +94,6 @@ export interface SimulationSettings {
   remasc: boolean
   /** The gas of the whole request, all calls together (`callGasCap`: geth's RPC gas cap, simulate.go `gasBudget`). */
   gasBudget: bigint
-  /** The timestamp the miner's clock gives a block built now on a parent of `parentTimestamp` (Clock.peek). */
-  nextTimestamp(parentTimestamp: bigint): bigint
   /** Called between calls: throws once the request's deadline has passed (exec/guard.ts `check`). */
   checkDeadline(): void
 }
@@ -119,6 +133,7 @@ export type SimulationRefusal =
   | 'gasPriceTooLow'
   | 'gasPriceCap'
   | 'tooManyBlocks'
+  | 'stateOverride'
 
 export class SimulationRefused extends Error {
   override readonly name = 'SimulationRefused'
@@ -132,7 +147,7 @@ export class SimulationRefused extends Error {
 
 /** Runs `blocks` on top of `base` (a mined block, or the pending block of the request); nothing is kept. */
 export async function simulate(chain: Chain, base: BlockRecord, blocks: SimulatedBlockInput[], settings: SimulationSettings): Promise<SimulatedBlock[]> {
-  const planned = plan(base, blocks, settings)
+  const planned = plan(base, blocks)
   const { state, vm } = await vmAt(chain, base)
   const depth = state.openCheckpoints
   await state.checkpoint()
@@ -166,10 +181,10 @@ type Planned = SimulatedBlockInput & { number: bigint; time: bigint }
 
 /**
  * Numbers and timestamps, checked before anything runs (geth `sanitizeChain`): a number defaults to the previous + 1
- * and a gap is filled with empty blocks; a time defaults to what the miner's clock gives a block on the previous
- * one now (the previous + 1 when the clock is behind it); both must increase strictly.
+ * and a gap is filled with empty blocks; a time defaults to the previous block's + 12 s, a gap's blocks' too; both
+ * must increase strictly.
  */
-function plan(base: BlockRecord, blocks: SimulatedBlockInput[], settings: SimulationSettings): Planned[] {
+function plan(base: BlockRecord, blocks: SimulatedBlockInput[]): Planned[] {
   const out: Planned[] = []
   let number = base.number
   let time = base.header.timestamp
@@ -181,12 +196,12 @@ function plan(base: BlockRecord, blocks: SimulatedBlockInput[], settings: Simula
       throw new SimulationRefused('tooManyBlocks', 'too many blocks')
     }
     for (let n = number + 1n; n < wanted; n++) {
-      time = settings.nextTimestamp(time)
+      time += TIMESTAMP_INCREMENT
       out.push({ number: n, time, calls: [] })
     }
     number = wanted
     if (b.time !== undefined && b.time <= time) throw new SimulationRefused('blockTimestamp', `block timestamps must be in order: ${b.time} <= ${time}`)
-    time = b.time ?? settings.nextTimestamp(time)
+    time = b.time ?? time + TIMESTAMP_INCREMENT
     out.push({ ...b, number, time })
   }
   return out
@@ -203,7 +218,9 @@ async function runBlock(chain: Chain, state: LiveState, vm: VM, parent: BlockRec
   const difficulty = parent.header.difficulty
   const fields = { number: input.number, timestamp: input.time, gasLimit, coinbase, difficulty }
   const context: BlockContext = { vm, state, block: executionBlockOf(chain.common, fields), coinbase, remasc: settings.remasc }
-  // Overrides are applied before the block's calls (geth `processBlock`), inside the simulation's checkpoint.
+  // Overrides are applied before the block's calls (geth `processBlock`), inside the simulation's checkpoint; one that
+  // cannot be is refused here, as geth's `Apply` refuses it: after the earlier blocks ran.
+  if (input.refusedOverride !== undefined) throw new SimulationRefused('stateOverride', input.refusedOverride)
   if (input.stateOverrides !== undefined) await applyOverrides(state, input.stateOverrides)
   const txs: TxRecord[] = []
   const receipts: ReceiptRecord[] = []
@@ -212,12 +229,12 @@ async function runBlock(chain: Chain, state: LiveState, vm: VM, parent: BlockRec
   let paidFees = 0n
   for (const call of input.calls) {
     settings.checkDeadline()
-    const { t, capped } = await transactionFor(chain, state, call, gasLimit - gasUsed, settings, budget)
+    const { t, run, capped } = await transactionFor(chain, state, call, gasLimit - gasUsed, settings, budget)
     const transfers = settings.traceTransfers ? new TransferLogs() : undefined
     transfers?.attach(vm.evm as EVM)
     let result
     try {
-      result = await runBlockTransaction(context, t, gasUsed)
+      result = await runBlockTransaction(context, run, gasUsed)
     } catch (e) {
       throw refusalOf(e)
     } finally {
@@ -227,8 +244,9 @@ async function runBlock(chain: Chain, state: LiveState, vm: VM, parent: BlockRec
     // Never below zero: the call's gas was at most what was left.
     budget.left -= result.totalGasSpent
     paidFees += result.totalGasSpent * t.tx.gasPrice
-    // The receipt the miner would write (a precompile's own failure in a transaction sent to it is no failure).
-    const receipt = receiptOf(t, result, gasUsed)
+    // The receipt the miner would write (a precompile's own failure in a transaction sent to it is no failure), of
+    // the transaction that ran (its creation's address from the nonce it ran with).
+    const receipt = receiptOf(run, result, gasUsed)
     receipts.push(receipt)
     txs.push(t)
     const failed = receipt.status === 0
@@ -252,11 +270,16 @@ const MAX_NONCE = 2n ** 64n - 1n
 /** geth's text of a transaction the checks refuse (internal/ethapi/api.go `applyMessageWithEVM`). */
 const refused = (reason: SimulationRefusal, text: string, gas: bigint): SimulationRefused => new SimulationRefused(reason, `err: ${text} (supplied gas ${gas})`)
 
-/**
- * The stand-in transaction of `call`, after the checks that give the spec's errors (see the top of this file), and
- * whether its gas was cut to the budget.
- */
-async function transactionFor(chain: Chain, state: LiveState, call: SimulatedCallInput, gasLeft: bigint, settings: SimulationSettings, budget: Budget): Promise<{ t: TxRecord; capped: boolean }> {
+/** A call's transactions: `t` the block's (with the call's own nonce), `run` the one the engine runs (the sender's). */
+interface CallTransactions {
+  t: TxRecord
+  run: TxRecord
+  /** Whether the call's gas was cut to what was left of the request's budget. */
+  capped: boolean
+}
+
+/** The stand-in transactions of `call`, after the checks that give the spec's errors (see the top of this file). */
+async function transactionFor(chain: Chain, state: LiveState, call: SimulatedCallInput, gasLeft: bigint, settings: SimulationSettings, budget: Budget): Promise<CallTransactions> {
   // Without a gas limit, what the block has left (the spec's default); more than that is refused (geth `sanitizeCall`).
   const wanted = call.gas ?? gasLeft
   if (wanted > gasLeft) throw new SimulationRefused('blockGasLimit', `block gas limit reached: remaining: ${gasLeft}, required: ${wanted}`)
@@ -274,6 +297,10 @@ async function transactionFor(chain: Chain, state: LiveState, call: SimulatedCal
   // EIP-2681: the engine's transactions cannot carry this nonce (it would be raised past 2^64 - 1). geth refuses it so
   // with validation (-32603, core/state_transition.go `preCheck`, ErrNonceMax) and runs it without; here in both.
   if (nonce >= MAX_NONCE) throw refused('nonceMax', `nonce has max value: address ${sender()}, nonce: ${nonce}`, gas)
+  // Without validation, a given nonce is the transaction's (geth `sanitizeCall`); the engine's transactions cannot carry
+  // 2^64 - 1 either (geth would show it): refused with the same text. Over 64 bits is refused when decoded, as geth's.
+  const shown = call.nonce ?? nonce
+  if (shown >= MAX_NONCE) throw refused('nonceMax', `nonce has max value: address ${sender()}, nonce: ${shown}`, gas)
   const gasPrice = call.gasPrice ?? (settings.validation ? settings.minimumGasPrice : 0n)
   if (settings.validation) {
     const refusal = minedPriceRefusal(gasPrice, settings.minimumGasPrice)
@@ -294,8 +321,10 @@ async function transactionFor(chain: Chain, state: LiveState, call: SimulatedCal
   if (have < want) throw refused('insufficientFunds', `insufficient funds for gas * price + value: address ${sender()} have ${have} want ${want}`, gas)
   const intrinsic = intrinsicGas(data, call.to === undefined)
   if (gas < intrinsic) throw refused('intrinsicGas', `intrinsic gas too low: have ${gas}, want ${intrinsic}`, gas)
-  const t = impersonatedTransaction({ nonce, gasPrice, gasLimit: gas, ...(call.to !== undefined ? { to: call.to } : {}), value, data }, from, chain.common)
-  return { t, capped }
+  const fields = { gasPrice, gasLimit: gas, ...(call.to !== undefined ? { to: call.to } : {}), value, data }
+  const run = impersonatedTransaction({ ...fields, nonce }, from, chain.common)
+  const t = shown === nonce ? run : impersonatedTransaction({ ...fields, nonce: shown }, from, chain.common)
+  return { t, run, capped }
 }
 
 /** What the engine refused, past the checks above (they should leave none), in the spec's terms where it has them. */

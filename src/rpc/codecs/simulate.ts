@@ -5,7 +5,7 @@
  * src/node/exec/simulate.ts.
  */
 import { bytesToHex, toChecksumAddress } from '@ethereumjs/util'
-import { ErrorCode, invalidParams, RpcError } from '../../errors.js'
+import { invalidParams, RpcError } from '../../errors.js'
 import { address, boolean, quantity } from './primitives.js'
 import { asObject, callObject, callRequest, isPrecompile, opt, stateOverrides } from './objects.js'
 import { MAX_SIMULATE_BLOCKS, type SimulatedBlockInput, type SimulatedCallInput } from '../../node/exec/simulate.js'
@@ -82,37 +82,53 @@ function simBlock(v: unknown, i: number): SimulatedBlockInput {
     if (feeRecipient !== undefined) out.feeRecipient = feeRecipient
   }
   if (o.stateOverrides != null) {
-    refuseMoves(o.stateOverrides)
-    out.stateOverrides = stateOverrides(o.stateOverrides)
+    const { rest, refusal } = moves(o.stateOverrides)
+    out.stateOverrides = stateOverrides(rest)
+    if (refusal !== undefined) out.refusedOverride = refusal
   }
   if (o.calls != null) {
     if (!Array.isArray(o.calls)) throw invalidParams(`Invalid blockStateCalls[${i}].calls: expected an array.`)
-    out.calls = (o.calls as unknown[]).map(simCall)
+    out.calls = (o.calls as unknown[]).map((c, j) => simCall(c, `blockStateCalls[${i}].calls[${j}]`))
   }
   return out
 }
 
 /**
- * `movePrecompileToAddress` (execution-apis `AccountOverride`), in geth's code family (override.go `Apply`: a plain
- * error, -32000, addresses in sorted order, EIP-55): on an account that is no precompile, geth's `account X is not a
- * precompile`; on a precompile, refused too: rsksim's EVM keeps RSK's precompiles (Ethereum's 1-9 and RSK's
- * 0x…01000006 and the others) at their addresses, and RSKj refuses to override them (the -32602 below), so the
- * simulation does not answer as if one had moved. eth_call's own refusal (RSKj's -32201) is left as it is.
+ * `movePrecompileToAddress` (execution-apis `AccountOverride`), refused as geth refuses a move it cannot make: when
+ * the block's overrides are applied (simulate.go `processBlock` → override.go `Apply`), after the blocks' numbers and
+ * times are checked and the blocks before have run, so an earlier refusal wins; a plain error, -32000, the first
+ * moved address in sorted order, EIP-55. On an account that is no precompile, geth's `account X is not a precompile`;
+ * on a precompile, refused too: rsksim's EVM keeps RSK's precompiles (Ethereum's 1-9 and RSK's 0x…01000006 and the
+ * others) at their addresses, and RSKj refuses to override them (objects.ts `stateOverrides`), so the simulation does
+ * not answer as if one had moved. eth_call's own refusal (RSKj's -32201) is left as it is. Answers the overrides
+ * without the moves (for eth_call's decoder) and the refusal's text, if any.
  */
-function refuseMoves(overrides: unknown): void {
-  if (typeof overrides !== 'object' || overrides === null) return
-  const moved = Object.entries(overrides as Record<string, unknown>)
-    .filter(([, o]) => typeof o === 'object' && o !== null && (o as Record<string, unknown>).movePrecompileToAddress != null)
-    .map(([key]) => address(key))
-    .sort((a, b) => Buffer.compare(a, b))
-  const first = moved[0]
-  if (first === undefined) return
+function moves(overrides: unknown): { rest: unknown; refusal?: string } {
+  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) return { rest: overrides }
+  const rest: Record<string, unknown> = {}
+  const moved: Uint8Array[] = []
+  for (const [key, o] of Object.entries(overrides as Record<string, unknown>)) {
+    if (typeof o !== 'object' || o === null || (o as Record<string, unknown>).movePrecompileToAddress == null) {
+      rest[key] = o
+      continue
+    }
+    const { movePrecompileToAddress: to, ...others } = o as Record<string, unknown>
+    // The destination as geth decodes it (an address), though the move is refused.
+    address(to)
+    moved.push(address(key))
+    rest[key] = others
+  }
+  const first = moved.sort((a, b) => Buffer.compare(a, b))[0]
+  if (first === undefined) return { rest }
   const name = toChecksumAddress(bytesToHex(first))
-  if (!isPrecompile(first)) throw new RpcError(ErrorCode.Generic, `account ${name} is not a precompile`)
-  throw new RpcError(ErrorCode.Generic, `account ${name} cannot be moved: rsksim keeps RSK's precompiles at their addresses`)
+  return { rest, refusal: isPrecompile(first) ? `account ${name} cannot be moved: rsksim keeps RSK's precompiles at their addresses` : `account ${name} is not a precompile` }
 }
 
-function simCall(v: unknown): SimulatedCallInput {
+/** A nonce is a transaction's (geth decodes it as a 64-bit `hexutil.Uint64`: -32602 beyond). */
+const MAX_UINT64 = 2n ** 64n - 1n
+
+function simCall(v: unknown, what: string): SimulatedCallInput {
   const c = callObject(v)
+  if (c.nonce !== undefined && c.nonce > MAX_UINT64) throw invalidParams(`Invalid ${what}.nonce: more than 64 bits.`)
   return { ...callRequest(c), ...(c.nonce !== undefined ? { nonce: c.nonce } : {}) }
 }

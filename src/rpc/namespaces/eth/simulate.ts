@@ -5,7 +5,8 @@
  * answered as `eth_getBlockByNumber` formats a block, plus its `calls`.
  */
 import { optional } from '../../codecs/primitives.js'
-import { blockRef, LATEST } from '../../codecs/block.js'
+import { bytesToHex } from '@ethereumjs/util'
+import { blockRef, LATEST, type BlockSelector } from '../../codecs/block.js'
 import { simulatePayload, CLIENT_LIMIT_EXCEEDED } from '../../codecs/simulate.js'
 import { ErrorCode, RpcError } from '../../../errors.js'
 import { method, type MethodTable } from '../../method.js'
@@ -15,6 +16,8 @@ import { formatLog, markRemoved, type LogJson } from '../../format/log.js'
 import { callBlock } from '../../resolve.js'
 import { simulate, SimulationRefused, type SimulatedBlock, type SimulationRefusal } from '../../../node/exec/simulate.js'
 import { decodeErrorString } from '../../../node/exec/revertReason.js'
+import type { RskNode } from '../../../node/node.js'
+import type { BlockRecord } from '../../../node/chain/types.js'
 
 /** The spec's codes (execute.yaml `errors`, geth internal/ethapi/errors.go); -32602 where the spec has none (RSK's price cap). */
 const REFUSAL_CODES: Record<SimulationRefusal, number> = {
@@ -32,16 +35,19 @@ const REFUSAL_CODES: Record<SimulationRefusal, number> = {
   maxInitCodeSize: -38025,
   tooManyBlocks: CLIENT_LIMIT_EXCEEDED,
   gasPriceCap: ErrorCode.InvalidParams,
+  // geth's code for an override it cannot apply (override.go `Apply` answers a plain error).
+  stateOverride: ErrorCode.Generic,
 }
 
 /**
  * A call's error (geth `callError`): a revert is code 3 with the revert data, any other failure -32015 with the
  * engine's reason, and geth's note when the call's gas had been cut to the request's budget (simulate.go `processBlock`).
+ * Its fields in geth's order: message, code, data (internal/ethapi/errors.go `callError`).
  */
-function callError(error: NonNullable<SimulatedBlock['calls'][number]['error']>): { code: number; message: string; data?: string } {
-  if ('vm' in error) return { code: ErrorCode.Reverted, message: error.capped ? `${error.vm} (gas limit was capped by the RPC server's global gas cap)` : error.vm }
+function callError(error: NonNullable<SimulatedBlock['calls'][number]['error']>): { message: string; code: number; data?: string } {
+  if ('vm' in error) return { message: error.capped ? `${error.vm} (gas limit was capped by the RPC server's global gas cap)` : error.vm, code: ErrorCode.Reverted }
   const reason = decodeErrorString(error.revert)
-  return { code: 3, message: reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`, data: data(error.revert) }
+  return { message: reason === undefined ? 'execution reverted' : `execution reverted: ${reason}`, code: 3, data: data(error.revert) }
 }
 
 /** `log` with `blockTimestamp` after `blockHash`, where geth's simulated logs have it. */
@@ -70,9 +76,22 @@ function formatSimulated({ block, calls }: SimulatedBlock, fullTransactions: boo
   }
 }
 
+/**
+ * The block the simulation builds on, as eth_call chooses it; one the chain does not have is geth's -32000 (RSKj has
+ * no eth_simulateV1 whose text to take): `header not found` for a number past the head, `header for hash not found`
+ * for an unknown hash (eth/api_backend.go `StateAndHeaderByNumberOrHash`; the spec's vectors
+ * make-call-with-future-block and empty-with-block-num-set-plus1).
+ */
+function simulationBase(node: RskNode, sel: BlockSelector): BlockRecord | Promise<BlockRecord> {
+  const store = node.chain.store
+  if (sel.kind === 'number' && sel.number > store.headNumber) throw new RpcError(ErrorCode.Generic, 'header not found')
+  if (sel.kind === 'hash' && store.getByHash(bytesToHex(sel.hash)) === undefined) throw new RpcError(ErrorCode.Generic, 'header for hash not found')
+  return callBlock(node, sel)
+}
+
 export const ethSimulateMethods: MethodTable = {
   eth_simulateV1: method([simulatePayload, optional(blockRef)], async ({ node }, payload, sel) => {
-    const base = await callBlock(node, sel ?? LATEST)
+    const base = await simulationBase(node, sel ?? LATEST)
     try {
       const blocks = await simulate(node.chain, base, payload.blocks, {
         validation: payload.validation,
@@ -81,7 +100,6 @@ export const ethSimulateMethods: MethodTable = {
         minimumGasPrice: node.options.minimumGasPrice,
         remasc: node.remasc !== undefined,
         gasBudget: node.options.callGasCap,
-        nextTimestamp: (parent) => node.clock.peek(parent),
         checkDeadline: () => node.chain.guard.check(),
       })
       return blocks.map((b) => formatSimulated(b, payload.returnFullTransactions))
