@@ -16,6 +16,8 @@ const expected: Record<ContractName, string[]> = {
     'ok()', 'setAndRevert(uint256)', 'set(uint256)', 'value()',
   ],
   Events: ['emitOne(uint256)', 'emitMany(uint256)'],
+  Stale: ['one(uint256)', 'two(uint256)', 'raw()'],
+  StaleCaller: ['catchOne(address,uint256)', 'catchTwo(address,uint256)', 'passTwo(address,uint256)', 'catchRaw(address)', 'passRaw(address)'],
   Storage: ['set(uint256,uint256)', 'get(uint256)', 'clear(uint256)', 'slots(uint256)', 'counter()', 'inc()'],
   Caller: [
     'callTarget(address,uint256)', 'delegate(address,uint256)', 'peek(address)', 'create()',

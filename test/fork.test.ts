@@ -4,7 +4,6 @@
  * fork is compared with the same read asked of the remote at that block.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createServer, type Server } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,6 +14,7 @@ import { RLP } from '@ethereumjs/rlp'
 import { bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util'
 import { COW, MINER, deploy, fresh, rejects, send, rq as rpc } from './helpers.js'
 import { Caller, Events, Reverter, Storage, Target, Token } from './fixtures/index.js'
+import { countingProxy } from './forkProxy.js'
 
 const hex = (n: number | bigint) => '0x' + n.toString(16)
 const token = new Interface(Token.abi as never)
@@ -24,64 +24,6 @@ const ALICE = '0x00000000000000000000000000000000000a11ce'
 const BOB = '0x0000000000000000000000000000000000000b0b'
 const BRIDGE = '0x0000000000000000000000000000000001000006'
 const REMASC = '0x0000000000000000000000000000000001000008'
-
-/**
- * RSKj builds the top frame of trace_transaction and of the callTracer from an empty `ProgramResult`
- * (`co/rsk/rpc/modules/trace/TraceTransformer.java` `addTrace`, `debug/trace/call/CallTraceTransformer.java`), so its
- * top `result.output` is always `0x` and the callTracer's top `output` `0x0` without a `revertReason`; rsksim shows
- * the real ones (docs/modules/tracing.md). This turns a remote rsksim's answer into what RSKj would give.
- */
-function asRskjTraces(call: { method: string; params?: unknown[] }, result: any): unknown {
-  if (call.method === 'trace_transaction' && Array.isArray(result) && result[0]?.result?.output !== undefined) result[0].result.output = '0x'
-  const opts = call.params?.[1] as { tracer?: string } | undefined
-  if (call.method === 'debug_traceTransaction' && opts?.tracer === 'callTracer' && result !== null && result.type !== 'CREATE') {
-    result.output = '0x0'
-    delete result.revertReason
-  }
-  return result
-}
-
-/**
- * An HTTP proxy to `target` that counts the JSON-RPC calls it forwards (and the batches), can refuse everything
- * (`down`), and can answer traces as RSKj shapes them (`rskjTraces`).
- */
-async function countingProxy(
-  target: string,
-): Promise<{ url: string; calls: string[]; batches: string[][]; down: boolean; delay: number; rskjTraces: boolean; close(): Promise<void> }> {
-  const state = { url: '', calls: [] as string[], batches: [] as string[][], down: false, delay: 0, rskjTraces: false, close: async () => {} }
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
-      if (state.down) {
-        res.writeHead(503).end('down')
-        return
-      }
-      const body = Buffer.concat(chunks).toString()
-      const parsed = JSON.parse(body) as { method: string } | { method: string }[]
-      for (const c of Array.isArray(parsed) ? parsed : [parsed]) state.calls.push(c.method)
-      if (Array.isArray(parsed)) state.batches.push(parsed.map((c) => c.method))
-      new Promise((resolve) => setTimeout(resolve, state.delay))
-        .then(() => fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body }))
-        .then(async (r) => {
-          let text = await r.text()
-          if (state.rskjTraces && r.status === 200) {
-            const calls = new Map((Array.isArray(parsed) ? parsed : [parsed]).map((c: any) => [c.id, c]))
-            const reply = JSON.parse(text)
-            for (const a of Array.isArray(reply) ? reply : [reply]) if ('result' in a) a.result = asRskjTraces(calls.get(a.id), a.result)
-            text = JSON.stringify(reply)
-          }
-          res.writeHead(r.status, { 'content-type': 'application/json' }).end(text)
-        })
-        .catch(() => res.writeHead(502).end())
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as { port: number }).port
-  state.url = `http://127.0.0.1:${port}/AbCdEf0123456789secretKey`
-  state.close = () => new Promise((resolve) => server.close(() => resolve()))
-  return state
-}
 
 describe('forking a remote rsksim', () => {
   let remote: RsksimServer

@@ -34,14 +34,26 @@ async function topReturnData(ctx: RouteContext, hash: string): Promise<{ data: U
 }
 
 /**
- * RSKj's callTracer writes `output` with the QUANTITY formatter (`CallTraceTransformer`: `toQuantityJsonHex`), which
- * strips leading zero digits: an odd count gets its `0` back; `0x0` is empty data. Revert data that begins with a zero
- * byte cannot be told apart (docs/forking.md).
+ * The revert data of a frame below the top one from the remote's callTracer `output`, which RSKj writes with the
+ * QUANTITY formatter (`CallTraceTransformer.buildForProgramResult`: `HexUtils.toQuantityJsonHex(byte[])`, the `0x`
+ * hex of the bytes with `0x(0)+` replaced by `0x`, then `0x` alone as `0x0`): every leading zero digit is dropped,
+ * and with them the data's length. What is put back (docs/forking.md):
+ * - `0x0` is empty data (a bare `revert()`; data of zero bytes only prints the same);
+ * - `exact`, the transaction's own revert data (read whole from the default tracer), when its digits without their
+ *   leading zeros are these: the inner revert passed on unchanged, as Solidity's high-level calls pass it on;
+ * - else, when the digits are 1 to 7 short of an ABI length (a 4-byte selector and 32-byte words: 8 + 64k digits), the
+ *   zeros that make that length: a custom error whose selector begins with zero digits;
+ * - else (no ABI shape: a raw `revert(p, n)`) the one zero an odd count lacks.
+ * Not restorable: a selector of four zero bytes (its data looks ABI-shaped only by chance), and raw data that begins
+ * with zero bytes (an ABI length 1 to 7 digits away gets the zeros that make it).
  */
-function quantityBytes(v: unknown): Uint8Array {
+export function revertDataFromQuantity(v: unknown, exact?: Uint8Array): Uint8Array {
   if (typeof v !== 'string' || !/^0x[0-9a-fA-F]+$/.test(v) || v === '0x0') return new Uint8Array()
-  const digits = v.slice(2)
-  return hexToBytes(`0x${digits.length % 2 === 1 ? '0' : ''}${digits}`)
+  const digits = v.slice(2).toLowerCase()
+  if (exact !== undefined && Buffer.from(exact).toString('hex').replace(/^0+/, '') === digits) return exact.slice()
+  const short = (8 - (digits.length % 64) + 64) % 64
+  const zeros = short >= 1 && short <= 7 ? short : digits.length % 2
+  return hexToBytes(`0x${'0'.repeat(zeros)}${digits}`)
 }
 
 /**
@@ -64,7 +76,7 @@ async function fillInnerReverts(ctx: RouteContext, hash: string, top: RemoteFram
   visit(tree)
   if (called.length !== frames.length) throw new Error(`the remote's callTracer gave ${called.length} frames for transaction ${hash}, its trace_transaction ${frames.length}`)
   frames.forEach((f, i) => {
-    if (i > 0 && f.reverted) f.output = quantityBytes(called[i]!.output)
+    if (i > 0 && f.reverted) f.output = revertDataFromQuantity(called[i]!.output, top.reverted ? top.output : undefined)
   })
 }
 
