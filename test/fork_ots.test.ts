@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Interface } from 'ethers'
 import { startServer, type RsksimServer } from '../src/index.js'
 import { COW, deploy, fresh, rq as rpc } from './helpers.js'
-import { Stale, StaleCaller } from './fixtures/index.js'
+import { Compute, Stale, StaleCaller } from './fixtures/index.js'
 import { countingProxy } from './forkProxy.js'
 
 const si = new Interface(Stale.abi as never)
@@ -72,5 +72,82 @@ describe('ots_* of a remote transaction whose inner frame reverts with data that
     expect((await rpc(remote.provider, 'ots_traceTransaction', [tx.catchRaw]))[1].output).toBe('0x0001020304')
     expect((await rpc(f, 'ots_traceTransaction', [tx.catchRaw]))[1].output).toBe('0x01020304')
     await f.disconnect()
+  })
+})
+
+describe("ots_* of a remote transaction whose trace is over the remote's response size limit", () => {
+  // RSKj refuses a reply over `rpc.maxResponseSize` (10 MiB) with -32011; the default tracer, which alone holds the
+  // top frame's output, lists every opcode a transaction ran. A remote with a small limit shows it on a short loop.
+  const LIMIT = 20_000
+  let remote: RsksimServer
+  let proxy: Awaited<ReturnType<typeof countingProxy>>
+  const tx: Record<string, string> = {}
+  let forkNumber: number
+
+  beforeAll(async () => {
+    remote = await startServer({ port: 0, accountTxRateLimit: false, maxResponseSize: LIMIT })
+    const r = remote.provider
+    const compute = await deploy(r, Compute)
+    const loop = new Interface(Compute.abi as never).encodeFunctionData('arithLoop', [300])
+    await rpc(r, 'evm_setAutomine', [false])
+    tx.long = await rpc(r, 'eth_sendTransaction', [{ from: COW, to: compute, gas: '0x4c4b40', data: loop }])
+    // The same loop out of gas: a failed transaction, whose ots_getTransactionError needs the same tracer.
+    tx.outOfGas = await rpc(r, 'eth_sendTransaction', [{ from: COW, to: compute, gas: '0xc350', data: loop }])
+    tx.short = await rpc(r, 'eth_sendTransaction', [{ from: COW, to: compute, gas: '0x4c4b40', data: new Interface(Compute.abi as never).encodeFunctionData('arithLoop', [1]) }])
+    await rpc(r, 'evm_mine')
+    await rpc(r, 'evm_setAutomine', [true])
+    forkNumber = Number(await rpc(r, 'eth_blockNumber'))
+    proxy = await countingProxy(remote.url)
+    proxy.rskjTraces = true
+  })
+
+  afterAll(async () => {
+    await proxy?.close()
+    await remote?.close()
+  })
+
+  it('answers -32011 saying the remote refuses that trace as over its limit; what needs no such trace is answered', async () => {
+    const f = await fresh({ fork: { url: proxy.url, blockNumber: forkNumber, cache: false } } as never)
+    expect((await rpc(f, 'eth_getTransactionReceipt', [tx.outOfGas])).status).toBe('0x0')
+    // The remote itself refuses the trace the fork needs.
+    const refused = await remote.provider.request({ method: 'debug_traceTransaction', params: [tx.long, { disableMemory: true, disableStack: true, disableStorage: true }] }).catch((e) => e)
+    expect(refused).toMatchObject({ code: -32011, message: `Response size limit of ${LIMIT} bytes exceeded` })
+    for (const [m, hash] of [['ots_traceTransaction', tx.long], ['ots_traceTransaction', tx.outOfGas], ['ots_getTransactionError', tx.outOfGas]] as const) {
+      const e: any = await f.request({ method: m, params: [hash] }).catch((err: unknown) => err)
+      expect(e.code, m).toBe(-32011)
+      expect(e.message).toContain(`${m} of ${hash}`)
+      expect(e.message).toContain("the remote refuses its debug_traceTransaction as over the remote's response size limit")
+      expect(e.message).toContain(`Response size limit of ${LIMIT} bytes exceeded`)
+    }
+    // trace_transaction is small: the internal operations are answered, as the remote's own; a success has no error.
+    expect(await rpc(f, 'ots_getInternalOperations', [tx.long])).toEqual(await rpc(remote.provider, 'ots_getInternalOperations', [tx.long]))
+    expect(await rpc(f, 'ots_getTransactionError', [tx.long])).toBe('0x')
+    await f.disconnect()
+  })
+
+  it("a trace over the limit asked together with others (one batch, which RSKj refuses whole) fails alone", async () => {
+    const f = await fresh({ fork: { url: proxy.url, blockNumber: forkNumber, cache: false } } as never)
+    proxy.batches.length = 0
+    // Both routes ask the same remote calls in the same turns, so their default-tracer calls go out as one batch.
+    const [long, short] = await Promise.all(
+      [tx.long, tx.short].map((h) => f.request({ method: 'ots_traceTransaction', params: [h] }).then((v) => ({ v }), (e) => ({ e }))),
+    )
+    expect(proxy.batches.filter((b) => b.every((m) => m === 'debug_traceTransaction'))).toEqual([['debug_traceTransaction', 'debug_traceTransaction']])
+    expect((long as { e: { code: number } }).e.code).toBe(-32011)
+    expect(short).toEqual({ v: await rpc(remote.provider, 'ots_traceTransaction', [tx.short]) })
+    await f.disconnect()
+  })
+
+  it('the same error over HTTP, in the envelope of the request, with its id', async () => {
+    // Over HTTP, the fork served as a node: the same error in the reply's envelope, with its id.
+    const server = await startServer({ port: 0, accountTxRateLimit: false, fork: { url: proxy.url, blockNumber: forkNumber, cache: false } } as never)
+    try {
+      const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ots_traceTransaction', params: [tx.long] }) })
+      const body: any = await res.json()
+      expect(body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32011 } })
+      expect(body.error.message).toContain(`ots_traceTransaction of ${tx.long}`)
+    } finally {
+      await server.close()
+    }
   })
 })

@@ -6,7 +6,10 @@
  * on a remote rsksim the answer is the remote's own ots_* answer.
  */
 import { hexToBytes } from '@ethereumjs/util'
+import { ErrorCode, RpcError } from '../errors.js'
+import { RemoteFailed } from '../node/errors.js'
 import { hexNumber } from '../node/fork/fork.js'
+import { isResponseTooLarge } from '../node/fork/remote.js'
 import { framesInOrder, remoteCallTree, type RemoteFrame } from './codecs/parityTraces.js'
 import { formatInternalOperations, formatTraceEntries, otsBlockTransactions, otsReceipt, pageStart } from './format/ots.js'
 import { ask, LOCAL, remoteTxBlock, type Route, type RouteContext } from './forkAsk.js'
@@ -19,6 +22,32 @@ async function remoteHash(ctx: RouteContext, raw: unknown[]): Promise<string | t
 }
 
 /**
+ * The remote's trace of transaction `hash` (`method` with `params`). One the remote refuses as over its response size
+ * limit (RSKj `rpc.maxResponseSize`, 10 MiB: -32011 `Response size limit of N bytes exceeded`,
+ * `JsonResponseSizeLimiter`) is answered -32011 naming the method asked, the transaction and the remote's refusal,
+ * rather than the bare text, which reads as the fork's own limit. There is nothing to fall back on: the default
+ * tracer is the only answer of an RSKj remote that holds the transaction's output, and rsksim does not run the
+ * remote's transactions again itself (it reads the remote's state at the forked block only, not before each
+ * transaction of the remote's blocks). The error keeps its envelope and id: rsksim's own reply is not too large.
+ */
+async function askTrace(ctx: RouteContext, hash: string, params: unknown[], method: string): Promise<unknown> {
+  try {
+    return await ask(ctx, params, method)
+  } catch (e) {
+    if (!(e instanceof RemoteFailed) || !isResponseTooLarge({ code: e.code, message: e.remoteMessage })) throw e
+    const traced = method === 'debug_traceTransaction' && (params[1] as { tracer?: unknown } | undefined)?.tracer === undefined
+    const why = traced
+      ? 'that trace lists every opcode the transaction ran, and is the only answer of an RSKj remote that holds its output'
+      : 'that trace lists every call frame of the transaction'
+    throw new RpcError(
+      ErrorCode.Timeout,
+      `${ctx.method} of ${hash} on a fork is built from the remote's traces: the remote refuses its ${method} as over the remote's response size limit (${e.remoteMessage}); ${why}, and rsksim does not run the remote's transactions again itself`,
+      { cause: e },
+    )
+  }
+}
+
+/**
  * The top frame's return (or revert) data, from the remote's default tracer (rskTracer): its `result` is the top
  * program's `getHReturn()` (RSKj `TransactionExecutor.extractTrace`, `DetailedProgramTrace.result`), hex without
  * `0x`. trace_transaction and the callTracer cannot give it: RSKj builds their top frame from an empty
@@ -27,7 +56,7 @@ async function remoteHash(ctx: RouteContext, raw: unknown[]): Promise<string | t
  * `result` null) returned nothing.
  */
 async function topReturnData(ctx: RouteContext, hash: string): Promise<{ data: Uint8Array; reverted: boolean }> {
-  const t = (await ask(ctx, [hash, { disableMemory: true, disableStack: true, disableStorage: true }], 'debug_traceTransaction')) as { result?: unknown; reverted?: unknown } | null
+  const t = (await askTrace(ctx, hash, [hash, { disableMemory: true, disableStack: true, disableStorage: true }], 'debug_traceTransaction')) as { result?: unknown; reverted?: unknown } | null
   const result = t?.result
   const data = typeof result === 'string' && /^([0-9a-fA-F]{2})*$/.test(result) ? hexToBytes(`0x${result}`) : new Uint8Array()
   return { data, reverted: t?.reverted === true }
@@ -64,7 +93,7 @@ export function revertDataFromQuantity(v: unknown, exact?: Uint8Array): Uint8Arr
 async function fillInnerReverts(ctx: RouteContext, hash: string, top: RemoteFrame): Promise<void> {
   const frames = framesInOrder(top)
   if (!frames.slice(1).some((f) => f.reverted)) return
-  const tree = await ask(ctx, [hash, { tracer: 'callTracer' }], 'debug_traceTransaction')
+  const tree = await askTrace(ctx, hash, [hash, { tracer: 'callTracer' }], 'debug_traceTransaction')
   // callTracer frames leave `calls` out when they have none (`NON_NULL`).
   const called: { output?: unknown }[] = []
   const visit = (f: unknown): void => {
@@ -82,7 +111,7 @@ async function fillInnerReverts(ctx: RouteContext, hash: string, top: RemoteFram
 
 /** The remote's call tree of a transaction, from trace_transaction; undefined when the remote has no traces of it. */
 async function remoteTree(ctx: RouteContext, hash: string): Promise<RemoteFrame | undefined> {
-  return remoteCallTree(await ask(ctx, [hash], 'trace_transaction'))
+  return remoteCallTree(await askTrace(ctx, hash, [hash], 'trace_transaction'))
 }
 
 /** ots_getInternalOperations: the transfers, creations and self-destructs of the remote's trace_transaction. */

@@ -4,7 +4,8 @@
  * - Calls made in one macrotask turn go out together (collected with setImmediate) as JSON-RPC batches of at most
  *   `batchSize` calls (RSKj refuses batches over `max_batch_requests_size`, 50); a single call goes as a plain object.
  *   A batch refused as too large (HTTP 400/413, or RSKj's bare -32600 "… is the max number of supported batch
- *   requests") is halved for this client and sent again in smaller pieces, down to one call.
+ *   requests") is halved for this client and sent again in smaller pieces, down to one call. A batch whose reply RSKj
+ *   refuses as over its response size limit (one bare -32011 for all) is sent again one call at a time.
  * - Identical calls (method and JSON params) in flight share one promise; with `cache: true` and a ForkCache attached
  *   (cache.ts) answers are looked up there first and kept there after success, so the next run asks nothing.
  * - Rate limits (HTTP 429, JSON-RPC -32005 or "rate limit"/"too many requests"), HTTP 5xx, timeouts and network
@@ -72,6 +73,7 @@ interface Reply {
 type Outcome =
   | { kind: 'done' }
   | { kind: 'split' }
+  | { kind: 'alone' }
   | { kind: 'retry'; calls: Call[]; cause: string; retryAfter?: number }
 
 /**
@@ -241,6 +243,10 @@ export class RemoteNode {
       if (this.closed) return
       const outcome = await this.attempt(todo)
       if (outcome.kind === 'done') return
+      if (outcome.kind === 'alone') {
+        await Promise.all(todo.map((call) => this.send([call])))
+        return
+      }
       if (outcome.kind === 'split') {
         this.batchSize = Math.min(this.batchSize, Math.max(1, Math.floor(todo.length / 2)))
         const pieces: Promise<void>[] = []
@@ -311,6 +317,9 @@ export class RemoteNode {
       }
       if (isRateLimit(error)) return { kind: 'retry', calls, cause: this.rpcCause(error) }
       if (isBatchTooLarge(error)) return { kind: 'split' }
+      // RSKj answers a batch whose reply passes `rpc.maxResponseSize` with one bare -32011 for all: the call (or
+      // calls) too large for it fail alone, the others are answered (the batch size stays: it was not the cause).
+      if (isResponseTooLarge(error)) return { kind: 'alone' }
       for (const call of calls) this.failRpc(call, error)
       return { kind: 'done' }
     }
@@ -450,6 +459,14 @@ function isRateLimit(error: RpcErrorObject): boolean {
 function isBatchTooLarge(error: RpcErrorObject): boolean {
   const message = String(error.message)
   return /batch/i.test(message) && /max|too (large|big|many)|exceed|limit/i.test(message)
+}
+
+/**
+ * RSKj's refusal of a reply over `rpc.maxResponseSize` (`JsonResponseSizeLimiter`, `JsonRpcResponseLimitError`):
+ * -32011 `Response size limit of N bytes exceeded`, reference §1.2.
+ */
+export function isResponseTooLarge(error: { code?: unknown; message?: unknown }): boolean {
+  return error.code === -32011 && /response size limit/i.test(String(error.message))
 }
 
 /** A Retry-After header in seconds, capped; nothing when absent or not a number of seconds. */
