@@ -154,10 +154,6 @@ export class RskNode {
   static async create(options: ResolvedOptions): Promise<RskNode> {
     let db: Database | undefined
     let fork: ForkPoint | undefined
-    // The remote's backoff timers are unref'd (a background read never keeps a process alive), so while a fork starts
-    // something else must: a process whose only work is this start (the CLI) would otherwise end mid-retry with Node's
-    // exit code 13 (unsettled top-level await) and no message, instead of printing the remote's error.
-    const keepAlive = options.fork === undefined ? undefined : setInterval(() => undefined, 60_000)
     try {
       if (options.database !== undefined) {
         db = await openDatabase(options.database)
@@ -197,8 +193,6 @@ export class RskNode {
       fork?.remote.close()
       if (db !== undefined && options.database?.level === undefined) await db.level.close().catch(() => undefined)
       throw e
-    } finally {
-      clearInterval(keepAlive)
     }
   }
 
