@@ -1,9 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runCli, type CliIo, type CliResult } from '../src/server/cliMain.js'
 import type { RsksimServer } from '../src/server/index.js'
+import { bundleChild } from './fixtures/bundleChild.js'
 
 const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
 
@@ -173,4 +176,24 @@ describe('runCli', () => {
     expect(await runCli(['-p', String(first.port)], io)).toEqual({ kind: 'exit', exitCode: 1 })
     expect(io.err()).toMatch(/already in use/)
   })
+
+  it('exits with code 1 and the remote\'s error when a fork\'s remote cannot be reached, after its retries', async () => {
+    // In a process of its own, as `npx rsksim` runs: the remote's backoff timers keep no process alive, so this checks
+    // that the start does (it ended with Node's exit code 13 and nothing printed).
+    mkdirSync(path.resolve('node_modules/.cache'), { recursive: true })
+    const dir = mkdtempSync(path.resolve('node_modules/.cache/rsksim-cli-'))
+    try {
+      const cli = await bundleChild('src/cli.ts', dir)
+      const closed = createServer()
+      const port = await new Promise<number>((resolve) => closed.listen(0, '127.0.0.1', () => resolve((closed.address() as { port: number }).port)))
+      await new Promise((resolve) => closed.close(resolve))
+      const child = spawn(process.execPath, [cli, '--fork-url', `http://127.0.0.1:${port}`, '--fork-retries', '1', '--no-fork-cache', '-p', '0'], { stdio: ['ignore', 'pipe', 'pipe'] })
+      let err = ''
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()))
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
+      expect({ code, err }).toEqual({ code: 1, err: expect.stringMatching(new RegExp(`^rsksim: fork remote http://127\\.0\\.0\\.1:${port}/?: eth_chainId\\(\\[\\]\\) failed: .*\\(gave up after 2 attempts\\)\\n$`)) })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
 })

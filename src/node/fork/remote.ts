@@ -354,7 +354,12 @@ export class RemoteNode {
     return again.length > 0 ? { kind: 'retry', calls: again, cause: againCause } : { kind: 'done' }
   }
 
-  /** Waits `ms` (an unref'd timer: a backoff never keeps the process alive), or until close. */
+  /**
+   * Waits `ms`, or until close. The timer is not unref'd: a caller waits for the retry (a fork's start, a request, a
+   * read that goes on after its request answered -32011), and a process whose only work is that wait (the CLI starting
+   * on an unreachable remote, a script) would otherwise end mid-retry with Node's exit code 13 and nothing printed.
+   * `close()` (the provider's `disconnect()`) ends it.
+   */
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const wake = (): void => {
@@ -363,7 +368,6 @@ export class RemoteNode {
         resolve()
       }
       const timer = setTimeout(wake, ms)
-      timer.unref()
       this.sleepers.add(wake)
     })
   }
