@@ -240,6 +240,15 @@ describe.each(servers)('HTTP/1.1 edge cases: %s', (_name, start) => {
     expect(await c.closedByServer()).toBe(true)
   })
 
+  it('refuses with 431 a request it would otherwise serve, whose header section is over 16 KiB', async () => {
+    const c = open()
+    const body = rpc('eth_chainId', 1)
+    c.write(`POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\nContent-Length: ${body.length}\r\n\r\n${body}`)
+    const [r] = await c.replies(1)
+    expect(r?.status).toBe(431)
+    expect(await c.closedByServer()).toBe(true)
+  })
+
   it.each([
     ['both Content-Length and Transfer-Encoding', `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`],
     ['a Content-Length that is not a number', `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1x\r\n\r\n`],

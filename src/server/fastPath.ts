@@ -15,7 +15,7 @@
  * It is installed only when the server's `'connection'` listeners are exactly node:http's `connectionListener`
  * (checked at start); otherwise the server runs on node:http alone, as before.
  */
-import { STATUS_CODES, type Server } from 'node:http'
+import { maxHeaderSize, STATUS_CODES, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import type { RequestCore } from './handler.js'
 import { CORS_HEADERS } from './http.js'
@@ -155,6 +155,11 @@ export function installFastPath(server: Server, core: RequestCore, maxBodyBytes:
   /** The connection of the request served last: a reply to the same one as before is a lone client's (`reply`). */
   let lastServed: Socket | undefined
   const keepAlive = `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(idleTimeoutMs / 1000)}\r\n\r\n`
+  // node:http answers 431 for a header section over its limit (`http.maxHeaderSize`: 16 KiB unless
+  // `--max-http-header-size`; startServer's server sets none of its own). It counts only part of the head's bytes
+  // (a 16,404-byte head passed, 16,414 did not, here), so a head of at most that many bytes is one it accepts; longer
+  // heads go to node:http, which decides.
+  const headLimit = maxHeaderSize
 
   server.on('connection', (socket: Socket) => {
     serving.add(socket)
@@ -201,6 +206,7 @@ export function installFastPath(server: Server, core: RequestCore, maxBodyBytes:
       const end = buf.indexOf(HEAD_END)
       if (end < 0) return undefined
       const n = end + 4
+      if (n > headLimit) return undefined
       if (last !== undefined && last.bytes.length === n && buf.compare(last.bytes, 0, n, 0, n) === 0) return last.head
       const head = parseHead(buf, end)
       if (head === undefined || !core.admits(head.target, head.host, head.contentType)) return undefined
