@@ -240,6 +240,14 @@ describe.each(servers)('HTTP/1.1 edge cases: %s', (_name, start) => {
     expect(await c.closedByServer()).toBe(true)
   })
 
+  it('answers an HTTP/1.1 request without Host with 400 (RFC 9112 §3.2), as node:http does', async () => {
+    const c = open()
+    const body = rpc('eth_chainId', 1)
+    c.write(`POST / HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`)
+    const [r] = await c.replies(1)
+    expect(r?.status).toBe(400)
+  })
+
   it('refuses with 431 a request it would otherwise serve, whose header section is over 16 KiB', async () => {
     const c = open()
     const body = rpc('eth_chainId', 1)

@@ -137,7 +137,8 @@ function parseHead(buf: Buffer, end: number): Head | undefined {
         return undefined
     }
   }
-  if (length === undefined) return undefined
+  // Without Host, node:http answers 400 (RFC 9112 §3.2: an HTTP/1.1 request must carry one; `requireHostHeader`).
+  if (length === undefined || host === undefined) return undefined
   return { target, host, contentType, origin, headLength: end + 4, bodySize: Number(length) }
 }
 
