@@ -4,8 +4,9 @@
  * RSKj (`co/rsk/core/Wallet.java`) keeps each key AES-CBC-encrypted under SHA-256(passphrase). A bare hash of the
  * passphrase is a weak key derivation and unauthenticated CBC cannot always tell a wrong passphrase (a lucky
  * padding decrypts to garbage), so rsksim uses scrypt (N = 2^14, r = 8, p = 1, 16-byte random salt) and
- * AES-256-GCM: a wrong passphrase is always detected. N = 2^14 costs ~40 ms, which keeps tests quick while
- * staying a real KDF. Nothing is written to disk: the store lives as long as the provider.
+ * AES-256-GCM: a wrong passphrase is always detected. N = 2^14 costs about 24 ms (median of 20 on Node 20.20.2,
+ * 2 cores), which keeps tests quick while staying a real KDF. The store itself writes nothing: without a database
+ * it lives as long as the provider; with one, src/node/persist keeps the sealed keys (`exportSealed`).
  *
  * @example
  * ```ts
