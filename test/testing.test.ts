@@ -26,6 +26,20 @@ describe('useRsksim', () => {
   })
 })
 
+describe('useRsksim in hosted mode', () => {
+  // The service has evm_snapshot and evm_revert (spec: the evm module is supported), so hosted mode isolates too.
+  const rsksim = useRsksim({ beforeAll, beforeEach, afterEach, afterAll }, { hosted: true })
+
+  it('test 1 mines a block', async () => {
+    await rsksim().provider.request({ method: 'evm_mine' })
+    expect(await rsksim().provider.request({ method: 'eth_blockNumber' })).toBe('0x1')
+  })
+
+  it('test 2 starts from the same chain', async () => {
+    expect(await rsksim().provider.request({ method: 'eth_blockNumber' })).toBe('0x0')
+  })
+})
+
 describe('startRsksim', () => {
   it('two fixtures serve on different free ports and independent chains', async () => {
     const [a, b] = await Promise.all([startRsksim({ server: true }), startRsksim({ server: true })])

@@ -25,7 +25,7 @@ import type { ProviderOptions } from '../options/index.js'
 export interface RsksimFixtureOptions extends ProviderOptions {
   /** Also serve HTTP: `true` (127.0.0.1, a free port) or server options (`port` defaults to 0 = a free port). */
   server?: boolean | Omit<ServerOptions, keyof ProviderOptions | 'provider'>
-  /** Snapshot before each test and revert after it. Default true (false with `hosted`, which has no evm_*). */
+  /** Snapshot before each test and revert after it. Default true, in hosted mode too (the service has evm_snapshot). */
   isolate?: boolean
 }
 
@@ -113,7 +113,7 @@ export function useRsksim(hooks: TestHooks, options: RsksimFixtureOptions = {}):
   if (beforeAll === undefined || afterAll === undefined) {
     throw new TypeError('rsksim/testing: pass beforeAll/afterAll (vitest, jest) or before/after (mocha, node:test)')
   }
-  const isolate = options.isolate ?? options.hosted !== true
+  const isolate = options.isolate ?? true
   let fixture: RsksimFixture | undefined
   const current = (): RsksimFixture => {
     if (fixture === undefined) throw new Error('rsksim/testing: the fixture is used outside a test (it starts in beforeAll)')
