@@ -246,6 +246,7 @@ describe.each(servers)('HTTP/1.1 edge cases: %s', (_name, start) => {
     c.write(`POST / HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`)
     const [r] = await c.replies(1)
     expect(r?.status).toBe(400)
+    expect(await c.closedByServer()).toBe(true)
   })
 
   it('refuses with 431 a request it would otherwise serve, whose header section is over 16 KiB', async () => {
