@@ -14,37 +14,60 @@ import { countingProxy } from './forkProxy.js'
 const si = new Interface(Stale.abi as never)
 const ci = new Interface(StaleCaller.abi as never)
 
+/** A remote rsksim served behind a proxy that shapes traces as RSKj does, and the block a fork of it starts at. */
+interface ShapedRemote {
+  remote: RsksimServer
+  proxy: Awaited<ReturnType<typeof countingProxy>>
+  forkNumber: number
+}
+
+/**
+ * Starts a remote with `options`, deploys with `deployAll` (automine on), lets `sendAll` send its transactions with
+ * automine off, mines them in one block, and puts the RSKj-shaping proxy in front of it. `close` stops both.
+ */
+async function shapedRemote<T>(
+  options: Record<string, unknown>,
+  deployAll: (r: RsksimServer['provider']) => Promise<T>,
+  sendAll: (r: RsksimServer['provider'], deployed: T) => Promise<void>,
+): Promise<ShapedRemote & { close(): Promise<void> }> {
+  const remote = await startServer({ port: 0, accountTxRateLimit: false, ...options })
+  const r = remote.provider
+  const deployed = await deployAll(r)
+  await rpc(r, 'evm_setAutomine', [false])
+  await sendAll(r, deployed)
+  await rpc(r, 'evm_mine')
+  await rpc(r, 'evm_setAutomine', [true])
+  const forkNumber = Number(await rpc(r, 'eth_blockNumber'))
+  const proxy = await countingProxy(remote.url)
+  proxy.rskjTraces = true
+  return { remote, proxy, forkNumber, close: async () => (await proxy.close(), await remote.close()) }
+}
+
 describe('ots_* of a remote transaction whose inner frame reverts with data that begins with zero bytes', () => {
   let remote: RsksimServer
-  let proxy: Awaited<ReturnType<typeof countingProxy>>
+  let proxy: ShapedRemote['proxy']
+  let close: () => Promise<void>
   const tx: Record<string, string> = {}
   let forkNumber: number
 
   beforeAll(async () => {
-    remote = await startServer({ port: 0, accountTxRateLimit: false })
-    const r = remote.provider
-    const stale = await deploy(r, Stale)
-    const caller = await deploy(r, StaleCaller)
-    await rpc(r, 'evm_setAutomine', [false])
-    const sent = async (name: string, data: string) => {
-      tx[name] = await rpc(r, 'eth_sendTransaction', [{ from: COW, to: caller, gas: '0x4c4b40', data }])
-    }
-    await sent('catchOne', ci.encodeFunctionData('catchOne', [stale, 5]))
-    await sent('catchTwo', ci.encodeFunctionData('catchTwo', [stale, 0]))
-    await sent('passTwo', ci.encodeFunctionData('passTwo', [stale, 7]))
-    await sent('catchRaw', ci.encodeFunctionData('catchRaw', [stale]))
-    await sent('passRaw', ci.encodeFunctionData('passRaw', [stale]))
-    await rpc(r, 'evm_mine')
-    await rpc(r, 'evm_setAutomine', [true])
-    forkNumber = Number(await rpc(r, 'eth_blockNumber'))
-    proxy = await countingProxy(remote.url)
-    proxy.rskjTraces = true
+    ;({ remote, proxy, forkNumber, close } = await shapedRemote(
+      {},
+      async (r) => ({ stale: await deploy(r, Stale), caller: await deploy(r, StaleCaller) }),
+      async (r, { stale, caller }) => {
+        const sent = async (name: string, data: string) => {
+          tx[name] = await rpc(r, 'eth_sendTransaction', [{ from: COW, to: caller, gas: '0x4c4b40', data }])
+        }
+        await sent('catchOne', ci.encodeFunctionData('catchOne', [stale, 5]))
+        await sent('catchTwo', ci.encodeFunctionData('catchTwo', [stale, 0]))
+        await sent('passTwo', ci.encodeFunctionData('passTwo', [stale, 7]))
+        await sent('catchRaw', ci.encodeFunctionData('catchRaw', [stale]))
+        await sent('passRaw', ci.encodeFunctionData('passRaw', [stale]))
+      },
+    ))
   })
 
-  afterAll(async () => {
-    await proxy?.close()
-    await remote?.close()
-  })
+  afterAll(async () => close?.())
 
   it("ots_traceTransaction gives the inner revert data whole, as the remote's own (local) answer does", async () => {
     const f = await fresh({ fork: { url: proxy.url, blockNumber: forkNumber, cache: false } } as never)
@@ -80,31 +103,26 @@ describe("ots_* of a remote transaction whose trace is over the remote's respons
   // top frame's output, lists every opcode a transaction ran. A remote with a small limit shows it on a short loop.
   const LIMIT = 20_000
   let remote: RsksimServer
-  let proxy: Awaited<ReturnType<typeof countingProxy>>
+  let proxy: ShapedRemote['proxy']
+  let close: () => Promise<void>
   const tx: Record<string, string> = {}
   let forkNumber: number
 
   beforeAll(async () => {
-    remote = await startServer({ port: 0, accountTxRateLimit: false, maxResponseSize: LIMIT })
-    const r = remote.provider
-    const compute = await deploy(r, Compute)
-    const loop = new Interface(Compute.abi as never).encodeFunctionData('arithLoop', [300])
-    await rpc(r, 'evm_setAutomine', [false])
-    tx.long = await rpc(r, 'eth_sendTransaction', [{ from: COW, to: compute, gas: '0x4c4b40', data: loop }])
-    // The same loop out of gas: a failed transaction, whose ots_getTransactionError needs the same tracer.
-    tx.outOfGas = await rpc(r, 'eth_sendTransaction', [{ from: COW, to: compute, gas: '0xc350', data: loop }])
-    tx.short = await rpc(r, 'eth_sendTransaction', [{ from: COW, to: compute, gas: '0x4c4b40', data: new Interface(Compute.abi as never).encodeFunctionData('arithLoop', [1]) }])
-    await rpc(r, 'evm_mine')
-    await rpc(r, 'evm_setAutomine', [true])
-    forkNumber = Number(await rpc(r, 'eth_blockNumber'))
-    proxy = await countingProxy(remote.url)
-    proxy.rskjTraces = true
+    ;({ remote, proxy, forkNumber, close } = await shapedRemote(
+      { maxResponseSize: LIMIT },
+      (r) => deploy(r, Compute),
+      async (r, compute) => {
+        const loop = new Interface(Compute.abi as never).encodeFunctionData('arithLoop', [300])
+        tx.long = await rpc(r, 'eth_sendTransaction', [{ from: COW, to: compute, gas: '0x4c4b40', data: loop }])
+        // The same loop out of gas: a failed transaction, whose ots_getTransactionError needs the same tracer.
+        tx.outOfGas = await rpc(r, 'eth_sendTransaction', [{ from: COW, to: compute, gas: '0xc350', data: loop }])
+        tx.short = await rpc(r, 'eth_sendTransaction', [{ from: COW, to: compute, gas: '0x4c4b40', data: new Interface(Compute.abi as never).encodeFunctionData('arithLoop', [1]) }])
+      },
+    ))
   })
 
-  afterAll(async () => {
-    await proxy?.close()
-    await remote?.close()
-  })
+  afterAll(async () => close?.())
 
   it('answers -32011 saying the remote refuses that trace as over its limit; what needs no such trace is answered', async () => {
     const f = await fresh({ fork: { url: proxy.url, blockNumber: forkNumber, cache: false } } as never)
