@@ -14,11 +14,12 @@ import { countingProxy } from './forkProxy.js'
 const si = new Interface(Stale.abi as never)
 const ci = new Interface(StaleCaller.abi as never)
 
-/** A remote rsksim served behind a proxy that shapes traces as RSKj does, and the block a fork of it starts at. */
-interface ShapedRemote {
+/** A remote rsksim served behind a proxy that shapes traces as RSKj does, the block a fork of it starts at; `close` stops both. */
+interface Shaped {
   remote: RsksimServer
   proxy: Awaited<ReturnType<typeof countingProxy>>
   forkNumber: number
+  close(): Promise<void>
 }
 
 /**
@@ -29,7 +30,7 @@ async function shapedRemote<T>(
   options: Record<string, unknown>,
   deployAll: (r: RsksimServer['provider']) => Promise<T>,
   sendAll: (r: RsksimServer['provider'], deployed: T) => Promise<void>,
-): Promise<ShapedRemote & { close(): Promise<void> }> {
+): Promise<Shaped> {
   const remote = await startServer({ port: 0, accountTxRateLimit: false, ...options })
   const r = remote.provider
   const deployed = await deployAll(r)
@@ -44,14 +45,11 @@ async function shapedRemote<T>(
 }
 
 describe('ots_* of a remote transaction whose inner frame reverts with data that begins with zero bytes', () => {
-  let remote: RsksimServer
-  let proxy: ShapedRemote['proxy']
-  let close: () => Promise<void>
+  let shaped: Shaped
   const tx: Record<string, string> = {}
-  let forkNumber: number
 
   beforeAll(async () => {
-    ;({ remote, proxy, forkNumber, close } = await shapedRemote(
+    shaped = await shapedRemote(
       {},
       async (r) => ({ stale: await deploy(r, Stale), caller: await deploy(r, StaleCaller) }),
       async (r, { stale, caller }) => {
@@ -64,13 +62,13 @@ describe('ots_* of a remote transaction whose inner frame reverts with data that
         await sent('catchRaw', ci.encodeFunctionData('catchRaw', [stale]))
         await sent('passRaw', ci.encodeFunctionData('passRaw', [stale]))
       },
-    ))
+    )
   })
 
-  afterAll(async () => close?.())
+  afterAll(async () => shaped?.close())
 
   it("ots_traceTransaction gives the inner revert data whole, as the remote's own (local) answer does", async () => {
-    const f = await fresh({ fork: { url: proxy.url, blockNumber: forkNumber, cache: false } } as never)
+    const f = await fresh({ fork: { url: shaped.proxy.url, blockNumber: shaped.forkNumber, cache: false } } as never)
     const one = si.encodeErrorResult('Stale45', [5])
     const two0 = si.encodeErrorResult('Stale109585', [0])
     const two7 = si.encodeErrorResult('Stale109585', [7])
@@ -81,8 +79,8 @@ describe('ots_* of a remote transaction whose inner frame reverts with data that
     expect(await inner(tx.catchTwo!)).toBe('0x' + two0.slice(6))
     for (const name of ['catchOne', 'catchTwo', 'passTwo', 'passRaw']) {
       const hash = tx[name]
-      expect([name, await rpc(f, 'ots_traceTransaction', [hash])]).toEqual([name, await rpc(remote.provider, 'ots_traceTransaction', [hash])])
-      expect([name, await rpc(f, 'ots_getTransactionError', [hash])]).toEqual([name, await rpc(remote.provider, 'ots_getTransactionError', [hash])])
+      expect([name, await rpc(f, 'ots_traceTransaction', [hash])]).toEqual([name, await rpc(shaped.remote.provider, 'ots_traceTransaction', [hash])])
+      expect([name, await rpc(f, 'ots_getTransactionError', [hash])]).toEqual([name, await rpc(shaped.remote.provider, 'ots_getTransactionError', [hash])])
     }
     // The equalities above compare these: a caught revert (the transaction succeeds), and one passed on.
     expect((await rpc(f, 'ots_traceTransaction', [tx.catchOne]))[1]).toMatchObject({ depth: 1, output: one })
@@ -92,7 +90,7 @@ describe('ots_* of a remote transaction whose inner frame reverts with data that
     // Raw revert data (not ABI-shaped) passed on is the transaction's own, read whole; caught, its leading zero byte
     // cannot be known, and 7 digits are taken for a 4-byte selector that lost a zero digit (the documented loss).
     expect((await rpc(f, 'ots_traceTransaction', [tx.passRaw])).map((e: any) => e.output)).toEqual(['0x0001020304', '0x0001020304'])
-    expect((await rpc(remote.provider, 'ots_traceTransaction', [tx.catchRaw]))[1].output).toBe('0x0001020304')
+    expect((await rpc(shaped.remote.provider, 'ots_traceTransaction', [tx.catchRaw]))[1].output).toBe('0x0001020304')
     expect((await rpc(f, 'ots_traceTransaction', [tx.catchRaw]))[1].output).toBe('0x01020304')
     await f.disconnect()
   })
@@ -102,14 +100,11 @@ describe("ots_* of a remote transaction whose trace is over the remote's respons
   // RSKj refuses a reply over `rpc.maxResponseSize` (10 MiB) with -32011; the default tracer, which alone holds the
   // top frame's output, lists every opcode a transaction ran. A remote with a small limit shows it on a short loop.
   const LIMIT = 20_000
-  let remote: RsksimServer
-  let proxy: ShapedRemote['proxy']
-  let close: () => Promise<void>
+  let shaped: Shaped
   const tx: Record<string, string> = {}
-  let forkNumber: number
 
   beforeAll(async () => {
-    ;({ remote, proxy, forkNumber, close } = await shapedRemote(
+    shaped = await shapedRemote(
       { maxResponseSize: LIMIT },
       (r) => deploy(r, Compute),
       async (r, compute) => {
@@ -119,16 +114,16 @@ describe("ots_* of a remote transaction whose trace is over the remote's respons
         tx.outOfGas = await rpc(r, 'eth_sendTransaction', [{ from: COW, to: compute, gas: '0xc350', data: loop }])
         tx.short = await rpc(r, 'eth_sendTransaction', [{ from: COW, to: compute, gas: '0x4c4b40', data: new Interface(Compute.abi as never).encodeFunctionData('arithLoop', [1]) }])
       },
-    ))
+    )
   })
 
-  afterAll(async () => close?.())
+  afterAll(async () => shaped?.close())
 
   it('answers -32011 saying the remote refuses that trace as over its limit; what needs no such trace is answered', async () => {
-    const f = await fresh({ fork: { url: proxy.url, blockNumber: forkNumber, cache: false } } as never)
+    const f = await fresh({ fork: { url: shaped.proxy.url, blockNumber: shaped.forkNumber, cache: false } } as never)
     expect((await rpc(f, 'eth_getTransactionReceipt', [tx.outOfGas])).status).toBe('0x0')
     // The remote itself refuses the trace the fork needs.
-    const refused = await remote.provider.request({ method: 'debug_traceTransaction', params: [tx.long, { disableMemory: true, disableStack: true, disableStorage: true }] }).catch((e) => e)
+    const refused = await shaped.remote.provider.request({ method: 'debug_traceTransaction', params: [tx.long, { disableMemory: true, disableStack: true, disableStorage: true }] }).catch((e) => e)
     expect(refused).toMatchObject({ code: -32011, message: `Response size limit of ${LIMIT} bytes exceeded` })
     for (const [m, hash] of [['ots_traceTransaction', tx.long], ['ots_traceTransaction', tx.outOfGas], ['ots_getTransactionError', tx.outOfGas]] as const) {
       const e: any = await f.request({ method: m, params: [hash] }).catch((err: unknown) => err)
@@ -138,27 +133,27 @@ describe("ots_* of a remote transaction whose trace is over the remote's respons
       expect(e.message).toContain(`Response size limit of ${LIMIT} bytes exceeded`)
     }
     // trace_transaction is small: the internal operations are answered, as the remote's own; a success has no error.
-    expect(await rpc(f, 'ots_getInternalOperations', [tx.long])).toEqual(await rpc(remote.provider, 'ots_getInternalOperations', [tx.long]))
+    expect(await rpc(f, 'ots_getInternalOperations', [tx.long])).toEqual(await rpc(shaped.remote.provider, 'ots_getInternalOperations', [tx.long]))
     expect(await rpc(f, 'ots_getTransactionError', [tx.long])).toBe('0x')
     await f.disconnect()
   })
 
   it("a trace over the limit asked together with others (one batch, which RSKj refuses whole) fails alone", async () => {
-    const f = await fresh({ fork: { url: proxy.url, blockNumber: forkNumber, cache: false } } as never)
-    proxy.batches.length = 0
+    const f = await fresh({ fork: { url: shaped.proxy.url, blockNumber: shaped.forkNumber, cache: false } } as never)
+    shaped.proxy.batches.length = 0
     // Both routes ask the same remote calls in the same turns, so their default-tracer calls go out as one batch.
     const [long, short] = await Promise.all(
       [tx.long, tx.short].map((h) => f.request({ method: 'ots_traceTransaction', params: [h] }).then((v) => ({ v }), (e) => ({ e }))),
     )
-    expect(proxy.batches.filter((b) => b.every((m) => m === 'debug_traceTransaction'))).toEqual([['debug_traceTransaction', 'debug_traceTransaction']])
+    expect(shaped.proxy.batches.filter((b) => b.every((m) => m === 'debug_traceTransaction'))).toEqual([['debug_traceTransaction', 'debug_traceTransaction']])
     expect((long as { e: { code: number } }).e.code).toBe(-32011)
-    expect(short).toEqual({ v: await rpc(remote.provider, 'ots_traceTransaction', [tx.short]) })
+    expect(short).toEqual({ v: await rpc(shaped.remote.provider, 'ots_traceTransaction', [tx.short]) })
     await f.disconnect()
   })
 
   it('the same error over HTTP, in the envelope of the request, with its id', async () => {
     // Over HTTP, the fork served as a node: the same error in the reply's envelope, with its id.
-    const server = await startServer({ port: 0, accountTxRateLimit: false, fork: { url: proxy.url, blockNumber: forkNumber, cache: false } } as never)
+    const server = await startServer({ port: 0, accountTxRateLimit: false, fork: { url: shaped.proxy.url, blockNumber: shaped.forkNumber, cache: false } } as never)
     try {
       const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ots_traceTransaction', params: [tx.long] }) })
       const body: any = await res.json()
