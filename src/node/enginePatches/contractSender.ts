@@ -10,11 +10,11 @@
  * refuses every sender whose account's code hash is not keccak256 of nothing, whatever the Common's EIPs (the test is
  * not behind `isActivatedEIP(3607)`; only an EIP-7702 delegation passes) and whatever the options (`RunTxOpts` has
  * `skipNonce`, `skipBalance`, `skipBlockGasLimitValidation`, `skipHardForkValidation`, none for it). runTx.ts's copy
- * keeps the same test, so that both paths give the same answers.
+ * of `_runTx` skips its own test when asked (`runTransaction(…, senderCodeAllowed)`); this wrapper is for the engine's.
  *
- * How: on both paths the sender's account is read once, through the VM's state manager (`state.getAccount(caller)`),
- * tested, and that same object, its balance and nonce changed, is written back through the journal
- * (`putAccount(caller, fromAccount)`: twice in the engine's, once in runTx.ts's). For the one transaction, the state
+ * How: the engine's `_runTx` reads the sender's account once, through the VM's state manager (`state.getAccount(caller)`),
+ * tests it, and writes that same object, its balance and nonce changed, back through the journal
+ * (`putAccount(caller, fromAccount)`, twice). For the one transaction, the state
  * manager's first answer for the sender is a copy of its account whose code hash reads as no code; when that copy is
  * written, its real code hash is put back first. Every later read (the call itself, a call to the sender, EXTCODEHASH,
  * the refund) sees the account as it is. Nothing of the engine is touched: two methods of the VM's state manager
@@ -24,10 +24,10 @@
  * the wrapper is not installed and the engine's refusal stands. Checked at use: a transaction that took the copy
  * must have written it back (else the engine is not the one this was written for: an error, never a silent state).
  *
- * Not a speed patch: in effect whether or not the speed patches are on (the engine's `runTx` and runTx.ts meet the
- * same wrapper), so a block answers the same both ways (test/engine_differential.test.ts). Every block transaction
- * goes through it (chain/runBlockTx.ts): mined, pending, replayed and simulated; a sender without code costs one read
- * of its account, which the transaction reads next anyway.
+ * Not a speed patch: in effect whether or not the speed patches are on (runTx.ts skips its test; the engine's `runTx`
+ * meets this wrapper), so a block answers the same both ways (test/engine_differential.test.ts). Every block
+ * transaction the engine's `runTx` runs goes through it (chain/runBlockTx.ts): mined, pending, replayed and
+ * simulated; a sender without code costs one read of its account, which the transaction reads next anyway.
  */
 import type { VM } from '@ethereumjs/vm'
 import { Account, KECCAK256_NULL, type Address } from '@ethereumjs/util'

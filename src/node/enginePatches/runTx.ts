@@ -152,23 +152,23 @@ export function takesThisPath(vm: VM, tx: LegacyTx): boolean {
  * Runs `tx` in `block` after `blockGasUsed` gas of the block's earlier transactions, as the engine's
  * `runTx(vm, { tx, block, blockGasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true })` does
  * (the pool has checked the block gas limit and RSKj's rules); throws what it throws. With `senderCodeAllowed`
- * (every block transaction: chain/runBlockTx.ts), a sender with code is not refused (contractSender.ts), on either
- * path, as RSKj refuses none.
+ * (every block transaction: chain/runBlockTx.ts), a sender with code is not refused, as RSKj refuses none: this
+ * path skips its own EIP-3607 test, and the engine's `runTx` runs inside contractSender.ts's wrapper.
  */
 export function runTransaction(vm: VM, tx: LegacyTx, block: Block, blockGasUsed: bigint, senderCodeAllowed = false): Promise<RunTxResult> {
-  if (senderCodeAllowed) return withSenderCodeAllowed(vm, tx.getSenderAddress(), () => runTransaction(vm, tx, block, blockGasUsed))
-  if (!takesThisPath(vm, tx)) return engineRunTx(vm, { tx, block, blockGasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true })
-  return runLegacyTx(vm, tx, block, blockGasUsed)
+  if (takesThisPath(vm, tx)) return runLegacyTx(vm, tx, block, blockGasUsed, senderCodeAllowed)
+  const run = (): Promise<RunTxResult> => engineRunTx(vm, { tx, block, blockGasUsed, skipHardForkValidation: true, skipBlockGasLimitValidation: true })
+  return senderCodeAllowed ? withSenderCodeAllowed(vm, tx.getSenderAddress(), run) : run()
 }
 
 /** The engine's `runTx` wrapper: its checkpoint around `_runTx`, committed or reverted, and the caches cleared. */
-async function runLegacyTx(vm: VM, tx: LegacyTx, block: Block, blockGasUsed: bigint): Promise<RunTxResult> {
+async function runLegacyTx(vm: VM, tx: LegacyTx, block: Block, blockGasUsed: bigint, senderCodeAllowed: boolean): Promise<RunTxResult> {
   const evm = vm.evm as unknown as EvmInternals
   const journal = evm.journal
   await journal.cleanup()
   await journal.checkpoint()
   try {
-    const result = await runLegacyTxBody(vm, evm, tx, block, blockGasUsed)
+    const result = await runLegacyTxBody(vm, evm, tx, block, blockGasUsed, senderCodeAllowed)
     await journal.commit()
     return result
   } catch (e) {
@@ -180,7 +180,7 @@ async function runLegacyTx(vm: VM, tx: LegacyTx, block: Block, blockGasUsed: big
 }
 
 /** The engine's `_runTx` on the path described at the top of this file. */
-async function runLegacyTxBody(vm: VM, evm: EvmInternals, tx: LegacyTx, block: Block, blockGasUsed: bigint): Promise<RunTxResult> {
+async function runLegacyTxBody(vm: VM, evm: EvmInternals, tx: LegacyTx, block: Block, blockGasUsed: bigint, senderCodeAllowed: boolean): Promise<RunTxResult> {
   const v = vm as unknown as VmInternals
   const state = vm.stateManager
   const journal = evm.journal
@@ -196,11 +196,11 @@ async function runLegacyTxBody(vm: VM, evm: EvmInternals, tx: LegacyTx, block: B
   }
   const gasLimit = tx.gasLimit - intrinsicGas
 
-  // The sender: an account without code (EIP-3607; contractSender.ts hides the code of a simulated call's sender from
-  // this read, as from the engine's), able to pay the upfront cost, with the transaction's nonce.
+  // The sender: an account without code (the engine's EIP-3607 test; not for a block's transactions, as RSKj has no
+  // such rule: contractSender.ts), able to pay the upfront cost, with the transaction's nonce.
   let fromAccount = (await state.getAccount(caller)) ?? new Account()
   const { nonce, balance } = fromAccount
-  if (!equalsBytes(fromAccount.codeHash, KECCAK256_NULL)) throw failure(vm, block, tx, 'invalid sender address, address is not EOA (EIP-3607)')
+  if (!senderCodeAllowed && !equalsBytes(fromAccount.codeHash, KECCAK256_NULL)) throw failure(vm, block, tx, 'invalid sender address, address is not EOA (EIP-3607)')
   const upFrontCost = tx.getUpfrontCost()
   if (balance < upFrontCost) {
     throw failure(vm, block, tx, `sender doesn't have enough funds to send tx. The upfront cost is: ${upFrontCost} and the sender's account (${caller}) only has: ${balance}`)
