@@ -243,6 +243,15 @@ describe('forking a remote rsksim', () => {
       await rpc(remote.provider, 'eth_getRawTransactionByBlockNumberAndIndex', [tx.blockNumber, remascIndex]),
     )
     expect(await rpc(f, 'eth_getRawTransactionByHash', [at.laterTx])).toBeNull()
+    // The remote's blocks as raw bytes: the header as its chain_getRawBlockHeaderBy* answers it (which RSKj has), the
+    // block and receipts as its own debug_getRaw* (the node holds the forked block without them, and none below it).
+    for (const ref of [tx.blockNumber, tx.blockHash, hex(at.forkNumber)]) {
+      for (const m of ['debug_getRawHeader', 'debug_getRawBlock', 'debug_getRawReceipts']) {
+        expect([m, ref, await rpc(f, m, [ref])]).toEqual([m, ref, await rpc(remote.provider, m, [ref])])
+      }
+    }
+    expect(await rpc(f, 'debug_getRawHeader', [tx.blockNumber])).toBe(await rpc(remote.provider, 'chain_getRawBlockHeaderByNumber', [tx.blockNumber]))
+    expect((await rpc(f, 'debug_getRawReceipts', [hex(at.forkNumber)])).length).toBe((await rpc(remote.provider, 'eth_getBlockByNumber', [hex(at.forkNumber), false])).transactions.length)
     // Replays of the remote's blocks and transactions are the remote's (a second rsksim has them; RSKj answers -32601).
     const replay = [tx.blockNumber, ['trace', 'stateDiff']]
     expect(await rpc(f, 'trace_replayBlockTransactions', replay)).toEqual(await rpc(remote.provider, 'trace_replayBlockTransactions', replay))

@@ -80,6 +80,27 @@ const byTx =
   }
 
 /**
+ * debug_getRawHeader/Block/Receipts (a number, tag, hash or EIP-1898 map): a block at or below the forked block is
+ * the remote's, asked by its number or hash as `byNumberMethod`/`byHashMethod` (default: the method itself; RSKj has
+ * chain_getRawBlockHeaderBy*, none of debug_getRaw*, so its -32601 is then the answer, as for trace_replay*); rsksim's
+ * node holds the forked block without its transactions and receipts, and none below it. `pending` is rsksim's own.
+ */
+const rawOfBlock =
+  (byNumberMethod?: string, byHashMethod?: string): Route =>
+  async (ctx, args) => {
+    const sel = args[0] as BlockSelector
+    if (sel.kind === 'hash') {
+      const hash = bytesToHex(sel.hash)
+      const remote = await remoteBlockOfHash(ctx, hash)
+      return remote === LOCAL || remote === undefined ? LOCAL : ask(ctx, [hash], byHashMethod)
+    }
+    if (sel.kind === 'tag' && sel.tag === 'pending') return LOCAL
+    const n = numberOf(ctx.node, sel)
+    if (n === undefined || n > ctx.fork.number) return LOCAL
+    return ask(ctx, [hexNumber(n)], byNumberMethod)
+  }
+
+/**
  * eth_getBlocksByNumber below the forked block: the remote's block at that height, from its eth_getBlockByNumber
  * (which every kind of remote answers), as the one main-chain entry rsksim answers for its own heights.
  */
@@ -103,6 +124,9 @@ const ROUTES: Record<string, Route> = {
   // rsksim's own pending block, as for trace_block.
   trace_replayBlockTransactions: byNumber(0, true),
   chain_getRawBlockHeaderByNumber: byNumber(0, true),
+  debug_getRawHeader: rawOfBlock('chain_getRawBlockHeaderByNumber', 'chain_getRawBlockHeaderByHash'),
+  debug_getRawBlock: rawOfBlock(),
+  debug_getRawReceipts: rawOfBlock(),
   rsk_getRawBlockHeaderByNumber: byNumber(0, true),
   eth_getBlockByHash: byHash(0),
   eth_getBlockTransactionCountByHash: byHash(0),
