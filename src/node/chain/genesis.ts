@@ -9,8 +9,7 @@ import type { BlockRecord } from './types.js'
 import { EMPTY_TRIE_ROOT } from './tries.js'
 import { flatHex } from './flatHex.js'
 import { encodedRskHeaderWithMergedMiningLength, rskBlockHash, hashForMergedMining, type RskHeader } from '../rsk/header/header.js'
-import { rlpListLength } from '../rlp.js'
-import { EMPTY_UNCLES_HASH, BLOCK_DIFFICULTY } from '../miner/seal.js'
+import { EMPTY_UNCLES_HASH, BLOCK_DIFFICULTY, blockSize } from '../miner/seal.js'
 
 /** Bridge native contract (reference §7.6). */
 export const BRIDGE_ADDRESS = hexToBytes('0x0000000000000000000000000000000001000006')
@@ -87,9 +86,9 @@ export async function createGenesis(chain: Chain, spec: GenesisSpec): Promise<Bl
     transactions: [],
     receipts: [],
     totalDifficulty: header.difficulty,
-    // RSKj's size, `Block.getEncoded().length`: RLP [the header with its three merged-mining fields (0x00 each in
-    // rsk-dev.json), no transactions, no uncles]. It counted the hash's encoding and one prefix byte: 469, not 473.
-    size: rlpListLength(encodedRskHeaderWithMergedMiningLength(header) + rlpListLength(0) + rlpListLength(0)),
+    // RSKj's size (seal.ts blockSize), the header with its three merged-mining fields (0x00 each in rsk-dev.json). It
+    // counted the hash's encoding and one prefix byte: 469, not 473.
+    size: blockSize(encodedRskHeaderWithMergedMiningLength(header), []),
   }
   chain.store.append(block)
   chain.genesisTrees = chain.trees.mark()

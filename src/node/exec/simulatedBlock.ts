@@ -15,9 +15,8 @@
 import type { BlockRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
 import { flatHex } from '../chain/flatHex.js'
 import { orBloom } from '../chain/bloom.js'
-import { rlpListLength } from '../rlp.js'
-import { blockHeader, type HeaderValues } from '../miner/seal.js'
-import { encodedRskHeaderFullLength, hashForMergedMining, rskBlockHash } from '../rsk/header/header.js'
+import { blockHeader, blockSize, type HeaderValues } from '../miner/seal.js'
+import { encodedRskHeaderWithMergedMiningLength, hashForMergedMining, rskBlockHash } from '../rsk/header/header.js'
 
 const ZERO_ROOT = new Uint8Array(32)
 
@@ -30,7 +29,6 @@ export function simulatedBlock(parent: BlockRecord, v: SimulatedHeaderValues, tx
   for (const r of receipts) orBloom(bloom, r.logsBloom)
   const header = blockHeader(parent, txs, receipts, { ...v, stateRoot: ZERO_ROOT, logsBloom: bloom, extraData: parent.header.extraData })
   const hash = rskBlockHash(header)
-  const txBytes = txs.reduce((n, t) => n + t.raw.length, 0)
   return {
     header,
     hash,
@@ -40,8 +38,8 @@ export function simulatedBlock(parent: BlockRecord, v: SimulatedHeaderValues, tx
     transactions: txs,
     receipts,
     totalDifficulty: parent.totalDifficulty + v.difficulty,
-    // The RLP length of [header, transactions, uncles], as miner.ts `sealBlock` counts a mined block's.
-    size: rlpListLength(encodedRskHeaderFullLength(header) + rlpListLength(txBytes) + rlpListLength(0)),
+    // As a mined block's (seal.ts); a simulated header has no merged-mining fields.
+    size: blockSize(encodedRskHeaderWithMergedMiningLength(header), txs),
   }
 }
 

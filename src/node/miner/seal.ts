@@ -40,7 +40,6 @@ export function sealBlock(
     Object.assign(header, mm ?? buildMergedMiningFields(forMergedMining, header.difficulty, header.timestamp))
   })
   const [hash, hashForMergedMiningView] = compactHeader(header, parent.header, [sealed.hash, sealed.forMergedMining])
-  const txBytes = txs.reduce((n, t) => n + t.raw.length, 0)
   return {
     header,
     hash: hash!,
@@ -51,10 +50,18 @@ export function sealBlock(
     transactions: txs.slice(),
     receipts: receipts.slice(),
     totalDifficulty: parent.totalDifficulty + header.difficulty,
-    // RSKj's block size, `Block.getEncoded().length`: the RLP list of [the header with its Merkle proof and coinbase,
-    // the transactions, no uncles] (debug_getRawBlock answers those bytes).
-    size: rlpListLength(sealed.encodedLength + rlpListLength(txBytes) + rlpListLength(0)),
+    size: blockSize(sealed.encodedLength, txs),
   }
+}
+
+/**
+ * RSKj's block size, `Block.getEncoded().length`: the RLP list of [the header with its Merkle proof and coinbase
+ * (`headerLength`: encodedRskHeaderWithMergedMiningLength), the transactions as signed, no uncles]; debug_getRawBlock
+ * answers those bytes. For every block record: mined, genesis (chain/genesis.ts), simulated (exec/simulatedBlock.ts).
+ */
+export function blockSize(headerLength: number, txs: readonly TxRecord[]): number {
+  const txBytes = txs.reduce((n, t) => n + t.raw.length, 0)
+  return rlpListLength(headerLength + rlpListLength(txBytes) + rlpListLength(0))
 }
 
 /**

@@ -190,9 +190,9 @@ export function sealHeader(h: RskHeader, addMergedMining: (forMergedMining: Uint
   const unmined = items.length
   pushMergedMiningFields(items, h, h.useRskip92Encoding === false)
   const hash = keccakRlp(items)
-  items.length = unmined
   // The uncompressed form: for v1/v2 the bloom in slot 6 and the extra fields (v0's are already there).
-  if (h.version !== 0) {
+  if (h.version === 0) items.length = unmined
+  else {
     items.length = core
     items[6] = h.logsBloom
     pushExtraFields(items, h, false)
@@ -221,11 +221,6 @@ export function encodeRskHeader(h: RskHeader): Uint8Array {
  */
 export function encodeRskHeaderFull(h: RskHeader): Uint8Array {
   return encodeRskHeaderWith(h)
-}
-
-/** `encodeRskHeaderFull(h).length`, without writing the bytes (a mined block's size needs only the length). */
-export function encodedRskHeaderFullLength(h: RskHeader): number {
-  return rlpLength(rskHeaderItems(h, {}))
 }
 
 /**
