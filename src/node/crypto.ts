@@ -171,9 +171,14 @@ export function publicKeyOf(privateKey: Uint8Array): Uint8Array {
   return pub
 }
 
+/** The 20-byte address of a 64-byte uncompressed public key (no 0x04 prefix): the last 20 bytes of its keccak-256. */
+export function publicKeyToAddress(publicKey: Uint8Array): Uint8Array {
+  return keccak256(publicKey).subarray(12)
+}
+
 /** Derives the 20-byte address of a private key. */
 export function privateKeyToAddress(privateKey: Uint8Array): Uint8Array {
-  return keccak256(publicKeyOf(privateKey)).subarray(12)
+  return publicKeyToAddress(publicKeyOf(privateKey))
 }
 
 /** Whether `privateKey` is a valid secp256k1 scalar. */

@@ -70,14 +70,6 @@ export async function remoteTransaction(ctx: RouteContext, hash: string): Promis
   return t
 }
 
-/** The number of the block the remote mined a transaction in, when at or below the forked block. */
-export async function remoteTxBlock(ctx: RouteContext, hash: string): Promise<bigint | undefined> {
-  const t = (await ask(ctx, [hash], 'eth_getTransactionByHash')) as { blockNumber?: string | null } | null
-  if (t === null || typeof t?.blockNumber !== 'string') return undefined
-  const n = BigInt(t.blockNumber)
-  return n <= ctx.fork.number ? n : undefined
-}
-
 export const withParam = (raw: unknown[], i: number, v: unknown): unknown[] => {
   const out = raw.slice()
   out[i] = v

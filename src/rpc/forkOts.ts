@@ -12,13 +12,12 @@ import { hexNumber } from '../node/fork/fork.js'
 import { isResponseTooLarge } from '../node/fork/remote.js'
 import { framesInOrder, remoteCallTree, type RemoteFrame } from './codecs/parityTraces.js'
 import { formatInternalOperations, formatTraceEntries, otsBlockTransactions, otsReceipt, pageStart } from './format/ots.js'
-import { ask, LOCAL, remoteTxBlock, type Route, type RouteContext } from './forkAsk.js'
+import { ask, LOCAL, remoteTransaction, type Route, type RouteContext } from './forkAsk.js'
 
 /** The transaction hash a route was asked about when the remote mined it at or below the forked block, else LOCAL. */
 async function remoteHash(ctx: RouteContext, raw: unknown[]): Promise<string | typeof LOCAL> {
   const hash = String(raw[0]).toLowerCase()
-  if (ctx.node.chain.store.getTx(hash) !== undefined) return LOCAL
-  return (await remoteTxBlock(ctx, hash)) === undefined ? LOCAL : hash
+  return (await remoteTransaction(ctx, hash)) === LOCAL ? LOCAL : hash
 }
 
 /**
@@ -76,7 +75,7 @@ async function topReturnData(ctx: RouteContext, hash: string): Promise<{ data: U
  * Not restorable: a selector of four zero bytes (its data looks ABI-shaped only by chance), and raw data that begins
  * with zero bytes (an ABI length 1 to 7 digits away gets the zeros that make it).
  */
-export function revertDataFromQuantity(v: unknown, exact?: Uint8Array): Uint8Array {
+function revertDataFromQuantity(v: unknown, exact?: Uint8Array): Uint8Array {
   if (typeof v !== 'string' || !/^0x[0-9a-fA-F]+$/.test(v) || v === '0x0') return new Uint8Array()
   const digits = v.slice(2).toLowerCase()
   if (exact !== undefined && Buffer.from(exact).toString('hex').replace(/^0+/, '') === digits) return exact.slice()

@@ -156,11 +156,6 @@ export function installFastPath(server: Server, core: RequestCore, maxBodyBytes:
   /** The connection of the request served last: a reply to the same one as before is a lone client's (`reply`). */
   let lastServed: Socket | undefined
   const keepAlive = `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(idleTimeoutMs / 1000)}\r\n\r\n`
-  // node:http answers 431 for a header section over its limit (`http.maxHeaderSize`: 16 KiB unless
-  // `--max-http-header-size`; startServer's server sets none of its own). It counts only part of the head's bytes
-  // (a 16,404-byte head passed, 16,414 did not, here), so a head of at most that many bytes is one it accepts; longer
-  // heads go to node:http, which decides.
-  const headLimit = maxHeaderSize
 
   server.on('connection', (socket: Socket) => {
     serving.add(socket)
@@ -207,7 +202,11 @@ export function installFastPath(server: Server, core: RequestCore, maxBodyBytes:
       const end = buf.indexOf(HEAD_END)
       if (end < 0) return undefined
       const n = end + 4
-      if (n > headLimit) return undefined
+      // node:http answers 431 for a header section over its limit (`http.maxHeaderSize`: 16 KiB unless
+      // `--max-http-header-size`; startServer's server sets none of its own). It counts only part of the head's bytes
+      // (a 16,404-byte head passed, 16,414 did not, here), so a head of at most that many bytes is one it accepts; longer
+      // heads go to node:http, which decides.
+      if (n > maxHeaderSize) return undefined
       if (last !== undefined && last.bytes.length === n && buf.compare(last.bytes, 0, n, 0, n) === 0) return last.head
       const head = parseHead(buf, end)
       if (head === undefined || !core.admits(head.target, head.host, head.contentType)) return undefined

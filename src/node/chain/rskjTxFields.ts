@@ -42,14 +42,17 @@ export function rskjEncodedFields(fields: readonly Uint8Array[]): Uint8Array[] {
   ]
 }
 
+/** Whether field `i` is an integer: all but `to` (3), data (5) and v (6). */
+const isIntegerField = (i: number): boolean => i !== 3 && i !== 5 && i !== 6
+
 /** The fields with every integer (nonce, gas price, gas limit, value, r, s) without leading zeros: what the engine reads. */
 export function engineFields(fields: readonly Uint8Array[]): Uint8Array[] {
-  return fields.map((f, i) => (i === 3 || i === 5 || i === 6 ? f : withoutLeadingZeros(f)))
+  return fields.map((f, i) => (isIntegerField(i) ? withoutLeadingZeros(f) : f))
 }
 
-/** Whether any integer field (all but `to`, data and v) has a leading zero byte, which the engine refuses. */
+/** Whether any integer field has a leading zero byte, which the engine refuses. */
 export function hasLeadingZeros(fields: readonly Uint8Array[]): boolean {
-  return fields.some((f, i) => i !== 3 && i !== 5 && i !== 6 && f.length > 0 && f[0] === 0)
+  return fields.some((f, i) => isIntegerField(i) && f.length > 0 && f[0] === 0)
 }
 
 /** Whether the engine cannot hold the nonce's number: 2^64 - 1 and over (its `valueOverflowCheck`). */
@@ -66,7 +69,7 @@ const NONCE_MAX_BYTES = 8
  * (co/rsk/net/handler/txvalidator/TxValidatorNonceEncodingValidator.java: at most 8 bytes, and no leading zero unless
  * it is the single byte 0x00, which the check lets through).
  */
-export function nonceEncodingRefusal(nonce: Uint8Array): string | undefined {
+function nonceEncodingRefusal(nonce: Uint8Array): string | undefined {
   if (nonce.length > NONCE_MAX_BYTES) return `transaction nonce byte length exceeds maximum: ${nonce.length} > ${NONCE_MAX_BYTES}`
   if (nonce.length > 1 && nonce[0] === 0) return 'transaction nonce has non-canonical encoding'
   return undefined

@@ -16,7 +16,7 @@ import { legacySigningHash, pinSender, TX_OPTIONS } from '../../node/chain/txRec
 import type { TxRecord } from '../../node/chain/types.js'
 import { flatHex } from '../../node/chain/flatHex.js'
 import { beyondEngineNonce, engineFields, nonceRefusal as refusalOf, rskjEncodedFields } from '../../node/chain/rskjTxFields.js'
-import { ecrecover, keccak256 } from '../../node/crypto.js'
+import { ecrecover, keccak256, publicKeyToAddress } from '../../node/crypto.js'
 import { rlpEncode } from '../../node/rlp.js'
 import { noSenderRecovered } from './rskjRawChecks.js'
 
@@ -38,7 +38,7 @@ export function decodeNonCanonical(fields: Uint8Array[], common: Common, chainId
   let from: Uint8Array
   try {
     const publicKey = ecrecover(legacySigningHash(rskj, chainId), bytesToV(rskj[6]!), rskj[7]!, rskj[8]!, chainId)
-    from = keccak256(publicKey).slice(12)
+    from = publicKeyToAddress(publicKey).slice()
   } catch {
     throw noSenderRecovered()
   }

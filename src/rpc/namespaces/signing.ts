@@ -20,7 +20,7 @@ import { txObject } from '../codecs/transaction.js'
 import { method, type MethodTable } from '../method.js'
 import { data } from '../format/hex.js'
 import { personalMessageDigest, signMessage, signRsv } from '../../node/accounts.js'
-import { ecrecover, keccak256 } from '../../node/crypto.js'
+import { ecrecover, publicKeyToAddress } from '../../node/crypto.js'
 import { signWithKey, walletKey } from './eth/transactions.js'
 
 /** Typed data as a JSON string (MetaMask, ethers) or an object (viem sends a string too). */
@@ -68,7 +68,7 @@ const ecRecover = method([dataCodec, dataCodec], (_ctx, message, signature) => {
   } catch {
     throw invalidParams('invalid signature: no key makes it')
   }
-  return data(keccak256(publicKey).subarray(12))
+  return data(publicKeyToAddress(publicKey))
 })
 
 export const signingMethods: MethodTable = {
