@@ -19,12 +19,27 @@ import { data } from '../format/hex.js'
 import { blockOrPending } from '../resolve.js'
 import { encodeRskHeaderFull, encodeRskHeaderWithMergedMining } from '../../node/rsk/header/header.js'
 import { encodeRskReceipt } from '../../node/chain/tries.js'
-import { rlpDecode, rlpEncode } from '../../node/rlp.js'
+import { prefixSize, rlpListLength, writePrefix } from '../../node/rlp.js'
 import type { BlockRecord } from '../../node/chain/types.js'
 
-/** RSKj `Block.getEncoded()`: the header's full encoding, the transactions as signed, no uncles (rsksim mines none). */
+/**
+ * RSKj `Block.getEncoded()`: the header's full encoding, the transactions as signed, no uncles (rsksim mines none);
+ * written from the encodings themselves, each already an RLP item.
+ */
 function encodeBlock(block: BlockRecord): Uint8Array {
-  return rlpEncode([rlpDecode(encodeRskHeaderWithMergedMining(block.header)) as Uint8Array[], block.transactions.map((t) => rlpDecode(t.raw) as Uint8Array[]), []])
+  const header = encodeRskHeaderWithMergedMining(block.header)
+  const txBytes = block.transactions.reduce((n, t) => n + t.raw.length, 0)
+  const txList = prefixSize(txBytes) + txBytes
+  const out = new Uint8Array(rlpListLength(header.length + txList + 1))
+  let o = writePrefix(out, 0, header.length + txList + 1, 0xc0)
+  out.set(header, o)
+  o = writePrefix(out, o + header.length, txBytes, 0xc0)
+  for (const t of block.transactions) {
+    out.set(t.raw, o)
+    o += t.raw.length
+  }
+  out[o] = 0xc0 // no uncles
+  return out
 }
 
 export const debugRawMethods: MethodTable = {
