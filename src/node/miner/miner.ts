@@ -8,10 +8,8 @@ import type { Block } from '@ethereumjs/block'
 import type { Chain } from '../chain/chain.js'
 import { executionBlockOf } from '../chain/execBlock.js'
 import type { BlockRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
-import { receiptOf } from '../chain/receiptOf.js'
-import { orBloom } from '../chain/bloom.js'
 import { hashForMergedMining, type RskHeader } from '../rsk/header/header.js'
-import { processMinersFees, remascContext, remascTransaction } from '../rsk/remasc/remasc.js'
+import { processMinersFees, remascContext } from '../rsk/remasc/remasc.js'
 import { runBlockTransaction, type BlockContext } from '../chain/runBlockTx.js'
 import type { VM } from '@ethereumjs/vm'
 import type { LiveState } from '../state/liveState.js'
@@ -22,6 +20,7 @@ import type { Clock } from './clock.js'
 import { pendingBlock, type PendingRun } from './pending.js'
 import type { MinerConfig } from './config.js'
 import { sealPending } from './pendingSeal.js'
+import { BlockTotals } from './blockTotals.js'
 import { BLOCK_DIFFICULTY, EXTRA_DATA, headerOf, sealBlock, type MergedMiningFields } from './seal.js'
 
 const noop = (): void => undefined
@@ -187,12 +186,8 @@ export class Miner {
     const context = new BuildingBlock(chain.vm, chain.state, config.coinbase, config.remasc !== undefined, () =>
       executionBlockOf(chain.common, { number, timestamp: time, gasLimit: config.blockGasLimit, coinbase: config.coinbase, difficulty: BLOCK_DIFFICULTY }),
     )
-    const included: TxRecord[] = []
-    const receipts: ReceiptRecord[] = []
+    const totals = new BlockTotals()
     const dropped: Dropped[] = []
-    let gasUsed = 0n
-    let paidFees = 0n
-    const bloom = new Uint8Array(256)
     // Undefined (and nothing computed) unless a dev-chain method changed the state since the head was mined.
     const editing = chain.editedRoot()
     const builtOn = editing === undefined ? undefined : await editing
@@ -205,32 +200,25 @@ export class Miner {
           dropped.push({ tx: t, reason: priceRefusal })
           continue
         }
-        if (gasUsed + t.tx.gasLimit > config.blockGasLimit) continue
+        if (totals.gasUsed + t.tx.gasLimit > config.blockGasLimit) continue
         let result
         try {
-          result = await runBlockTransaction(context, t, gasUsed)
+          result = await runBlockTransaction(context, t, totals.gasUsed)
           config.afterTransaction?.(t)
         } catch (e) {
           const reason = droppedReason(e)
           if (reason !== undefined) dropped.push({ tx: t, reason })
           continue
         }
-        gasUsed += result.totalGasSpent
-        paidFees += result.totalGasSpent * t.tx.gasPrice
-        const receipt = receiptOf(t, result, gasUsed)
-        orBloom(bloom, receipt.logsBloom)
-        receipts.push(receipt)
-        included.push(t)
+        totals.add(t, result)
       }
       if (config.remasc !== undefined) {
         // Every block ends with the REMASC system transaction (reference §2.2, RSKj BlockToMineBuilder).
-        const receipt = await processMinersFees(remascContext(chain, chain.state, config.remasc, config.minimumGasPrice, number, gasUsed))
-        orBloom(bloom, receipt.logsBloom)
-        included.push(remascTransaction(number, chain.common))
-        receipts.push(receipt)
+        const receipt = await processMinersFees(remascContext(chain, chain.state, config.remasc, config.minimumGasPrice, number, totals.gasUsed))
+        totals.addRemasc(receipt, number, chain.common)
       }
-      const header = headerOf(chain, config, parent, await chain.state.getStateRoot(), included, receipts, bloom, gasUsed, paidFees, time, EXTRA_DATA)
-      return { header, included, receipts, dropped, ...(builtOn !== undefined ? { builtOn } : {}) }
+      const header = headerOf(chain, config, parent, await chain.state.getStateRoot(), totals, time, EXTRA_DATA)
+      return { header, included: totals.included, receipts: totals.receipts, dropped, ...(builtOn !== undefined ? { builtOn } : {}) }
     } catch (e) {
       await this.discard()
       throw e

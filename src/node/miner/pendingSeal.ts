@@ -16,13 +16,11 @@
  * replays it, as a mined block, from the state it was built on (`Chain.addView`'s `builtOn`).
  */
 import type { Chain } from '../chain/chain.js'
-import type { BlockRecord, ReceiptRecord, TxRecord } from '../chain/types.js'
-import { receiptOf } from '../chain/receiptOf.js'
-import { orBloom } from '../chain/bloom.js'
-import { remascTransaction } from '../rsk/remasc/remasc.js'
+import type { BlockRecord } from '../chain/types.js'
 import type { MinerConfig } from './config.js'
 import { headerOf, sealBlock, type MergedMiningFields } from './seal.js'
 import type { PendingRun } from './pending.js'
+import { BlockTotals } from './blockTotals.js'
 
 /** Merged-mining fields of a block nobody mined: empty, as RSKj's pending block has them. */
 const NO_MERGED_MINING: MergedMiningFields = {
@@ -38,27 +36,12 @@ const NO_MERGED_MINING: MergedMiningFields = {
 export async function sealPending(chain: Chain, config: MinerConfig, run: PendingRun, builtOn: Uint8Array | undefined): Promise<BlockRecord> {
   const parent = chain.head
   const { block, results } = run
-  const included: TxRecord[] = block.transactions.slice()
-  const receipts: ReceiptRecord[] = []
-  const bloom = new Uint8Array(256)
-  let gasUsed = 0n
-  let paidFees = 0n
-  included.forEach((t, i) => {
-    const result = results[i]!
-    gasUsed += result.totalGasSpent
-    paidFees += result.totalGasSpent * t.tx.gasPrice
-    const receipt = receiptOf(t, result, gasUsed)
-    orBloom(bloom, receipt.logsBloom)
-    receipts.push(receipt)
-  })
-  if (run.remasc !== undefined) {
-    orBloom(bloom, run.remasc.logsBloom)
-    included.push(remascTransaction(block.number, chain.common))
-    receipts.push(run.remasc)
-  }
+  const totals = new BlockTotals()
+  block.transactions.forEach((t, i) => totals.add(t, results[i]!))
+  if (run.remasc !== undefined) totals.addRemasc(run.remasc, block.number, chain.common)
   const stateRoot = await chain.state.getStateRoot()
-  const header = headerOf(chain, config, parent, stateRoot, included, receipts, bloom, gasUsed, paidFees, block.header.timestamp, new Uint8Array())
-  const sealed = sealBlock(header, included, receipts, parent, NO_MERGED_MINING)
+  const header = headerOf(chain, config, parent, stateRoot, totals, block.header.timestamp, new Uint8Array())
+  const sealed = sealBlock(header, totals.included, totals.receipts, parent, NO_MERGED_MINING)
   chain.addView(sealed, builtOn)
   return sealed
 }

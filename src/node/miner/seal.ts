@@ -17,6 +17,7 @@ import { keccak256 } from '../crypto.js'
 import { flatHex } from '../chain/flatHex.js'
 import { packBytes } from '../chain/packBytes.js'
 import type { MinerConfig } from './config.js'
+import type { BlockTotals } from './blockTotals.js'
 
 /** keccak256(RLP([])): the uncles hash of a block without uncles. */
 export const EMPTY_UNCLES_HASH = keccak256(RLP.encode([]))
@@ -95,15 +96,12 @@ export function headerOf(
   config: MinerConfig,
   parent: BlockRecord,
   stateRoot: Uint8Array,
-  included: TxRecord[],
-  receipts: ReceiptRecord[],
-  bloom: Uint8Array,
-  gasUsed: bigint,
-  paidFees: bigint,
+  totals: BlockTotals,
   time: bigint,
   extraData: Uint8Array,
 ): RskHeader {
-  return blockHeader(parent, included, receipts, {
+  const { gasUsed, paidFees } = totals
+  return blockHeader(parent, totals.included, totals.receipts, {
     number: parent.number + 1n,
     timestamp: time,
     gasLimit: config.blockGasLimit,
@@ -113,7 +111,7 @@ export function headerOf(
     paidFees,
     minimumGasPrice: config.minimumGasPrice,
     stateRoot,
-    logsBloom: bloom,
+    logsBloom: totals.bloom,
     extraData,
     forkDetectionData: forkDetectionData(chain.store),
   })
