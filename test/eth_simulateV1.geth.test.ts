@@ -434,6 +434,40 @@ describe('eth_simulateV1 on pending (geth simulates on its pending block\'s head
     const [onLatest] = await sim(p, { blockStateCalls: [previousHash] })
     expect([onLatest.parentHash, onLatest.calls[0].returnData]).toEqual([head.hash, head.hash])
   })
+
+  it('builds on the pending block the node answers elsewhere: its hash, number, time and state (automine off, two pooled transactions)', async () => {
+    const p = await fresh()
+    await p.request({ method: 'evm_setAutomine', params: [false] })
+    await p.request({ method: 'eth_sendTransaction', params: [{ from: COW, to: C1, value: '0x7', gas: '0x5208' }] })
+    await p.request({ method: 'eth_sendTransaction', params: [{ from: COW, to: C1, value: '0x9', gas: '0x5208' }] })
+    const head = (await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as any
+    // Every request builds its own pending block: a pinned time makes them the same block.
+    await p.request({ method: 'evm_setNextBlockTimestamp', params: [Number(head.timestamp) + 100] })
+    const traces = (await p.request({ method: 'trace_block', params: ['pending'] })) as any[]
+    const header = (await p.request({ method: 'erigon_getHeaderByNumber', params: ['pending'] })) as any
+    // NUMBER, PUSH1 0, MSTORE, TIMESTAMP, PUSH1 32, MSTORE, PUSH1 64, PUSH1 0, RETURN: the block's number and time.
+    const numberAndTime = '0x436000524260205260406000f3'
+    const called = (await p.request({ method: 'eth_call', params: [{ to: C0 }, 'pending', { [C0]: { code: numberAndTime } }] })) as string
+    const balance = (await p.request({ method: 'eth_getBalance', params: [C1, 'pending'] })) as string
+    // C2 answers BLOCKHASH(NUMBER - 1); C0 NUMBER and TIMESTAMP; C1's balance is what the pooled transfers paid it.
+    const previousHash = '0x600143034060005260206000f3'
+    const [first] = await sim(p, { blockStateCalls: [{ stateOverrides: { [C2]: { code: previousHash }, [C0]: { code: numberAndTime } }, calls: [{ to: C2 }, { to: C0 }] }] }, 'pending')
+    // One pending block, named alike by every method that answers it (trace_block's traces are of its transactions).
+    expect(traces.length).toBeGreaterThan(0)
+    expect(new Set(traces.map((t) => t.blockHash))).toEqual(new Set([header.hash]))
+    expect(BigInt(header.number)).toBe(BigInt(head.number) + 1n)
+    expect(BigInt(balance)).toBe(16n)
+    // The first simulated block follows it: parentHash and BLOCKHASH of its number are its hash, and a call there sees
+    // NUMBER and TIMESTAMP one block and 12 s after eth_call's at pending.
+    expect([first.parentHash, first.calls[0].returnData]).toEqual([header.hash, header.hash])
+    const [pendingNumber, pendingTime] = [BigInt(called.slice(0, 66)), BigInt('0x' + called.slice(66))]
+    expect([pendingNumber, pendingTime]).toEqual([BigInt(header.number), BigInt(header.timestamp)])
+    expect(first.calls[1].returnData).toBe(toBeHex(pendingNumber + 1n, 32) + toBeHex(pendingTime + 12n, 32).slice(2))
+    expect([BigInt(first.number), BigInt(first.timestamp)]).toEqual([pendingNumber + 1n, pendingTime + 12n])
+    // Its state is the pending block's, the pool's transfers applied.
+    const [withBalance] = await sim(p, { blockStateCalls: [{ stateOverrides: { [C2]: { code: '0x73' + C1.slice(2) + '3160005260206000f3' } }, calls: [{ to: C2 }] }] }, 'pending')
+    expect(BigInt(withBalance.calls[0].returnData)).toBe(16n)
+  })
 })
 
 /**

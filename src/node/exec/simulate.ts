@@ -47,7 +47,7 @@ import { RemoteFailed } from '../errors.js'
 import type { LiveState } from '../state/liveState.js'
 import { applyOverrides, intrinsicGas, vmAt, type StateOverrides } from './call.js'
 import { TransferLogs } from './transferLogs.js'
-import { pendingBase, simulatedBlock } from './simulatedBlock.js'
+import { simulatedBlock } from './simulatedBlock.js'
 
 /** At most this many blocks a request, the blocks filling gaps in the numbers included (geth's and the spec's 256). */
 export const MAX_SIMULATE_BLOCKS = 256
@@ -154,12 +154,10 @@ export async function simulate(chain: Chain, base: BlockRecord, blocks: Simulate
   // BLOCKHASH (and the BlockHeader precompile) of a simulated block's number answers that block, as geth's does.
   const built = new Map<bigint, BlockRecord>()
   const budget = { left: settings.gasBudget }
-  // On the pending block, its own name, as geth's pending header (simulatedBlock.ts `pendingBase`).
+  // The pending block (above the head) is the chain's block of its number for the simulation: BLOCKHASH answers it, as
+  // geth's simulated chain answers its base header.
+  if (base.number > chain.head.number) built.set(base.number, base)
   let parent = base
-  if (base !== chain.head && chain.viewOf(base) !== undefined) {
-    parent = pendingBase(chain.head, base)
-    built.set(parent.number, parent)
-  }
   try {
     return await chain.withSimulatedBlocks(built, async () => {
       const out: SimulatedBlock[] = []

@@ -42,17 +42,3 @@ export function simulatedBlock(parent: BlockRecord, v: SimulatedHeaderValues, tx
     size: blockSize(encodedRskHeaderWithMergedMiningLength(header), txs),
   }
 }
-
-/**
- * The pending block (src/node/miner/pending.ts), named for a simulation built on it: geth simulates on `pending` on
- * top of its pending block's header, so the first simulated block's `parentHash` is that header's hash and a later
- * BLOCKHASH of its number answers it. rsksim's pending block carries the head's hash (it is never answered as a block:
- * eth_getBlockByNumber answers the head for `pending`); this record is a header of the pending block's number, time,
- * gas, coinbase and transactions on top of the head, hashed as any, with what the pending block does not compute
- * (receipts: their root, bloom and `paidFees`; the state root) empty, as for the simulated blocks.
- */
-export function pendingBase(head: BlockRecord, pending: BlockRecord): BlockRecord {
-  const h = pending.header
-  const values = { number: pending.number, timestamp: h.timestamp, gasLimit: h.gasLimit, coinbase: h.coinbase, difficulty: h.difficulty, gasUsed: h.gasUsed, paidFees: 0n, minimumGasPrice: h.minimumGasPrice }
-  return simulatedBlock(head, values, pending.transactions, [])
-}

@@ -23,7 +23,8 @@ import { sealPending } from './pendingSeal.js'
 import { BlockTotals } from './blockTotals.js'
 import { BLOCK_DIFFICULTY, EXTRA_DATA, headerOf, sealBlock, type MergedMiningFields } from './seal.js'
 
-const noop = (): void => undefined
+/** What the pending block's accessors answer outside a task of the node's queue (it lives as long as the task). */
+const outsideTask = (): Promise<never> => Promise.reject(new Error("rsksim: the pending block is built inside a task of the node's queue"))
 
 /** A block offered to merged miners: what `mineTemplate` needs to rebuild it exactly. */
 export interface Template {
@@ -97,7 +98,7 @@ export class Miner {
 
   /** The pending block of the task running now: built on the live state in a checkpoint, until `endTask`. */
   private held?: Promise<PendingRun>
-  /** Its complete record (pendingSeal.ts), when the task asked for it. */
+  /** Its complete record (pendingSeal.ts), when the task asked for it: made from `held`. */
   private sealed?: Promise<BlockRecord>
 
   /**
@@ -111,28 +112,29 @@ export class Miner {
 
   /**
    * The pending block complete, as RSKj answers it where a method returns or traces the block (pendingSeal.ts):
-   * receipts, roots, REMASC transaction and hash, no merged-mining data. Made once per task, on the same run as
-   * `pending` (the state it was built on is noted first, for a replay; that costs a state root only after a dev-chain
-   * edit).
+   * receipts, roots, REMASC transaction and hash, no merged-mining data. Made once per task, from the same run as
+   * `pending`, before or after it.
    */
   pendingSealed(): Promise<BlockRecord> {
     if (this.sealed !== undefined) return this.sealed
-    if (!this.queue.inTask) return Promise.reject(new Error('rsksim: the pending block is built inside a task of the node\'s queue'))
-    // The state the block is built on is only known before its run: a run `pending` made without it cannot be sealed.
-    if (this.held !== undefined) return Promise.reject(new Error('rsksim: the sealed pending block must be asked for before the pending block in a task'))
-    const editing = this.chain.editedRoot()
-    this.sealed = (async () => {
-      const builtOn = editing === undefined ? undefined : await editing
-      return sealPending(this.chain, this.config, await this.run(), builtOn)
-    })()
+    // Kept only inside a task: a rejection kept outside one would be answered by every later call (no `endTask` clears it).
+    if (!this.queue.inTask) return outsideTask()
+    this.sealed = this.run().then((r) => sealPending(this.chain, this.config, r))
     return this.sealed
   }
 
   private run(): Promise<PendingRun> {
     if (this.held !== undefined) return this.held
-    if (!this.queue.inTask) return Promise.reject(new Error('rsksim: the pending block is built inside a task of the node\'s queue'))
-    this.held = this.chain.state.checkpoint().then(() => pendingBlock(this.chain, this.pool, this.clock, this.config, BLOCK_DIFFICULTY))
+    if (!this.queue.inTask) return outsideTask()
+    // The state the block is built on, for a replay of the sealed block: only known before the run changes it. Undefined
+    // without a promise (nothing computed, nothing awaited) unless a dev-chain method changed the state since the head.
+    const editing = this.chain.editedRoot()
+    this.held = editing === undefined ? this.build(undefined) : editing.then((builtOn) => this.build(builtOn))
     return this.held
+  }
+
+  private build(builtOn: Uint8Array | undefined): Promise<PendingRun> {
+    return this.chain.state.checkpoint().then(() => pendingBlock(this.chain, this.pool, this.clock, this.config, BLOCK_DIFFICULTY, builtOn))
   }
 
   /**
@@ -140,14 +142,11 @@ export class Miner {
    * exception left open inside it). Undefined when there was none, so a task without one awaits nothing more.
    */
   endTask(): Promise<void> | undefined {
-    const held = this.held
-    const sealed = this.sealed
+    // The sealed record (made from `held`, its state root computed inside the checkpoint) is settled before the revert.
+    const done = this.sealed ?? this.held
     this.held = undefined
     this.sealed = undefined
-    if (held === undefined) return sealed?.then(noop, noop)
-    // The sealed record's state root is computed inside the checkpoint: settled before it is reverted.
-    const done = sealed === undefined ? held : held.then(() => sealed)
-    return done.then(
+    return done?.then(
       () => this.chain.state.revertOpen(),
       () => this.chain.state.revertOpen(),
     )

@@ -41,13 +41,16 @@ export interface PendingRun {
   results: RunTxResult[]
   /** The REMASC transaction's receipt, on a chain with REMASC. */
   remasc?: ReceiptRecord
+  /** The root of the state it was built on, when a dev-chain edit made it differ from the head's (Chain.editedRoot). */
+  builtOn: Uint8Array | undefined
 }
 
 /**
  * The pending block (its record not in the store: the chain reads it through `Chain.addView`), built on the live
- * state, which the caller has put in a checkpoint and reverts when the request is done.
+ * state, which the caller has put in a checkpoint and reverts when the request is done; `builtOn`: that state's root,
+ * when a dev-chain edit made it differ from the head's (`Chain.editedRoot`, read before the checkpoint).
  */
-export async function pendingBlock(chain: Chain, pool: TxPool, clock: Clock, config: MinerConfig, difficulty: bigint): Promise<PendingRun> {
+export async function pendingBlock(chain: Chain, pool: TxPool, clock: Clock, config: MinerConfig, difficulty: bigint, builtOn: Uint8Array | undefined): Promise<PendingRun> {
   const parent = chain.head
   const number = parent.number + 1n
   const timestamp = clock.peek(parent.header.timestamp)
@@ -82,5 +85,5 @@ export async function pendingBlock(chain: Chain, pool: TxPool, clock: Clock, con
     receipts: [],
   }
   chain.addView(block)
-  return { block, results, ...(remasc !== undefined ? { remasc } : {}) }
+  return { block, results, builtOn, ...(remasc !== undefined ? { remasc } : {}) }
 }

@@ -31,9 +31,10 @@ const NO_MERGED_MINING: MergedMiningFields = {
 
 /**
  * The complete record of the pending block `run` built (inside its checkpoint, on the live state), registered as a
- * view of the chain built on `builtOn` (the state root before it, when a dev-chain edit made it differ from the head's).
+ * view of the chain built on the run's `builtOn` (the state root before it, when a dev-chain edit made it differ from
+ * the head's).
  */
-export async function sealPending(chain: Chain, config: MinerConfig, run: PendingRun, builtOn: Uint8Array | undefined): Promise<BlockRecord> {
+export async function sealPending(chain: Chain, config: MinerConfig, run: PendingRun): Promise<BlockRecord> {
   const parent = chain.head
   const { block, results } = run
   const totals = new BlockTotals()
@@ -42,6 +43,6 @@ export async function sealPending(chain: Chain, config: MinerConfig, run: Pendin
   const stateRoot = await chain.state.getStateRoot()
   const header = headerOf(chain, config, parent, stateRoot, totals, block.header.timestamp, new Uint8Array())
   const sealed = sealBlock(header, totals.included, totals.receipts, parent, NO_MERGED_MINING)
-  chain.addView(sealed, builtOn)
+  chain.addView(sealed, run.builtOn)
   return sealed
 }

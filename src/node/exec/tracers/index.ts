@@ -30,31 +30,43 @@ export type { CallFrame, CallKind, IndexedLog, StructOp, StructTrace, TxCallTrac
  */
 export async function traceCalls(chain: Chain, block: BlockRecord, only?: (index: number) => boolean): Promise<TxCallTrace[]> {
   const recorders = new Map<number, CallRecorder>()
-  const wanted = selected(block, only)
-  // The REMASC system transaction is not replayed: its trace comes from its receipt (remascTrace.ts).
-  const remasc = remascCalled(block, wanted)
-  if (remasc >= 0) wanted[remasc] = false
+  const { wanted, remascAt } = select(block, only)
   const last = wanted.lastIndexOf(true)
-  if (last < 0) return remasc >= 0 ? [remascCallTrace(block, remasc)] : []
+  if (last < 0) return remascAt >= 0 ? [remascCallTrace(block, remascAt)] : []
   const replayed = await replayBlock(chain, block, (i) => (wanted[i] ? callRecorder(block, i, recorders) : undefined), last)
-  return callTraces(block, replayed, recorders, remasc)
+  return callTraces(block, replayed, recorders, remascAt)
 }
 
-/** Which transactions of `block` `only` selects (default: all), by index. */
-function selected(block: BlockRecord, only: ((index: number) => boolean) | undefined): boolean[] {
-  return block.transactions.map((_, i) => only === undefined || only(i))
+/** The transactions of a block a trace replays, and its REMASC system transaction. */
+interface Selection {
+  /** By index: whether the transaction is replayed. Never the REMASC transaction's: its trace is made otherwise. */
+  wanted: boolean[]
+  /** The index of the block's REMASC system transaction (its last), -1 when it has none. */
+  system: number
+  /** `system` when it is selected, else -1. */
+  remascAt: number
 }
 
-/** The index of the REMASC system transaction when `wanted` selects it (the block's last), else -1. */
-function remascCalled(block: BlockRecord, wanted: boolean[]): number {
-  return block.transactions.at(-1)?.system === 'remasc' && wanted.at(-1) === true ? block.transactions.length - 1 : -1
+/** The transactions of `block` `only` selects (default: all), by index, the REMASC system transaction apart. */
+function select(block: BlockRecord, only: ((index: number) => boolean) | undefined): Selection {
+  const wanted = block.transactions.map((_, i) => only === undefined || only(i))
+  const system = block.transactions.at(-1)?.system === 'remasc' ? block.transactions.length - 1 : -1
+  const remascAt = system >= 0 && wanted[system] === true ? system : -1
+  // The REMASC system transaction is not replayed: its call trace comes from its receipt (remascTrace.ts), its
+  // prestate from running REMASC again (traceSettled).
+  if (system >= 0) wanted[system] = false
+  return { wanted, system, remascAt }
+}
+
+/** `r`, kept in `recorders` as transaction `i`'s. */
+function kept<R>(recorders: Map<number, R>, i: number, r: R): R {
+  recorders.set(i, r)
+  return r
 }
 
 /** A call-tree recorder for transaction `i` of `block`, kept in `recorders`. */
 function callRecorder(block: BlockRecord, i: number, recorders: Map<number, CallRecorder>): CallRecorder {
-  const r = new CallRecorder(block.transactions[i]!.hashHex)
-  recorders.set(i, r)
-  return r
+  return kept(recorders, i, new CallRecorder(block.transactions[i]!.hashHex))
 }
 
 /** The call trees `recorders` took of the `replayed` transactions, then the REMASC transaction's (index `remasc`, -1: none). */
@@ -91,12 +103,7 @@ export async function traceStructLogs(
   const replayed = await replayBlock(
     chain,
     block,
-    (i) => {
-      if (index !== undefined && i !== index) return undefined
-      const r = new StructRecorder(block.transactions[i]!.hashHex, budget, limits.omitted)
-      recorders.set(i, r)
-      return r
-    },
+    (i) => (index !== undefined && i !== index ? undefined : kept(recorders, i, new StructRecorder(block.transactions[i]!.hashHex, budget, limits.omitted))),
     index,
   )
   return replayed.map(({ index: i, result, tx }) => {
@@ -157,7 +164,7 @@ export interface TxPrestate {
  * block's last) by running `processMinersFees` again on the state the block's other transactions left.
  */
 export async function tracePrestate(chain: Chain, block: BlockRecord, limits: PrestateLimits, only?: (index: number) => boolean, remasc?: RemascConfig): Promise<TxPrestate[]> {
-  return (await traceSettled(chain, block, limits, (r) => r.finish(), only, remasc)).traces
+  return (await traceSettled(chain, block, limits, (r) => r.finish(), select(block, only), remasc)).traces
 }
 
 /** A transaction's state diff (OpenEthereum's `stateDiff`, stateDiff.ts), with the transaction it describes. */
@@ -181,8 +188,9 @@ export async function traceCallsAndStateDiffs(
 ): Promise<{ calls: TxCallTrace[]; diffs: TxStateDiff[] }> {
   const limits = { maxBytes, diffMode: false, disableCode: false, disableStorage: false }
   const recorders = new Map<number, CallRecorder>()
-  const { traces, replayed } = await traceSettled(chain, block, limits, readStateDiff, only, remasc, (i) => callRecorder(block, i, recorders))
-  const calls = callTraces(block, replayed, recorders, remascCalled(block, selected(block, only)))
+  const selection = select(block, only)
+  const { traces, replayed } = await traceSettled(chain, block, limits, readStateDiff, selection, remasc, (i) => callRecorder(block, i, recorders))
+  const calls = callTraces(block, replayed, recorders, selection.remascAt)
   return { calls, diffs: traces }
 }
 
@@ -193,24 +201,22 @@ function readStateDiff(r: PrestateRecorder): StateDiff {
 }
 
 /**
- * The prestate recorder's replay of `block` (tracePrestate's, traceCallsAndStateDiffs'), each recorder read by `read`;
- * `alongside(i)`, when given, listens to transaction i's run with the recorder (the same run: one replay for both).
+ * The prestate recorder's replay of the transactions `selection` names in `block` (tracePrestate's,
+ * traceCallsAndStateDiffs'), each recorder read by `read`; `alongside(i)`, when given, listens to transaction i's run
+ * with the recorder (the same run: one replay for both).
  */
 async function traceSettled<T>(
   chain: Chain,
   block: BlockRecord,
   limits: PrestateLimits,
   read: (r: PrestateRecorder) => T,
-  only?: (index: number) => boolean,
+  { wanted, system, remascAt }: Selection,
   remasc?: RemascConfig,
   alongside?: (index: number) => EvmListener,
 ): Promise<{ traces: { txHashHex: string; trace: T }[]; replayed: ReplayedTx[] }> {
   const budget = new SizeBudget(limits.maxBytes)
   const recorders = new Map<number, PrestateRecorder>()
-  const wanted = selected(block, only)
-  const system = block.transactions.at(-1)?.system === 'remasc' ? block.transactions.length - 1 : -1
-  const traceRemasc = system >= 0 && wanted[system] === true && remasc !== undefined
-  if (system >= 0) wanted[system] = false
+  const traceRemasc = remascAt >= 0 && remasc !== undefined
   // Fees go to REMASC in a block that has its transaction (chain/runBlockTx.ts), else to the coinbase.
   const feeReceiver = system >= 0 ? REMASC.bytes : block.header.coinbase
   let remascTrace: { txHashHex: string; trace: T } | undefined
@@ -221,11 +227,10 @@ async function traceSettled<T>(
       if (!wanted[i]) return undefined
       const { tx, from } = block.transactions[i]!
       const always = [from, feeReceiver, ...(tx.to === undefined ? [] : [tx.to.bytes])]
-      const r = new PrestateRecorder(always, limits, budget)
-      recorders.set(i, r)
+      const r = kept(recorders, i, new PrestateRecorder(always, limits, budget))
       return alongside === undefined ? r : paired(r, alongside(i))
     },
-    traceRemasc ? system : wanted.lastIndexOf(true),
+    traceRemasc ? remascAt : wanted.lastIndexOf(true),
     traceRemasc
       ? async (state, gasUsed) => {
           const ctx = remascContext(chain, state, remasc!, block.header.minimumGasPrice, block.number, gasUsed)
@@ -234,7 +239,7 @@ async function traceSettled<T>(
           for (const a of touched.accounts) r.touch(a.toString())
           for (const w of touched.words) r.touch(REMASC_ADDRESS_HEX, w)
           await settleAround(state, state, r, () => processMinersFees(ctx))
-          remascTrace = { txHashHex: block.transactions[system]!.hashHex, trace: read(r) }
+          remascTrace = { txHashHex: block.transactions[remascAt]!.hashHex, trace: read(r) }
         }
       : undefined,
   )

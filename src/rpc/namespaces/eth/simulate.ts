@@ -80,9 +80,12 @@ function formatSimulated({ block, calls }: SimulatedBlock, fullTransactions: boo
  * The block the simulation builds on, as eth_call chooses it; one the chain does not have is geth's -32000 (RSKj has
  * no eth_simulateV1 whose text to take): `header not found` for a number past the head, `header for hash not found`
  * for an unknown hash (eth/api_backend.go `StateAndHeaderByNumberOrHash`; the spec's vectors
- * make-call-with-future-block and empty-with-block-num-set-plus1).
+ * make-call-with-future-block and empty-with-block-num-set-plus1). `pending` is the pending block complete (with its
+ * hash, as trace_block answers it: src/node/miner/pendingSeal.ts), as geth builds on its miner's pending block
+ * (`StateAndHeaderByNumberOrHash` answers `miner.Pending()`, the block its eth_getBlockByNumber("pending") answers).
  */
 function simulationBase(node: RskNode, sel: BlockSelector): BlockRecord | Promise<BlockRecord> {
+  if (sel.kind === 'tag' && sel.tag === 'pending') return node.miner.pendingSealed()
   const store = node.chain.store
   if (sel.kind === 'number' && sel.number > store.headNumber) throw new RpcError(ErrorCode.Generic, 'header not found')
   if (sel.kind === 'hash' && store.getByHash(bytesToHex(sel.hash)) === undefined) throw new RpcError(ErrorCode.Generic, 'header for hash not found')
