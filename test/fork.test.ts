@@ -116,6 +116,26 @@ describe('forking a remote rsksim', () => {
     await f.disconnect()
   })
 
+  it('pending, right at the fork, is rsksim\'s pending block for the block methods by number too: refused where the spec refuses it, counted from rsksim\'s pool', async () => {
+    const f = await forkAt({ cache: false })
+    await rpc(f, 'evm_setAutomine', [false])
+    for (const value of ['0x1', '0x2']) await rpc(f, 'eth_sendTransaction', [{ from: COW, to: BOB, value }])
+    // Spec "Supported methods": PARTIALLY, `pending` unsupported, with the -32201 text RSKj has for it (reference,
+    // error codes). Asked of the remote as the forked block's number, they answered the remote's forked block.
+    for (const [m, params] of [
+      ['eth_getBlockByNumber', ['pending', false]],
+      ['eth_getUncleCountByBlockNumber', ['pending']],
+      ['eth_getTransactionByBlockNumberAndIndex', ['pending', '0x0']],
+      ['eth_getUncleByBlockNumberAndIndex', ['pending', '0x0']],
+    ] as const) {
+      await rejects(rpc(f, m, [...params]), -32201, /don't support 'pending'/)
+    }
+    // RSKj `Web3InformationRetriever.getTransactions("pending")` counts its own pool's pending transactions, as Anvil's
+    // fork counts its own (the remote's forked block holds one transaction, REMASC's).
+    expect(await rpc(f, 'eth_getBlockTransactionCountByNumber', ['pending'])).toBe('0x2')
+    await f.disconnect()
+  })
+
   it('builds new blocks on the forked one: transactions see the remote\'s state, the remote does not see them', async () => {
     const f = await forkAt()
     const r = await send(f, { to: at.token, data: token.encodeFunctionData('transfer', [BOB, 500n]) })

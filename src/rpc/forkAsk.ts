@@ -23,15 +23,21 @@ export const LOCAL: unique symbol = Symbol('local')
 
 export const ask = (ctx: RouteContext, params: unknown[], method = ctx.method): Promise<unknown> => ctx.fork.remote.request(method, params, { cache: true })
 
-/** The number a selector means on this chain, or undefined for a hash this chain does not have (yet). */
+/**
+ * The number of the block a selector names on this chain, or undefined for a hash this chain does not have (yet).
+ * `pending` is the pending block, the one after the head: rsksim's own, built from its pool, even right at the fork
+ * (as Anvil's fork answers it; the remote's pending block is of another chain), so every route leaves it
+ * to the local handlers.
+ */
 export function numberOf(node: RskNode, sel: BlockSelector | undefined): bigint | undefined {
   const store = node.chain.store
   if (sel === undefined) return store.headNumber
   if (sel.kind === 'number') return sel.number
   if (sel.kind === 'tag') {
     if (sel.tag === 'earliest') return 0n
+    if (sel.tag === 'pending') return store.headNumber + 1n
     // Other tags (safe, finalized) are refused by the local handlers, as RSKj refuses them.
-    return sel.tag === 'latest' || sel.tag === 'pending' ? store.headNumber : undefined
+    return sel.tag === 'latest' ? store.headNumber : undefined
   }
   return store.getByHash(bytesToHex(sel.hash))?.number
 }
@@ -78,15 +84,13 @@ export const withParam = (raw: unknown[], i: number, v: unknown): unknown[] => {
 
 /**
  * The remote's block (`eth_getBlockByNumber`/`ByHash`, transactions as hashes) that `sel` names when it is the forked
- * block or one below it; LOCAL for rsksim's own blocks (and a hash neither has), `pending` among them: the block after
- * the head is rsksim's own, even right at the fork.
+ * block or one below it; LOCAL for rsksim's own blocks (`pending` among them) and a hash neither has.
  */
 export async function remoteBlock(ctx: RouteContext, sel: BlockSelector | { kind: 'hash'; hash: Uint8Array }): Promise<unknown> {
   if (sel.kind === 'hash') {
     const remote = await remoteBlockOfHash(ctx, bytesToHex(sel.hash))
     return remote === LOCAL || remote === undefined ? LOCAL : remote.block
   }
-  if (sel.kind === 'tag' && sel.tag === 'pending') return LOCAL
   const n = numberOf(ctx.node, sel)
   if (n === undefined || n > ctx.fork.number) return LOCAL
   return ask(ctx, [hexNumber(n), false], 'eth_getBlockByNumber')

@@ -81,7 +81,7 @@ export const rawByTx: Route = async (ctx, _args, raw) => {
 
 export const rawByBlockNumber: Route = async (ctx, args, raw) => {
   const sel = args[0] as BlockSelector
-  const n = sel.kind === 'tag' && sel.tag === 'pending' ? undefined : numberOf(ctx.node, sel)
+  const n = numberOf(ctx.node, sel)
   if (n === undefined || n > ctx.fork.number) return LOCAL
   return remoteRawTransaction(await ask(ctx, [hexNumber(n), raw[1]], 'eth_getTransactionByBlockNumberAndIndex'))
 }

@@ -7,6 +7,7 @@ import { RpcError, ErrorCode, invalidParams } from '../errors.js'
 import { RemoteFailed } from '../node/errors.js'
 import { hexNumber } from '../node/fork/fork.js'
 import type { FilterObject } from './codecs/objects.js'
+import { LATEST, type BlockSelector } from './codecs/block.js'
 import { collectLogs, filterBlocks, checkLogCount, overBlockRange } from './namespaces/eth/logs.js'
 import { asFilterResults, filterChanges, hasHistory, logFilterObject, newLogFilter } from './namespaces/eth/filters.js'
 import { filtersOf, type RemoteRange } from '../node/filters/index.js'
@@ -31,8 +32,10 @@ async function remotePart(ctx: RouteContext, f: FilterObject): Promise<RemotePar
     if (remote === LOCAL) return LOCAL
     return remote === undefined ? undefined : { from: remote.number, to: remote.number, overRange: false, local: false }
   }
-  const from = numberOf(node, f.fromBlock) ?? node.chain.store.headNumber + 1n
-  const to = numberOf(node, f.toBlock) ?? node.chain.store.headNumber + 1n
+  // A log query reads `pending` as the head (eth/logs.ts `bound`), not as the pending block.
+  const bound = (sel: BlockSelector | undefined): bigint => numberOf(node, sel?.kind === 'tag' && sel.tag === 'pending' ? LATEST : sel) ?? node.chain.store.headNumber + 1n
+  const from = bound(f.fromBlock)
+  const to = bound(f.toBlock)
   if (from > fork.number || from > to) return LOCAL
   const overRange = overBlockRange(node, to - from + 1n)
   return { from, to: to < fork.number ? to : fork.number, overRange, local: to > fork.number }

@@ -27,15 +27,13 @@ import { otsBlockTransactionsRoute, otsInternalOperations, otsTraceTransaction, 
 export { LOCAL } from './forkAsk.js'
 
 /**
- * Block methods by number (`i`: the selector's position): the forked block and below are the remote's. With
- * `pendingBlock`, `pending` is the pending block rsksim builds (the block after the head: its own, even right at the
- * fork), for the methods that answer with that block (trace_block, debug_traceBlockByNumber, …RawBlockHeaderByNumber).
+ * Block methods by number (`i`: the selector's position): the forked block and below are the remote's; `pending`, the
+ * block after the head, is rsksim's own (`numberOf`), answered or refused as without a fork.
  */
 const byNumber =
-  (i: number, pendingBlock = false): Route =>
+  (i: number): Route =>
   async (ctx, args, raw) => {
     const sel = args[i] as BlockSelector
-    if (pendingBlock && sel.kind === 'tag' && sel.tag === 'pending') return LOCAL
     const n = numberOf(ctx.node, sel)
     if (n === undefined || n > ctx.fork.number) return LOCAL
     return ask(ctx, withParam(raw, i, hexNumber(n)))
@@ -58,8 +56,6 @@ const atState =
   async (ctx, args, raw) => {
     const sel = args[i] as BlockSelector | undefined
     let n = numberOf(ctx.node, sel)
-    // A proof at `pending` is of the block after the head: rsksim's own, even right at the fork.
-    if (proof && sel?.kind === 'tag' && sel.tag === 'pending') n = ctx.node.chain.store.headNumber + 1n
     if (n === undefined && sel?.kind === 'hash') n = await remoteNumberOfHash(ctx, bytesToHex(sel.hash))
     if (n === undefined) return LOCAL
     if (n < ctx.fork.number || (proof && n === ctx.fork.number)) return ask(ctx, withParam(raw, i, hexNumber(n)))
@@ -94,7 +90,6 @@ const rawOfBlock =
       const remote = await remoteBlockOfHash(ctx, hash)
       return remote === LOCAL || remote === undefined ? LOCAL : ask(ctx, [hash], byHashMethod)
     }
-    if (sel.kind === 'tag' && sel.tag === 'pending') return LOCAL
     const n = numberOf(ctx.node, sel)
     if (n === undefined || n > ctx.fork.number) return LOCAL
     return ask(ctx, [hexNumber(n)], byNumberMethod)
@@ -118,16 +113,15 @@ const ROUTES: Record<string, Route> = {
   eth_getUncleCountByBlockNumber: byNumber(0),
   eth_getTransactionByBlockNumberAndIndex: byNumber(0),
   eth_getUncleByBlockNumberAndIndex: byNumber(0),
-  debug_traceBlockByNumber: byNumber(0, true),
-  trace_block: byNumber(0, true),
-  // Replays of the remote's blocks are the remote's (an RSKj remote has none: its -32601 is the answer); `pending` is
-  // rsksim's own pending block, as for trace_block.
-  trace_replayBlockTransactions: byNumber(0, true),
-  chain_getRawBlockHeaderByNumber: byNumber(0, true),
+  debug_traceBlockByNumber: byNumber(0),
+  trace_block: byNumber(0),
+  // Replays of the remote's blocks are the remote's (an RSKj remote has none: its -32601 is the answer).
+  trace_replayBlockTransactions: byNumber(0),
+  chain_getRawBlockHeaderByNumber: byNumber(0),
   debug_getRawHeader: rawOfBlock('chain_getRawBlockHeaderByNumber', 'chain_getRawBlockHeaderByHash'),
   debug_getRawBlock: rawOfBlock(),
   debug_getRawReceipts: rawOfBlock(),
-  rsk_getRawBlockHeaderByNumber: byNumber(0, true),
+  rsk_getRawBlockHeaderByNumber: byNumber(0),
   eth_getBlockByHash: byHash(0),
   eth_getBlockTransactionCountByHash: byHash(0),
   eth_getUncleCountByBlockHash: byHash(0),
