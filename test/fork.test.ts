@@ -281,6 +281,12 @@ describe('forking a remote rsksim', () => {
       const tag = block === 'latest' ? hex(at.forkNumber) : block
       expect(await rpc(f, 'eth_getAccountInfo', [at.storage, block])).toEqual(await rpc(remote.provider, 'eth_getAccountInfo', [at.storage, tag]))
     }
+    // ots_hasCode below the forked block (by JSON number, as Otterscan sends it, by number, and by a block hash only the
+    // remote has) is the remote's.
+    for (const block of [0, prior, tx.blockHash, { blockHash: tx.blockHash }]) {
+      expect([block, await rpc(f, 'ots_hasCode', [at.storage, block])]).toEqual([block, await rpc(remote.provider, 'ots_hasCode', [at.storage, block])])
+    }
+    expect(await rpc(f, 'ots_hasCode', [at.storage, prior])).toBe(true)
     expect(await rpc(f, 'eth_getAccount', [ALICE, prior])).toEqual(await rpc(remote.provider, 'eth_getAccount', [ALICE, prior]))
     await rpc(f, 'evm_mine')
     await rejects(rpc(f, 'eth_getAccount', [ALICE, 'latest']), -32603, /eth_getAccount on a fork answers for blocks up to the forked block/)

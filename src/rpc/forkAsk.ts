@@ -12,6 +12,9 @@ import type { BlockSelector } from './codecs/block.js'
 /** What a route decided: undefined (answer locally), or the remote's answer. */
 export type Route = (ctx: RouteContext, args: unknown[], raw: unknown[]) => Promise<unknown | typeof LOCAL>
 
+/** How a route that decided for the remote asks it, with the params it was sent (a block tag made a number). */
+export type Answer = (ctx: RouteContext, params: unknown[]) => Promise<unknown>
+
 export interface RouteContext {
   node: RskNode
   fork: ForkPoint
@@ -42,6 +45,24 @@ export function numberOf(node: RskNode, sel: BlockSelector | undefined): bigint 
   return store.getByHash(bytesToHex(sel.hash))?.number
 }
 
+/**
+ * The number of the block `sel` names: on this chain (`numberOf`), or, for a hash this chain does not have, on the
+ * remote at or below the forked block; undefined when neither has it.
+ */
+export async function blockNumberOf(ctx: RouteContext, sel: BlockSelector | undefined): Promise<bigint | undefined> {
+  const n = numberOf(ctx.node, sel)
+  return n === undefined && sel?.kind === 'hash' ? remoteNumberOfHash(ctx, bytesToHex(sel.hash)) : n
+}
+
+/**
+ * The number of the forked block or one below it that `sel` names (a tag or a number; a hash as this chain has it);
+ * LOCAL for rsksim's own blocks, `pending` among them.
+ */
+export function remoteNumber(ctx: RouteContext, sel: BlockSelector): bigint | typeof LOCAL {
+  const n = numberOf(ctx.node, sel)
+  return n === undefined || n > ctx.fork.number ? LOCAL : n
+}
+
 /** The remote's block of `hash` (transactions as hashes) with its number, when at or below the forked block. */
 async function remoteBlockAtOrBelowFork(ctx: RouteContext, hash: string): Promise<{ number: bigint; block: object } | undefined> {
   const b = (await ask(ctx, [hash, false], 'eth_getBlockByHash')) as { number?: string } | null
@@ -63,6 +84,12 @@ export async function remoteBlockOfHash(ctx: RouteContext, hash: string): Promis
   const local = ctx.node.chain.store.getByHash(hash)
   if (local !== undefined && local !== ctx.node.chain.store.first) return LOCAL
   return remoteBlockAtOrBelowFork(ctx, hash)
+}
+
+/** Whether `hash` is the remote's block at or below the forked block (`remoteBlockOfHash`), not rsksim's nor unknown. */
+export async function isRemoteBlock(ctx: RouteContext, hash: string): Promise<boolean> {
+  const remote = await remoteBlockOfHash(ctx, hash)
+  return remote !== LOCAL && remote !== undefined
 }
 
 /**
@@ -91,8 +118,7 @@ export async function remoteBlock(ctx: RouteContext, sel: BlockSelector | { kind
     const remote = await remoteBlockOfHash(ctx, bytesToHex(sel.hash))
     return remote === LOCAL || remote === undefined ? LOCAL : remote.block
   }
-  const n = numberOf(ctx.node, sel)
-  if (n === undefined || n > ctx.fork.number) return LOCAL
-  return ask(ctx, [hexNumber(n), false], 'eth_getBlockByNumber')
+  const n = remoteNumber(ctx, sel)
+  return n === LOCAL ? LOCAL : ask(ctx, [hexNumber(n), false], 'eth_getBlockByNumber')
 }
 

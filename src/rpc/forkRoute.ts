@@ -19,9 +19,9 @@ import type { RskNode } from '../node/node.js'
 import type { ForkPoint } from '../node/fork/fork.js'
 import { hexNumber } from '../node/fork/fork.js'
 import type { BlockSelector } from './codecs/block.js'
-import { ask, LOCAL, numberOf, remoteBlockOfHash, remoteNumberOfHash, remoteTransaction, withParam, type Route } from './forkAsk.js'
+import { ask, blockNumberOf, isRemoteBlock, LOCAL, remoteNumber, remoteTransaction, withParam, type Answer, type Route } from './forkAsk.js'
 import { filterChangesRoute, filterLogs, logs, newFilter, traceFilterRoute } from './forkLogs.js'
-import { accountInfo, blockReceipts, erigonHeader, otsBlockDetails, otsHasCode, rawByBlockHash, rawByBlockNumber, rawByTx } from './forkExtensions.js'
+import { accountInfo, blockReceipts, erigonHeader, otsBlockDetails, otsHasCode, rawByTx, rawTransactionFrom } from './forkExtensions.js'
 import { otsBlockTransactionsRoute, otsInternalOperations, otsTraceTransaction, otsTransactionError } from './forkOts.js'
 
 export { LOCAL } from './forkAsk.js'
@@ -31,34 +31,28 @@ export { LOCAL } from './forkAsk.js'
  * block after the head, is rsksim's own (`numberOf`), answered or refused as without a fork.
  */
 const byNumber =
-  (i: number): Route =>
+  (i: number, answer: Answer = ask): Route =>
   async (ctx, args, raw) => {
-    const sel = args[i] as BlockSelector
-    const n = numberOf(ctx.node, sel)
-    if (n === undefined || n > ctx.fork.number) return LOCAL
-    return ask(ctx, withParam(raw, i, hexNumber(n)))
+    const n = remoteNumber(ctx, args[i] as BlockSelector)
+    return n === LOCAL ? LOCAL : answer(ctx, withParam(raw, i, hexNumber(n)))
   }
 
 /** Block methods by hash: a hash rsksim did not mine is the remote's, if the remote has it at or below the fork. */
 const byHash =
-  (i: number): Route =>
-  async (ctx, _args, raw) => {
-    const remote = await remoteBlockOfHash(ctx, String(raw[i]).toLowerCase())
-    return remote === LOCAL || remote === undefined ? LOCAL : ask(ctx, raw)
-  }
+  (i: number, answer: Answer = ask): Route =>
+  async (ctx, _args, raw) =>
+    (await isRemoteBlock(ctx, String(raw[i]).toLowerCase())) ? answer(ctx, raw) : LOCAL
 
 /**
  * State reads and calls at a block (`i`: the selector's position): below the forked block they are the remote's.
  * At the forked block and above they run here, over the remote's state read lazily (ForkState).
  */
 const atState =
-  (i: number, proof = false): Route =>
+  (i: number, proof = false, answer: Answer = ask): Route =>
   async (ctx, args, raw) => {
-    const sel = args[i] as BlockSelector | undefined
-    let n = numberOf(ctx.node, sel)
-    if (n === undefined && sel?.kind === 'hash') n = await remoteNumberOfHash(ctx, bytesToHex(sel.hash))
+    const n = await blockNumberOf(ctx, args[i] as BlockSelector | undefined)
     if (n === undefined) return LOCAL
-    if (n < ctx.fork.number || (proof && n === ctx.fork.number)) return ask(ctx, withParam(raw, i, hexNumber(n)))
+    if (n < ctx.fork.number || (proof && n === ctx.fork.number)) return answer(ctx, withParam(raw, i, hexNumber(n)))
     if (proof) {
       throw new RpcError(
         ErrorCode.Internal,
@@ -87,12 +81,10 @@ const rawOfBlock =
     const sel = args[0] as BlockSelector
     if (sel.kind === 'hash') {
       const hash = bytesToHex(sel.hash)
-      const remote = await remoteBlockOfHash(ctx, hash)
-      return remote === LOCAL || remote === undefined ? LOCAL : ask(ctx, [hash], byHashMethod)
+      return (await isRemoteBlock(ctx, hash)) ? ask(ctx, [hash], byHashMethod) : LOCAL
     }
-    const n = numberOf(ctx.node, sel)
-    if (n === undefined || n > ctx.fork.number) return LOCAL
-    return ask(ctx, [hexNumber(n)], byNumberMethod)
+    const n = remoteNumber(ctx, sel)
+    return n === LOCAL ? LOCAL : ask(ctx, [hexNumber(n)], byNumberMethod)
   }
 
 /**
@@ -147,11 +139,11 @@ const ROUTES: Record<string, Route> = {
   eth_getProof: atState(2, true),
   // geth's eth_getAccount is a proof's account leaf: the remote's at or below the forked block, as eth_getProof.
   eth_getAccount: atState(1, true),
-  eth_getAccountInfo: accountInfo,
+  eth_getAccountInfo: atState(1, false, accountInfo),
   eth_getRawTransactionByHash: rawByTx,
   debug_getRawTransaction: rawByTx,
-  eth_getRawTransactionByBlockNumberAndIndex: rawByBlockNumber,
-  eth_getRawTransactionByBlockHashAndIndex: rawByBlockHash,
+  eth_getRawTransactionByBlockNumberAndIndex: byNumber(0, rawTransactionFrom('eth_getTransactionByBlockNumberAndIndex')),
+  eth_getRawTransactionByBlockHashAndIndex: byHash(0, rawTransactionFrom('eth_getTransactionByBlockHashAndIndex')),
   eth_getTransactionByHash: byTx(0),
   eth_getTransactionReceipt: byTx(0),
   debug_traceTransaction: byTx(0),
@@ -173,7 +165,7 @@ const ROUTES: Record<string, Route> = {
   ots_getBlockDetails: otsBlockDetails(false),
   ots_getBlockDetailsByHash: otsBlockDetails(true),
   ots_getBlockTransactions: otsBlockTransactionsRoute,
-  ots_hasCode: otsHasCode,
+  ots_hasCode: atState(1, false, otsHasCode),
   erigon_getHeaderByNumber: erigonHeader,
   // The Bridge's state has no block parameter: the forked network's, as it is now.
   eth_bridgeState: (ctx, _args, raw) => ask(ctx, raw),
