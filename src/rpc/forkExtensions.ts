@@ -4,7 +4,7 @@
  * remote transactions and block pages are in forkOts.ts.
  */
 import type { BlockSelector } from './codecs/block.js'
-import { remoteRawTransaction } from './namespaces/eth/rawTransactions.js'
+import { remoteRawTransaction } from './codecs/remoteRawTransaction.js'
 import { otsBlockDetailsJson } from './format/ots.js'
 import { ask, LOCAL, remoteBlock, remoteTransaction, type Answer, type Route } from './forkAsk.js'
 
