@@ -169,6 +169,20 @@ describe('forking a remote rsksim', () => {
     await f.disconnect()
   })
 
+  it("trace_block by block hash (RSKj `TraceModuleImpl.getByJsonBlockId`): the forked block's from the remote, rsksim's own blocks' here", async () => {
+    const f = await forkAt()
+    expect(await rpc(f, 'trace_block', [at.forkBlock.hash])).toEqual(await rpc(remote.provider, 'trace_block', [at.forkBlock.hash]))
+    const r = await send(f, { to: BOB, value: '0x5' })
+    const own = await rpc(f, 'trace_block', [r.blockHash])
+    // The transfer, then REMASC's transaction, of the block the receipt names.
+    expect(own.map((t: any) => [t.blockHash, t.blockNumber, t.action.to])).toEqual([
+      [r.blockHash, Number(r.blockNumber), BOB],
+      [r.blockHash, Number(r.blockNumber), REMASC],
+    ])
+    expect(own[0].transactionHash).toBe(r.transactionHash)
+    await f.disconnect()
+  })
+
   it("the BlockHeader precompile reads the remote's blocks below the forked one, and rsksim's above it", async () => {
     const f = await forkAt()
     const bh = new Interface([

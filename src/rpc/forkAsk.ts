@@ -51,7 +51,7 @@ export function numberOf(node: RskNode, sel: BlockSelector | undefined): bigint 
  */
 export async function blockNumberOf(ctx: RouteContext, sel: BlockSelector | undefined): Promise<bigint | undefined> {
   const n = numberOf(ctx.node, sel)
-  return n === undefined && sel?.kind === 'hash' ? remoteNumberOfHash(ctx, bytesToHex(sel.hash)) : n
+  return n === undefined && sel?.kind === 'hash' ? (await remoteBlockAtOrBelowFork(ctx, bytesToHex(sel.hash)))?.number : n
 }
 
 /**
@@ -69,11 +69,6 @@ async function remoteBlockAtOrBelowFork(ctx: RouteContext, hash: string): Promis
   if (b === null || typeof b?.number !== 'string') return undefined
   const n = BigInt(b.number)
   return n <= ctx.fork.number ? { number: n, block: b } : undefined
-}
-
-/** The number of a block hash on the remote at or below the forked block; undefined when it is not there. */
-export async function remoteNumberOfHash(ctx: RouteContext, hash: string): Promise<bigint | undefined> {
-  return (await remoteBlockAtOrBelowFork(ctx, hash))?.number
 }
 
 /**

@@ -12,8 +12,8 @@ import { collectLogs, filterBlocks, checkLogCount, overBlockRange } from './name
 import { asFilterResults, filterChanges, hasHistory, logFilterObject, newLogFilter } from './namespaces/eth/filters.js'
 import { filtersOf, type RemoteRange } from '../node/filters/index.js'
 import { quantity } from './format/hex.js'
-import { filterTraces, MAX_TRACES_PER_REQUEST, type BlockArg, type TraceFilter } from './namespaces/trace.js'
-import { ask, LOCAL, numberOf, remoteBlockOfHash, remoteNumberOfHash, type Route, type RouteContext } from './forkAsk.js'
+import { filterTraces, MAX_TRACES_PER_REQUEST, type TraceFilter } from './namespaces/trace.js'
+import { ask, blockNumberOf, LOCAL, numberOf, remoteBlockOfHash, type Route, type RouteContext } from './forkAsk.js'
 
 /**
  * The part of a log query the remote answers, as block numbers; `overRange`: the whole range is over
@@ -126,14 +126,6 @@ export const filterChangesRoute: Route = async (ctx, args) => {
   return filterChanges(ctx.node, id, logs)
 }
 
-/** A trace_filter bound as a number on this chain: undefined for a hash neither chain has at or below the fork. */
-async function traceBound(ctx: RouteContext, arg: BlockArg): Promise<bigint | undefined> {
-  if (arg.kind === 'number') return arg.number
-  // `pending` is the pending block, after the head (trace.ts `filterTraces`): rsksim's own, even right at the fork.
-  if (arg.kind === 'tag') return arg.tag === 'earliest' ? 0n : ctx.node.chain.store.headNumber + (arg.tag === 'pending' ? 1n : 0n)
-  return ctx.node.chain.store.getByHash(arg.hash)?.number ?? (await remoteNumberOfHash(ctx, arg.hash))
-}
-
 /**
  * trace_filter over a range that starts at or below the forked block: the remote traces its part, rsksim its own
  * blocks, and `after` and `count` page through the two joined in block order. The remote is asked for its first
@@ -143,9 +135,10 @@ async function traceBound(ctx: RouteContext, arg: BlockArg): Promise<bigint | un
 export const traceFilterRoute: Route = async (ctx, args, raw) => {
   const f = args[0] as TraceFilter
   const { node, fork } = ctx
-  const from = await traceBound(ctx, f.fromBlock)
+  // A bound at `pending` is the pending block's number, after the head (trace.ts `filterTraces`): rsksim's own.
+  const from = await blockNumberOf(ctx, f.fromBlock)
   if (from === undefined || from > fork.number) return LOCAL
-  const to = (await traceBound(ctx, f.toBlock)) ?? node.chain.store.headNumber
+  const to = (await blockNumberOf(ctx, f.toBlock)) ?? node.chain.store.headNumber
   if (from > to) throw invalidParams('fromBlock cannot be greater than toBlock')
   if (f.count === 0) return []
   const wanted = f.after + f.count
