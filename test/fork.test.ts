@@ -169,9 +169,22 @@ describe('forking a remote rsksim', () => {
     await f.disconnect()
   })
 
-  it("trace_block by block hash (RSKj `TraceModuleImpl.getByJsonBlockId`): the forked block's from the remote, rsksim's own blocks' here", async () => {
+  it("trace_block and the block methods by number take a block hash: the remote's blocks' from the remote, rsksim's own blocks' here", async () => {
     const f = await forkAt()
     expect(await rpc(f, 'trace_block', [at.forkBlock.hash])).toEqual(await rpc(remote.provider, 'trace_block', [at.forkBlock.hash]))
+    // A block below the forked one that only the remote has: its answer by hash, for trace_block and for the block
+    // methods by number, which read a 64-digit selector as a block hash (RSKj `Web3InformationRetriever.getBlock`).
+    const five = await rpc(remote.provider, 'eth_getBlockByNumber', ['0x5', false])
+    for (const [m, params] of [
+      ['trace_block', [five.hash]],
+      ['eth_getBlockByNumber', [five.hash, false]],
+      ['eth_getBlockTransactionCountByNumber', [five.hash]],
+      ['eth_getTransactionByBlockNumberAndIndex', [five.hash, '0x0']],
+      ['trace_replayBlockTransactions', [five.hash, ['trace']]],
+    ] as const) {
+      expect([m, await rpc(f, m, [...params])]).toEqual([m, await rpc(remote.provider, m, [...params])])
+    }
+    expect(await rpc(f, 'eth_getBlockByNumber', [five.hash, false])).toEqual(five)
     const r = await send(f, { to: BOB, value: '0x5' })
     const own = await rpc(f, 'trace_block', [r.blockHash])
     // The transfer, then REMASC's transaction, of the block the receipt names.

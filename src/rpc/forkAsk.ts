@@ -58,9 +58,22 @@ export async function blockNumberOf(ctx: RouteContext, sel: BlockSelector | unde
  * The number of the forked block or one below it that `sel` names (a tag or a number; a hash as this chain has it);
  * LOCAL for rsksim's own blocks, `pending` among them.
  */
-export function remoteNumber(ctx: RouteContext, sel: BlockSelector): bigint | typeof LOCAL {
+function remoteNumber(ctx: RouteContext, sel: BlockSelector): bigint | typeof LOCAL {
   const n = numberOf(ctx.node, sel)
   return n === undefined || n > ctx.fork.number ? LOCAL : n
+}
+
+/**
+ * The block `sel` names as the remote is asked for it, its hash or its number (hex), when it is the forked block or
+ * one below it (`isRemoteBlock`, `remoteNumber`); LOCAL for rsksim's own blocks, `pending` among them.
+ */
+export async function remoteBlockParam(ctx: RouteContext, sel: BlockSelector): Promise<string | typeof LOCAL> {
+  if (sel.kind === 'hash') {
+    const hash = bytesToHex(sel.hash)
+    return (await isRemoteBlock(ctx, hash)) ? hash : LOCAL
+  }
+  const n = remoteNumber(ctx, sel)
+  return n === LOCAL ? LOCAL : hexNumber(n)
 }
 
 /** The remote's block of `hash` (transactions as hashes) with its number, when at or below the forked block. */

@@ -12,14 +12,13 @@
  * This file routes the service's block, state and transaction methods and holds the table; forkLogs.ts the log and
  * trace queries, forkExtensions.ts the extensions RSKj lacks, forkAsk.ts what they all use.
  */
-import { bytesToHex } from '@ethereumjs/util'
 import { RpcError, ErrorCode } from '../errors.js'
 import { RemoteFailed } from '../node/errors.js'
 import type { RskNode } from '../node/node.js'
 import type { ForkPoint } from '../node/fork/fork.js'
 import { hexNumber } from '../node/fork/fork.js'
 import type { BlockSelector } from './codecs/block.js'
-import { ask, blockNumberOf, isRemoteBlock, LOCAL, remoteNumber, remoteTransaction, withParam, type Answer, type Route } from './forkAsk.js'
+import { ask, blockNumberOf, isRemoteBlock, LOCAL, remoteBlockParam, remoteTransaction, withParam, type Answer, type Route } from './forkAsk.js'
 import { filterChangesRoute, filterLogs, logs, newFilter, traceFilterRoute } from './forkLogs.js'
 import { accountInfo, blockReceipts, erigonHeader, otsBlockDetails, otsHasCode, rawByTx, rawTransactionFrom } from './forkExtensions.js'
 import { otsBlockTransactionsRoute, otsInternalOperations, otsTraceTransaction, otsTransactionError } from './forkOts.js'
@@ -28,13 +27,15 @@ export { LOCAL } from './forkAsk.js'
 
 /**
  * Block methods by number (`i`: the selector's position): the forked block and below are the remote's; `pending`, the
- * block after the head, is rsksim's own (`numberOf`), answered or refused as without a fork.
+ * block after the head, is rsksim's own (`numberOf`), answered or refused as without a fork. A block hash (which these
+ * methods take, as RSKj's `Web3InformationRetriever.getBlock` and `TraceModuleImpl.getByJsonBlockId` do) is the
+ * remote's as for `byHash`, and asked as a hash.
  */
 const byNumber =
   (i: number, answer: Answer = ask): Route =>
   async (ctx, args, raw) => {
-    const n = remoteNumber(ctx, args[i] as BlockSelector)
-    return n === LOCAL ? LOCAL : answer(ctx, withParam(raw, i, hexNumber(n)))
+    const block = await remoteBlockParam(ctx, args[i] as BlockSelector)
+    return block === LOCAL ? LOCAL : answer(ctx, withParam(raw, i, block))
   }
 
 /** Block methods by hash: a hash rsksim did not mine is the remote's, if the remote has it at or below the fork. */
@@ -79,12 +80,8 @@ const rawOfBlock =
   (byNumberMethod?: string, byHashMethod?: string): Route =>
   async (ctx, args) => {
     const sel = args[0] as BlockSelector
-    if (sel.kind === 'hash') {
-      const hash = bytesToHex(sel.hash)
-      return (await isRemoteBlock(ctx, hash)) ? ask(ctx, [hash], byHashMethod) : LOCAL
-    }
-    const n = remoteNumber(ctx, sel)
-    return n === LOCAL ? LOCAL : ask(ctx, [hexNumber(n)], byNumberMethod)
+    const block = await remoteBlockParam(ctx, sel)
+    return block === LOCAL ? LOCAL : ask(ctx, [block], sel.kind === 'hash' ? byHashMethod : byNumberMethod)
   }
 
 /**
