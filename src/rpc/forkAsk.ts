@@ -104,12 +104,25 @@ export async function isRemoteBlock(ctx: RouteContext, hash: string): Promise<bo
  * Whose transaction `hash` is: the remote's (its eth_getTransactionByHash answer) when the remote mined it at or below
  * the forked block and rsksim has it neither mined nor waiting; LOCAL otherwise.
  */
-export async function remoteTransaction(ctx: RouteContext, hash: string): Promise<object | typeof LOCAL> {
+async function remoteTransaction(ctx: RouteContext, hash: string): Promise<object | typeof LOCAL> {
   if (ctx.node.chain.store.getTx(hash) !== undefined || ctx.node.pool.has(hash)) return LOCAL
   const t = (await ask(ctx, [hash], 'eth_getTransactionByHash')) as { blockNumber?: string | null } | null
   if (t === null || typeof t?.blockNumber !== 'string' || BigInt(t.blockNumber) > ctx.fork.number) return LOCAL
   return t
 }
+
+/**
+ * A route of the methods of a transaction hash (the first param): `answer`, given the hash (lowercase) and the remote's
+ * eth_getTransactionByHash answer, for a transaction the remote mined at or below the forked block
+ * (`remoteTransaction`); LOCAL for the others.
+ */
+export const ofRemoteTx =
+  (answer: (ctx: RouteContext, hash: string, tx: object, raw: unknown[]) => Promise<unknown>): Route =>
+  async (ctx, _args, raw) => {
+    const hash = String(raw[0]).toLowerCase()
+    const tx = await remoteTransaction(ctx, hash)
+    return tx === LOCAL ? LOCAL : answer(ctx, hash, tx, raw)
+  }
 
 export const withParam = (raw: unknown[], i: number, v: unknown): unknown[] => {
   const out = raw.slice()

@@ -6,7 +6,7 @@
 import type { BlockSelector } from './codecs/block.js'
 import { remoteRawTransaction } from './codecs/remoteRawTransaction.js'
 import { otsBlockDetailsJson } from './format/ots.js'
-import { ask, LOCAL, remoteBlock, remoteTransaction, type Answer, type Route } from './forkAsk.js'
+import { ask, LOCAL, ofRemoteTx, remoteBlock, type Answer, type Route } from './forkAsk.js'
 
 /**
  * eth_getBlockReceipts (an extension) of the forked block or one below it: built from the remote's block
@@ -64,10 +64,7 @@ export const accountInfo: Answer = async (ctx, params) => {
  * The raw-transaction extensions for a transaction the remote mined at or below the forked block: rebuilt from the
  * remote's eth_getTransactionBy* answer (`remoteRawTransaction`; an RSKj remote has no raw-transaction method).
  */
-export const rawByTx: Route = async (ctx, _args, raw) => {
-  const t = await remoteTransaction(ctx, String(raw[0]).toLowerCase())
-  return t === LOCAL ? LOCAL : remoteRawTransaction(t)
-}
+export const rawByTx: Route = ofRemoteTx(async (_ctx, _hash, tx) => remoteRawTransaction(tx))
 
 /**
  * eth_getRawTransactionByBlock…AndIndex of the remote's blocks (routed as the block methods, forkRoute.ts

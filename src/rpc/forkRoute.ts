@@ -18,7 +18,7 @@ import type { RskNode } from '../node/node.js'
 import type { ForkPoint } from '../node/fork/fork.js'
 import { hexNumber } from '../node/fork/fork.js'
 import type { BlockSelector } from './codecs/block.js'
-import { ask, blockNumberOf, isRemoteBlock, LOCAL, remoteBlockParam, remoteTransaction, withParam, type Answer, type Route } from './forkAsk.js'
+import { ask, blockNumberOf, isRemoteBlock, LOCAL, ofRemoteTx, remoteBlockParam, withParam, type Answer, type Route } from './forkAsk.js'
 import { filterChangesRoute, filterLogs, logs, newFilter, traceFilterRoute } from './forkLogs.js'
 import { accountInfo, blockReceipts, erigonHeader, otsBlockDetails, otsHasCode, rawByTx, rawTransactionFrom } from './forkExtensions.js'
 import { otsBlockTransactionsRoute, otsInternalOperations, otsTraceTransaction, otsTransactionError } from './forkOts.js'
@@ -64,11 +64,7 @@ const atState =
   }
 
 /** Transaction methods by hash: a transaction rsksim does not know is the remote's, if mined at or below the fork. */
-const byTx =
-  (i: number): Route =>
-  async (ctx, _args, raw) => {
-    return (await remoteTransaction(ctx, String(raw[i]).toLowerCase())) === LOCAL ? LOCAL : ask(ctx, raw)
-  }
+const byTx: Route = ofRemoteTx((ctx, _hash, _tx, raw) => ask(ctx, raw))
 
 /**
  * debug_getRawHeader/Block/Receipts (a number, tag, hash or EIP-1898 map): a block at or below the forked block is
@@ -141,14 +137,14 @@ const ROUTES: Record<string, Route> = {
   debug_getRawTransaction: rawByTx,
   eth_getRawTransactionByBlockNumberAndIndex: byNumber(0, rawTransactionFrom('eth_getTransactionByBlockNumberAndIndex')),
   eth_getRawTransactionByBlockHashAndIndex: byHash(0, rawTransactionFrom('eth_getTransactionByBlockHashAndIndex')),
-  eth_getTransactionByHash: byTx(0),
-  eth_getTransactionReceipt: byTx(0),
-  debug_traceTransaction: byTx(0),
-  trace_transaction: byTx(0),
-  trace_replayTransaction: byTx(0),
-  trace_get: byTx(0),
-  chain_getRawTransactionReceiptByHash: byTx(0),
-  rsk_getRawTransactionReceiptByHash: byTx(0),
+  eth_getTransactionByHash: byTx,
+  eth_getTransactionReceipt: byTx,
+  debug_traceTransaction: byTx,
+  trace_transaction: byTx,
+  trace_replayTransaction: byTx,
+  trace_get: byTx,
+  chain_getRawTransactionReceiptByHash: byTx,
+  rsk_getRawTransactionReceiptByHash: byTx,
   eth_getBlockReceipts: blockReceipts,
   eth_getLogs: logs,
   trace_filter: traceFilterRoute,
