@@ -54,10 +54,7 @@ export async function blockNumberOf(ctx: RouteContext, sel: BlockSelector | unde
   return n === undefined && sel?.kind === 'hash' ? (await remoteBlockAtOrBelowFork(ctx, bytesToHex(sel.hash)))?.number : n
 }
 
-/**
- * The number of the forked block or one below it that `sel` names (a tag or a number; a hash as this chain has it);
- * LOCAL for rsksim's own blocks, `pending` among them.
- */
+/** The number of the forked block or one below it that `sel` names; LOCAL for rsksim's own blocks, `pending` among them. */
 function remoteNumber(ctx: RouteContext, sel: BlockSelector): bigint | typeof LOCAL {
   const n = numberOf(ctx.node, sel)
   return n === undefined || n > ctx.fork.number ? LOCAL : n
