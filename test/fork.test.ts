@@ -116,6 +116,26 @@ describe('forking a remote rsksim', () => {
     await f.disconnect()
   })
 
+  it('pending, right at the fork, is rsksim\'s pending block for the block methods by number too: refused where the spec refuses it, counted from rsksim\'s pool', async () => {
+    const f = await forkAt({ cache: false })
+    await rpc(f, 'evm_setAutomine', [false])
+    for (const value of ['0x1', '0x2']) await rpc(f, 'eth_sendTransaction', [{ from: COW, to: BOB, value }])
+    // Spec "Supported methods": PARTIALLY, `pending` unsupported, with the -32201 text RSKj has for it (reference,
+    // error codes). Asked of the remote as the forked block's number, they answered the remote's forked block.
+    for (const [m, params] of [
+      ['eth_getBlockByNumber', ['pending', false]],
+      ['eth_getUncleCountByBlockNumber', ['pending']],
+      ['eth_getTransactionByBlockNumberAndIndex', ['pending', '0x0']],
+      ['eth_getUncleByBlockNumberAndIndex', ['pending', '0x0']],
+    ] as const) {
+      await rejects(rpc(f, m, [...params]), -32201, /don't support 'pending'/)
+    }
+    // RSKj `Web3InformationRetriever.getTransactions("pending")` counts its own pool's pending transactions, as Anvil's
+    // fork counts its own (the remote's forked block holds one transaction, REMASC's).
+    expect(await rpc(f, 'eth_getBlockTransactionCountByNumber', ['pending'])).toBe('0x2')
+    await f.disconnect()
+  })
+
   it('builds new blocks on the forked one: transactions see the remote\'s state, the remote does not see them', async () => {
     const f = await forkAt()
     const r = await send(f, { to: at.token, data: token.encodeFunctionData('transfer', [BOB, 500n]) })
@@ -146,6 +166,33 @@ describe('forking a remote rsksim', () => {
     expect(transfers.slice(0, remoteTransfers.length)).toEqual(remoteTransfers)
     expect(transfers).toHaveLength(remoteTransfers.length + 1)
     expect(transfers.at(-1).transactionHash).toBe(r.transactionHash)
+    await f.disconnect()
+  })
+
+  it("trace_block and the block methods by number take a block hash: the remote's blocks' from the remote, rsksim's own blocks' here", async () => {
+    const f = await forkAt()
+    expect(await rpc(f, 'trace_block', [at.forkBlock.hash])).toEqual(await rpc(remote.provider, 'trace_block', [at.forkBlock.hash]))
+    // A block below the forked one that only the remote has: its answer by hash, for trace_block and for the block
+    // methods by number, which read a 64-digit selector as a block hash (RSKj `Web3InformationRetriever.getBlock`).
+    const five = await rpc(remote.provider, 'eth_getBlockByNumber', ['0x5', false])
+    for (const [m, params] of [
+      ['trace_block', [five.hash]],
+      ['eth_getBlockByNumber', [five.hash, false]],
+      ['eth_getBlockTransactionCountByNumber', [five.hash]],
+      ['eth_getTransactionByBlockNumberAndIndex', [five.hash, '0x0']],
+      ['trace_replayBlockTransactions', [five.hash, ['trace']]],
+    ] as const) {
+      expect([m, await rpc(f, m, [...params])]).toEqual([m, await rpc(remote.provider, m, [...params])])
+    }
+    expect(await rpc(f, 'eth_getBlockByNumber', [five.hash, false])).toEqual(five)
+    const r = await send(f, { to: BOB, value: '0x5' })
+    const own = await rpc(f, 'trace_block', [r.blockHash])
+    // The transfer, then REMASC's transaction, of the block the receipt names.
+    expect(own.map((t: any) => [t.blockHash, t.blockNumber, t.action.to])).toEqual([
+      [r.blockHash, Number(r.blockNumber), BOB],
+      [r.blockHash, Number(r.blockNumber), REMASC],
+    ])
+    expect(own[0].transactionHash).toBe(r.transactionHash)
     await f.disconnect()
   })
 
@@ -261,6 +308,12 @@ describe('forking a remote rsksim', () => {
       const tag = block === 'latest' ? hex(at.forkNumber) : block
       expect(await rpc(f, 'eth_getAccountInfo', [at.storage, block])).toEqual(await rpc(remote.provider, 'eth_getAccountInfo', [at.storage, tag]))
     }
+    // ots_hasCode below the forked block (by JSON number, as Otterscan sends it, by number, and by a block hash only the
+    // remote has) is the remote's.
+    for (const block of [0, prior, tx.blockHash, { blockHash: tx.blockHash }]) {
+      expect([block, await rpc(f, 'ots_hasCode', [at.storage, block])]).toEqual([block, await rpc(remote.provider, 'ots_hasCode', [at.storage, block])])
+    }
+    expect(await rpc(f, 'ots_hasCode', [at.storage, prior])).toBe(true)
     expect(await rpc(f, 'eth_getAccount', [ALICE, prior])).toEqual(await rpc(remote.provider, 'eth_getAccount', [ALICE, prior]))
     await rpc(f, 'evm_mine')
     await rejects(rpc(f, 'eth_getAccount', [ALICE, 'latest']), -32603, /eth_getAccount on a fork answers for blocks up to the forked block/)

@@ -12,6 +12,9 @@ import type { BlockSelector } from './codecs/block.js'
 /** What a route decided: undefined (answer locally), or the remote's answer. */
 export type Route = (ctx: RouteContext, args: unknown[], raw: unknown[]) => Promise<unknown | typeof LOCAL>
 
+/** How a route that decided for the remote asks it, with the params it was sent (a block tag made a number). */
+export type Answer = (ctx: RouteContext, params: unknown[]) => Promise<unknown>
+
 export interface RouteContext {
   node: RskNode
   fork: ForkPoint
@@ -23,17 +26,51 @@ export const LOCAL: unique symbol = Symbol('local')
 
 export const ask = (ctx: RouteContext, params: unknown[], method = ctx.method): Promise<unknown> => ctx.fork.remote.request(method, params, { cache: true })
 
-/** The number a selector means on this chain, or undefined for a hash this chain does not have (yet). */
+/**
+ * The number of the block a selector names on this chain, or undefined for a hash this chain does not have (yet).
+ * `pending` is the pending block, the one after the head: rsksim's own, built from its pool, even right at the fork
+ * (as Anvil's fork answers it; the remote's pending block is of another chain), so every route leaves it
+ * to the local handlers.
+ */
 export function numberOf(node: RskNode, sel: BlockSelector | undefined): bigint | undefined {
   const store = node.chain.store
   if (sel === undefined) return store.headNumber
   if (sel.kind === 'number') return sel.number
   if (sel.kind === 'tag') {
     if (sel.tag === 'earliest') return 0n
+    if (sel.tag === 'pending') return store.headNumber + 1n
     // Other tags (safe, finalized) are refused by the local handlers, as RSKj refuses them.
-    return sel.tag === 'latest' || sel.tag === 'pending' ? store.headNumber : undefined
+    return sel.tag === 'latest' ? store.headNumber : undefined
   }
   return store.getByHash(bytesToHex(sel.hash))?.number
+}
+
+/**
+ * The number of the block `sel` names: on this chain (`numberOf`), or, for a hash this chain does not have, on the
+ * remote at or below the forked block; undefined when neither has it.
+ */
+export async function blockNumberOf(ctx: RouteContext, sel: BlockSelector | undefined): Promise<bigint | undefined> {
+  const n = numberOf(ctx.node, sel)
+  return n === undefined && sel?.kind === 'hash' ? (await remoteBlockAtOrBelowFork(ctx, bytesToHex(sel.hash)))?.number : n
+}
+
+/** The number of the forked block or one below it that `sel` names; LOCAL for rsksim's own blocks, `pending` among them. */
+function remoteNumber(ctx: RouteContext, sel: BlockSelector): bigint | typeof LOCAL {
+  const n = numberOf(ctx.node, sel)
+  return n === undefined || n > ctx.fork.number ? LOCAL : n
+}
+
+/**
+ * The block `sel` names as the remote is asked for it, its hash or its number (hex), when it is the forked block or
+ * one below it (`isRemoteBlock`, `remoteNumber`); LOCAL for rsksim's own blocks, `pending` among them.
+ */
+export async function remoteBlockParam(ctx: RouteContext, sel: BlockSelector): Promise<string | typeof LOCAL> {
+  if (sel.kind === 'hash') {
+    const hash = bytesToHex(sel.hash)
+    return (await isRemoteBlock(ctx, hash)) ? hash : LOCAL
+  }
+  const n = remoteNumber(ctx, sel)
+  return n === LOCAL ? LOCAL : hexNumber(n)
 }
 
 /** The remote's block of `hash` (transactions as hashes) with its number, when at or below the forked block. */
@@ -42,11 +79,6 @@ async function remoteBlockAtOrBelowFork(ctx: RouteContext, hash: string): Promis
   if (b === null || typeof b?.number !== 'string') return undefined
   const n = BigInt(b.number)
   return n <= ctx.fork.number ? { number: n, block: b } : undefined
-}
-
-/** The number of a block hash on the remote at or below the forked block; undefined when it is not there. */
-export async function remoteNumberOfHash(ctx: RouteContext, hash: string): Promise<bigint | undefined> {
-  return (await remoteBlockAtOrBelowFork(ctx, hash))?.number
 }
 
 /**
@@ -59,16 +91,35 @@ export async function remoteBlockOfHash(ctx: RouteContext, hash: string): Promis
   return remoteBlockAtOrBelowFork(ctx, hash)
 }
 
+/** Whether `hash` is the remote's block at or below the forked block (`remoteBlockOfHash`), not rsksim's nor unknown. */
+export async function isRemoteBlock(ctx: RouteContext, hash: string): Promise<boolean> {
+  const remote = await remoteBlockOfHash(ctx, hash)
+  return remote !== LOCAL && remote !== undefined
+}
+
 /**
  * Whose transaction `hash` is: the remote's (its eth_getTransactionByHash answer) when the remote mined it at or below
  * the forked block and rsksim has it neither mined nor waiting; LOCAL otherwise.
  */
-export async function remoteTransaction(ctx: RouteContext, hash: string): Promise<object | typeof LOCAL> {
+async function remoteTransaction(ctx: RouteContext, hash: string): Promise<object | typeof LOCAL> {
   if (ctx.node.chain.store.getTx(hash) !== undefined || ctx.node.pool.has(hash)) return LOCAL
   const t = (await ask(ctx, [hash], 'eth_getTransactionByHash')) as { blockNumber?: string | null } | null
   if (t === null || typeof t?.blockNumber !== 'string' || BigInt(t.blockNumber) > ctx.fork.number) return LOCAL
   return t
 }
+
+/**
+ * A route of the methods of a transaction hash (the first param): `answer`, given the hash (lowercase) and the remote's
+ * eth_getTransactionByHash answer, for a transaction the remote mined at or below the forked block
+ * (`remoteTransaction`); LOCAL for the others.
+ */
+export const ofRemoteTx =
+  (answer: (ctx: RouteContext, hash: string, tx: object, raw: unknown[]) => Promise<unknown>): Route =>
+  async (ctx, _args, raw) => {
+    const hash = String(raw[0]).toLowerCase()
+    const tx = await remoteTransaction(ctx, hash)
+    return tx === LOCAL ? LOCAL : answer(ctx, hash, tx, raw)
+  }
 
 export const withParam = (raw: unknown[], i: number, v: unknown): unknown[] => {
   const out = raw.slice()
@@ -78,17 +129,14 @@ export const withParam = (raw: unknown[], i: number, v: unknown): unknown[] => {
 
 /**
  * The remote's block (`eth_getBlockByNumber`/`ByHash`, transactions as hashes) that `sel` names when it is the forked
- * block or one below it; LOCAL for rsksim's own blocks (and a hash neither has), `pending` among them: the block after
- * the head is rsksim's own, even right at the fork.
+ * block or one below it; LOCAL for rsksim's own blocks (`pending` among them) and a hash neither has.
  */
 export async function remoteBlock(ctx: RouteContext, sel: BlockSelector | { kind: 'hash'; hash: Uint8Array }): Promise<unknown> {
   if (sel.kind === 'hash') {
     const remote = await remoteBlockOfHash(ctx, bytesToHex(sel.hash))
     return remote === LOCAL || remote === undefined ? LOCAL : remote.block
   }
-  if (sel.kind === 'tag' && sel.tag === 'pending') return LOCAL
-  const n = numberOf(ctx.node, sel)
-  if (n === undefined || n > ctx.fork.number) return LOCAL
-  return ask(ctx, [hexNumber(n), false], 'eth_getBlockByNumber')
+  const n = remoteNumber(ctx, sel)
+  return n === LOCAL ? LOCAL : ask(ctx, [hexNumber(n), false], 'eth_getBlockByNumber')
 }
 

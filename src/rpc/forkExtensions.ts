@@ -3,12 +3,10 @@
  * reads and the raw-transaction reads, answered from what every remote (an RSKj node too) answers. The ots_* routes of
  * remote transactions and block pages are in forkOts.ts.
  */
-import { bytesToHex } from '@ethereumjs/util'
-import { hexNumber } from '../node/fork/fork.js'
 import type { BlockSelector } from './codecs/block.js'
-import { remoteRawTransaction } from './namespaces/eth/rawTransactions.js'
+import { remoteRawTransaction } from './codecs/remoteRawTransaction.js'
 import { otsBlockDetailsJson } from './format/ots.js'
-import { ask, LOCAL, numberOf, remoteBlock, remoteBlockOfHash, remoteNumberOfHash, remoteTransaction, type Route } from './forkAsk.js'
+import { ask, LOCAL, ofRemoteTx, remoteBlock, type Answer, type Route } from './forkAsk.js'
 
 /**
  * eth_getBlockReceipts (an extension) of the forked block or one below it: built from the remote's block
@@ -40,13 +38,9 @@ export const otsBlockDetails =
     return otsBlockDetailsJson(block as Record<string, unknown>, Array.isArray(transactions) ? transactions.length : 0, typeof paidFees === 'string' ? paidFees : '0x0')
   }
 
-/** ots_hasCode below the forked block: the remote's eth_getCode there, as eth_getCode is routed. */
-export const otsHasCode: Route = async (ctx, args, raw) => {
-  const sel = args[1] as BlockSelector | undefined
-  let n = numberOf(ctx.node, sel)
-  if (n === undefined && sel?.kind === 'hash') n = await remoteNumberOfHash(ctx, bytesToHex(sel.hash))
-  if (n === undefined || n >= ctx.fork.number) return LOCAL
-  const code = await ask(ctx, [raw[0], hexNumber(n)], 'eth_getCode')
+/** ots_hasCode below the forked block (routed as eth_getCode, forkRoute.ts `atState`): the remote's eth_getCode there. */
+export const otsHasCode: Answer = async (ctx, params) => {
+  const code = await ask(ctx, params, 'eth_getCode')
   return typeof code === 'string' && code.length > 2
 }
 
@@ -57,15 +51,11 @@ export const erigonHeader: Route = async (ctx, args) => {
 }
 
 /**
- * eth_getAccountInfo (an extension) below the forked block: the remote's eth_getBalance, eth_getTransactionCount and
- * eth_getCode there, which every remote answers (an RSKj remote has no eth_getAccountInfo).
+ * eth_getAccountInfo (an extension) below the forked block (routed as eth_getBalance, forkRoute.ts `atState`): the
+ * remote's eth_getBalance, eth_getTransactionCount and eth_getCode there, which every remote answers (an RSKj remote
+ * has no eth_getAccountInfo).
  */
-export const accountInfo: Route = async (ctx, args, raw) => {
-  const sel = args[1] as BlockSelector | undefined
-  let n = numberOf(ctx.node, sel)
-  if (n === undefined && sel?.kind === 'hash') n = await remoteNumberOfHash(ctx, bytesToHex(sel.hash))
-  if (n === undefined || n >= ctx.fork.number) return LOCAL
-  const params = [raw[0], hexNumber(n)]
+export const accountInfo: Answer = async (ctx, params) => {
   const [balance, nonce, code] = await Promise.all([ask(ctx, params, 'eth_getBalance'), ask(ctx, params, 'eth_getTransactionCount'), ask(ctx, params, 'eth_getCode')])
   return { balance, nonce, code }
 }
@@ -74,21 +64,13 @@ export const accountInfo: Route = async (ctx, args, raw) => {
  * The raw-transaction extensions for a transaction the remote mined at or below the forked block: rebuilt from the
  * remote's eth_getTransactionBy* answer (`remoteRawTransaction`; an RSKj remote has no raw-transaction method).
  */
-export const rawByTx: Route = async (ctx, _args, raw) => {
-  const t = await remoteTransaction(ctx, String(raw[0]).toLowerCase())
-  return t === LOCAL ? LOCAL : remoteRawTransaction(t)
-}
+export const rawByTx: Route = ofRemoteTx(async (_ctx, _hash, tx) => remoteRawTransaction(tx))
 
-export const rawByBlockNumber: Route = async (ctx, args, raw) => {
-  const sel = args[0] as BlockSelector
-  const n = sel.kind === 'tag' && sel.tag === 'pending' ? undefined : numberOf(ctx.node, sel)
-  if (n === undefined || n > ctx.fork.number) return LOCAL
-  return remoteRawTransaction(await ask(ctx, [hexNumber(n), raw[1]], 'eth_getTransactionByBlockNumberAndIndex'))
-}
-
-export const rawByBlockHash: Route = async (ctx, _args, raw) => {
-  const remote = await remoteBlockOfHash(ctx, String(raw[0]).toLowerCase())
-  if (remote === LOCAL || remote === undefined) return LOCAL
-  return remoteRawTransaction(await ask(ctx, raw, 'eth_getTransactionByBlockHashAndIndex'))
-}
-
+/**
+ * eth_getRawTransactionByBlock…AndIndex of the remote's blocks (routed as the block methods, forkRoute.ts
+ * `byNumber`/`byHash`): the remote's `method` answer (its eth_getTransactionByBlock…AndIndex) rebuilt as for `rawByTx`.
+ */
+export const rawTransactionFrom =
+  (method: string): Answer =>
+  async (ctx, params) =>
+    remoteRawTransaction(await ask(ctx, params, method))

@@ -7,12 +7,13 @@ import { RpcError, ErrorCode, invalidParams } from '../errors.js'
 import { RemoteFailed } from '../node/errors.js'
 import { hexNumber } from '../node/fork/fork.js'
 import type { FilterObject } from './codecs/objects.js'
+import { LATEST, type BlockSelector } from './codecs/block.js'
 import { collectLogs, filterBlocks, checkLogCount, overBlockRange } from './namespaces/eth/logs.js'
 import { asFilterResults, filterChanges, hasHistory, logFilterObject, newLogFilter } from './namespaces/eth/filters.js'
 import { filtersOf, type RemoteRange } from '../node/filters/index.js'
 import { quantity } from './format/hex.js'
-import { filterTraces, MAX_TRACES_PER_REQUEST, type BlockArg, type TraceFilter } from './namespaces/trace.js'
-import { ask, LOCAL, numberOf, remoteBlockOfHash, remoteNumberOfHash, type Route, type RouteContext } from './forkAsk.js'
+import { filterTraces, MAX_TRACES_PER_REQUEST, type TraceFilter } from './namespaces/trace.js'
+import { ask, blockNumberOf, LOCAL, numberOf, remoteBlockOfHash, type Route, type RouteContext } from './forkAsk.js'
 
 /**
  * The part of a log query the remote answers, as block numbers; `overRange`: the whole range is over
@@ -31,8 +32,10 @@ async function remotePart(ctx: RouteContext, f: FilterObject): Promise<RemotePar
     if (remote === LOCAL) return LOCAL
     return remote === undefined ? undefined : { from: remote.number, to: remote.number, overRange: false, local: false }
   }
-  const from = numberOf(node, f.fromBlock) ?? node.chain.store.headNumber + 1n
-  const to = numberOf(node, f.toBlock) ?? node.chain.store.headNumber + 1n
+  // A log query reads `pending` as the head (eth/logs.ts `bound`), not as the pending block.
+  const bound = (sel: BlockSelector | undefined): bigint => numberOf(node, sel?.kind === 'tag' && sel.tag === 'pending' ? LATEST : sel) ?? node.chain.store.headNumber + 1n
+  const from = bound(f.fromBlock)
+  const to = bound(f.toBlock)
   if (from > fork.number || from > to) return LOCAL
   const overRange = overBlockRange(node, to - from + 1n)
   return { from, to: to < fork.number ? to : fork.number, overRange, local: to > fork.number }
@@ -123,14 +126,6 @@ export const filterChangesRoute: Route = async (ctx, args) => {
   return filterChanges(ctx.node, id, logs)
 }
 
-/** A trace_filter bound as a number on this chain: undefined for a hash neither chain has at or below the fork. */
-async function traceBound(ctx: RouteContext, arg: BlockArg): Promise<bigint | undefined> {
-  if (arg.kind === 'number') return arg.number
-  // `pending` is the pending block, after the head (trace.ts `filterTraces`): rsksim's own, even right at the fork.
-  if (arg.kind === 'tag') return arg.tag === 'earliest' ? 0n : ctx.node.chain.store.headNumber + (arg.tag === 'pending' ? 1n : 0n)
-  return ctx.node.chain.store.getByHash(arg.hash)?.number ?? (await remoteNumberOfHash(ctx, arg.hash))
-}
-
 /**
  * trace_filter over a range that starts at or below the forked block: the remote traces its part, rsksim its own
  * blocks, and `after` and `count` page through the two joined in block order. The remote is asked for its first
@@ -140,9 +135,10 @@ async function traceBound(ctx: RouteContext, arg: BlockArg): Promise<bigint | un
 export const traceFilterRoute: Route = async (ctx, args, raw) => {
   const f = args[0] as TraceFilter
   const { node, fork } = ctx
-  const from = await traceBound(ctx, f.fromBlock)
+  // A bound at `pending` is the pending block's number, after the head (trace.ts `filterTraces`): rsksim's own.
+  const from = await blockNumberOf(ctx, f.fromBlock)
   if (from === undefined || from > fork.number) return LOCAL
-  const to = (await traceBound(ctx, f.toBlock)) ?? node.chain.store.headNumber
+  const to = (await blockNumberOf(ctx, f.toBlock)) ?? node.chain.store.headNumber
   if (from > to) throw invalidParams('fromBlock cannot be greater than toBlock')
   if (f.count === 0) return []
   const wanted = f.after + f.count

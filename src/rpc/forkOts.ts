@@ -12,13 +12,7 @@ import { hexNumber } from '../node/fork/fork.js'
 import { isResponseTooLarge } from '../node/fork/remote.js'
 import { framesInOrder, remoteCallTree, type RemoteFrame } from './codecs/parityTraces.js'
 import { formatInternalOperations, formatTraceEntries, otsBlockTransactions, otsReceipt, pageStart } from './format/ots.js'
-import { ask, LOCAL, remoteTransaction, type Route, type RouteContext } from './forkAsk.js'
-
-/** The transaction hash a route was asked about when the remote mined it at or below the forked block, else LOCAL. */
-async function remoteHash(ctx: RouteContext, raw: unknown[]): Promise<string | typeof LOCAL> {
-  const hash = String(raw[0]).toLowerCase()
-  return (await remoteTransaction(ctx, hash)) === LOCAL ? LOCAL : hash
-}
+import { ask, LOCAL, ofRemoteTx, type Route, type RouteContext } from './forkAsk.js'
 
 /**
  * The remote's trace of transaction `hash` (`method` with `params`). One the remote refuses as over its response size
@@ -114,21 +108,17 @@ async function remoteTree(ctx: RouteContext, hash: string): Promise<RemoteFrame 
 }
 
 /** ots_getInternalOperations: the transfers, creations and self-destructs of the remote's trace_transaction. */
-export const otsInternalOperations: Route = async (ctx, _args, raw) => {
-  const hash = await remoteHash(ctx, raw)
-  if (hash === LOCAL) return LOCAL
+export const otsInternalOperations: Route = ofRemoteTx(async (ctx, hash) => {
   const top = await remoteTree(ctx, hash)
   return top === undefined ? null : formatInternalOperations(top)
-}
+})
 
 /**
  * ots_traceTransaction: every frame of the remote's trace_transaction, with the outputs it leaves out filled from
  * the tracers that hold them: the top frame's from the rskTracer's `result` (topReturnData), a reverted inner
  * frame's from the callTracer (fillInnerReverts). A creation's deployed code is trace_transaction's `result.code`.
  */
-export const otsTraceTransaction: Route = async (ctx, _args, raw) => {
-  const hash = await remoteHash(ctx, raw)
-  if (hash === LOCAL) return LOCAL
+export const otsTraceTransaction: Route = ofRemoteTx(async (ctx, hash) => {
   const top = await remoteTree(ctx, hash)
   if (top === undefined) return null
   if (top.type === 'call' || !top.outputKnown) top.output = (await topReturnData(ctx, hash)).data
@@ -140,22 +130,20 @@ export const otsTraceTransaction: Route = async (ctx, _args, raw) => {
   }
   await fillInnerReverts(ctx, hash, top)
   return formatTraceEntries(top)
-}
+})
 
 /**
  * ots_getTransactionError: `0x` when the remote's receipt says the transaction succeeded; else the top frame's revert
  * data from the rskTracer's `result` (the receipt and trace_transaction hold none), `0x` for a failure that was not a
  * revert (no data, as rsksim answers for its own).
  */
-export const otsTransactionError: Route = async (ctx, _args, raw) => {
-  const hash = await remoteHash(ctx, raw)
-  if (hash === LOCAL) return LOCAL
+export const otsTransactionError: Route = ofRemoteTx(async (ctx, hash) => {
   const receipt = (await ask(ctx, [hash], 'eth_getTransactionReceipt')) as { status?: unknown } | null
   if (receipt === null) return null
   if (receipt.status === '0x1') return '0x'
   const top = await topReturnData(ctx, hash)
   return top.reverted ? '0x' + Buffer.from(top.data).toString('hex') : '0x'
-}
+})
 
 /**
  * ots_getBlockTransactions of the forked block or one below it: the remote's eth_getBlockByNumber(n, true), the page's

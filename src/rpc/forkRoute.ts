@@ -12,57 +12,48 @@
  * This file routes the service's block, state and transaction methods and holds the table; forkLogs.ts the log and
  * trace queries, forkExtensions.ts the extensions RSKj lacks, forkAsk.ts what they all use.
  */
-import { bytesToHex } from '@ethereumjs/util'
 import { RpcError, ErrorCode } from '../errors.js'
 import { RemoteFailed } from '../node/errors.js'
 import type { RskNode } from '../node/node.js'
 import type { ForkPoint } from '../node/fork/fork.js'
 import { hexNumber } from '../node/fork/fork.js'
 import type { BlockSelector } from './codecs/block.js'
-import { ask, LOCAL, numberOf, remoteBlockOfHash, remoteNumberOfHash, remoteTransaction, withParam, type Route } from './forkAsk.js'
+import { ask, blockNumberOf, isRemoteBlock, LOCAL, ofRemoteTx, remoteBlockParam, withParam, type Answer, type Route } from './forkAsk.js'
 import { filterChangesRoute, filterLogs, logs, newFilter, traceFilterRoute } from './forkLogs.js'
-import { accountInfo, blockReceipts, erigonHeader, otsBlockDetails, otsHasCode, rawByBlockHash, rawByBlockNumber, rawByTx } from './forkExtensions.js'
+import { accountInfo, blockReceipts, erigonHeader, otsBlockDetails, otsHasCode, rawByTx, rawTransactionFrom } from './forkExtensions.js'
 import { otsBlockTransactionsRoute, otsInternalOperations, otsTraceTransaction, otsTransactionError } from './forkOts.js'
 
 export { LOCAL } from './forkAsk.js'
 
 /**
- * Block methods by number (`i`: the selector's position): the forked block and below are the remote's. With
- * `pendingBlock`, `pending` is the pending block rsksim builds (the block after the head: its own, even right at the
- * fork), for the methods that answer with that block (trace_block, debug_traceBlockByNumber, …RawBlockHeaderByNumber).
+ * Block methods by number (`i`: the selector's position): the forked block and below are the remote's; `pending`, the
+ * block after the head, is rsksim's own (`numberOf`), answered or refused as without a fork. A block hash (which these
+ * methods take, as RSKj's `Web3InformationRetriever.getBlock` and `TraceModuleImpl.getByJsonBlockId` do) is the
+ * remote's as for `byHash`, and asked as a hash.
  */
 const byNumber =
-  (i: number, pendingBlock = false): Route =>
+  (i: number, answer: Answer = ask): Route =>
   async (ctx, args, raw) => {
-    const sel = args[i] as BlockSelector
-    if (pendingBlock && sel.kind === 'tag' && sel.tag === 'pending') return LOCAL
-    const n = numberOf(ctx.node, sel)
-    if (n === undefined || n > ctx.fork.number) return LOCAL
-    return ask(ctx, withParam(raw, i, hexNumber(n)))
+    const block = await remoteBlockParam(ctx, args[i] as BlockSelector)
+    return block === LOCAL ? LOCAL : answer(ctx, withParam(raw, i, block))
   }
 
 /** Block methods by hash: a hash rsksim did not mine is the remote's, if the remote has it at or below the fork. */
 const byHash =
-  (i: number): Route =>
-  async (ctx, _args, raw) => {
-    const remote = await remoteBlockOfHash(ctx, String(raw[i]).toLowerCase())
-    return remote === LOCAL || remote === undefined ? LOCAL : ask(ctx, raw)
-  }
+  (i: number, answer: Answer = ask): Route =>
+  async (ctx, _args, raw) =>
+    (await isRemoteBlock(ctx, String(raw[i]).toLowerCase())) ? answer(ctx, raw) : LOCAL
 
 /**
  * State reads and calls at a block (`i`: the selector's position): below the forked block they are the remote's.
  * At the forked block and above they run here, over the remote's state read lazily (ForkState).
  */
 const atState =
-  (i: number, proof = false): Route =>
+  (i: number, proof = false, answer: Answer = ask): Route =>
   async (ctx, args, raw) => {
-    const sel = args[i] as BlockSelector | undefined
-    let n = numberOf(ctx.node, sel)
-    // A proof at `pending` is of the block after the head: rsksim's own, even right at the fork.
-    if (proof && sel?.kind === 'tag' && sel.tag === 'pending') n = ctx.node.chain.store.headNumber + 1n
-    if (n === undefined && sel?.kind === 'hash') n = await remoteNumberOfHash(ctx, bytesToHex(sel.hash))
+    const n = await blockNumberOf(ctx, args[i] as BlockSelector | undefined)
     if (n === undefined) return LOCAL
-    if (n < ctx.fork.number || (proof && n === ctx.fork.number)) return ask(ctx, withParam(raw, i, hexNumber(n)))
+    if (n < ctx.fork.number || (proof && n === ctx.fork.number)) return answer(ctx, withParam(raw, i, hexNumber(n)))
     if (proof) {
       throw new RpcError(
         ErrorCode.Internal,
@@ -73,11 +64,7 @@ const atState =
   }
 
 /** Transaction methods by hash: a transaction rsksim does not know is the remote's, if mined at or below the fork. */
-const byTx =
-  (i: number): Route =>
-  async (ctx, _args, raw) => {
-    return (await remoteTransaction(ctx, String(raw[i]).toLowerCase())) === LOCAL ? LOCAL : ask(ctx, raw)
-  }
+const byTx: Route = ofRemoteTx((ctx, _hash, _tx, raw) => ask(ctx, raw))
 
 /**
  * debug_getRawHeader/Block/Receipts (a number, tag, hash or EIP-1898 map): a block at or below the forked block is
@@ -89,15 +76,8 @@ const rawOfBlock =
   (byNumberMethod?: string, byHashMethod?: string): Route =>
   async (ctx, args) => {
     const sel = args[0] as BlockSelector
-    if (sel.kind === 'hash') {
-      const hash = bytesToHex(sel.hash)
-      const remote = await remoteBlockOfHash(ctx, hash)
-      return remote === LOCAL || remote === undefined ? LOCAL : ask(ctx, [hash], byHashMethod)
-    }
-    if (sel.kind === 'tag' && sel.tag === 'pending') return LOCAL
-    const n = numberOf(ctx.node, sel)
-    if (n === undefined || n > ctx.fork.number) return LOCAL
-    return ask(ctx, [hexNumber(n)], byNumberMethod)
+    const block = await remoteBlockParam(ctx, sel)
+    return block === LOCAL ? LOCAL : ask(ctx, [block], sel.kind === 'hash' ? byHashMethod : byNumberMethod)
   }
 
 /**
@@ -118,16 +98,15 @@ const ROUTES: Record<string, Route> = {
   eth_getUncleCountByBlockNumber: byNumber(0),
   eth_getTransactionByBlockNumberAndIndex: byNumber(0),
   eth_getUncleByBlockNumberAndIndex: byNumber(0),
-  debug_traceBlockByNumber: byNumber(0, true),
-  trace_block: byNumber(0, true),
-  // Replays of the remote's blocks are the remote's (an RSKj remote has none: its -32601 is the answer); `pending` is
-  // rsksim's own pending block, as for trace_block.
-  trace_replayBlockTransactions: byNumber(0, true),
-  chain_getRawBlockHeaderByNumber: byNumber(0, true),
+  debug_traceBlockByNumber: byNumber(0),
+  trace_block: byNumber(0),
+  // Replays of the remote's blocks are the remote's (an RSKj remote has none: its -32601 is the answer).
+  trace_replayBlockTransactions: byNumber(0),
+  chain_getRawBlockHeaderByNumber: byNumber(0),
   debug_getRawHeader: rawOfBlock('chain_getRawBlockHeaderByNumber', 'chain_getRawBlockHeaderByHash'),
   debug_getRawBlock: rawOfBlock(),
   debug_getRawReceipts: rawOfBlock(),
-  rsk_getRawBlockHeaderByNumber: byNumber(0, true),
+  rsk_getRawBlockHeaderByNumber: byNumber(0),
   eth_getBlockByHash: byHash(0),
   eth_getBlockTransactionCountByHash: byHash(0),
   eth_getUncleCountByBlockHash: byHash(0),
@@ -153,19 +132,19 @@ const ROUTES: Record<string, Route> = {
   eth_getProof: atState(2, true),
   // geth's eth_getAccount is a proof's account leaf: the remote's at or below the forked block, as eth_getProof.
   eth_getAccount: atState(1, true),
-  eth_getAccountInfo: accountInfo,
+  eth_getAccountInfo: atState(1, false, accountInfo),
   eth_getRawTransactionByHash: rawByTx,
   debug_getRawTransaction: rawByTx,
-  eth_getRawTransactionByBlockNumberAndIndex: rawByBlockNumber,
-  eth_getRawTransactionByBlockHashAndIndex: rawByBlockHash,
-  eth_getTransactionByHash: byTx(0),
-  eth_getTransactionReceipt: byTx(0),
-  debug_traceTransaction: byTx(0),
-  trace_transaction: byTx(0),
-  trace_replayTransaction: byTx(0),
-  trace_get: byTx(0),
-  chain_getRawTransactionReceiptByHash: byTx(0),
-  rsk_getRawTransactionReceiptByHash: byTx(0),
+  eth_getRawTransactionByBlockNumberAndIndex: byNumber(0, rawTransactionFrom('eth_getTransactionByBlockNumberAndIndex')),
+  eth_getRawTransactionByBlockHashAndIndex: byHash(0, rawTransactionFrom('eth_getTransactionByBlockHashAndIndex')),
+  eth_getTransactionByHash: byTx,
+  eth_getTransactionReceipt: byTx,
+  debug_traceTransaction: byTx,
+  trace_transaction: byTx,
+  trace_replayTransaction: byTx,
+  trace_get: byTx,
+  chain_getRawTransactionReceiptByHash: byTx,
+  rsk_getRawTransactionReceiptByHash: byTx,
   eth_getBlockReceipts: blockReceipts,
   eth_getLogs: logs,
   trace_filter: traceFilterRoute,
@@ -179,7 +158,7 @@ const ROUTES: Record<string, Route> = {
   ots_getBlockDetails: otsBlockDetails(false),
   ots_getBlockDetailsByHash: otsBlockDetails(true),
   ots_getBlockTransactions: otsBlockTransactionsRoute,
-  ots_hasCode: otsHasCode,
+  ots_hasCode: atState(1, false, otsHasCode),
   erigon_getHeaderByNumber: erigonHeader,
   // The Bridge's state has no block parameter: the forked network's, as it is now.
   eth_bridgeState: (ctx, _args, raw) => ask(ctx, raw),

@@ -9,15 +9,15 @@ import { method, type HandlerContext, type MethodTable } from '../method.js'
 import { formatParityTraces, type ParityTrace } from '../format/trace.js'
 import type { BlockRecord } from '../../node/chain/types.js'
 import type { RskNode } from '../../node/node.js'
+import type { BlockSelector } from '../codecs/block.js'
+import { blockOrPending } from '../resolve.js'
 import { traceCalls } from '../../node/exec/tracers/index.js'
 
 /** RSKj `rpc.trace.maxTracesPerRequest` (reference.conf): default and maximum of trace_filter's `count`. */
 export const MAX_TRACES_PER_REQUEST = 10_000
 
-export type BlockArg = { kind: 'tag'; tag: 'earliest' | 'latest' | 'pending' } | { kind: 'number'; number: bigint } | { kind: 'hash'; hash: string }
-
 /** A tag (any case) or a `0x` hex number; anything else is RSKj's `invalid blocknumber <x>`. */
-function parseBlockId(v: string): BlockArg {
+function parseBlockId(v: string): BlockSelector {
   const tag = v.toLowerCase()
   if (tag === 'earliest' || tag === 'latest' || tag === 'pending') return { kind: 'tag', tag }
   if (/^0x[0-9a-fA-F]+$/.test(v)) return { kind: 'number', number: BigInt(v) }
@@ -25,27 +25,22 @@ function parseBlockId(v: string): BlockArg {
 }
 
 /** trace_block's argument (RSKj `getByJsonArgument`): shorter than 20 characters = tag/number, else a block hash. */
-const blockArg: Codec<BlockArg> = (v) => {
+const blockArg: Codec<BlockSelector> = (v) => {
   if (typeof v !== 'string') throw invalidParams(`invalid blocknumber ${show(v)}`)
   if (v.length < 20) return parseBlockId(v)
-  return { kind: 'hash', hash: bytesToHex(hash32('block hash')(v)) }
+  return { kind: 'hash', hash: hash32('block hash')(v), requireCanonical: false, fromMap: false }
 }
 
 /**
  * RSKj `TraceModuleImpl.getByJsonBlockId` / `getBlockByTagOrNumber`: `pending` is the pending block
- * `ExecutionBlockRetriever` builds (src/node/miner/pendingSeal.ts), the other tags and numbers the chain's blocks.
+ * `ExecutionBlockRetriever` builds (src/node/miner/pendingSeal.ts), the other tags, numbers and hashes the chain's
+ * blocks: resolve.ts `blockOrPending` (`parseBlockId` refuses the tags it refuses).
  */
-function resolve(node: RskNode, arg: BlockArg): BlockRecord | undefined | Promise<BlockRecord> {
-  const store = node.chain.store
-  if (arg.kind === 'hash') return store.getByHash(arg.hash)
-  if (arg.kind === 'number') return store.byNumber(arg.number)
-  if (arg.tag === 'pending') return node.miner.pendingSealed()
-  return arg.tag === 'earliest' ? store.byNumber(0n) : store.head
-}
+const traceBlock = (node: RskNode, sel: BlockSelector): BlockRecord | undefined | Promise<BlockRecord> => blockOrPending(node, sel, 'trace_block')
 
 /**
  * Traces of a block's transactions (all, or those `only` selects), flattened in block order. For the pending block
- * (the one block above the head: `resolve` of `pending`), RSKj's `buildBlockTraces` finds no receipt of its
+ * (the one block above the head: `traceBlock` of `pending`), RSKj's `buildBlockTraces` finds no receipt of its
  * transactions and uses an empty `TransactionInfo` with the pending block's hash: `TraceTransformer` takes each
  * transaction's top-level `gasUsed` from that receipt, so it is `0x0` there (inner calls keep their own).
  */
@@ -56,8 +51,8 @@ export async function blockTraces(node: RskNode, block: BlockRecord, only?: (i: 
 }
 
 export interface TraceFilter {
-  fromBlock: BlockArg
-  toBlock: BlockArg
+  fromBlock: BlockSelector
+  toBlock: BlockSelector
   fromAddress?: Set<string>
   toAddress?: Set<string>
   after: number
@@ -89,7 +84,7 @@ const traceFilter: Codec<TraceFilter> = (v) => {
       throw invalidParams(`Unrecognized field "${key}" (${FILTER_FIELDS.length} known properties: [${FILTER_FIELDS.map((f) => `"${f}"`).join(', ')}])`)
     }
   }
-  const block = (value: unknown, fallback: string): BlockArg => {
+  const block = (value: unknown, fallback: string): BlockSelector => {
     if (value === undefined || value === null) return parseBlockId(fallback)
     if (typeof value !== 'string') throw invalidParams(`invalid blocknumber ${show(value)}`)
     return parseBlockId(value)
@@ -121,10 +116,10 @@ const traceFilter: Codec<TraceFilter> = (v) => {
  * (head + 1), so the walk ends at the head without tracing the pending block.
  */
 export async function filterTraces({ node }: Pick<HandlerContext, 'node'>, f: TraceFilter): Promise<ParityTrace[]> {
-  const from = await resolve(node, f.fromBlock)
+  const from = await traceBlock(node, f.fromBlock)
   // `pending` as the upper bound is only its number (RSKj builds the block for it and reads its number).
   const toPending = f.toBlock.kind === 'tag' && f.toBlock.tag === 'pending'
-  const toNumber = toPending ? node.chain.store.headNumber + 1n : ((await resolve(node, f.toBlock)) ?? node.chain.head).number
+  const toNumber = toPending ? node.chain.store.headNumber + 1n : ((await traceBlock(node, f.toBlock)) ?? node.chain.head).number
   if (from !== undefined && from.number > toNumber) throw invalidParams('fromBlock cannot be greater than toBlock')
   const out: ParityTrace[] = []
   if (from === undefined || f.count === 0) return out
@@ -157,8 +152,8 @@ export const traceMethods: MethodTable = {
     return blockTraces(node, loc.block, (i) => i === loc.index)
   }),
   /** Unknown block → null; genesis → [] (RSKj `buildBlockTraces` skips block 0); `pending` traces the pending block. */
-  trace_block: method([blockArg], async ({ node }, arg) => {
-    const block = await resolve(node, arg)
+  trace_block: method([blockArg], async ({ node }, sel) => {
+    const block = await traceBlock(node, sel)
     if (block === undefined) return null
     return block.number === 0n ? [] : blockTraces(node, block)
   }),
