@@ -659,6 +659,17 @@ describe('forking a remote rsksim', () => {
     }
   })
 
+  it('without the disk cache, what the remote answered about its blocks is asked once for the fork\'s life', async () => {
+    const f = await forkAt({ cache: false })
+    const block1 = await rpc(remote.provider, 'eth_getBlockByNumber', ['0x1', false])
+    const before = proxy.calls.length
+    // A route first asks whose block the hash is (eth_getBlockByHash), then answers with the remote's answer: each asked once.
+    for (let i = 0; i < 3; i++) expect(await rpc(f, 'eth_getBlockByHash', [block1.hash, false])).toEqual(block1)
+    for (let i = 0; i < 2; i++) expect(await rpc(f, 'eth_getBlockTransactionCountByHash', [block1.hash])).toBe(hex(block1.transactions.length))
+    expect(proxy.calls.slice(before)).toEqual(['eth_getBlockByHash', 'eth_getBlockTransactionCountByHash'])
+    await f.disconnect()
+  })
+
   it('REMASC pays the remote\'s blocks out on the fork as the remote itself does', async () => {
     const f = await forkAt()
     // The remote, back at the forked block, mines the same empty blocks: it is the reference.

@@ -72,6 +72,16 @@ export class ForkCache {
     return cache
   }
 
+  /**
+   * A cache kept in memory only, for a fork with the disk cache off (`cache: false`): the routes still ask the remote
+   * only once for what they need several times (a block by hash to see whose it is, then to answer with it).
+   */
+  static inMemory(): ForkCache {
+    const cache = new ForkCache('(memory)')
+    cache.writable = false
+    return cache
+  }
+
   /** The default directory: $RSKSIM_FORK_CACHE, else $XDG_CACHE_HOME/rsksim/fork, else ~/.cache/rsksim/fork. */
   static defaultDir(): string {
     const own = process.env.RSKSIM_FORK_CACHE

@@ -51,7 +51,8 @@ export interface ForkPoint {
   readonly number: bigint
   readonly block: BlockRecord
   readonly state: ForkState
-  readonly cache?: ForkCache
+  /** The remote's answers of `cache: true` calls: on disk too unless `cache: false` (ForkCache.inMemory). */
+  readonly cache: ForkCache
 }
 
 /** Connects to the remote and pins the forked block. `chainId`: the chain id the fork must have (a reset). */
@@ -67,12 +68,10 @@ export async function connectFork(config: ForkConfig, chainId?: bigint): Promise
     const block = forkedBlock(json)
     const number = block.number
     if (config.cache !== false && config.blockNumber !== undefined) writeStart(config.cache, config.url, config.blockNumber, start)
-    let cache: ForkCache | undefined
-    if (config.cache !== false) {
-      cache = ForkCache.open(config.cache, { chainId: remoteChainId, blockNumber: number, blockHash: block.hashHex })
-      remote.useCache(cache)
-    }
-    const point = { config, remote, chainId: remoteChainId, networkId: String(networkId), number, block, ...(cache !== undefined ? { cache } : {}) }
+    // Off disk (`cache: false`), the answers are still kept for the fork's life, as the disk cache keeps them in memory.
+    const cache = config.cache === false ? ForkCache.inMemory() : ForkCache.open(config.cache, { chainId: remoteChainId, blockNumber: number, blockHash: block.hashHex })
+    remote.useCache(cache)
+    const point = { config, remote, chainId: remoteChainId, networkId: String(networkId), number, block, cache }
     return Object.assign(point, { state: new ForkState(point, '0x' + number.toString(16)) })
   } catch (e) {
     remote.close()

@@ -47,7 +47,7 @@ export async function checkRemote(fork: ForkPoint, url: string): Promise<SwitchR
  */
 export function switchRemote(fork: ForkPoint, url: string): void {
   const headers = headersFor(fork, url)
-  const remote = new RemoteNode({ url, headers, retries: fork.config.retries, timeout: fork.config.timeout, ...(fork.cache !== undefined ? { cache: fork.cache } : {}) })
+  const remote = new RemoteNode({ url, headers, retries: fork.config.retries, timeout: fork.config.timeout, cache: fork.cache })
   const old = fork.remote
   fork.remote = remote
   // The node's options.fork itself (fork.ts ForkPoint): a reset without a URL forks again from this one.
