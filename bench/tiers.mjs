@@ -36,7 +36,7 @@ let windowMs = 0
 for (let run = 0; run < Number(values.runs); run++) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'rsksim-tiers-'))
   try {
-    const worker = path.join(benchDir, 'lib/tiers-worker.mjs')
+    const worker = path.join(benchDir, 'lib/instructions-worker.mjs')
     const args = ['--prof', '--prof-sampling-interval=100', worker, repoDir, values.workload, values.per, values.batches]
     const r = spawnSync(process.execPath, args, { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] })
     if (r.status !== 0) throw new Error(`the worker exited with ${r.status}`)
