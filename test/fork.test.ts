@@ -358,6 +358,48 @@ describe('forking a remote rsksim', () => {
     await f.disconnect()
   })
 
+  it('log queries read fromBlock/toBlock as RSKj does across the forked block: from > to, from latest, pending, safe', async () => {
+    // Expected values: RSKj's LogFilter.retrieveHistoricalData/processBlocks (test/eth_getLogs.test.ts has the rules
+    // and their lines) applied to the remote's answers for plain ranges, which it answers itself.
+    const remoteLogs = await rpc(remote.provider, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: hex(at.forkNumber), address: at.token }])
+    const t = Number(remoteLogs.at(-1).blockNumber)
+    expect(t).toBeLessThan(at.forkNumber)
+    const inT = await rpc(remote.provider, 'eth_getLogs', [{ fromBlock: hex(t), toBlock: hex(t), address: at.token }])
+    expect(inT.length).toBeGreaterThan(0)
+    // Forked at block t, with nothing mined here: the best block is the forked one, the remote's.
+    const atT = await forkAt({ blockNumber: t })
+    expect(await rpc(atT, 'eth_getLogs', [{ fromBlock: 'latest', toBlock: '0x0', address: at.token }])).toEqual(inT)
+    for (const q of [{ fromBlock: 'safe' }, { fromBlock: '0x0', toBlock: 'finalized' }]) await rejects(rpc(atT, 'eth_getLogs', [q]), -32602, /^invalid blocknumber (safe|finalized)$/)
+    await atT.disconnect()
+    const f = await forkAt()
+    const logs = (q: Record<string, unknown>) => rpc(f, 'eth_getLogs', [q])
+    expect(await logs({ fromBlock: hex(at.forkNumber), toBlock: hex(t), address: at.token })).toEqual(inT)
+    const r1 = await send(f, { to: at.token, data: token.encodeFunctionData('transfer', [BOB, 1n]) })
+    const r2 = await send(f, { to: at.token, data: token.encodeFunctionData('transfer', [BOB, 2n]) })
+    expect(Number(r2.blockNumber)).toBe(at.forkNumber + 2)
+    const txs = (ls: any[]) => ls.map((l) => l.transactionHash)
+    // fromBlock above the forked block, toBlock below it: toBlock's block alone, the remote's.
+    expect(await logs({ fromBlock: r2.blockNumber, toBlock: hex(t), address: at.token })).toEqual(inT)
+    // fromBlock latest: the best block alone (rsksim's own), toBlock unused.
+    expect(txs(await logs({ fromBlock: 'latest', toBlock: '0x0', address: at.token }))).toEqual([r2.transactionHash])
+    // toBlock a tag: the best block, so the remote's part and rsksim's.
+    const all = await logs({ fromBlock: '0x0', toBlock: 'earliest', address: at.token })
+    expect(all.slice(0, remoteLogs.length)).toEqual(remoteLogs)
+    expect(txs(all.slice(remoteLogs.length))).toEqual([r1.transactionHash, r2.transactionHash])
+    // fromBlock pending: nothing; safe/finalized: refused.
+    expect(await logs({ fromBlock: 'pending', toBlock: 'latest', address: at.token })).toEqual([])
+    for (const q of [{ fromBlock: 'finalized' }, { fromBlock: '0x0', toBlock: 'safe' }]) await rejects(logs(q), -32602, /^invalid blocknumber (safe|finalized)$/)
+    // A filter's history and eth_getFilterLogs over the same bounds.
+    const down = await rpc(f, 'eth_newFilter', [{ fromBlock: r2.blockNumber, toBlock: hex(t), address: at.token }])
+    const inTFiltered = inT.map((l: any) => ({ ...l, removed: false }))
+    expect(await rpc(f, 'eth_getFilterLogs', [down])).toEqual(inTFiltered)
+    expect(await rpc(f, 'eth_getFilterChanges', [down])).toEqual(inTFiltered)
+    const fromLatest = await rpc(f, 'eth_newFilter', [{ fromBlock: 'latest', toBlock: '0x0', address: at.token }])
+    expect(txs(await rpc(f, 'eth_getFilterLogs', [fromLatest]))).toEqual([r2.transactionHash])
+    await rejects(rpc(f, 'eth_newFilter', [{ fromBlock: '0x0', toBlock: 'safe' }]), -32602, 'invalid blocknumber safe')
+    await f.disconnect()
+  })
+
   it('a log filter over the log limits is refused when made, and one forked higher reports the remote\'s blocks it gained', async () => {
     const remoteLogs = await rpc(remote.provider, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: hex(at.forkNumber), address: at.token }])
     expect(remoteLogs.length).toBeGreaterThan(1)

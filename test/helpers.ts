@@ -88,6 +88,21 @@ export async function deploy(p: Provider, artifact: Artifact, args: unknown[] = 
   return receipt.contractAddress as string
 }
 
+/**
+ * Mines `n` blocks from the next one on, each holding one log of one contract (the first: its creation), whose
+ * topic is the block's number, and answers the contract's address. The runtime is NUMBER, PUSH1 0 ×2, LOG1, STOP; the
+ * initcode logs the same way, then returns it: PUSH2 len, DUP1, PUSH1 18 (the initcode's length), PUSH1 0, CODECOPY;
+ * PUSH1 0, RETURN.
+ */
+export async function logInEachBlock(p: Provider, n: number): Promise<string> {
+  const runtime = '4360006000a100'
+  const created = await send(p, { data: '0x4360006000a1' + '610007' + '80' + '6012' + '6000' + '39' + '6000' + 'f3' + runtime })
+  if (created.status !== '0x1') throw new Error('deployment failed')
+  const address = created.contractAddress as string
+  for (let i = 1; i < n; i++) await send(p, { to: address })
+  return address
+}
+
 /** Initcode that returns `runtime`: PUSH2 len, DUP1, PUSH1 12, PUSH1 0, CODECOPY, PUSH1 0, RETURN (12 bytes). */
 export const initcodeFor = (runtime: string): string => '0x61' + (runtime.length / 2).toString(16).padStart(4, '0') + '80600c6000396000f3' + runtime
 

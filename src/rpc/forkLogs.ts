@@ -7,13 +7,12 @@ import { RpcError, ErrorCode, invalidParams } from '../errors.js'
 import { RemoteFailed } from '../node/errors.js'
 import { hexNumber } from '../node/fork/fork.js'
 import type { FilterObject } from './codecs/objects.js'
-import { LATEST, type BlockSelector } from './codecs/block.js'
-import { collectLogs, filterBlocks, checkLogCount, overBlockRange } from './namespaces/eth/logs.js'
+import { collectLogs, filterBlocks, checkLogCount, logRange, overBlockRange } from './namespaces/eth/logs.js'
 import { asFilterResults, filterChanges, hasHistory, logFilterObject, newLogFilter } from './namespaces/eth/filters.js'
 import { filtersOf, type RemoteRange } from '../node/filters/index.js'
 import { quantity } from './format/hex.js'
 import { filterTraces, MAX_TRACES_PER_REQUEST, type TraceFilter } from './namespaces/trace.js'
-import { ask, blockNumberOf, LOCAL, numberOf, remoteBlockOfHash, type Route, type RouteContext } from './forkAsk.js'
+import { ask, blockNumberOf, LOCAL, remoteBlockOfHash, type Route, type RouteContext } from './forkAsk.js'
 
 /**
  * The part of a log query the remote answers, as block numbers; `overRange`: the whole range is over
@@ -32,13 +31,12 @@ async function remotePart(ctx: RouteContext, f: FilterObject): Promise<RemotePar
     if (remote === LOCAL) return LOCAL
     return remote === undefined ? undefined : { from: remote.number, to: remote.number, overRange: false, local: false }
   }
-  // A log query reads `pending` as the head (eth/logs.ts `bound`), not as the pending block.
-  const bound = (sel: BlockSelector | undefined): bigint => numberOf(node, sel?.kind === 'tag' && sel.tag === 'pending' ? LATEST : sel) ?? node.chain.store.headNumber + 1n
-  const from = bound(f.fromBlock)
-  const to = bound(f.toBlock)
-  if (from > fork.number || from > to) return LOCAL
-  const overRange = overBlockRange(node, to - from + 1n)
-  return { from, to: to < fork.number ? to : fork.number, overRange, local: to > fork.number }
+  // The blocks eth_getLogs scans (eth/logs.ts `logRange`, RSKj's rules); none, or none at or below the forked
+  // block, are left to the local handler.
+  const r = logRange(node, f)
+  if (r === undefined || r.from > fork.number) return LOCAL
+  const overRange = overBlockRange(node, r.to - r.from + 1n)
+  return { from: r.from, to: r.to < fork.number ? r.to : fork.number, overRange, local: r.to > fork.number }
 }
 
 /**

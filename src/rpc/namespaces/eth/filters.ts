@@ -7,7 +7,6 @@
 import { bytesToHex } from '@ethereumjs/util'
 import { filterObject, type FilterObject } from '../../codecs/objects.js'
 import { data, type Codec } from '../../codecs/primitives.js'
-import type { BlockSelector } from '../../codecs/block.js'
 import { method, noParams, type MethodTable } from '../../method.js'
 import { quantity } from '../../format/hex.js'
 import { blockLogs, markRemoved } from '../../format/log.js'
@@ -15,7 +14,7 @@ import { filterNotFound } from '../../../errors.js'
 import { filtersOf, type LogEvent, type LogRange, type RemoteRange } from '../../../node/filters/index.js'
 import type { RskNode } from '../../../node/node.js'
 import type { BlockRecord } from '../../../node/chain/types.js'
-import { bloomMatcher, collectLogs, filterBlocks, rawLogMatcher } from './logs.js'
+import { bloomMatcher, collectLogs, filterBlocks, logBound, rawLogMatcher } from './logs.js'
 
 /**
  * A filter id. RSKj reads it as `HexDataParam` (so a bad one gets `Invalid data format: invalid hex value.`);
@@ -49,14 +48,6 @@ class LogCriteria implements LogRange {
   }
 }
 
-/** A fixed bound's block number (undefined for the moving tags `latest`, `pending`, `safe`, `finalized`). */
-function fixed(node: RskNode, sel: BlockSelector | undefined): bigint | undefined {
-  if (sel === undefined) return undefined
-  if (sel.kind === 'number') return sel.number
-  if (sel.kind === 'tag') return sel.tag === 'earliest' ? 0n : undefined
-  return node.chain.store.getByHash(bytesToHex(sel.hash))?.number ?? node.chain.store.headNumber + 1n
-}
-
 /** Whether a new filter over `f` collects the matches already on the chain (its range has a fixed start). */
 export function hasHistory(f: FilterObject): boolean {
   const from = f.fromBlock
@@ -64,11 +55,13 @@ export function hasHistory(f: FilterObject): boolean {
 }
 
 /**
- * Installs a log filter. With a fixed `fromBlock` (a number, `earliest`, a block hash) or a `blockHash`, the
- * matches already on the chain are collected now under the eth_getLogs limits, and the first poll returns them
- * (RSKj `LogFilter.retrieveHistoricalData`). With `fromBlock` `latest` (or omitted) only blocks mined after
- * creation count, as geth, Hardhat and Ganache do: RSKj also reports the best block at creation and keeps only
- * the last block's logs between polls, which would make watchers see old events and lose new ones.
+ * Installs a log filter. With a fixed `fromBlock` (a number, `earliest`) or a `blockHash`, the matches already on the
+ * chain are collected now under the eth_getLogs limits, and the first poll returns them (RSKj
+ * `LogFilter.retrieveHistoricalData`, bounds as `logRange` reads them). With `fromBlock` `latest` (or omitted) only
+ * blocks mined after creation count, as geth, Hardhat and Ganache do: RSKj also reports the best block at creation and
+ * keeps only the last block's logs between polls, which would make watchers see old events and lose new ones. Blocks
+ * mined later are the filter's up to a numeric `toBlock`, without bound for a tag, and always from `fromBlock`
+ * `latest` (RSKj's `newBlockReceived` ignores toBlock then).
  *
  * On a fork, `remote` is the part of the range at or below the forked block, whose matches the remote answers at
  * the first poll (src/rpc/forkLogs.ts).
@@ -76,9 +69,12 @@ export function hasHistory(f: FilterObject): boolean {
 export function newLogFilter(node: RskNode, f: FilterObject, remote?: RemoteRange): bigint {
   const head = node.chain.store.headNumber
   const hash = f.blockHash === undefined ? undefined : bytesToHex(f.blockHash)
-  const from = fixed(node, f.fromBlock)
-  const to = f.toBlock?.kind === 'tag' ? undefined : fixed(node, f.toBlock)
-  const criteria = new LogCriteria(f, from ?? head + 1n, to, hash)
+  // Read (and refused, `logBound`) before anything is kept, as eth_getLogs reads them.
+  const from = logBound(f.fromBlock)
+  const to = logBound(f.toBlock)
+  const start = typeof from === 'bigint' ? from : from === 'earliest' ? 0n : head + 1n
+  const end = from === 'latest' || typeof to !== 'bigint' ? undefined : to
+  const criteria = new LogCriteria(f, start, end, hash)
   let history: BlockRecord[] = []
   if (hasHistory(f)) {
     collectLogs(node, f, filterBlocks(node, f), history)

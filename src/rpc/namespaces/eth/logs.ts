@@ -3,9 +3,9 @@
  * over at most `logsMaxBlockRange` blocks has no cap, a longer one is answered while it returns at most
  * `logsMaxResults` logs. Both are configurable; 0 turns one off.
  */
-import { bytesToHex, equalsBytes } from '@ethereumjs/util'
+import { bytesToBigInt, bytesToHex, equalsBytes } from '@ethereumjs/util'
 import { filterObject, type FilterObject } from '../../codecs/objects.js'
-import { RpcError, ErrorCode } from '../../../errors.js'
+import { RpcError, ErrorCode, invalidParams } from '../../../errors.js'
 import { method, type MethodTable } from '../../method.js'
 import { blockLogs, type LogJson } from '../../format/log.js'
 import type { RskNode } from '../../../node/node.js'
@@ -13,19 +13,64 @@ import type { BlockRecord, LogRecord } from '../../../node/chain/types.js'
 import type { BlockSelector } from '../../codecs/block.js'
 import { bloomBits, bloomHasAny } from '../../../node/chain/bloom.js'
 
-/** Resolves a filter bound: tags to numbers, `pending`/beyond-head to the head for `to`. */
-function bound(node: RskNode, sel: BlockSelector | undefined): bigint {
-  const head = node.chain.store.headNumber
-  if (sel === undefined) return head
-  if (sel.kind === 'number') return sel.number
-  if (sel.kind === 'tag') return sel.tag === 'earliest' ? 0n : head
-  const b = node.chain.store.getByHash(bytesToHex(sel.hash))
-  return b === undefined ? head + 1n : b.number
+/** A filter bound as RSKj reads it: one of the words it tests for, or a block number. */
+export type LogBound = bigint | 'latest' | 'pending' | 'earliest'
+
+/** Java's `Long.MAX_VALUE`, the largest number `Long.parseLong` reads. */
+const MAX_LONG = 2n ** 63n - 1n
+
+/**
+ * Reads a filter bound as RSKj does (`LogFilter.retrieveHistoricalData` L236-237): `latest`, `pending` and `earliest`
+ * as words (`isBlockWord`), anything else through `Web3Impl.getBlockByNumberOrStr` as a number
+ * (`HexUtils.jsonHexToLong`). Omitted is `latest` (`fromFilterRequest` L188-195). `safe`, `finalized` and a number
+ * past a Java long (`Long.parseLong` of the hex digits, so a 64-digit hex string too when its value is that large)
+ * make RSKj throw NumberFormatException, its -32603 `Internal server error`; rsksim answers -32602
+ * `invalid blocknumber <bound>` (docs/compatibility.md).
+ */
+export function logBound(sel: BlockSelector | undefined): LogBound {
+  if (sel === undefined) return 'latest'
+  if (sel.kind === 'number') {
+    if (sel.number > MAX_LONG) throw invalidParams(`invalid blocknumber 0x${sel.number.toString(16)}`)
+    return sel.number
+  }
+  if (sel.kind === 'tag') {
+    if (sel.tag === 'safe' || sel.tag === 'finalized') throw invalidParams(`invalid blocknumber ${sel.tag}`)
+    return sel.tag
+  }
+  // The codec reads 64 hex digits as a block hash; RSKj reads them as a number.
+  const n = bytesToBigInt(sel.hash)
+  if (n > MAX_LONG) throw invalidParams(`invalid blocknumber ${bytesToHex(sel.hash)}`)
+  return n
+}
+
+/** The blocks `from`..`to` (from <= to) a log query scans. */
+export interface LogRange {
+  from: bigint
+  to: bigint
 }
 
 /**
- * The blocks a filter covers now: how many (`span`, what the limits count) and those whose bloom may match, read as
- * they are iterated (a query stopped by the results limit reads, and unpacks, no further).
+ * The blocks a log query without `blockHash` scans, as RSKj's `LogFilter.retrieveHistoricalData` resolves its bounds
+ * (undefined: none). A `fromBlock` that names a block (a number up to the head, or `earliest`: block 0, L239-241)
+ * scans from `toBlock`'s block (the best block for a tag or a number past the head, L245; `getBlockByNumber` answers
+ * null there) down while the number is >= fromBlock, in a do-while (`processBlocks` L270-306): so from > to scans
+ * toBlock's block alone. `latest` scans the best block only, whatever toBlock is (L248-250); `pending` and a number
+ * past the head scan nothing. Both bounds are read first (L236-237), so a bad toBlock is refused even where unused.
+ */
+export function logRange(node: RskNode, f: FilterObject): LogRange | undefined {
+  const head = node.chain.store.headNumber
+  const from = logBound(f.fromBlock)
+  const to = logBound(f.toBlock)
+  const start = from === 'earliest' ? 0n : typeof from === 'bigint' && from <= head ? from : undefined
+  if (start === undefined) return from === 'latest' ? { from: head, to: head } : undefined
+  const end = typeof to === 'bigint' && to <= head ? to : head
+  return { from: start <= end ? start : end, to: end }
+}
+
+/**
+ * The blocks a filter covers now: how many (`span`, what the limits count: the blocks scanned, so 1 where fromBlock >
+ * toBlock, which RSKj's `to - from` check, negative there, never refuses either) and those whose bloom may match, read
+ * as they are iterated (a query stopped by the results limit reads, and unpacks, no further).
  */
 export interface FilterBlocks {
   span: number
@@ -40,9 +85,9 @@ export function filterBlocks(node: RskNode, f: FilterObject): FilterBlocks {
     const b = node.chain.store.getByHash(bytesToHex(f.blockHash))
     return b === undefined ? { span: 0, blocks: [], mayHold } : { span: 1, blocks: mayHold(b.header.logsBloom) ? [b] : [], mayHold }
   }
-  const from = bound(node, f.fromBlock)
-  const to = bound(node, f.toBlock)
-  return { span: node.chain.store.count(from, to), blocks: node.chain.store.blocksIn(from, to, mayHold), mayHold }
+  const r = logRange(node, f)
+  if (r === undefined) return { span: 0, blocks: [], mayHold }
+  return { span: node.chain.store.count(r.from, r.to), blocks: node.chain.store.blocksIn(r.from, r.to, mayHold), mayHold }
 }
 
 /**
