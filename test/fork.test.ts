@@ -427,6 +427,10 @@ describe('forking a remote rsksim', () => {
     expect(await rpc(f, 'eth_getFilterChanges', [fromZero])).toEqual(remoteLogs.filter((l: any) => Number(l.blockNumber) <= low).map((l: any) => ({ ...l, removed: false })))
     const fromNow = await rpc(f, 'eth_newFilter', [{ address: at.token }])
     const unpolled = await rpc(f, 'eth_newFilter', [{ fromBlock: '0x0', address: at.token }])
+    // A numeric toBlock (past the head here) takes no new block (RSKj LogFilter.newBlockReceived L112-119): neither
+    // rsksim's nor the remote's blocks the reset adds.
+    const bounded = await rpc(f, 'eth_newFilter', [{ fromBlock: '0x0', toBlock: hex(at.forkNumber + 100), address: at.token }])
+    expect(await rpc(f, 'eth_getFilterChanges', [bounded])).toEqual(remoteLogs.filter((l: any) => Number(l.blockNumber) <= low).map((l: any) => ({ ...l, removed: false })))
     // The same through viem's event filter (a real client's eth_newFilter and eth_getFilterChanges).
     const viemClient = createPublicClient({ transport: custom(f, { retryCount: 0 }) })
     const viemFilter = await viemClient.createEventFilter({ address: at.token, fromBlock: 0n })
@@ -447,6 +451,7 @@ describe('forking a remote rsksim', () => {
     expect(await rpc(f, 'eth_getFilterChanges', [unpolled])).toEqual(remoteLogs.map((l: any) => ({ ...l, removed: false })))
     const viemChanges = await viemClient.getFilterChanges({ filter: viemFilter })
     expect(viemChanges.map((l) => [l.transactionHash, l.blockNumber, l.removed])).toEqual(remoteLogs.map((l: any) => [l.transactionHash, BigInt(l.blockNumber), false]))
+    expect(await rpc(f, 'eth_getFilterChanges', [bounded])).toEqual([])
     // Mined after the reset: reported as before.
     const next = await send(f, { to: at.token, data: token.encodeFunctionData('transfer', [BOB, 8n]) })
     expect((await rpc(f, 'eth_getFilterChanges', [fromZero])).map((l: any) => l.transactionHash)).toEqual([next.transactionHash])

@@ -8,7 +8,7 @@ import { RemoteFailed } from '../node/errors.js'
 import { hexNumber } from '../node/fork/fork.js'
 import type { FilterObject } from './codecs/objects.js'
 import { collectLogs, filterBlocks, checkLogCount, logRange, overBlockRange } from './namespaces/eth/logs.js'
-import { asFilterResults, filterChanges, hasHistory, logFilterObject, newLogFilter } from './namespaces/eth/filters.js'
+import { asFilterResults, filterChanges, filterLogsQuery, hasHistory, logFilterObject, newLogFilter } from './namespaces/eth/filters.js'
 import { filtersOf, type RemoteRange } from '../node/filters/index.js'
 import { quantity } from './format/hex.js'
 import { filterTraces, MAX_TRACES_PER_REQUEST, type TraceFilter } from './namespaces/trace.js'
@@ -73,11 +73,15 @@ function filterJson(f: FilterObject): object {
 /** eth_getLogs: the remote's part of the range from the remote, the rest here; the limits count the whole range. */
 export const logs: Route = (ctx, args, raw) => logsOnFork(ctx, args[0] as FilterObject, raw[0] as object)
 
-/** eth_getFilterLogs of a log filter: what eth_getLogs answers for its criteria, each log with `removed: false`. */
+/**
+ * eth_getFilterLogs of a log filter: its events (eth/filters.ts `filterLogsQuery`), as eth_getLogs answers them, each
+ * log with `removed: false`.
+ */
 export const filterLogs: Route = async (ctx, args) => {
-  const f = logFilterObject(ctx.node, args[0] as bigint)
-  if (f === undefined) return LOCAL
-  const all = await logsOnFork(ctx, f, filterJson(f))
+  const q = filterLogsQuery(ctx.node, args[0] as bigint)
+  if (q === undefined) return LOCAL
+  if (q === null) return []
+  const all = await logsOnFork(ctx, q, filterJson(q))
   return all === LOCAL ? LOCAL : asFilterResults(all, false)
 }
 
@@ -100,28 +104,33 @@ export const newFilter: Route = async (ctx, args) => {
 }
 
 /**
- * eth_getFilterChanges of a log filter whose remote history is unreported: the remote is asked for it first, and
- * the poll that takes that part of the history reports it (a concurrent poll that took it first has).
+ * eth_getFilterChanges of a log filter whose remote parts are unreported: the remote is asked for them first (a
+ * `blockHash` filter's block by its hash), and the poll that takes them reports them (a concurrent poll that took them
+ * first has).
  */
 export const filterChangesRoute: Route = async (ctx, args) => {
   const id = args[0] as bigint
-  const range = filtersOf(ctx.node).remoteHistory(id)
+  const ranges = filtersOf(ctx.node).remoteHistory(id)
   const f = logFilterObject(ctx.node, id)
-  if (range === undefined || f === undefined) return LOCAL
-  let logs: object[]
-  try {
-    logs = await askLogs(ctx, filterJson(f), { ...range, overRange: overBlockRange(ctx.node, range.to - range.from + 1n) })
-  } catch (e) {
-    // A part over the limits (one a hardhat_reset to a higher block added; a new filter's was checked when it was
-    // made), or one the remote refuses (its own limits: a JSON-RPC error, not a transient failure): this poll
-    // reports the error and the part is dropped, so the next poll goes on with what came after. A remote that could
-    // not be reached is asked again at the next poll.
-    const overLimits = e instanceof RpcError && e.code === ErrorCode.LogLimit
-    const refused = e instanceof RemoteFailed && e.code !== undefined && !e.retryable
-    if (overLimits || refused) filtersOf(ctx.node).dropRemoteHistory(id, range)
-    throw e
+  if (ranges.length === 0 || f === undefined) return LOCAL
+  const criteria = filterJson({ addresses: f.addresses, topics: f.topics })
+  const answers: object[][] = []
+  for (const range of ranges) {
+    try {
+      const query = range.hash === undefined ? criteria : { ...criteria, blockHash: range.hash }
+      answers.push(await askLogs(ctx, query, { ...range, overRange: overBlockRange(ctx.node, range.to - range.from + 1n) }))
+    } catch (e) {
+      // A part over the limits (one a hardhat_reset to a higher block added; a new filter's was checked when it was
+      // made), or one the remote refuses (its own limits: a JSON-RPC error, not a transient failure): this poll
+      // reports the error and the part is dropped, so the next poll goes on with what came after. A remote that could
+      // not be reached is asked again at the next poll.
+      const overLimits = e instanceof RpcError && e.code === ErrorCode.LogLimit
+      const refused = e instanceof RemoteFailed && e.code !== undefined && !e.retryable
+      if (overLimits || refused) filtersOf(ctx.node).dropRemoteHistory(id, range)
+      throw e
+    }
   }
-  return filterChanges(ctx.node, id, logs)
+  return filterChanges(ctx.node, id, answers)
 }
 
 /**

@@ -1,9 +1,10 @@
 /**
  * Polling filters as the node keeps them (spec "Filter lifecycle", "Events"; RSKj `FilterManager.java`,
  * `Filter.java`, `LogFilter.java`, reference §6). Domain types only: block and transaction hashes, and for log
- * filters the blocks whose matching logs are still to be reported (the RPC layer formats and matches the logs).
+ * filters the range of blocks whose matching logs are still to be reported (the RPC layer matches and formats them).
  *
- * Memory stays bounded: a filter holds only what it has not yet returned, and a filter that is not polled for
+ * Memory stays bounded: a filter holds only what it has not yet returned (a log filter: a range of block numbers, read
+ * from the chain when polled, and the few blocks the chain no longer has), and a filter that is not polled for
  * `timeout` ms is removed. Expiry is swept lazily, on filter calls and on node events, so no timer keeps the
  * process alive (RSKj sweeps at most once a minute on filter activity; sweeping every time costs one pass over
  * the installed filters, which the event fan-out does anyway).
@@ -12,7 +13,10 @@ import type { EventEmitter } from 'eventemitter3'
 import type { BlockRecord, TxRecord } from '../chain/types.js'
 import type { NodeEvents } from '../node.js'
 
-/** A block whose logs a log filter still has to report; `removed` when `evm_revert`/`evm_reset` dropped it. */
+/**
+ * A block whose logs a log filter still has to report: a `blockHash` filter's block, or (`removed`) a block it had
+ * reported that `evm_revert`/`evm_reset` dropped.
+ */
 export interface LogBlockEvent {
   block: BlockRecord
   removed: boolean
@@ -23,11 +27,12 @@ export interface LogBlockEvent {
  * to a higher block added to it), whose matches the remote answers. They are asked for at the next poll
  * (src/rpc/forkLogs.ts), so that a filter holds no logs of its own (a remote's answer may be large, and up to
  * `MAX_FILTERS` filters wait for minutes), and reported in their place among the filter's events, never as removed:
- * nothing here can drop a block below the forked one.
+ * nothing here can drop a block below the forked block. `hash`: the block of a `blockHash` filter, asked by its hash.
  */
 export interface RemoteRange {
   from: bigint
   to: bigint
+  hash?: string
 }
 
 export interface RemoteHistoryEvent {
@@ -38,17 +43,57 @@ export type LogEvent = LogBlockEvent | RemoteHistoryEvent
 
 const isBlockEvent = (e: LogEvent): e is LogBlockEvent => 'block' in e
 
-/** What a log filter needs from its criteria: which blocks (mined later, or removed) fall in its range. */
-export interface LogRange {
-  covers(block: BlockRecord): boolean
-  /** The block numbers it covers (`to` undefined: up to the head); undefined for a filter on one block hash. */
-  readonly span?: { from: bigint; to: bigint | undefined }
+/** What the node needs of a log filter's criteria (the RPC layer's object, which also matches and formats the logs). */
+export interface LogCriteria {
+  /** Whether a block with this logs bloom may hold a matching log. */
+  mayHold(bloom: Uint8Array): boolean
+}
+
+/**
+ * The blocks whose matching logs are a log filter's events, as RSKj's `LogFilter` gathers them (reference §6): those
+ * it scans when made (`retrieveHistoricalData`), and those mined later that `newBlockReceived` takes: every one when
+ * `fromBlock` or `toBlock` is `latest` (or omitted; a `blockHash` filter's are both), none otherwise.
+ */
+export interface LogScope {
+  /** The first block of its range of events (when made: the first block scanned, or the next block). */
+  from: bigint
+  /** The last; undefined: the head, so that every new block is one of its events. */
+  to: bigint | undefined
+  /** `fromBlock` `latest` or omitted, or a `blockHash` (RSKj `fromLatestBlock`). */
+  fromLatest: boolean
+  /** A `blockHash` filter's block, hex (its history; the block itself when the chain has it and it may match). */
+  hash?: string
+  block?: BlockRecord
+}
+
+/**
+ * A log filter: its events are `items` (a `blockHash` filter's block, blocks it had reported that were removed, the
+ * remote's parts on a fork), then the chain's blocks in `next`..`to` (`to` undefined: the head). Blocks are read from
+ * the chain at the poll, so a filter holds no block or log for blocks mined after it, however long it waits.
+ */
+export interface LogFilter extends Omit<LogScope, 'block'> {
+  kind: 'log'
+  lastAccess: number
+  criteria: LogCriteria
+  items: LogEvent[]
+  /** The first block of `from`..`to` not reported yet. */
+  next: bigint
+  /** Whether a block was mined since the filter was made (RSKj's events are then that block's: eth_getFilterLogs). */
+  received: boolean
 }
 
 export type PollFilter =
   | { kind: 'block'; lastAccess: number; items: string[] }
   | { kind: 'pendingTransaction'; lastAccess: number; items: string[] }
-  | { kind: 'log'; lastAccess: number; items: LogEvent[]; range: LogRange }
+  | LogFilter
+
+/** What a poll of a log filter reports: `items`, then the matches of the chain's blocks `from`..`to`. */
+export interface LogChanges {
+  criteria: LogCriteria
+  items: LogEvent[]
+  from: bigint
+  to: bigint
+}
 
 /**
  * Most filters installed at once. RSKj sets no bound; every installed filter is visited on each block and
@@ -72,6 +117,8 @@ export class FilterManager {
   constructor(
     events: EventEmitter<NodeEvents>,
     private readonly timeout: () => number,
+    /** The head's number, where the range of a log filter that follows new blocks ends. */
+    private readonly head: () => bigint,
     // Looked up at each call (not captured) so that a faked `Date` (tests) is honoured.
     private readonly now: () => number = () => Date.now(),
   ) {
@@ -96,25 +143,28 @@ export class FilterManager {
   }
 
   /**
-   * A log filter over `range` (the RPC layer passes its own object, which also carries the address and topic
-   * criteria); `history` are the blocks with matches already on the chain (RSKj collects them at creation and
-   * the first poll returns them); `remote`, on a fork, the range whose matches the remote answers, reported first.
+   * A log filter with `criteria` (the RPC layer's object, which also carries the address and topic criteria) over
+   * `scope`, whose first poll reports its history (RSKj collects it at creation): a `blockHash` filter's block, and the
+   * blocks of its range already on the chain; `remote`, on a fork, the part of the history the remote answers, reported
+   * first (the range's own blocks then start after it).
    */
-  newLogFilter(range: LogRange, history: BlockRecord[], remote?: RemoteRange): bigint {
-    const items: LogEvent[] = history.map((block) => ({ block, removed: false }))
-    if (remote !== undefined) items.unshift({ remote })
-    return this.install({ kind: 'log', lastAccess: this.now(), items, range })
+  newLogFilter(criteria: LogCriteria, scope: LogScope, remote?: RemoteRange): bigint {
+    const items: LogEvent[] = []
+    if (remote !== undefined) items.push({ remote })
+    else if (scope.block !== undefined) items.push({ block: scope.block, removed: false })
+    const next = remote !== undefined && remote.to >= scope.from ? remote.to + 1n : scope.from
+    const { from, to, fromLatest, hash } = scope
+    return this.install({ kind: 'log', lastAccess: this.now(), criteria, items, from, to, fromLatest, hash, next, received: false })
   }
 
   /**
-   * The remote part of a log filter's history while no poll has reported it: the blocks up to the forked one when the
-   * filter was made, or those a `hardhat_reset` to a higher block added (a filter holds at most one such part).
+   * The remote parts of a log filter's events while no poll has reported them, in order: the blocks up to the forked
+   * one when the filter was made, or those a `hardhat_reset` to a higher block added.
    */
-  remoteHistory(id: bigint): RemoteRange | undefined {
+  remoteHistory(id: bigint): RemoteRange[] {
     const f = this.get(id)
-    if (f?.kind !== 'log') return undefined
-    for (const e of f.items) if (!isBlockEvent(e)) return e.remote
-    return undefined
+    if (f?.kind !== 'log') return []
+    return f.items.filter((e) => !isBlockEvent(e)).map((e) => (e as RemoteHistoryEvent).remote)
   }
 
   /** Forgets `range`, a part of log filter `id`'s remote history that a poll could not report (over the limits). */
@@ -131,13 +181,20 @@ export class FilterManager {
     return f
   }
 
-  /** Returns and forgets what the filter has gathered since its previous poll. */
-  take(id: bigint): PollFilter | undefined {
+  /** Returns and forgets what a block or pending-transaction filter has gathered since its previous poll. */
+  take(id: bigint): { kind: 'block' | 'pendingTransaction'; items: string[] } | { kind: 'log'; changes: LogChanges } | undefined {
     const f = this.get(id)
     if (f === undefined) return undefined
-    const snapshot = { ...f, items: f.items } as PollFilter
+    if (f.kind !== 'log') {
+      const items = f.items
+      f.items = []
+      return { kind: f.kind, items }
+    }
+    const to = f.to ?? this.head()
+    const changes: LogChanges = { criteria: f.criteria, items: f.items, from: f.next, to }
     f.items = []
-    return snapshot
+    if (to >= f.next) f.next = to + 1n
+    return { kind: 'log', changes }
   }
 
   uninstall(id: bigint): boolean {
@@ -158,11 +215,16 @@ export class FilterManager {
     for (const [id, f] of this.installed) if (f.lastAccess <= deadline) this.installed.delete(id)
   }
 
+  /**
+   * A block was mined. A log filter keeps nothing for it: the blocks of its range are read from the chain when it is
+   * polled (the new block is in its range when it follows the head, and out of it otherwise: RSKj's
+   * `LogFilter.newBlockReceived` takes every new block from or to `latest`, none otherwise).
+   */
   private onBlock(b: BlockRecord): void {
     this.sweep()
     for (const f of this.installed.values()) {
       if (f.kind === 'block') f.items.push(b.hashHex)
-      else if (f.kind === 'log' && f.range.covers(b)) f.items.push({ block: b, removed: false })
+      else if (f.kind === 'log') f.received = true
     }
   }
 
@@ -172,11 +234,12 @@ export class FilterManager {
   }
 
   /**
-   * `hardhat_reset` forked again at block `n`, from the forked block `previous`. The remote's blocks above `n` are no
-   * longer part of the chain, so an unreported remote history ends there (or is dropped), as unreported blocks removed
-   * by evm_revert are. Forked higher, the remote's blocks from `previous` + 1 to `n` are new to every filter that
-   * covers them: they join its unreported remote history, or become one, reported at the next poll (as geth reports
-   * the blocks of a new branch after a reorganisation; rsksim's own blocks above `previous` came as removed before).
+   * `hardhat_reset` forked again at block `n`, from the forked block `previous` (rsksim's own blocks above `previous` came
+   * as removed just before). The remote's blocks above `n` are no longer part of the chain: an unreported remote history
+   * ends there (or is dropped), as unreported blocks removed by evm_revert are, and a filter's range stops at `n` (or
+   * goes on from `n` + 1 with the new blocks). Forked higher, the remote's blocks from `previous` + 1 to `n` are new
+   * blocks: every filter that takes new blocks gets them as a remote part, reported at its next poll (as geth reports
+   * the blocks of a new branch after a reorganisation).
    */
   private onForked(n: bigint, previous: bigint): void {
     this.sweep()
@@ -186,24 +249,38 @@ export class FilterManager {
         if (isBlockEvent(e) || e.remote.to <= n) return [e]
         return e.remote.from <= n ? [{ remote: { ...e.remote, to: n } }] : []
       })
-      const span = f.range.span
-      if (span === undefined || n <= previous) continue
-      const from = span.from > previous ? span.from : previous + 1n
-      const to = span.to === undefined || span.to > n ? n : span.to
-      if (from > to) continue
-      const unreported = f.items.find((e): e is RemoteHistoryEvent => !isBlockEvent(e))
-      if (unreported !== undefined && unreported.remote.to === from - 1n) unreported.remote = { from: unreported.remote.from, to }
-      else f.items.push({ remote: { from, to } })
+      if (n < previous) this.cut(f, n)
+      if (f.to !== undefined || n <= previous) continue
+      const from = previous + 1n
+      const last = f.items.at(-1)
+      if (last !== undefined && !isBlockEvent(last) && last.remote.hash === undefined && last.remote.to === previous) last.remote = { from: last.remote.from, to: n }
+      else f.items.push({ remote: { from, to: n } })
+      if (from < f.from) f.from = from
+      f.next = n + 1n
+      f.received = true
+    }
+  }
+
+  /** The chain now ends at block `k` (blocks above it were dropped): a log filter's range goes on, or stops, there. */
+  private cut(f: LogFilter, k: bigint): void {
+    if (f.next > k + 1n) f.next = k + 1n
+    if (f.to === undefined) {
+      // It takes every new block: those mined from k + 1 on are its events.
+      if (f.from > k + 1n) f.from = k + 1n
+    } else if (f.to > k) {
+      f.to = k
     }
   }
 
   /**
-   * Blocks dropped by evm_revert/evm_reset. What the client has not seen yet is simply forgotten; logs of covered
-   * blocks it was already given come back with `removed: true` (spec "Events" 2; geth does the same on a reorg).
+   * Blocks dropped by evm_revert/evm_reset (oldest first). What the client has not seen yet is simply forgotten;
+   * logs of the filter's blocks it was already given come back with `removed: true` (spec "Events" 2; geth does the
+   * same on a reorg).
    */
   private onRemoved(blocks: BlockRecord[]): void {
     this.sweep()
     const gone = new Set(blocks.map((b) => b.hashHex))
+    const k = blocks[0]!.number - 1n
     for (const f of this.installed.values()) {
       if (f.kind === 'block') {
         f.items = f.items.filter((h) => !gone.has(h))
@@ -211,9 +288,10 @@ export class FilterManager {
         const unseen = new Set(f.items.filter(isBlockEvent).filter((e) => !e.removed && gone.has(e.block.hashHex)).map((e) => e.block.hashHex))
         f.items = f.items.filter((e) => !isBlockEvent(e) || e.removed || !unseen.has(e.block.hashHex))
         for (const b of blocks) {
-          if (unseen.has(b.hashHex) || !f.range.covers(b)) continue
-          if (b.receipts.some((r) => r.logs.length > 0)) f.items.push({ block: b, removed: true })
+          const reported = b.hashHex === f.hash ? !unseen.has(b.hashHex) : b.number >= f.from && b.number < f.next && (f.to === undefined || b.number <= f.to)
+          if (reported && b.receipts.some((r) => r.logs.length > 0) && f.criteria.mayHold(b.header.logsBloom)) f.items.push({ block: b, removed: true })
         }
+        this.cut(f, k)
       }
     }
   }

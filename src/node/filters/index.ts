@@ -5,7 +5,18 @@
 import type { RskNode } from '../node.js'
 import { FilterManager } from './filters.js'
 
-export { FilterManager, type PollFilter, type LogBlockEvent, type LogEvent, type LogRange, type RemoteHistoryEvent, type RemoteRange } from './filters.js'
+export {
+  FilterManager,
+  type PollFilter,
+  type LogBlockEvent,
+  type LogChanges,
+  type LogCriteria,
+  type LogEvent,
+  type LogFilter,
+  type LogScope,
+  type RemoteHistoryEvent,
+  type RemoteRange,
+} from './filters.js'
 
 const managers = new WeakMap<RskNode, FilterManager>()
 
@@ -13,7 +24,11 @@ const managers = new WeakMap<RskNode, FilterManager>()
 export function filtersOf(node: RskNode): FilterManager {
   let m = managers.get(node)
   if (m === undefined) {
-    m = new FilterManager(node.events, () => node.options.filterTimeout)
+    m = new FilterManager(
+      node.events,
+      () => node.options.filterTimeout,
+      () => node.chain.store.headNumber,
+    )
     managers.set(node, m)
   }
   return m

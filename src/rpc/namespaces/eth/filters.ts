@@ -11,10 +11,9 @@ import { method, noParams, type MethodTable } from '../../method.js'
 import { quantity } from '../../format/hex.js'
 import { blockLogs, markRemoved } from '../../format/log.js'
 import { filterNotFound } from '../../../errors.js'
-import { filtersOf, type LogEvent, type LogRange, type RemoteRange } from '../../../node/filters/index.js'
+import { filtersOf, type LogChanges, type LogCriteria, type LogScope, type RemoteRange } from '../../../node/filters/index.js'
 import type { RskNode } from '../../../node/node.js'
-import type { BlockRecord } from '../../../node/chain/types.js'
-import { bloomMatcher, collectLogs, filterBlocks, logBound, rawLogMatcher } from './logs.js'
+import { bloomMatcher, collectLogs, filterBlocks, logBound, logRange, overBlockRange, rawLogMatcher } from './logs.js'
 
 /**
  * A filter id. RSKj reads it as `HexDataParam` (so a bad one gets `Invalid data format: invalid hex value.`);
@@ -26,25 +25,11 @@ const filterId: Codec<bigint> = (v) => {
   return bytes.length === 0 ? 0n : BigInt(bytesToHex(bytes))
 }
 
-/** The criteria of a log filter and the block range it follows. */
-class LogCriteria implements LogRange {
-  constructor(
-    readonly filter: FilterObject,
-    /** Lowest block number covered. */
-    private readonly from: bigint,
-    /** Highest block number covered; undefined follows the head. */
-    private readonly to: bigint | undefined,
-    /** With `blockHash`, only that block is covered. */
-    private readonly hash: string | undefined,
-  ) {}
-
-  get span(): { from: bigint; to: bigint | undefined } | undefined {
-    return this.hash === undefined ? { from: this.from, to: this.to } : undefined
-  }
-
-  covers(b: BlockRecord): boolean {
-    if (this.hash !== undefined) return b.hashHex === this.hash
-    return b.number >= this.from && (this.to === undefined || b.number <= this.to)
+/** The criteria of a log filter (addresses, topics), as the node keeps them for it. */
+class FilterCriteria implements LogCriteria {
+  readonly mayHold: (bloom: Uint8Array) => boolean
+  constructor(readonly filter: FilterObject) {
+    this.mayHold = bloomMatcher(filter)
   }
 }
 
@@ -55,66 +40,105 @@ export function hasHistory(f: FilterObject): boolean {
 }
 
 /**
- * Installs a log filter. With a fixed `fromBlock` (a number, `earliest`) or a `blockHash`, the matches already on the
- * chain are collected now under the eth_getLogs limits, and the first poll returns them (RSKj
- * `LogFilter.retrieveHistoricalData`, bounds as `logRange` reads them). With `fromBlock` `latest` (or omitted) only
- * blocks mined after creation count, as geth, Hardhat and Ganache do: RSKj also reports the best block at creation and
- * keeps only the last block's logs between polls, which would make watchers see old events and lose new ones. Blocks
- * mined later are the filter's up to a numeric `toBlock`, without bound for a tag, and always from `fromBlock`
- * `latest` (RSKj's `newBlockReceived` ignores toBlock then).
- *
- * On a fork, `remote` is the part of the range at or below the forked block, whose matches the remote answers at
- * the first poll (src/rpc/forkLogs.ts).
+ * The blocks whose logs a new filter over `f` reports, as RSKj's `LogFilter` gathers its events (reference §6;
+ * `LogFilter.java` `fromFilterRequest` L187-198, `retrieveHistoricalData` L230-251, `newBlockReceived` L112-119):
+ * - its history, the blocks `eth_getLogs` scans (`logRange`), when `fromBlock` names a block (a number up to the head,
+ *   `earliest`), or a `blockHash`'s block;
+ * - the blocks mined later: every one when `toBlock` is `latest` (or omitted), whatever `fromBlock` is (so below a
+ *   `fromBlock` past the head too), and when `fromBlock` is `latest` (or omitted; a `blockHash` filter's bounds are
+ *   both omitted), whatever `toBlock` is; none otherwise (a numeric `toBlock`, even past the head, `earliest`,
+ *   `pending`).
+ * From `latest`, RSKj also reports the best block's logs at creation and, on each new block, *replaces* the events with
+ * that block's, so that a poll answers the last block's logs alone; rsksim reports every block mined since the
+ * previous poll (spec "Filter lifecycle", "Events" 3: the items that occurred since the last poll).
  */
-export function newLogFilter(node: RskNode, f: FilterObject, remote?: RemoteRange): bigint {
+function scopeOf(node: RskNode, f: FilterObject): LogScope {
   const head = node.chain.store.headNumber
-  const hash = f.blockHash === undefined ? undefined : bytesToHex(f.blockHash)
   // Read (and refused, `logBound`) before anything is kept, as eth_getLogs reads them.
   const from = logBound(f.fromBlock)
   const to = logBound(f.toBlock)
-  const start = typeof from === 'bigint' ? from : from === 'earliest' ? 0n : head + 1n
-  const end = from === 'latest' || typeof to !== 'bigint' ? undefined : to
-  const criteria = new LogCriteria(f, start, end, hash)
-  let history: BlockRecord[] = []
-  if (hasHistory(f)) {
-    collectLogs(node, f, filterBlocks(node, f), history)
+  if (f.blockHash !== undefined) {
+    const hash = bytesToHex(f.blockHash)
+    const block = node.chain.store.getByHash(hash)
+    const mayHold = bloomMatcher(f)
+    return { from: head + 1n, to: undefined, fromLatest: true, hash, block: block !== undefined && mayHold(block.header.logsBloom) ? block : undefined }
   }
-  return filtersOf(node).newLogFilter(criteria, history, remote)
+  if (from === 'latest') return { from: head + 1n, to: undefined, fromLatest: true }
+  const follows = to === 'latest'
+  const history = logRange(node, f)
+  if (history === undefined) return { from: head + 1n, to: follows ? undefined : head, fromLatest: false }
+  // The limits apply to the history now (RSKj refuses eth_newFilter); the blocks are read again at the first poll.
+  const blocks = filterBlocks(node, f)
+  if (overBlockRange(node, blocks.span)) collectLogs(node, f, blocks)
+  return { from: history.from, to: follows ? undefined : history.to, fromLatest: false }
+}
+
+/**
+ * Installs a log filter over `f` (scopeOf: its history, reported by the first poll, and the new blocks it takes). On a
+ * fork, `remote` is the part of the history at or below the forked block, whose matches the remote answers at the
+ * first poll (src/rpc/forkLogs.ts).
+ */
+export function newLogFilter(node: RskNode, f: FilterObject, remote?: RemoteRange): bigint {
+  const scope = scopeOf(node, f)
+  const part = remote !== undefined && scope.hash !== undefined ? { ...remote, hash: scope.hash } : remote
+  return filtersOf(node).newLogFilter(new FilterCriteria(f), scope, part)
 }
 
 /** The criteria of log filter `id`, or undefined (no such filter, or not a log filter). */
 export function logFilterObject(node: RskNode, id: bigint): FilterObject | undefined {
   const f = filtersOf(node).get(id)
-  return f?.kind === 'log' && f.range instanceof LogCriteria ? f.range.filter : undefined
+  return f?.kind === 'log' && f.criteria instanceof FilterCriteria ? f.criteria.filter : undefined
+}
+
+/**
+ * What eth_getFilterLogs of log filter `id` answers, as a log query: RSKj's `Filter.getEvents` (L63-67), every event the
+ * filter holds. For a filter from `latest` (or a `blockHash`) those are the last block's (`newBlockReceived` L113-115
+ * clears the others): the head's, or before any block was mined the `blockHash`'s block (or, from `latest`, the best
+ * block at creation: the head). Otherwise the blocks of its range still on the chain: its history, and the new blocks it
+ * took. `null`: no events; undefined: no such filter, or not a log filter.
+ */
+export function filterLogsQuery(node: RskNode, id: bigint): FilterObject | null | undefined {
+  const f = filtersOf(node).get(id)
+  if (f?.kind !== 'log' || !(f.criteria instanceof FilterCriteria)) return undefined
+  const { addresses, topics, blockHash } = f.criteria.filter
+  if (f.fromLatest) return blockHash !== undefined && !f.received ? { addresses, topics, blockHash } : { addresses, topics }
+  const to = f.to ?? node.chain.store.headNumber
+  if (f.from > to) return null
+  return { addresses, topics, fromBlock: { kind: 'number', number: f.from }, toBlock: { kind: 'number', number: to } }
 }
 
 /** Logs as filters report them: with `removed` (spec "Log object"), copied (a remote's answers are cached). */
 export const asFilterResults = (logs: readonly object[], removed: boolean): object[] => logs.map((l) => ({ ...l, removed }))
 
 /**
- * The matching logs of the gathered blocks, each with `removed` (spec "Log object": filter results carry it);
- * `remote`: what the remote answered for the remote part of the history, when the poll asked it (forkLogs.ts).
+ * The matching logs of a poll's events, each with `removed` (spec "Log object": filter results carry it): its items,
+ * then the chain's blocks of its range; `remote`: what the remote answered for each remote part, in order, when the
+ * poll asked it (forkLogs.ts).
  */
-function logsOf(range: LogRange, items: LogEvent[], remote: readonly object[] = []): object[] {
-  if (!(range instanceof LogCriteria)) return []
-  const keep = rawLogMatcher(range.filter)
-  const mayHold = bloomMatcher(range.filter)
+function logsOf(node: RskNode, changes: LogChanges, remote: readonly (readonly object[])[] = []): object[] {
+  if (!(changes.criteria instanceof FilterCriteria)) return []
+  const keep = rawLogMatcher(changes.criteria.filter)
+  const mayHold = changes.criteria.mayHold
   const out: object[] = []
-  for (const item of items) {
-    if ('remote' in item) for (const log of asFilterResults(remote, false)) out.push(log)
+  let part = 0
+  for (const item of changes.items) {
+    if ('remote' in item) for (const log of asFilterResults(remote[part++] ?? [], false)) out.push(log)
     else for (const log of markRemoved(blockLogs(item.block, keep, mayHold), item.removed)) out.push(log)
+  }
+  if (changes.from <= changes.to) {
+    for (const block of node.chain.store.blocksIn(changes.from, changes.to, mayHold)) for (const log of markRemoved(blockLogs(block, keep, mayHold), false)) out.push(log)
   }
   return out
 }
 
 /**
  * eth_getFilterChanges: what happened since the previous poll of filter `id` (spec "Events" 3); `remote`, on a
- * fork, the remote's answer for the remote part of its history, reported only by the poll that takes that part.
+ * fork, the remote's answers for the remote parts of its events, reported only by the poll that takes them.
  */
-export function filterChanges(node: RskNode, id: bigint, remote?: readonly object[]): unknown[] {
+export function filterChanges(node: RskNode, id: bigint, remote?: readonly (readonly object[])[]): unknown[] {
   const f = filtersOf(node).take(id)
   if (f === undefined) throw filterNotFound()
-  return f.kind === 'log' ? logsOf(f.range, f.items, remote) : [...f.items]
+  return f.kind === 'log' ? logsOf(node, f.changes, remote) : f.items
 }
 
 export const ethFilterMethods: MethodTable = {
@@ -127,16 +151,17 @@ export const ethFilterMethods: MethodTable = {
   eth_getFilterChanges: method([filterId], ({ node }, id) => filterChanges(node, id)),
 
   /**
-   * A log filter: every log now matching its criteria, as eth_getLogs would answer them. A block or
+   * A log filter: its events (filterLogsQuery), as eth_getLogs answers them, under its limits. A block or
    * pending-transaction filter: what it holds and has not returned yet (RSKj keeps and returns everything since
    * creation; keeping only the unreturned part bounds memory). Nothing is consumed.
    */
   eth_getFilterLogs: method([filterId], ({ node }, id) => {
     const f = filtersOf(node).get(id)
     if (f === undefined) throw filterNotFound()
-    if (f.kind !== 'log' || !(f.range instanceof LogCriteria)) return [...f.items]
-    const filter = f.range.filter
-    return markRemoved(collectLogs(node, filter, filterBlocks(node, filter)), false)
+    if (f.kind !== 'log') return [...f.items]
+    const q = filterLogsQuery(node, id)
+    if (q === undefined || q === null) return []
+    return markRemoved(collectLogs(node, q, filterBlocks(node, q)), false)
   }),
 
   eth_uninstallFilter: method([filterId], ({ node }, id) => filtersOf(node).uninstall(id)),
