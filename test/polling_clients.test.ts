@@ -1,10 +1,12 @@
 /**
  * Real clients watching through polling filters (spec "Events": clients poll): ethers v6 `contract.on`
  * (eth_newFilter + eth_getFilterChanges), viem `watchContractEvent`, `watchPendingTransactions` (filters) and
- * `watchBlocks` (block polling), each in process and over HTTP.
+ * `watchBlocks` (block polling), each in process and over HTTP; and, over HTTP, ethers and viem when two blocks are
+ * mined between two polls of their filter.
  */
+import { createServer } from 'node:http'
 import { afterAll, describe, expect, it } from 'vitest'
-import { BrowserProvider, type Contract, ContractFactory, Interface, JsonRpcProvider, Network } from 'ethers'
+import { BrowserProvider, Contract, ContractFactory, Interface, JsonRpcProvider, Network } from 'ethers'
 import { createPublicClient, custom, http, parseAbi, type Transport } from 'viem'
 import { createProvider, startServer, type Provider, type RsksimServer } from '../src/index.js'
 import { COW, COW1, deploy, NO_QUOTA } from './helpers.js'
@@ -149,5 +151,128 @@ describe.each(modes)('viem polling watchers %s', (_name, setup) => {
     const head = (await s.node.request({ method: 'eth_getBlockByNumber', params: ['0x1', false] })) as { hash: string }
     expect(blocks.find((b) => b.number === 1n)!.hash).toBe(head.hash)
     expect(blocks[0]!.number).toBe(0n)
+  })
+})
+
+/**
+ * An HTTP proxy to `target` that holds every eth_getFilterChanges request while `hold` is set, until `release()`, so
+ * that a test decides what is mined between two polls of a client's filter; `polls` and `blockNumbers` count the
+ * eth_getFilterChanges and eth_blockNumber requests answered.
+ */
+async function pollGate(target: string) {
+  const waiting: (() => void)[] = []
+  const gate = {
+    url: '',
+    hold: false,
+    polls: 0,
+    blockNumbers: 0,
+    get held(): number {
+      return waiting.length
+    },
+    release(): void {
+      gate.hold = false
+      for (const resume of waiting.splice(0)) resume()
+    },
+    close: async (): Promise<void> => {},
+  }
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString()
+      const poll = body.includes('"eth_getFilterChanges"')
+      const forward = () =>
+        fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+          .then(async (r) => {
+            const text = await r.text()
+            if (poll) gate.polls++
+            if (body.includes('"eth_blockNumber"')) gate.blockNumbers++
+            res.writeHead(r.status, { 'content-type': 'application/json' }).end(text)
+          })
+          .catch(() => res.writeHead(502).end())
+      if (poll && gate.hold) waiting.push(() => void forward())
+      else void forward()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  gate.url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`
+  gate.close = () => new Promise((resolve) => server.close(() => resolve()))
+  return gate
+}
+
+/**
+ * ethers' `contract.on` and viem's `watchContractEvent` make their filter from `latest` (no bounds). RSKj reports the
+ * best block's logs at the first poll and keeps only the last block's between polls (LogFilter.java L248-250,
+ * L112-115): such a client would get the event mined before it started watching and lose the first of two blocks
+ * mined between two polls. rsksim reports every block mined since the previous poll (docs/modules/filters-txpool.md).
+ */
+describe('two blocks mined between two polls, over HTTP', () => {
+  async function setup() {
+    const server = await startServer({ port: 0, ...NO_QUOTA })
+    servers.push(server)
+    const gate = await pollGate(server.url)
+    const node = server.provider
+    const address = await deploy(node, Events)
+    await emit(node, address, 'emitOne', 1) // the best block when the client starts watching holds Value(1)
+    return { node, gate, address }
+  }
+
+  /**
+   * After the client's first poll, holds its next one, mines two blocks with Value(5) and Value(6), and lets the poll
+   * go. `blockPoller`: the client polls its filter when its own eth_blockNumber poller sees a new block (ethers), so
+   * that poller is let learn the head first (its first answer is where it starts from, and reports no block).
+   */
+  async function twoBlocksInOnePoll(node: Provider, gate: Awaited<ReturnType<typeof pollGate>>, address: string, blockPoller = false) {
+    await until(() => gate.polls >= 1)
+    if (blockPoller) {
+      const answered = gate.blockNumbers
+      await until(() => gate.blockNumbers >= answered + 2)
+    }
+    gate.hold = true
+    await emit(node, address, 'emitOne', 5)
+    await emit(node, address, 'emitOne', 6)
+    await until(() => gate.held >= 1)
+    gate.release()
+  }
+
+  it('ethers v6 contract.on gets each event once, none from before it started', { timeout: 20_000 }, async () => {
+    const { node, gate, address } = await setup()
+    const provider = new JsonRpcProvider(gate.url, Network.from(33), { staticNetwork: true, pollingInterval: POLL })
+    const contract = new Contract(address, Events.abi as never, provider)
+    const seen: bigint[] = []
+    await contract.on('Value', (a: bigint) => {
+      seen.push(a)
+    })
+    await twoBlocksInOnePoll(node, gate, address, true)
+    await until(() => seen.length >= 2)
+    await emit(node, address, 'emitOne', 7)
+    await until(() => seen.length >= 3)
+    expect(seen).toEqual([5n, 6n, 7n])
+    await contract.removeAllListeners()
+    provider.destroy()
+    await gate.close()
+  })
+
+  it('viem watchContractEvent gets each event once, none from before it started', { timeout: 20_000 }, async () => {
+    const { node, gate, address } = await setup()
+    const client = createPublicClient({ transport: http(gate.url), pollingInterval: POLL })
+    const seen: bigint[] = []
+    const unwatch = client.watchContractEvent({
+      address: address as `0x${string}`,
+      abi,
+      eventName: 'Value',
+      poll: true,
+      pollingInterval: POLL,
+      onLogs: (logs) => {
+        for (const l of logs) seen.push(l.args.a!)
+      },
+    })
+    await twoBlocksInOnePoll(node, gate, address)
+    await until(() => seen.length >= 2)
+    await emit(node, address, 'emitOne', 7)
+    await until(() => seen.length >= 3)
+    unwatch()
+    expect(seen).toEqual([5n, 6n, 7n])
+    await gate.close()
   })
 })
