@@ -181,7 +181,10 @@ export class FilterManager {
     return f
   }
 
-  /** Returns and forgets what a block or pending-transaction filter has gathered since its previous poll. */
+  /**
+   * Returns and forgets what the filter has to report since its previous poll: hashes, or for a log filter its items and
+   * the range of blocks whose logs the poll reads.
+   */
   take(id: bigint): { kind: 'block' | 'pendingTransaction'; items: string[] } | { kind: 'log'; changes: LogChanges } | undefined {
     const f = this.get(id)
     if (f === undefined) return undefined
@@ -234,12 +237,12 @@ export class FilterManager {
   }
 
   /**
-   * `hardhat_reset` forked again at block `n`, from the forked block `previous` (rsksim's own blocks above `previous` came
-   * as removed just before). The remote's blocks above `n` are no longer part of the chain: an unreported remote history
-   * ends there (or is dropped), as unreported blocks removed by evm_revert are, and a filter's range stops at `n` (or
-   * goes on from `n` + 1 with the new blocks). Forked higher, the remote's blocks from `previous` + 1 to `n` are new
-   * blocks: every filter that takes new blocks gets them as a remote part, reported at its next poll (as geth reports
-   * the blocks of a new branch after a reorganisation).
+   * `hardhat_reset` forked again at block `n`, from the forked block `previous` (rsksim's own blocks above `previous`
+   * came as removed just before). The remote's blocks above `n` are no longer part of the chain: an unreported remote
+   * history ends there (or is dropped), as unreported blocks removed by evm_revert are, and a filter's range stops at
+   * `n` (or goes on from `n` + 1 with the new blocks). Forked higher, the remote's blocks from `previous` + 1 to `n` are
+   * new blocks: every filter that takes new blocks gets them as a remote part, reported at its next poll (as geth
+   * reports the blocks of a new branch after a reorganisation).
    */
   private onForked(n: bigint, previous: bigint): void {
     this.sweep()

@@ -91,11 +91,11 @@ export function logFilterObject(node: RskNode, id: bigint): FilterObject | undef
 }
 
 /**
- * What eth_getFilterLogs of log filter `id` answers, as a log query: RSKj's `Filter.getEvents` (L63-67), every event the
- * filter holds. For a filter from `latest` (or a `blockHash`) those are the last block's (`newBlockReceived` L113-115
- * clears the others): the head's, or before any block was mined the `blockHash`'s block (or, from `latest`, the best
- * block at creation: the head). Otherwise the blocks of its range still on the chain: its history, and the new blocks it
- * took. `null`: no events; undefined: no such filter, or not a log filter.
+ * What eth_getFilterLogs of log filter `id` answers, as a log query: RSKj's `Filter.getEvents` (`Filter.java`
+ * L63-67), every event the filter holds. For a filter from `latest` (or a `blockHash`) those are the last block's
+ * (`LogFilter.java` L113-115 clears the others): the head's, or before any block was mined the `blockHash`'s block
+ * (or, from `latest`, the best block at creation: the head). Otherwise the blocks of its range still on the chain:
+ * its history, and the new blocks it took. `null`: no events; undefined: no such filter, or not a log filter.
  */
 export function filterLogsQuery(node: RskNode, id: bigint): FilterObject | null | undefined {
   const f = filtersOf(node).get(id)
