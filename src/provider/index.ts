@@ -139,11 +139,13 @@ export class Provider extends EventEmitter<ProviderEvents> {
    * Answers a parsed JSON-RPC body (one request or a batch) with the response envelope(s), as the HTTP server
    * does. Never throws. `transport` carries what the connection adds: `veto` refuses methods for this body (the
    * server refuses wallet methods to untrusted browser origins, src/server/access.ts), `subscriptions` serves
-   * eth_subscribe/eth_unsubscribe for a connection (the WebSocket server).
+   * eth_subscribe/eth_unsubscribe for a connection (the WebSocket server), `maxReplyBytes` stops a batch whose
+   * answers pass the servers' reply limit (src/rpc/dispatch.ts `Transport`).
    */
-  handleJsonRpc(payload: unknown, transport: { veto?: MethodVeto; subscriptions?: Subscriptions } = {}): Promise<JsonRpcReply> {
-    const local = transport.subscriptions?.methods
-    return handlePayload(this.node, payload, { ...(transport.veto ? { veto: transport.veto } : {}), ...(local ? { local } : {}) }).catch((e) => ({
+  handleJsonRpc(payload: unknown, transport: { veto?: MethodVeto; subscriptions?: Subscriptions; maxReplyBytes?: number } = {}): Promise<JsonRpcReply> {
+    const { veto, subscriptions, maxReplyBytes } = transport
+    const local = subscriptions?.methods
+    return handlePayload(this.node, payload, { ...(veto ? { veto } : {}), ...(local ? { local } : {}), ...(maxReplyBytes ? { maxReplyBytes } : {}) }).catch((e) => ({
       jsonrpc: '2.0',
       id: null,
       error: toRpcError(e).toJSON(),
