@@ -144,12 +144,17 @@ export class Provider extends EventEmitter<ProviderEvents> {
    */
   handleJsonRpc(payload: unknown, transport: { veto?: MethodVeto; subscriptions?: Subscriptions; maxReplyBytes?: number } = {}): Promise<JsonRpcReply> {
     const { veto, subscriptions, maxReplyBytes } = transport
-    const local = subscriptions?.methods
-    return handlePayload(this.node, payload, { ...(veto ? { veto } : {}), ...(local ? { local } : {}), ...(maxReplyBytes ? { maxReplyBytes } : {}) }).catch((e) => ({
-      jsonrpc: '2.0',
-      id: null,
-      error: toRpcError(e).toJSON(),
-    }))
+    const body = subscriptions?.forBody()
+    const local = body?.methods
+    const reply = handlePayload(this.node, payload, { ...(veto ? { veto } : {}), ...(local ? { local } : {}), ...(maxReplyBytes ? { maxReplyBytes } : {}) }).catch(
+      (e): JsonRpcReply => ({ jsonrpc: '2.0', id: null, error: toRpcError(e).toJSON() }),
+    )
+    if (body === undefined) return reply
+    return reply.then((r) => {
+      // A bare error (no `jsonrpc`) answers the whole body: no id it subscribed reached the client.
+      if (r !== undefined && !Array.isArray(r) && !('jsonrpc' in r)) body.undo()
+      return r
+    })
   }
 
   /**

@@ -148,6 +148,24 @@ describe('WebSocket: the reply limit (maxResponseSize) applies as over HTTP', ()
     expect(await c.call('eth_chainId')).toEqual({ jsonrpc: '2.0', id: 1, result: '0x21' })
   })
 
+  it('cancels what a batch subscribed when the batch is answered by a bare error, which carries no id', async () => {
+    const s = await serve({ maxResponseSize: 300, rpcTimeout: 200, callGasCap: 10n ** 12n })
+    const c = await open(s.wsUrl)
+    const subscribe = { jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }
+    c.ws.send(JSON.stringify([subscribe, { jsonrpc: '2.0', id: 2, method: 'eth_accounts' }]))
+    expect(await c.next()).toEqual({ error: { code: -32011, message: 'Response size limit of 300 bytes exceeded' } })
+    c.ws.send(JSON.stringify([subscribe, { jsonrpc: '2.0', id: 2, method: 'eth_call', params: [{ data: '0x5b600056', gas: '0xe8d4a51000' }, 'latest'] }]))
+    expect(await c.next()).toEqual({ error: { code: -32011, message: 'Execution has got timeout out.' } })
+    // No subscription is left: a block sends nothing, so the next message is the answer to the request after it.
+    await s.provider.request({ method: 'evm_mine' })
+    expect(await c.call('eth_chainId')).toEqual({ jsonrpc: '2.0', id: 1, result: '0x21' })
+    // A batch answered in full keeps its subscription.
+    c.ws.send(JSON.stringify([subscribe, { jsonrpc: '2.0', id: 2, method: 'eth_chainId' }]))
+    const [{ result: id }] = await c.next()
+    await s.provider.request({ method: 'evm_mine' })
+    expect((await c.next()).params).toMatchObject({ subscription: id, result: { number: '0x2' } })
+  })
+
   it('stops a batch at the limit instead of building a reply larger than a string can hold', async () => {
     const s = await serve()
     // Runtime: PUSH3 600000 PUSH1 0 LOG0 STOP, one 600,000-byte log per call (1.2 MB of hex in a reply).

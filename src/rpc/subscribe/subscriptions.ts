@@ -88,10 +88,27 @@ export class Subscriptions {
     )
   }
 
-  /** eth_subscribe / eth_unsubscribe as methods answered for this owner (see dispatch `LocalMethods`). */
-  readonly methods: Readonly<Record<string, (params: unknown) => unknown>> = {
-    eth_subscribe: (params) => this.subscribe(params),
-    eth_unsubscribe: (params) => this.unsubscribe(params),
+  /**
+   * eth_subscribe / eth_unsubscribe as methods answered for this owner in one request body (see dispatch
+   * `LocalMethods`), and `undo`, which cancels what that body subscribed: a body answered by a bare error (a timeout
+   * or a reply over the size limit, which stop a whole batch) delivered no subscription id, so the client could
+   * neither use nor cancel those subscriptions.
+   */
+  forBody(): { methods: Readonly<Record<string, (params: unknown) => unknown>>; undo: () => void } {
+    const made: string[] = []
+    return {
+      methods: {
+        eth_subscribe: (params) => {
+          const id = this.subscribe(params)
+          made.push(id)
+          return id
+        },
+        eth_unsubscribe: (params) => this.unsubscribe(params),
+      },
+      undo: () => {
+        for (const id of made) this.active.delete(id)
+      },
+    }
   }
 
   get size(): number {
