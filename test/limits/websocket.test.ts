@@ -226,6 +226,38 @@ describe('WebSocket: no client holds the node or the others', () => {
     expect(await stuck.closed).toEqual({ code: 1008, reason: 'send buffer full: the client does not read' })
   })
 
+  it('bounds the filter values all subscriptions of the node hold, and gives them back when they go', async () => {
+    // The largest filter one subscription may name: 1,000 addresses and 4 positions of 1,000 topics (5,000 values,
+    // about 2 MB of matchers). 2,110 of them over three sockets ran the node out of memory before the bound.
+    const s = await serve()
+    const addresses = Array.from({ length: 1000 }, (_, i) => '0x' + (i + 1).toString(16).padStart(40, '0'))
+    const topics = addresses.map((a) => '0x' + a.slice(2).padStart(64, '0'))
+    const largest = { address: addresses, topics: [topics, topics, topics, topics] }
+    const a = await open(s.wsUrl)
+    const b = await open(s.wsUrl)
+    for (let i = 0; i < 20; i++) expect((await a.call('eth_subscribe', ['logs', largest])).result).toMatch(/^0x[0-9a-f]{32}$/)
+    const full = {
+      code: -32000,
+      message: 'too many filter values held by subscriptions (100000 of 100000 in use, this one names 1): unsubscribe some, or name fewer addresses and topics',
+    }
+    expect((await b.call('eth_subscribe', ['logs', { address: addresses[0] }])).error).toEqual(full)
+    await expect(s.provider.request({ method: 'eth_subscribe', params: ['logs', { topics: [topics[0]] }] })).rejects.toMatchObject(full)
+    // Subscriptions without values are not held back.
+    expect((await b.call('eth_subscribe', ['logs'])).result).toMatch(/^0x/)
+    expect((await b.call('eth_subscribe', ['newHeads'])).result).toMatch(/^0x/)
+    const first = (await a.call('eth_subscribe', ['newHeads'])).result as string
+    expect((await a.call('eth_unsubscribe', [first])).result).toBe(true)
+    // A subscription of a closed socket gives its values back.
+    a.ws.terminate()
+    let answer: any
+    do answer = await b.call('eth_subscribe', ['logs', largest])
+    while (answer.error !== undefined)
+    expect(answer.result).toMatch(/^0x[0-9a-f]{32}$/)
+    // And one cancelled by eth_unsubscribe.
+    expect((await b.call('eth_unsubscribe', [answer.result])).result).toBe(true)
+    for (let i = 0; i < 20; i++) expect((await b.call('eth_subscribe', ['logs', largest])).result).toMatch(/^0x/)
+  })
+
   it('frees the subscriptions of a socket closed abruptly', async () => {
     const s = await serve()
     const listeners = (): number => s.provider.node.events.listenerCount('block')
