@@ -24,8 +24,8 @@ export const MAX_SUBSCRIPTIONS = 1000
 /**
  * Filter values (addresses, and topics of every position) that the live `logs` subscriptions of one node may hold,
  * all owners together. Each value costs about 400 bytes of matchers, and one subscription may name 5,000 (1,000
- * addresses, 4 positions of 1,000 topics: about 2 MB), so without a node-wide bound two WebSocket connections of
- * 1,000 such subscriptions each ran the node out of memory (V8's heap limit, ~4 GB). 100,000 values are about 40 MB.
+ * addresses, 4 positions of 1,000 topics: about 2 MB), so without a node-wide bound 2,110 such subscriptions over
+ * three WebSocket connections ran the node out of memory (V8's heap limit, ~4 GB). 100,000 values are about 40 MB.
  */
 export const MAX_SUBSCRIPTION_VALUES = 100_000
 
