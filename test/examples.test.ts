@@ -12,7 +12,8 @@ describe('examples', () => {
   })
 
   it('viem-over-http reads chain id 33 and RSK block fields', async () => {
-    const { chainId, blockNumber, mergedMining } = await viemOverHttp()
+    const { url, chainId, blockNumber, mergedMining } = await viemOverHttp()
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/my-key$/)
     expect(chainId).toBe(33)
     expect(blockNumber).toBe(0n)
     expect(mergedMining).toMatch(/^0x[0-9a-f]{64}$/)

@@ -234,7 +234,7 @@ describe('WebSocket endpoint', () => {
     // A small bound (the server's is 16 MB) so that a few hundred headers exceed it; the client never reads.
     const provider = await createProvider(NO_QUOTA)
     const http = createServer()
-    const close = attachWebSocket(http, provider, null, { allowedHosts: [], allowedOrigins: [], boundHost: '127.0.0.1' }, 64 * 1024)
+    const close = attachWebSocket(http, provider, null, { allowedHosts: [], allowedOrigins: [], boundHost: '127.0.0.1' }, { maxBufferedBytes: 64 * 1024 })
     await new Promise<void>((r) => http.listen(0, '127.0.0.1', () => r()))
     const port = (http.address() as { port: number }).port
     // Each connection's subscriptions listen to the node's `block` event: the count shows when they are freed.

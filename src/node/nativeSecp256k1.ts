@@ -1,10 +1,11 @@
 /**
  * Sender recovery and signing through native libsecp256k1 where it loads: the optional dependency `secp256k1-native` (N-API
  * bindings with prebuilt binaries for Linux x64/arm, macOS x64/arm64 and Windows x64/ia32 inside the package, loaded
- * by `node-gyp-build` from the package's own folder: nothing is compiled, no install script is needed, package.json
- * `allowScripts` leaves its script off). Measured here: 101-106 µs per recovery against 532-598 µs through
- * WebAssembly, 67-68 µs per signature against 221-231 µs (docs/performance.md "Ninth round"); one recovery per raw
- * transaction was a quarter of an automined transfer through WebAssembly.
+ * by `node-gyp-build` from the package's own folder: nothing is compiled and no install script is needed; rsksim's
+ * package.json `allowScripts` leaves its script off in a checkout, a user's npm runs it, docs/integrations.md).
+ * Measured here: 101-106 µs per recovery against 532-598 µs through WebAssembly, 67-68 µs per signature against
+ * 221-231 µs (docs/performance.md "Ninth round"); one recovery per raw transaction was a quarter of an automined
+ * transfer through WebAssembly.
  *
  * Loaded defensively, as issue 12 asked of a native binding: when the package is missing (an install that skipped
  * optional dependencies, a platform without a prebuild and no compiler), fails to load, or fails the check below,

@@ -139,15 +139,22 @@ export class Provider extends EventEmitter<ProviderEvents> {
    * Answers a parsed JSON-RPC body (one request or a batch) with the response envelope(s), as the HTTP server
    * does. Never throws. `transport` carries what the connection adds: `veto` refuses methods for this body (the
    * server refuses wallet methods to untrusted browser origins, src/server/access.ts), `subscriptions` serves
-   * eth_subscribe/eth_unsubscribe for a connection (the WebSocket server).
+   * eth_subscribe/eth_unsubscribe for a connection (the WebSocket server), `maxReplyBytes` stops a batch whose
+   * answers pass the servers' reply limit (src/rpc/dispatch.ts `Transport`).
    */
-  handleJsonRpc(payload: unknown, transport: { veto?: MethodVeto; subscriptions?: Subscriptions } = {}): Promise<JsonRpcReply> {
-    const local = transport.subscriptions?.methods
-    return handlePayload(this.node, payload, { ...(transport.veto ? { veto: transport.veto } : {}), ...(local ? { local } : {}) }).catch((e) => ({
-      jsonrpc: '2.0',
-      id: null,
-      error: toRpcError(e).toJSON(),
-    }))
+  handleJsonRpc(payload: unknown, transport: { veto?: MethodVeto; subscriptions?: Subscriptions; maxReplyBytes?: number } = {}): Promise<JsonRpcReply> {
+    const { veto, subscriptions, maxReplyBytes } = transport
+    const body = subscriptions?.forBody()
+    const local = body?.methods
+    const reply = handlePayload(this.node, payload, { ...(veto ? { veto } : {}), ...(local ? { local } : {}), ...(maxReplyBytes ? { maxReplyBytes } : {}) }).catch(
+      (e): JsonRpcReply => ({ jsonrpc: '2.0', id: null, error: toRpcError(e).toJSON() }),
+    )
+    if (body === undefined) return reply
+    return reply.then((r) => {
+      // A bare error (no `jsonrpc`) answers the whole body: no id it subscribed reached the client.
+      if (r !== undefined && !Array.isArray(r) && !('jsonrpc' in r)) body.undo()
+      return r
+    })
   }
 
   /**

@@ -2,7 +2,7 @@
  * JSON-RPC dispatch: envelope checks → method lookup → parameter decoding → handler → one error normaliser.
  * Checks and texts follow RSKj's `JsonRpcCustomServer` on jsonrpc4j (reference §1.2).
  */
-import { invalidParams, invalidRequest, methodNotAvailable, methodNotFound, toRpcError, RequestLevelError, type RpcError } from '../errors.js'
+import { invalidParams, invalidRequest, methodNotAvailable, methodNotFound, responseTooLarge, toRpcError, RequestLevelError, type RpcError } from '../errors.js'
 import type { RskNode } from '../node/node.js'
 import { EXTENSIONS, METHODS, UNSUPPORTED } from './methods.js'
 import type { MethodSpec } from './method.js'
@@ -77,6 +77,11 @@ export type LocalMethods = Readonly<Record<string, (params: unknown) => unknown>
 export interface Transport {
   veto?: MethodVeto
   local?: LocalMethods
+  /**
+   * The server's reply limit in bytes (`maxResponseSize`, RSKj `rpc.maxResponseSize`; 0 or absent = none). A batch
+   * stops at the first answer that takes its answers past it (see handleBody); the server checks the whole reply.
+   */
+  maxReplyBytes?: number
 }
 
 /** Answers one request object; undefined for a notification (no `id`, or `id: null`). */
@@ -110,7 +115,8 @@ async function handleOne(node: RskNode, req: unknown, transport: Transport = {})
 
 /**
  * Answers a parsed JSON body: one request or a batch (answered in order; notifications leave no entry). A batch
- * over `maxBatch` is refused whole with RSKj's text and no `jsonrpc`/`id`.
+ * over `maxBatch` is refused whole with RSKj's text and no `jsonrpc`/`id`; one whose answers pass
+ * `transport.maxReplyBytes` stops there with the bare -32011.
  */
 export async function handlePayload(node: RskNode, payload: unknown, transport: Transport = {}): Promise<JsonRpcReply> {
   try {
@@ -130,9 +136,17 @@ async function handleBody(node: RskNode, payload: unknown, transport: Transport)
       return { error: invalidRequest(`Cannot dispatch batch requests. ${max} is the max number of supported batch requests`).toJSON() }
     }
     const out: JsonRpcResponse[] = []
+    const limit = transport.maxReplyBytes ?? 0
+    let bytes = 0
     for (const req of payload) {
       const res = await handleOne(node, req, transport)
-      if (res !== undefined) out.push(res)
+      if (res === undefined) continue
+      out.push(res)
+      // RSKj adds up the answers of a batch as it runs and stops past the limit (`JsonRpcCustomServer` →
+      // `ResponseSizeLimitContext.addResponse`; geth's `batchResponseMaxSize` likewise), so a batch of large answers
+      // never builds the whole reply: fifty 24 MB `eth_getLogs` answers would need more memory than a JavaScript
+      // string can hold.
+      if (limit > 0 && (bytes += Buffer.byteLength(JSON.stringify(res), 'utf8')) > limit) throw responseTooLarge(limit)
     }
     return out.length === 0 ? undefined : out
   }

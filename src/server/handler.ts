@@ -27,7 +27,7 @@ import { responseTooLarge } from '../errors.js'
 
 /** What the server needs from a provider: its JSON-RPC dispatcher (see `Provider.handleJsonRpc`). */
 export interface JsonRpcEndpoint {
-  handleJsonRpc(payload: unknown, transport?: { veto?: MethodVeto }): Promise<JsonRpcReply>
+  handleJsonRpc(payload: unknown, transport?: { veto?: MethodVeto; maxReplyBytes?: number }): Promise<JsonRpcReply>
 }
 
 /** Settings of the request listener. */
@@ -52,7 +52,19 @@ export const UNAUTHORIZED_MESSAGE = 'invalid or missing API key'
 
 const PARSE_ERROR_JSON = '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"JSON parse error"}}'
 /** RSKj `JsonRpcWeb3ServerHandler` catch-all (e.g. an empty body): a bare error, HTTP 200. */
-const UNEXPECTED_ERROR_JSON = '{"error":{"code":-32099,"message":"Unexpected error"}}'
+export const UNEXPECTED_ERROR_JSON = '{"error":{"code":-32099,"message":"Unexpected error"}}'
+
+/**
+ * Whether a reply's JSON text is over `maxResponseBytes` (RSKj `rpc.maxResponseSize`, checked by its
+ * `JsonRpcWeb3ServerHandler` for HTTP and WebSocket alike; 0 = no limit). A string's length never exceeds its UTF-8
+ * byte length, so only long replies are measured exactly.
+ */
+export function overReplyLimit(json: string, maxResponseBytes: number): boolean {
+  return maxResponseBytes > 0 && json.length * 3 > maxResponseBytes && Buffer.byteLength(json, 'utf8') > maxResponseBytes
+}
+
+/** RSKj's bare -32011 sent instead of a reply over `maxResponseBytes`. */
+export const tooLargeReplyJson = (maxResponseBytes: number): string => JSON.stringify({ error: responseTooLarge(maxResponseBytes).toJSON() })
 
 /**
  * The API key of a request path: its last non-empty segment, percent-decoded (`/abc` → `abc`,
@@ -91,9 +103,6 @@ const BAD_HOST_JSON = refusalJson(
 const tooLargeJson = (max: number): string => refusalJson(-32600, `the request body is larger than ${max} bytes (maxBodyBytes / --max-body-bytes)`)
 
 const CONTINUE = /^100-continue$/i
-
-/** The transport of a request with no veto: one shared object, not one per request. */
-const NO_VETO: { veto?: MethodVeto } = Object.freeze({})
 
 /** Replies still owed per socket (requests read but not answered; several when a client pipelines). */
 const owed = new WeakMap<Socket, number>()
@@ -142,6 +151,8 @@ export function createRequestCore(endpoint: JsonRpcEndpoint, config: HandlerConf
   const heads = replyHeads(config)
   const { access, apiKeys, maxBodyBytes, maxResponseBytes } = config
   const tooLarge = tooLargeJson(maxBodyBytes)
+  // The transport of a request with no veto (only the reply limit): one shared object, not one per request.
+  const noVeto = Object.freeze({ maxReplyBytes: maxResponseBytes })
   // `Host` values already accepted: a client sends the same one on every request, so the rule runs once per value.
   const goodHosts = new Set<string>()
   const hostOk = (host: string | undefined): boolean => {
@@ -179,10 +190,7 @@ export function createRequestCore(endpoint: JsonRpcEndpoint, config: HandlerConf
       // A value JSON cannot carry (a bug upstream) becomes the RSKj catch-all error.
       return send(200, UNEXPECTED_ERROR_JSON)
     }
-    // A string's length never exceeds its UTF-8 byte length, so only long replies are measured exactly.
-    if (maxResponseBytes > 0 && json.length * 3 > maxResponseBytes && Buffer.byteLength(json, 'utf8') > maxResponseBytes) {
-      return send(200, JSON.stringify({ error: responseTooLarge(maxResponseBytes).toJSON() }))
-    }
+    if (overReplyLimit(json, maxResponseBytes)) return send(200, tooLargeReplyJson(maxResponseBytes))
     send(statusOf(reply), json)
   }
 
@@ -195,7 +203,7 @@ export function createRequestCore(endpoint: JsonRpcEndpoint, config: HandlerConf
       return send(text.trim() === '' ? 200 : 400, text.trim() === '' ? UNEXPECTED_ERROR_JSON : PARSE_ERROR_JSON)
     }
     const veto = origin === undefined ? undefined : walletRefusal(origin, access)
-    endpoint.handleJsonRpc(payload, veto === undefined ? NO_VETO : { veto }).then(
+    endpoint.handleJsonRpc(payload, veto === undefined ? noVeto : { veto, maxReplyBytes: maxResponseBytes }).then(
       (reply) => deliver(reply, send),
       // handleJsonRpc never throws; this guards the server itself so no request is left hanging.
       () => send(200, UNEXPECTED_ERROR_JSON),

@@ -3,16 +3,17 @@
  * port 4445, `co/rsk/rpc/netty/Web3WebSocketServer.java`). Same path rule as HTTP (`/<API_KEY>` when keys are
  * set; a bad key is refused before the upgrade). Each connection owns its subscriptions, freed when it closes.
  *
- * Limits: a message may be at most 5 MB (RSKj aggregates frames up to 5 MB; larger closes with 1009); at most
- * 1000 subscriptions per connection; a client that does not read is closed (1008) once 16 MB wait in its send
- * buffer, so it never holds the node or others; a ping every 30 s, and a socket that missed the previous pong
- * is dropped.
+ * Limits (docs/robustness.md): a message may be at most 5 MiB (RSKj aggregates frames up to 5 MiB; larger closes
+ * with 1009); a reply over `maxResponseSize` is RSKj's bare -32011, as over HTTP; at most 1000 subscriptions per
+ * connection; a client that does not read is closed (1008) once 16 MiB wait in its send buffer, so it never holds
+ * the node or others; a ping every 30 s, and a socket that missed the previous pong is dropped.
  */
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { WebSocket, WebSocketServer } from 'ws'
 import type { Provider } from '../provider/index.js'
-import { apiKeyOf, UNAUTHORIZED_CODE, UNAUTHORIZED_MESSAGE } from './handler.js'
+import type { JsonRpcReply } from '../rpc/types.js'
+import { apiKeyOf, overReplyLimit, tooLargeReplyJson, UNAUTHORIZED_CODE, UNAUTHORIZED_MESSAGE, UNEXPECTED_ERROR_JSON } from './handler.js'
 import { hostAllowed, walletRefusal, type AccessConfig } from './access.js'
 import type { MethodVeto } from '../rpc/dispatch.js'
 import { lazily } from '../node/lazily.js'
@@ -35,14 +36,14 @@ const rpcError = (code: number, message: string): string => JSON.stringify({ jso
  * ms here (it loads node:https, node:tls and node:zlib), which an in-process provider and a server only asked over
  * HTTP never need (docs/performance.md, twentieth and twenty-third rounds). That first upgrade waits for the import;
  * the socket is not read meanwhile (a client sends no frame before the 101 answer), and is dropped if the server
- * closes first.
+ * closes first. `limits` are for tests: a smaller send buffer bound, a shorter ping interval.
  */
 export function attachWebSocket(
   server: Server,
   provider: Provider,
   apiKeys: ReadonlySet<string> | null,
   access: AccessConfig,
-  maxBufferedBytes: number = WS_MAX_BUFFERED_BYTES,
+  { maxBufferedBytes = WS_MAX_BUFFERED_BYTES, pingMs = WS_PING_MS }: { maxBufferedBytes?: number; pingMs?: number } = {},
 ): () => void {
   let wss: WebSocketServer | undefined
   let closed = false
@@ -73,6 +74,21 @@ export function attachWebSocket(
       .catch(() => socket.destroy())
   })
 
+  // RSKj runs every WebSocket request but eth_subscribe/eth_unsubscribe through the handler of its HTTP server
+  // (`Web3WebSocketServer`'s pipeline ends in `JsonRpcWeb3ServerHandler`), so the reply limit applies here as there.
+  const maxReplyBytes = provider.options.maxResponseSize
+  const replyJson = (reply: NonNullable<JsonRpcReply>): string => {
+    let json: string
+    try {
+      json = JSON.stringify(reply)
+    } catch {
+      // A reply JSON cannot carry (more text than a JavaScript string holds, with the limit off) must not escape:
+      // this runs in a promise nobody awaits, and an unhandled rejection ends the process.
+      return UNEXPECTED_ERROR_JSON
+    }
+    return overReplyLimit(json, maxReplyBytes) ? tooLargeReplyJson(maxReplyBytes) : json
+  }
+
   function serve(ws: WebSocket, veto: MethodVeto | undefined): void {
     alive.set(ws, true)
     const send = (json: string): void => {
@@ -98,8 +114,8 @@ export function attachWebSocket(
         } catch {
           return send(rpcError(-32700, 'JSON parse error'))
         }
-        const reply = await provider.handleJsonRpc(payload, { subscriptions: subs, ...(veto ? { veto } : {}) })
-        if (reply !== undefined) send(JSON.stringify(reply))
+        const reply = await provider.handleJsonRpc(payload, { subscriptions: subs, maxReplyBytes, ...(veto ? { veto } : {}) })
+        if (reply !== undefined) send(replyJson(reply))
       })()
     })
   }
@@ -113,7 +129,7 @@ export function attachWebSocket(
       alive.set(ws, false)
       ws.ping()
     }
-  }, WS_PING_MS)
+  }, pingMs)
   ping.unref()
 
   return () => {

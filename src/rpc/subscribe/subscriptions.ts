@@ -13,13 +13,24 @@ import { filterObject } from '../codecs/objects.js'
 import { formatBlock } from '../format/block.js'
 import { blockLogs, markRemoved } from '../format/log.js'
 import { bloomMatcher, rawLogMatcher } from '../namespaces/eth/logs.js'
-import { invalidParams } from '../../errors.js'
+import { ErrorCode, invalidParams, RpcError } from '../../errors.js'
 
 /** Receives `{ subscription, result }` for each notification. */
 export type Sink = (subscription: string, result: unknown) => void
 
 /** Subscriptions one owner may hold at once: bounds the per-block fan-out an abusive client can cause. */
 export const MAX_SUBSCRIPTIONS = 1000
+
+/**
+ * Filter values (addresses, and topics of every position) that the live `logs` subscriptions of one node may hold,
+ * all owners together. Each value costs about 400 bytes of matchers, and one subscription may name 5,000 (1,000
+ * addresses, 4 positions of 1,000 topics: about 2 MB), so without a node-wide bound 2,110 such subscriptions over
+ * three WebSocket connections ran the node out of memory (V8's heap limit, ~4 GB). 100,000 values are about 40 MB.
+ */
+export const MAX_SUBSCRIPTION_VALUES = 100_000
+
+/** Values held by the live subscriptions of each node (every connection and the in-process provider together). */
+const heldValues = new WeakMap<RskNode, number>()
 
 /** The fields of RSKj's `BlockHeaderNotification`, in its order. */
 const HEADER_FIELDS = [
@@ -40,7 +51,7 @@ type Kind =
   | { type: 'newHeads' }
   | { type: 'newPendingTransactions' }
   | { type: 'syncing' }
-  | { type: 'logs'; keep: (l: LogRecord) => boolean; mayHold: (bloom: Uint8Array) => boolean }
+  | { type: 'logs'; keep: (l: LogRecord) => boolean; mayHold: (bloom: Uint8Array) => boolean; values: number }
 
 /** RSKj `EthSubscribeParamsDeserializer`: `[type]` or `['logs', {address?, topics?}]`. */
 function parseParams(params: unknown): Kind {
@@ -56,7 +67,8 @@ function parseParams(params: unknown): Kind {
     if (typeof p !== 'object' || p === null || Array.isArray(p)) throw invalidParams('Invalid logs subscription params')
     // The matchers (bloom bits included) are built once here, not on every block.
     const filter = filterObject(p)
-    return { type: 'logs', keep: rawLogMatcher(filter), mayHold: bloomMatcher(filter) }
+    const values = filter.addresses.length + filter.topics.reduce((n, t) => n + (t?.length ?? 0), 0)
+    return { type: 'logs', keep: rawLogMatcher(filter), mayHold: bloomMatcher(filter), values }
   }
   throw invalidParams(`Unknown subscription type '${type}'`)
 }
@@ -67,7 +79,7 @@ export class Subscriptions {
 
   /** @internal Use `provider.openSubscriptions(sink)`. */
   constructor(
-    node: RskNode,
+    private readonly node: RskNode,
     private readonly sink: Sink,
   ) {
     const onBlock = (b: BlockRecord): void => this.onBlock(b, false)
@@ -88,10 +100,27 @@ export class Subscriptions {
     )
   }
 
-  /** eth_subscribe / eth_unsubscribe as methods answered for this owner (see dispatch `LocalMethods`). */
-  readonly methods: Readonly<Record<string, (params: unknown) => unknown>> = {
-    eth_subscribe: (params) => this.subscribe(params),
-    eth_unsubscribe: (params) => this.unsubscribe(params),
+  /**
+   * eth_subscribe / eth_unsubscribe as methods answered for this owner in one request body (see dispatch
+   * `LocalMethods`), and `undo`, which cancels what that body subscribed: a body answered by a bare error (a timeout
+   * or a reply over the size limit, which stop a whole batch) delivered no subscription id, so the client could
+   * neither use nor cancel those subscriptions.
+   */
+  forBody(): { methods: Readonly<Record<string, (params: unknown) => unknown>>; undo: () => void } {
+    const made: string[] = []
+    return {
+      methods: {
+        eth_subscribe: (params) => {
+          const id = this.subscribe(params)
+          made.push(id)
+          return id
+        },
+        eth_unsubscribe: (params) => this.unsubscribe(params),
+      },
+      undo: () => {
+        for (const id of made) this.drop(id)
+      },
+    }
   }
 
   get size(): number {
@@ -101,6 +130,16 @@ export class Subscriptions {
   subscribe(params: unknown): string {
     const kind = parseParams(params)
     if (this.active.size >= MAX_SUBSCRIPTIONS) throw invalidParams(`too many subscriptions (limit ${MAX_SUBSCRIPTIONS})`)
+    if (kind.type === 'logs' && kind.values > 0) {
+      const held = heldValues.get(this.node) ?? 0
+      if (held + kind.values > MAX_SUBSCRIPTION_VALUES) {
+        throw new RpcError(
+          ErrorCode.Generic,
+          `too many filter values held by subscriptions (${held} of ${MAX_SUBSCRIPTION_VALUES} in use, this one names ${kind.values}): unsubscribe some, or name fewer addresses and topics`,
+        )
+      }
+      heldValues.set(this.node, held + kind.values)
+    }
     // RSKj `SubscriptionId`: 16 random bytes as DATA.
     const id = bytesToHex(randomBytes(16))
     this.active.set(id, kind)
@@ -110,13 +149,22 @@ export class Subscriptions {
   unsubscribe(params: unknown): boolean {
     const id = Array.isArray(params) ? params[0] : undefined
     if (typeof id !== 'string') throw invalidParams('Invalid subscription id')
-    return this.active.delete(id.toLowerCase())
+    return this.drop(id.toLowerCase())
   }
 
   /** Drops every subscription and stops listening to the node. */
   close(): void {
-    this.active.clear()
+    for (const id of [...this.active.keys()]) this.drop(id)
     for (const f of this.off.splice(0)) f()
+  }
+
+  /** Removes one subscription and gives back the filter values it held. */
+  private drop(id: string): boolean {
+    const kind = this.active.get(id)
+    if (kind === undefined) return false
+    this.active.delete(id)
+    if (kind.type === 'logs' && kind.values > 0) heldValues.set(this.node, (heldValues.get(this.node) ?? 0) - kind.values)
+    return true
   }
 
   private onBlock(block: BlockRecord, removed: boolean): void {
