@@ -187,6 +187,19 @@ describe('trace_block', () => {
   })
 })
 
+describe('trace_block ids (TraceModuleImpl.getByJsonBlockId, 220-235)', () => {
+  it('a number is HexUtils.stringHexToBigInteger(id).longValue(): a sign is read, a number past a long keeps its low 64 bits, a negative one names no block (null)', async () => {
+    const one = await p.request({ method: 'trace_block', params: ['0x1'] })
+    expect(await p.request({ method: 'trace_block', params: ['0x+1'] })).toEqual(one)
+    // 19 characters: still an id (< 20, line 207), not a hash.
+    expect(await p.request({ method: 'trace_block', params: ['0x10000000000000001'] })).toEqual(one)
+    // 0x10000000000000000 is block 0: genesis, no traces (buildBlockTraces, 244).
+    expect(await p.request({ method: 'trace_block', params: ['0x10000000000000000'] })).toEqual([])
+    expect(await p.request({ method: 'trace_block', params: ['0x-1'] })).toBeNull()
+    expect(await p.request({ method: 'trace_block', params: ['0xffffffffffffffff'] })).toBeNull()
+  })
+})
+
 describe('trace_filter', () => {
   it('filters by sender and recipient, pages with after/count', async () => {
     const all = (await p.request({ method: 'trace_filter', params: [{}] })) as any[]
@@ -212,7 +225,8 @@ describe('trace_filter', () => {
     await rejects(f({ after: 10001 }), -32602, 'After value too big. Maximum 10000 traces allowed.')
     await rejects(f({ fromBlock: '0x5', toBlock: '0x2' }), -32602, 'fromBlock cannot be greater than toBlock')
     await rejects(f({ fromBlock: 'safe' }), -32602, 'invalid blocknumber safe')
-    await rejects(f({ fromAddress: ['0x12'] }), -32602, 'Invalid address: null, empty or invalid hex value.')
+    // RSKj: RskAddress's InvalidRskAddressException, RskErrorResolver's text with argument 0 (the object) as "".
+    await rejects(f({ fromAddress: ['0x12'] }), -32602, 'invalid argument 0: hex string has length 0, want 40 for RSK address')
     await rejects(f({ limit: 1 }), -32602, /^Unrecognized field "limit"/)
     await rejects(f({ count: '0x5' }), -32602, /count/)
     await rejects(f('latest'), -32602, 'Invalid trace_filter parameters.')

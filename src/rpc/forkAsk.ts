@@ -57,7 +57,8 @@ export async function blockNumberOf(ctx: RouteContext, sel: BlockSelector | unde
 /** The number of the forked block or one below it that `sel` names; LOCAL for rsksim's own blocks, `pending` among them. */
 function remoteNumber(ctx: RouteContext, sel: BlockSelector): bigint | typeof LOCAL {
   const n = numberOf(ctx.node, sel)
-  return n === undefined || n > ctx.fork.number ? LOCAL : n
+  // A negative number (trace_block reads `0x-1` as RSKj does, trace.ts `javaHexLong`) names no block: rsksim answers.
+  return n === undefined || n < 0n || n > ctx.fork.number ? LOCAL : n
 }
 
 /**

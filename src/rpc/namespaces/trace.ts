@@ -4,7 +4,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { invalidParams } from '../../errors.js'
-import { address, hash32, show, txHash, type Codec } from '../codecs/primitives.js'
+import { hash32, show, txHash, type Codec } from '../codecs/primitives.js'
 import { method, type HandlerContext, type MethodTable } from '../method.js'
 import { formatParityTraces, type ParityTrace } from '../format/trace.js'
 import type { BlockRecord } from '../../node/chain/types.js'
@@ -16,11 +16,27 @@ import { traceCalls } from '../../node/exec/tracers/index.js'
 /** RSKj `rpc.trace.maxTracesPerRequest` (reference.conf): default and maximum of trace_filter's `count`. */
 export const MAX_TRACES_PER_REQUEST = 10_000
 
-/** A tag (any case) or a `0x` hex number; anything else is RSKj's `invalid blocknumber <x>`. */
+/**
+ * A `0x` number as RSKj reads one here: `HexUtils.stringHexToBigInteger(s).longValue()` (co/rsk/util/HexUtils.java
+ * 72-78: a lower-case `0x`, then Java's `new BigInteger(hex, 16)`, which takes a leading `-` or `+`; `longValue()`
+ * keeps the low 64 bits as a signed long), as `TraceModuleImpl.getByJsonBlockId` (TraceModuleImpl.java 229) and
+ * `getBlockByTagOrNumber` (298, with `TraceFilterRequest.getFromBlockNumber`, 64-72) use it. So `0x10000000000000001`
+ * is block 1, and a negative number names no block (`IndexedBlockStore.getChainBlockByNumber` finds none).
+ * Undefined when the text is not such a number.
+ */
+export function javaHexLong(v: string): bigint | undefined {
+  const m = /^0x([+-]?)([0-9a-fA-F]+)$/.exec(v)
+  if (m === null) return undefined
+  const n = BigInt('0x' + m[2]!)
+  return BigInt.asIntN(64, m[1] === '-' ? -n : n)
+}
+
+/** A tag (any case) or a `0x` number (`javaHexLong`); anything else is RSKj's `invalid blocknumber <x>`. */
 function parseBlockId(v: string): BlockSelector {
   const tag = v.toLowerCase()
   if (tag === 'earliest' || tag === 'latest' || tag === 'pending') return { kind: 'tag', tag }
-  if (/^0x[0-9a-fA-F]+$/.test(v)) return { kind: 'number', number: BigInt(v) }
+  const number = javaHexLong(v)
+  if (number !== undefined) return { kind: 'number', number }
   throw invalidParams(`invalid blocknumber ${show(v)}`)
 }
 
@@ -61,18 +77,42 @@ export interface TraceFilter {
 
 const FILTER_FIELDS = ['fromBlock', 'toBlock', 'fromAddress', 'toAddress', 'after', 'count']
 
-/** Java `Integer` as Jackson reads it: a JSON integer or a decimal string. */
+/**
+ * Java `Integer` as Jackson 2.15 reads it (RSKj's plain `ObjectMapper`, co/rsk/rpc/netty/JsonRpcWeb3ServerHandler.java
+ * 53): a JSON integer, or a decimal string; a JSON number with a fraction is truncated toward zero
+ * (`DeserializationFeature.ACCEPT_FLOAT_AS_INT`, on by default), so `count: 2.9` is 2. Other values are refused.
+ */
 function integer(name: string, v: unknown): number | undefined {
   if (v === undefined || v === null) return undefined
-  if (typeof v === 'number' && Number.isInteger(v)) return v
+  if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v) + 0
   if (typeof v === 'string' && /^-?[0-9]{1,10}$/.test(v)) return Number(v)
   throw invalidParams(`Invalid ${name} value: ${show(v)}. It must be an integer.`)
+}
+
+/** RSKj's text for an address of another length (`RskErrorResolver` reads argument 0, the filter object: "" ). */
+const ADDRESS_LENGTH = 'invalid argument 0: hex string has length 0, want 40 for RSK address'
+
+/**
+ * One `fromAddress`/`toAddress` entry as `new RskAddress(String)` reads it (co/rsk/core/RskAddress.java 63-76,
+ * `HexUtils.stringHexToByteArray`, HexUtils.java 83-91): a lower-case `0x` is removed, an odd number of digits is
+ * left-padded with one 0, so 40 digits without `0x` and 39 digits are accepted; any other length is
+ * `InvalidRskAddressException`, which `RskErrorResolver` answers -32602 with the length of argument 0's text: the
+ * filter object's, so always 0. Non-hex digits (RSKj: `Hex.decode` throws, -32603) and a null entry (a
+ * NullPointerException, -32603) are -32602 here. Jackson hands a JSON number over as its decimal text.
+ */
+function filterAddress(v: unknown): string {
+  const text = typeof v === 'number' ? String(v) : v
+  if (typeof text !== 'string') throw invalidParams(`Invalid address ${show(v)}: an address is a hex string.`)
+  const digits = text.startsWith('0x') ? text.slice(2) : text
+  if (!/^[0-9a-fA-F]*$/.test(digits)) throw invalidParams(`Invalid address ${show(text)}: not hex digits.`)
+  if (Math.ceil(digits.length / 2) !== 20) throw invalidParams(ADDRESS_LENGTH)
+  return '0x' + digits.padStart(40, '0').toLowerCase()
 }
 
 function addresses(name: string, v: unknown): Set<string> | undefined {
   if (v === undefined || v === null) return undefined
   if (!Array.isArray(v)) throw invalidParams(`Invalid ${name}: expected an array of addresses.`)
-  return v.length === 0 ? undefined : new Set(v.map((a) => bytesToHex(address(a))))
+  return v.length === 0 ? undefined : new Set(v.map(filterAddress))
 }
 
 /** RSKj `TraceFilterRequest` plus `TraceModuleImpl.validateTraceFilterRequest`, with RSKj's texts. */
@@ -85,7 +125,11 @@ const traceFilter: Codec<TraceFilter> = (v) => {
     }
   }
   const block = (value: unknown, fallback: string): BlockSelector => {
-    if (value === undefined || value === null) return parseBlockId(fallback)
+    if (value === undefined) return parseBlockId(fallback)
+    // An explicit null replaces RSKj's default (`TraceFilterRequest.setFromBlock(null)`), and
+    // `getBlockByTagOrNumber` calls `strBlock.equalsIgnoreCase` on it (TraceModuleImpl.java 291): a
+    // NullPointerException, -32603 in RSKj; rsksim answers -32602.
+    if (value === null) throw invalidParams('invalid blocknumber null')
     if (typeof value !== 'string') throw invalidParams(`invalid blocknumber ${show(value)}`)
     return parseBlockId(value)
   }
@@ -130,7 +174,11 @@ export async function filterTraces({ node }: Pick<HandlerContext, 'node'>, f: Tr
     const txs = block.transactions
     const selected = (i: number): boolean => {
       const t = txs[i]!
-      if (f.fromAddress && !f.fromAddress.has(t.fromHex)) return false
+      // The REMASC transaction never matches a fromAddress: its sender is `RemascTransaction.REMASC_ADDRESS`
+      // (`BlockTxSignatureCache.getSender`), an anonymous subclass of RskAddress, and `RskAddress.equals` compares
+      // classes first (RskAddress.java 106), so `addresses.contains(sender)` (TraceModuleImpl.java 256) is false
+      // even for 0x0…0. As a recipient REMASC is a plain RskAddress and matches (line 261).
+      if (f.fromAddress && (t.system === 'remasc' || !f.fromAddress.has(t.fromHex))) return false
       if (f.toAddress && (t.tx.to === undefined || !f.toAddress.has(t.tx.to.toString()))) return false
       return true
     }
