@@ -154,6 +154,30 @@ describe('debug_traceTransaction with callTracer', () => {
   })
 })
 
+describe('the parameters as RSKj reads them', () => {
+  it('debug_traceBlockByNumber hands its string to Web3InformationRetriever.getBlock (76-105) as it is: lower-case tags only, signed and wrapping numbers', async () => {
+    const block = (id: unknown) => p.request({ method: 'debug_traceBlockByNumber', params: [id, { tracer: 'callTracer' }] })
+    const one = await block('0x1')
+    expect(one).toHaveLength(2)
+    // The tags are a `switch` (79-88): LATEST is read as a number (getBlockNumber, 149-157): NumberFormatException.
+    await rejects(block('LATEST'), -32602, 'invalid blocknumber LATEST')
+    // HexUtils.stringHexToBigInteger(id).longValue() (152): a sign, and the low 64 bits; -1 names no block → null.
+    expect(await block('0x+1')).toEqual(one)
+    expect(await block('0x10000000000000001')).toEqual(one)
+    expect(await block('0x-1')).toBeNull()
+    // 64 to 66 characters of hex are a hash (90-96), 32 bytes once padded, else `invalid block hash`; longer text is
+    // no identifier (97-100).
+    await rejects(block('1'.repeat(65)), -32602, `invalid block hash ${'1'.repeat(65)}`)
+    await rejects(block('0x' + '1'.repeat(65)), -32602, `invalid block identifier 0x${'1'.repeat(65)}`)
+  })
+
+  it('options given as JSON null: no DebugTracerParam, and Web3DebugModule calls getTraceOptions() on it (NullPointerException, -32603 in RSKj; -32602 here)', async () => {
+    await rejects(debugTx(callHash, null), -32602, 'Invalid trace options: expected an object.')
+    const head = await p.request({ method: 'eth_blockNumber', params: [] })
+    await rejects(p.request({ method: 'debug_traceBlockByNumber', params: [head, null] }), -32602, 'Invalid trace options: expected an object.')
+  })
+})
+
 describe('block variants', () => {
   it('two transactions in one block: struct traces array and [{txHash, result}] with block-wide log indexes', async () => {
     await p.request({ method: 'evm_stopMining', params: [] })
