@@ -563,6 +563,10 @@ describe('forking a remote rsksim', () => {
     )
     // An address without `0x` (new RskAddress(String) strips it when present) is the same address on both sides.
     expect(await rpc(f, 'trace_filter', [{ toAddress: [ALICE.slice(2)] }])).toEqual(toAlice)
+    // A transaction hash of another length names no transaction (RSKj looks its bytes up as they are,
+    // TraceModuleImpl.java 91-97): null, without asking the remote (whose eth_getTransactionByHash would refuse it).
+    expect(await rpc(f, 'trace_transaction', ['0x1234'])).toBeNull()
+    expect(await rpc(f, 'debug_traceTransaction', ['0x1234'])).toBeNull()
     await f.disconnect()
   })
 

@@ -111,6 +111,8 @@ describe('trace_get (TraceModuleImpl.traceGet, TraceGetRequest)', () => {
     const p = await fresh()
     await rejects(rq(p, 'trace_get', ['', ['0x0']]), -32602, "'transactionHash' cannot be null or empty")
     await rejects(rq(p, 'trace_get', [null, []]), -32602, "'transactionHash' cannot be null or empty")
+    // Any other hex is looked up as it is (getTransactionHashAsByteArray): no transaction has 2 bytes → null.
+    expect(await rq(p, 'trace_get', ['0x1234', ['0x0']])).toBeNull()
   })
 })
 

@@ -143,7 +143,13 @@ describe('trace_transaction', () => {
 
   it('unknown transaction → null; bad hash → -32602', async () => {
     expect(await trace('0x' + 'ab'.repeat(32))).toBeNull()
-    await rejects(trace('0x1234'), -32602, 'Invalid transaction hash: incorrect length.')
+    // RSKj reads the String with HexUtils.stringHexToByteArray (TraceModuleImpl.java 91) and looks those bytes up
+    // (receipt store: none for 2 bytes, 92-97): null. Odd digits are left-padded, so 63 digits are a 32-byte hash.
+    expect(await trace('0x1234')).toBeNull()
+    expect(await trace('0x')).toBeNull()
+    expect(await trace('0x' + deployHash.slice(3))).toBeNull() // 0x0 + 63 digits: not the deployment's hash
+    // Non-hex text: Hex.decode throws (-32603 in RSKj); rsksim answers -32602.
+    await rejects(trace('0xzz'), -32602, 'Invalid transaction hash format: invalid hex value')
     await rejects(p.request({ method: 'trace_transaction', params: [] }), -32602, 'method parameters invalid')
   })
 })

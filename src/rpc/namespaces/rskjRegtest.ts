@@ -10,10 +10,10 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { invalidParams } from '../../errors.js'
-import { txHash, type Codec } from '../codecs/primitives.js'
+import { type Codec } from '../codecs/primitives.js'
 import { method, noParams, type MethodTable } from '../method.js'
 import { quantity } from '../format/hex.js'
-import { blockTraces } from './trace.js'
+import { blockTraces, hashText } from './trace.js'
 import { debugRegtestMethods } from './debug.js'
 
 /**
@@ -49,7 +49,7 @@ const tracePositions: Codec<number> = (v) => {
 /** `TraceGetRequest`'s first check (TraceGetRequest.java 35-37), before the positions': then a transaction hash. */
 const traceGetHash: Codec<Uint8Array> = (v) => {
   if (v === null || v === '') throw invalidParams("'transactionHash' cannot be null or empty")
-  return txHash(v)
+  return hashText(v)
 }
 
 /** The modules rsksim answers in the default mode, each at RSKj's version "1.0" (`reference.conf` `rpc.modules`). */

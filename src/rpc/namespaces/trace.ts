@@ -4,7 +4,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { invalidParams } from '../../errors.js'
-import { hash32, show, txHash, type Codec } from '../codecs/primitives.js'
+import { hash32, hexToBytesLoose, show, type Codec } from '../codecs/primitives.js'
 import { method, type HandlerContext, type MethodTable } from '../method.js'
 import { formatParityTraces, type ParityTrace } from '../format/trace.js'
 import type { BlockRecord } from '../../node/chain/types.js'
@@ -38,6 +38,21 @@ function parseBlockId(v: string): BlockSelector {
   const number = javaHexLong(v)
   if (number !== undefined) return { kind: 'number', number }
   throw invalidParams(`invalid blocknumber ${show(v)}`)
+}
+
+/**
+ * A transaction hash where RSKj takes a plain `String` and reads it with `HexUtils.stringHexToByteArray`
+ * (HexUtils.java 83-91): `TraceModuleImpl.traceTransaction` (91), `TraceGetRequest.getTransactionHashAsByteArray`,
+ * `RskTracer`/`CallTracer.traceTransaction`. A lower-case `0x` is removed and an odd number of digits left-padded,
+ * and the bytes are looked up as they are, so text of another length finds no transaction (null; callTracer's
+ * "No transaction info"), as RSKj's receipt store finds none. Text that is not hex (RSKj: `Hex.decode` throws,
+ * -32603) or not a string (null: a NullPointerException) is -32602.
+ */
+export const hashText: Codec<Uint8Array> = (v) => {
+  if (typeof v !== 'string') throw invalidParams(`Invalid transaction hash: ${show(v)}.`)
+  const digits = v.startsWith('0x') ? v.slice(2) : v
+  if (!/^[0-9a-fA-F]*$/.test(digits)) throw invalidParams('Invalid transaction hash format: invalid hex value')
+  return hexToBytesLoose(digits)
 }
 
 /** trace_block's argument (RSKj `getByJsonArgument`): shorter than 20 characters = tag/number, else a block hash. */
@@ -194,7 +209,7 @@ export async function filterTraces({ node }: Pick<HandlerContext, 'node'>, f: Tr
 
 export const traceMethods: MethodTable = {
   /** Unknown transaction → null (RSKj). */
-  trace_transaction: method([txHash], async ({ node }, hash) => {
+  trace_transaction: method([hashText], async ({ node }, hash) => {
     const loc = node.chain.store.getTx(bytesToHex(hash))
     if (loc === undefined) return null
     return blockTraces(node, loc.block, (i) => i === loc.index)
