@@ -206,6 +206,28 @@ describe('trace_block ids (TraceModuleImpl.getByJsonBlockId, 220-235)', () => {
   })
 })
 
+describe('block hashes read as RSKj reads a String (HexUtils.stringHexToByteArray, then Keccak256 wants 32 bytes)', () => {
+  it('trace_block and debug_traceBlockByHash: a hash missing its first (zero) digit is left-padded back to the block\'s', async () => {
+    const q = await fresh()
+    let block: any
+    // Mine until a block's hash begins with a zero digit (1 in 16).
+    for (let i = 0; i < 400 && !block?.hash.startsWith('0x0'); i++) {
+      await q.request({ method: 'evm_mine', params: [] })
+      block = await q.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })
+    }
+    expect(block.hash.startsWith('0x0')).toBe(true)
+    const short = '0x' + block.hash.slice(3) // 63 digits: 65 characters, so a hash for trace_block (≥ 20, line 207)
+    const traces = await q.request({ method: 'trace_block', params: [block.hash] })
+    expect((traces as any[]).length).toBeGreaterThan(0)
+    expect(await q.request({ method: 'trace_block', params: [short] })).toEqual(traces)
+    const calls = await q.request({ method: 'debug_traceBlockByHash', params: [block.hash, { tracer: 'callTracer' }] })
+    expect(await q.request({ method: 'debug_traceBlockByHash', params: [short, { tracer: 'callTracer' }] })).toEqual(calls)
+    // Another length is Keccak256's IllegalArgumentException in RSKj (-32603); -32602 here.
+    await rejects(q.request({ method: 'trace_block', params: ['0x' + '12'.repeat(20)] }), -32602, 'Invalid block hash: incorrect length.')
+    await rejects(q.request({ method: 'debug_traceBlockByHash', params: ['0x1234'] }), -32602, 'Invalid block hash: incorrect length.')
+  })
+})
+
 describe('trace_filter', () => {
   it('filters by sender and recipient, pages with after/count', async () => {
     const all = (await p.request({ method: 'trace_filter', params: [{}] })) as any[]

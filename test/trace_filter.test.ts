@@ -78,6 +78,14 @@ describe('trace_filter addresses (buildBlockTraces 254-262, new RskAddress(Strin
   })
 })
 
+describe('trace_filter: what RSKj reads first', () => {
+  it('the bounds and the range check before the addresses (traceFilter 142-145; buildBlockTraces reads the addresses while walking, 254-262)', async () => {
+    await rejects(filter({ fromBlock: 'safe', fromAddress: ['0x12'] }), -32602, 'invalid blocknumber safe')
+    await rejects(filter({ fromBlock: '0x2', toBlock: '0x1', toAddress: ['0x12'] }), -32602, 'fromBlock cannot be greater than toBlock')
+    await rejects(filter({ fromBlock: '0x1', toBlock: '0x2', toAddress: ['0x12'] }), -32602, 'invalid argument 0: hex string has length 0, want 40 for RSK address')
+  })
+})
+
 describe('trace_filter after/count as Jackson reads an Integer', () => {
   it('a JSON number with a fraction is truncated toward zero (ACCEPT_FLOAT_AS_INT, on by default)', async () => {
     expect(await filter({ count: 1.9 })).toEqual([block1[0]])

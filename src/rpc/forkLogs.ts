@@ -150,6 +150,7 @@ export const traceFilterRoute: Route = async (ctx, args, raw) => {
   const given = await blockNumberOf(ctx, f.toBlock)
   const to = given === undefined || given < 0n ? node.chain.store.headNumber : given
   if (from > to) throw invalidParams('fromBlock cannot be greater than toBlock')
+  if (f.addressError !== undefined) throw f.addressError
   if (f.count === 0) return []
   const wanted = f.after + f.count
   const remote: object[] = []

@@ -4,8 +4,8 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { ErrorCode, invalidParams, RpcError } from '../../errors.js'
-import { blockHash, hexToBytesLoose, optional, show, type Codec } from '../codecs/primitives.js'
-import { hashText, javaHexLong } from './trace.js'
+import { hexToBytesLoose, optional, show, type Codec } from '../codecs/primitives.js'
+import { blockHashText, hashText, javaHexLong } from './trace.js'
 import { blockRef, LATEST, type BlockSelector } from '../codecs/block.js'
 import { callGas, callObject, callRequest, stateOverrides } from '../codecs/objects.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../method.js'
@@ -207,7 +207,7 @@ export const debugMethods: MethodTable = {
   /** No peers in a simulation: the wire queue is always empty (RSKj `DebugModuleImpl.wireProtocolQueueSize`). */
   debug_wireProtocolQueueSize: noParams(() => '0x0'),
   debug_traceTransaction: method([hashText, traceOptionsParam], (ctx, hash, opts) => traceTransaction(ctx, hash, opts)),
-  debug_traceBlockByHash: method([blockHash, traceOptionsParam], (ctx, hash, opts) =>
+  debug_traceBlockByHash: method([blockHashText, traceOptionsParam], (ctx, hash, opts) =>
     traceBlock(ctx, ctx.node.chain.store.getByHash(bytesToHex(hash)), opts),
   ),
   /** `pending`: the pending block RSKj builds (`Web3InformationRetriever.getBlock`), replayed as a mined block. */

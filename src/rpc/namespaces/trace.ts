@@ -4,7 +4,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { invalidParams } from '../../errors.js'
-import { hash32, hexToBytesLoose, show, type Codec } from '../codecs/primitives.js'
+import { hexToBytesLoose, show, type Codec } from '../codecs/primitives.js'
 import { method, type HandlerContext, type MethodTable } from '../method.js'
 import { formatParityTraces, type ParityTrace } from '../format/trace.js'
 import type { BlockRecord } from '../../node/chain/types.js'
@@ -48,18 +48,33 @@ function parseBlockId(v: string): BlockSelector {
  * "No transaction info"), as RSKj's receipt store finds none. Text that is not hex (RSKj: `Hex.decode` throws,
  * -32603) or not a string (null: a NullPointerException) is -32602.
  */
-export const hashText: Codec<Uint8Array> = (v) => {
-  if (typeof v !== 'string') throw invalidParams(`Invalid transaction hash: ${show(v)}.`)
+export const hashText: Codec<Uint8Array> = (v) => hexText('transaction hash', v)
+
+function hexText(what: string, v: unknown): Uint8Array {
+  if (typeof v !== 'string') throw invalidParams(`Invalid ${what}: ${show(v)}.`)
   const digits = v.startsWith('0x') ? v.slice(2) : v
-  if (!/^[0-9a-fA-F]*$/.test(digits)) throw invalidParams('Invalid transaction hash format: invalid hex value')
+  if (!/^[0-9a-fA-F]*$/.test(digits)) throw invalidParams(`Invalid ${what} format: invalid hex value`)
   return hexToBytesLoose(digits)
+}
+
+/**
+ * A block hash where RSKj takes a plain `String`: trace_block's argument of 20 characters or more
+ * (`TraceModuleImpl.getByJsonBlockHash` 214-218) and debug_traceBlockByHash's (`RskTracer`/`CallTracer
+ * .traceBlockByHash`): `HexUtils.stringHexToByteArray` (so 63 digits are left-padded to 32 bytes), then the block
+ * store's cache key, `new Keccak256(bytes)`, wants 32 bytes (an IllegalArgumentException otherwise: -32603 in RSKj,
+ * -32602 here).
+ */
+export const blockHashText: Codec<Uint8Array> = (v) => {
+  const bytes = hexText('block hash', v)
+  if (bytes.length !== 32) throw invalidParams('Invalid block hash: incorrect length.')
+  return bytes
 }
 
 /** trace_block's argument (RSKj `getByJsonArgument`): shorter than 20 characters = tag/number, else a block hash. */
 const blockArg: Codec<BlockSelector> = (v) => {
   if (typeof v !== 'string') throw invalidParams(`invalid blocknumber ${show(v)}`)
   if (v.length < 20) return parseBlockId(v)
-  return { kind: 'hash', hash: hash32('block hash')(v), requireCanonical: false, fromMap: false }
+  return { kind: 'hash', hash: blockHashText(v), requireCanonical: false, fromMap: false }
 }
 
 /**
@@ -86,6 +101,11 @@ export interface TraceFilter {
   toBlock: BlockSelector
   fromAddress?: Set<string>
   toAddress?: Set<string>
+  /**
+   * The refusal of a malformed address, given after the range check: RSKj reads the addresses only while it walks
+   * (buildBlockTraces 254-262), after `fromBlock cannot be greater than toBlock` (validateBlockRange, 145).
+   */
+  addressError?: unknown
   after: number
   count: number
 }
@@ -154,13 +174,25 @@ const traceFilter: Codec<TraceFilter> = (v) => {
   const after = integer('after', o.after) ?? 0
   if (after < 0) throw invalidParams('After value cannot be negative.')
   if (after > MAX_TRACES_PER_REQUEST) throw invalidParams(`After value too big. Maximum ${MAX_TRACES_PER_REQUEST} traces allowed.`)
-  const fromAddress = addresses('fromAddress', o.fromAddress)
-  const toAddress = addresses('toAddress', o.toAddress)
+  // RSKj's order: the counts (validateTraceFilterRequest), then fromBlock and toBlock (traceFilter 142-143), then the
+  // addresses (read while walking, buildBlockTraces 254-262).
+  const fromBlock = block(o.fromBlock, 'earliest')
+  const toBlock = block(o.toBlock, 'latest')
+  let fromAddress: Set<string> | undefined
+  let toAddress: Set<string> | undefined
+  let addressError: unknown
+  try {
+    fromAddress = addresses('fromAddress', o.fromAddress)
+    toAddress = addresses('toAddress', o.toAddress)
+  } catch (e) {
+    addressError = e
+  }
   return {
-    fromBlock: block(o.fromBlock, 'earliest'),
-    toBlock: block(o.toBlock, 'latest'),
+    fromBlock,
+    toBlock,
     ...(fromAddress ? { fromAddress } : {}),
     ...(toAddress ? { toAddress } : {}),
+    ...(addressError === undefined ? {} : { addressError }),
     after,
     count,
   }
@@ -180,6 +212,7 @@ export async function filterTraces({ node }: Pick<HandlerContext, 'node'>, f: Tr
   const toPending = f.toBlock.kind === 'tag' && f.toBlock.tag === 'pending'
   const toNumber = toPending ? node.chain.store.headNumber + 1n : ((await traceBlock(node, f.toBlock)) ?? node.chain.head).number
   if (from !== undefined && from.number > toNumber) throw invalidParams('fromBlock cannot be greater than toBlock')
+  if (f.addressError !== undefined) throw f.addressError
   const out: ParityTrace[] = []
   if (from === undefined || f.count === 0) return out
   let seen = 0
