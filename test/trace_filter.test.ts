@@ -84,6 +84,15 @@ describe('trace_filter: what RSKj reads first', () => {
     await rejects(filter({ fromBlock: '0x2', toBlock: '0x1', toAddress: ['0x12'] }), -32602, 'fromBlock cannot be greater than toBlock')
     await rejects(filter({ fromBlock: '0x1', toBlock: '0x2', toAddress: ['0x12'] }), -32602, 'invalid argument 0: hex string has length 0, want 40 for RSK address')
   })
+
+  it('a negative count is not checked before the walk (validateTraceFilterRequest 303-321): after\'s checks, the bounds, the range and the addresses come first', async () => {
+    await rejects(filter({ count: -1, after: -1 }), -32602, 'After value cannot be negative.')
+    await rejects(filter({ count: -1, after: 10001 }), -32602, 'After value too big. Maximum 10000 traces allowed.')
+    await rejects(filter({ count: -1, fromBlock: '0x2', toBlock: '0x1' }), -32602, 'fromBlock cannot be greater than toBlock')
+    await rejects(filter({ count: -1, fromBlock: '0x1', fromAddress: ['0x12'] }), -32602, 'invalid argument 0: hex string has length 0, want 40 for RSK address')
+    // Where RSKj's subList would throw (-32603), rsksim's -32602.
+    await rejects(filter({ count: -1, fromBlock: '0x1' }), -32602, 'Count value cannot be negative.')
+  })
 })
 
 describe('trace_filter after/count as Jackson reads an Integer', () => {

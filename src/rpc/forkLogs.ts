@@ -11,7 +11,7 @@ import { collectLogs, filterBlocks, checkLogCount, logRange, overBlockRange } fr
 import { asFilterResults, filterChanges, filterLogsQuery, hasHistory, logFilterObject, newLogFilter } from './namespaces/eth/filters.js'
 import { filtersOf, type RemoteRange } from '../node/filters/index.js'
 import { quantity } from './format/hex.js'
-import { filterTraces, MAX_TRACES_PER_REQUEST, type TraceFilter } from './namespaces/trace.js'
+import { filterTraces, MAX_TRACES_PER_REQUEST, refuseNegativeCount, type TraceFilter } from './namespaces/trace.js'
 import { ask, blockNumberOf, LOCAL, remoteBlockOfHash, type Route, type RouteContext } from './forkAsk.js'
 
 /**
@@ -151,6 +151,7 @@ export const traceFilterRoute: Route = async (ctx, args, raw) => {
   const to = given === undefined || given < 0n ? node.chain.store.headNumber : given
   if (from > to) throw invalidParams('fromBlock cannot be greater than toBlock')
   if (f.addressError !== undefined) throw f.addressError
+  refuseNegativeCount(f)
   if (f.count === 0) return []
   const wanted = f.after + f.count
   const remote: object[] = []

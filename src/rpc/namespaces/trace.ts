@@ -96,6 +96,16 @@ export async function blockTraces(node: RskNode, block: BlockRecord, only?: (i: 
   return traces.flatMap(formatParityTraces)
 }
 
+/**
+ * A negative `count`, refused where RSKj's walk would fail on it: RSKj does not check it (validateTraceFilterRequest
+ * 303-321), and `subList` throws (-32603) at the first block whose traces reach past `after` (162-164), after the
+ * bounds, the range check and the addresses; rsksim answers -32602 there, also where RSKj's early stop (170) answers
+ * `[]` first (docs/modules/tracing.md).
+ */
+export function refuseNegativeCount(f: TraceFilter): void {
+  if (f.count < 0) throw invalidParams('Count value cannot be negative.')
+}
+
 export interface TraceFilter {
   fromBlock: BlockSelector
   toBlock: BlockSelector
@@ -170,7 +180,6 @@ const traceFilter: Codec<TraceFilter> = (v) => {
   }
   const count = integer('count', o.count) ?? MAX_TRACES_PER_REQUEST
   if (count > MAX_TRACES_PER_REQUEST) throw invalidParams(`Count value too big. Maximum ${MAX_TRACES_PER_REQUEST} traces allowed.`)
-  if (count < 0) throw invalidParams('Count value cannot be negative.')
   const after = integer('after', o.after) ?? 0
   if (after < 0) throw invalidParams('After value cannot be negative.')
   if (after > MAX_TRACES_PER_REQUEST) throw invalidParams(`After value too big. Maximum ${MAX_TRACES_PER_REQUEST} traces allowed.`)
@@ -213,6 +222,7 @@ export async function filterTraces({ node }: Pick<HandlerContext, 'node'>, f: Tr
   const toNumber = toPending ? node.chain.store.headNumber + 1n : ((await traceBlock(node, f.toBlock)) ?? node.chain.head).number
   if (from !== undefined && from.number > toNumber) throw invalidParams('fromBlock cannot be greater than toBlock')
   if (f.addressError !== undefined) throw f.addressError
+  refuseNegativeCount(f)
   const out: ParityTrace[] = []
   if (from === undefined || f.count === 0) return out
   let seen = 0
