@@ -96,7 +96,8 @@ describe('debug_traceTransaction (rskTracer, the default)', () => {
 
   it('unknown transaction → null; bad params → -32602; unknown tracer → -32602', async () => {
     expect(await debugTx('0x' + '12'.repeat(32))).toBeNull()
-    await rejects(debugTx('0x12'), -32602, 'Invalid transaction hash: incorrect length.')
+    // RskTracer.traceTransaction looks the bytes of any hex up as they are (HexUtils.stringHexToByteArray): none → null.
+    expect(await debugTx('0x12')).toBeNull()
     await rejects(debugTx(callHash, 'callTracer'), -32602, 'Invalid trace options: expected an object.')
     await rejects(debugTx(callHash, { tracer: '4byteTracer' }), -32602, 'Invalid tracer type: 4byteTracer')
     await rejects(p.request({ method: 'debug_traceTransaction', params: [callHash, {}, 1] }), -32602, 'method parameters invalid')
@@ -151,6 +152,36 @@ describe('debug_traceTransaction with callTracer', () => {
 
   it('unknown transaction → -32603 (RSKj CallTracer throws)', async () => {
     await rejects(debugTx('0x' + '12'.repeat(32), { tracer: 'callTracer' }), -32603, /^No transaction info for 0x1212/)
+  })
+})
+
+describe('the parameters as RSKj reads them', () => {
+  it('debug_traceBlockByNumber hands its string to Web3InformationRetriever.getBlock (76-105) as it is: lower-case tags only, signed and wrapping numbers', async () => {
+    const block = (id: unknown) => p.request({ method: 'debug_traceBlockByNumber', params: [id, { tracer: 'callTracer' }] })
+    const one = await block('0x1')
+    expect(one).toHaveLength(2)
+    // The tags are a `switch` (79-88): LATEST is read as a number (getBlockNumber, 149-157): NumberFormatException.
+    await rejects(block('LATEST'), -32602, 'invalid blocknumber LATEST')
+    // HexUtils.stringHexToBigInteger(id).longValue() (152): a sign, and the low 64 bits; -1 names no block → null.
+    expect(await block('0x+1')).toEqual(one)
+    expect(await block('0x10000000000000001')).toEqual(one)
+    expect(await block('0x-1')).toBeNull()
+    // 64 to 66 characters of hex are a hash (90-96), 32 bytes once padded, else `invalid block hash`; longer text is
+    // no identifier (97-100).
+    await rejects(block('1'.repeat(65)), -32602, `invalid block hash ${'1'.repeat(65)}`)
+    await rejects(block('0x' + '1'.repeat(65)), -32602, `invalid block identifier 0x${'1'.repeat(65)}`)
+  })
+
+  it('the transaction hash is read with HexUtils.stringHexToByteArray: another length finds no transaction (RskTracer: null, CallTracer: No transaction info)', async () => {
+    expect(await debugTx('0x1234')).toBeNull()
+    await rejects(debugTx('0x1234', { tracer: 'callTracer' }), -32603, 'No transaction info for 0x1234')
+    await rejects(debugTx('0xzz'), -32602, 'Invalid transaction hash format: invalid hex value')
+  })
+
+  it('options given as JSON null: no DebugTracerParam, and Web3DebugModule calls getTraceOptions() on it (NullPointerException, -32603 in RSKj; -32602 here)', async () => {
+    await rejects(debugTx(callHash, null), -32602, 'Invalid trace options: expected an object.')
+    const head = await p.request({ method: 'eth_blockNumber', params: [] })
+    await rejects(p.request({ method: 'debug_traceBlockByNumber', params: [head, null] }), -32602, 'Invalid trace options: expected an object.')
   })
 })
 

@@ -553,6 +553,20 @@ describe('forking a remote rsksim', () => {
     expect(theirsToAlice.length).toBeGreaterThan(0)
     expect(toAlice).toEqual([...theirsToAlice, ...(await rpc(f, 'trace_filter', [{ fromBlock: hex(at.forkNumber + 1), toAddress: [ALICE] }]))])
     expect(toAlice.length).toBe(theirsToAlice.length + 1)
+    // RSKj reads a bound with HexUtils.stringHexToBigInteger(..).longValue() (TraceModuleImpl.java 298, HexUtils.java
+    // 72-78): a signed `0x-1` names no block, so as fromBlock there is no walk ([], 151-157) and as toBlock the best
+    // block (147); a number past a long keeps its low 64 bits, so 0x10000000000000001 is block 1, the remote's.
+    expect(await rpc(f, 'trace_filter', [{ fromBlock: '0x-1' }])).toEqual([])
+    expect(await rpc(f, 'trace_filter', [{ toBlock: '0x-1' }])).toEqual([...theirs, ...own])
+    expect(await rpc(f, 'trace_filter', [{ fromBlock: '0x10000000000000001', toBlock: hex(at.forkNumber - 1) }])).toEqual(
+      await rpc(remote.provider, 'trace_filter', [{ fromBlock: '0x1', toBlock: hex(at.forkNumber - 1) }]),
+    )
+    // An address without `0x` (new RskAddress(String) strips it when present) is the same address on both sides.
+    expect(await rpc(f, 'trace_filter', [{ toAddress: [ALICE.slice(2)] }])).toEqual(toAlice)
+    // A transaction hash of another length names no transaction (RSKj looks its bytes up as they are,
+    // TraceModuleImpl.java 91-97): null, without asking the remote (whose eth_getTransactionByHash would refuse it).
+    expect(await rpc(f, 'trace_transaction', ['0x1234'])).toBeNull()
+    expect(await rpc(f, 'debug_traceTransaction', ['0x1234'])).toBeNull()
     await f.disconnect()
   })
 

@@ -94,6 +94,26 @@ describe('trace_get (TraceModuleImpl.traceGet, TraceGetRequest)', () => {
     await rejects(rq(p, 'trace_get', [h, ['0x9']]), -32602)
     await rejects(rq(p, 'trace_get', [h]), -32602)
   })
+
+  it('reads a position as HexUtils.stringHexToBigInteger(p).intValue(): a sign, and the low 32 bits (TraceGetRequest.java 76-78)', async () => {
+    const p = await fresh()
+    const { transactionHash: h } = await send(p, { to: COW1, value: '0x1' })
+    const block = await rq(p, 'trace_block', ['0x1'])
+    expect(block).toHaveLength(2)
+    expect(await rq(p, 'trace_get', [h, ['0x100000001']])).toEqual(block[1])
+    expect(await rq(p, 'trace_get', [h, ['0x+0']])).toEqual(block[0])
+    // -1 (and 0xffffffff, the same int): traces.get(-1) is an IndexOutOfBoundsException (-32603); rsksim -32602.
+    await rejects(rq(p, 'trace_get', [h, ['0x-1']]), -32602, 'position -1 is out of range: the block has 2 traces')
+    await rejects(rq(p, 'trace_get', [h, ['0xffffffff']]), -32602, 'position -1 is out of range: the block has 2 traces')
+  })
+
+  it("an empty or null hash is TraceGetRequest's first refusal (TraceGetRequest.java 35-37)", async () => {
+    const p = await fresh()
+    await rejects(rq(p, 'trace_get', ['', ['0x0']]), -32602, "'transactionHash' cannot be null or empty")
+    await rejects(rq(p, 'trace_get', [null, []]), -32602, "'transactionHash' cannot be null or empty")
+    // Any other hex is looked up as it is (getTransactionHashAsByteArray): no transaction has 2 bytes → null.
+    expect(await rq(p, 'trace_get', ['0x1234', ['0x0']])).toBeNull()
+  })
 })
 
 describe('decimal block numbers, as each RSKj path reads them', () => {

@@ -143,7 +143,13 @@ describe('trace_transaction', () => {
 
   it('unknown transaction → null; bad hash → -32602', async () => {
     expect(await trace('0x' + 'ab'.repeat(32))).toBeNull()
-    await rejects(trace('0x1234'), -32602, 'Invalid transaction hash: incorrect length.')
+    // RSKj reads the String with HexUtils.stringHexToByteArray (TraceModuleImpl.java 91) and looks those bytes up
+    // (receipt store: none for 2 bytes, 92-97): null. Odd digits are left-padded, so 63 digits are a 32-byte hash.
+    expect(await trace('0x1234')).toBeNull()
+    expect(await trace('0x')).toBeNull()
+    expect(await trace('0x' + deployHash.slice(3))).toBeNull() // 0x0 + 63 digits: not the deployment's hash
+    // Non-hex text: Hex.decode throws (-32603 in RSKj); rsksim answers -32602.
+    await rejects(trace('0xzz'), -32602, 'Invalid transaction hash format: invalid hex value')
     await rejects(p.request({ method: 'trace_transaction', params: [] }), -32602, 'method parameters invalid')
   })
 })
@@ -187,6 +193,41 @@ describe('trace_block', () => {
   })
 })
 
+describe('trace_block ids (TraceModuleImpl.getByJsonBlockId, 220-235)', () => {
+  it('a number is HexUtils.stringHexToBigInteger(id).longValue(): a sign is read, a number past a long keeps its low 64 bits, a negative one names no block (null)', async () => {
+    const one = await p.request({ method: 'trace_block', params: ['0x1'] })
+    expect(await p.request({ method: 'trace_block', params: ['0x+1'] })).toEqual(one)
+    // 19 characters: still an id (< 20, line 207), not a hash.
+    expect(await p.request({ method: 'trace_block', params: ['0x10000000000000001'] })).toEqual(one)
+    // 0x10000000000000000 is block 0: genesis, no traces (buildBlockTraces, 244).
+    expect(await p.request({ method: 'trace_block', params: ['0x10000000000000000'] })).toEqual([])
+    expect(await p.request({ method: 'trace_block', params: ['0x-1'] })).toBeNull()
+    expect(await p.request({ method: 'trace_block', params: ['0xffffffffffffffff'] })).toBeNull()
+  })
+})
+
+describe('block hashes read as RSKj reads a String (HexUtils.stringHexToByteArray, then Keccak256 wants 32 bytes)', () => {
+  it('trace_block and debug_traceBlockByHash: a hash missing its first (zero) digit is left-padded back to the block\'s', async () => {
+    const q = await fresh()
+    let block: any
+    // Mine until a block's hash begins with a zero digit (1 in 16).
+    for (let i = 0; i < 400 && !block?.hash.startsWith('0x0'); i++) {
+      await q.request({ method: 'evm_mine', params: [] })
+      block = await q.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })
+    }
+    expect(block.hash.startsWith('0x0')).toBe(true)
+    const short = '0x' + block.hash.slice(3) // 63 digits: 65 characters, so a hash for trace_block (≥ 20, line 207)
+    const traces = await q.request({ method: 'trace_block', params: [block.hash] })
+    expect((traces as any[]).length).toBeGreaterThan(0)
+    expect(await q.request({ method: 'trace_block', params: [short] })).toEqual(traces)
+    const calls = await q.request({ method: 'debug_traceBlockByHash', params: [block.hash, { tracer: 'callTracer' }] })
+    expect(await q.request({ method: 'debug_traceBlockByHash', params: [short, { tracer: 'callTracer' }] })).toEqual(calls)
+    // Another length is Keccak256's IllegalArgumentException in RSKj (-32603); -32602 here.
+    await rejects(q.request({ method: 'trace_block', params: ['0x' + '12'.repeat(20)] }), -32602, 'Invalid block hash: incorrect length.')
+    await rejects(q.request({ method: 'debug_traceBlockByHash', params: ['0x1234'] }), -32602, 'Invalid block hash: incorrect length.')
+  })
+})
+
 describe('trace_filter', () => {
   it('filters by sender and recipient, pages with after/count', async () => {
     const all = (await p.request({ method: 'trace_filter', params: [{}] })) as any[]
@@ -212,7 +253,8 @@ describe('trace_filter', () => {
     await rejects(f({ after: 10001 }), -32602, 'After value too big. Maximum 10000 traces allowed.')
     await rejects(f({ fromBlock: '0x5', toBlock: '0x2' }), -32602, 'fromBlock cannot be greater than toBlock')
     await rejects(f({ fromBlock: 'safe' }), -32602, 'invalid blocknumber safe')
-    await rejects(f({ fromAddress: ['0x12'] }), -32602, 'Invalid address: null, empty or invalid hex value.')
+    // RSKj: RskAddress's InvalidRskAddressException, RskErrorResolver's text with argument 0 (the object) as "".
+    await rejects(f({ fromAddress: ['0x12'] }), -32602, 'invalid argument 0: hex string has length 0, want 40 for RSK address')
     await rejects(f({ limit: 1 }), -32602, /^Unrecognized field "limit"/)
     await rejects(f({ count: '0x5' }), -32602, /count/)
     await rejects(f('latest'), -32602, 'Invalid trace_filter parameters.')

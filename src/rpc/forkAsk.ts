@@ -57,7 +57,8 @@ export async function blockNumberOf(ctx: RouteContext, sel: BlockSelector | unde
 /** The number of the forked block or one below it that `sel` names; LOCAL for rsksim's own blocks, `pending` among them. */
 function remoteNumber(ctx: RouteContext, sel: BlockSelector): bigint | typeof LOCAL {
   const n = numberOf(ctx.node, sel)
-  return n === undefined || n > ctx.fork.number ? LOCAL : n
+  // A negative number (trace_block reads `0x-1` as RSKj does, trace.ts `javaHexLong`) names no block: rsksim answers.
+  return n === undefined || n < 0n || n > ctx.fork.number ? LOCAL : n
 }
 
 /**
@@ -115,8 +116,12 @@ async function remoteTransaction(ctx: RouteContext, hash: string): Promise<objec
  */
 export const ofRemoteTx =
   (answer: (ctx: RouteContext, hash: string, tx: object, raw: unknown[]) => Promise<unknown>): Route =>
-  async (ctx, _args, raw) => {
-    const hash = String(raw[0]).toLowerCase()
+  async (ctx, args, raw) => {
+    // The decoded hash where the method has one: trace_transaction, trace_get and debug_traceTransaction read any hex
+    // as RSKj does (trace.ts `hashText`), so text that is not 32 bytes names no transaction, here or on the remote.
+    const given = args[0]
+    if (given instanceof Uint8Array && given.length !== 32) return LOCAL
+    const hash = given instanceof Uint8Array ? bytesToHex(given) : String(raw[0]).toLowerCase()
     const tx = await remoteTransaction(ctx, hash)
     return tx === LOCAL ? LOCAL : answer(ctx, hash, tx, raw)
   }

@@ -11,7 +11,7 @@ import { collectLogs, filterBlocks, checkLogCount, logRange, overBlockRange } fr
 import { asFilterResults, filterChanges, filterLogsQuery, hasHistory, logFilterObject, newLogFilter } from './namespaces/eth/filters.js'
 import { filtersOf, type RemoteRange } from '../node/filters/index.js'
 import { quantity } from './format/hex.js'
-import { filterTraces, MAX_TRACES_PER_REQUEST, type TraceFilter } from './namespaces/trace.js'
+import { filterTraces, MAX_TRACES_PER_REQUEST, refuseNegativeCount, type TraceFilter } from './namespaces/trace.js'
 import { ask, blockNumberOf, LOCAL, remoteBlockOfHash, type Route, type RouteContext } from './forkAsk.js'
 
 /**
@@ -143,16 +143,30 @@ export const traceFilterRoute: Route = async (ctx, args, raw) => {
   const f = args[0] as TraceFilter
   const { node, fork } = ctx
   // A bound at `pending` is the pending block's number, after the head (trace.ts `filterTraces`): rsksim's own.
+  // A negative number (RSKj reads `0x-1`, and wraps a long's overflow, as trace.ts `javaHexLong` does) names no
+  // block: as fromBlock, an answer of [] (rsksim's own walk gives it); as toBlock, the head.
   const from = await blockNumberOf(ctx, f.fromBlock)
-  if (from === undefined || from > fork.number) return LOCAL
-  const to = (await blockNumberOf(ctx, f.toBlock)) ?? node.chain.store.headNumber
+  if (from === undefined || from < 0n || from > fork.number) return LOCAL
+  const given = await blockNumberOf(ctx, f.toBlock)
+  const to = given === undefined || given < 0n ? node.chain.store.headNumber : given
   if (from > to) throw invalidParams('fromBlock cannot be greater than toBlock')
+  if (f.addressError !== undefined) throw f.addressError
+  refuseNegativeCount(f)
   if (f.count === 0) return []
   const wanted = f.after + f.count
   const remote: object[] = []
   for (let skip = 0; skip < wanted; skip += MAX_TRACES_PER_REQUEST) {
     const count = Math.min(MAX_TRACES_PER_REQUEST, wanted - skip)
-    const query = { ...(raw[0] as object), fromBlock: hexNumber(from), toBlock: hexNumber(to < fork.number ? to : fork.number), after: skip, count }
+    const query = {
+      ...(raw[0] as object),
+      // The addresses as read (trace.ts `filterAddress`: RSKj's `RskAddress` forms, `0x` and 40 digits here).
+      ...(f.fromAddress ? { fromAddress: [...f.fromAddress] } : {}),
+      ...(f.toAddress ? { toAddress: [...f.toAddress] } : {}),
+      fromBlock: hexNumber(from),
+      toBlock: hexNumber(to < fork.number ? to : fork.number),
+      after: skip,
+      count,
+    }
     const page = (await ask(ctx, [query], 'trace_filter')) as unknown
     const list = Array.isArray(page) ? (page as object[]) : []
     remote.push(...list)

@@ -12,6 +12,7 @@
  * This file routes the service's block, state and transaction methods and holds the table; forkLogs.ts the log and
  * trace queries, forkExtensions.ts the extensions RSKj lacks, forkAsk.ts what they all use.
  */
+import { bytesToHex } from '@ethereumjs/util'
 import { RpcError, ErrorCode } from '../errors.js'
 import { RemoteFailed } from '../node/errors.js'
 import type { RskNode } from '../node/node.js'
@@ -38,11 +39,17 @@ const byNumber =
     return block === LOCAL ? LOCAL : answer(ctx, withParam(raw, i, block))
   }
 
-/** Block methods by hash: a hash rsksim did not mine is the remote's, if the remote has it at or below the fork. */
+/**
+ * Block methods by hash: a hash rsksim did not mine is the remote's, if the remote has it at or below the fork. The
+ * decoded hash where the codec gives bytes (debug_traceBlockByHash reads 63 digits as RSKj does), asked as `0x` hex.
+ */
 const byHash =
   (i: number, answer: Answer = ask): Route =>
-  async (ctx, _args, raw) =>
-    (await isRemoteBlock(ctx, String(raw[i]).toLowerCase())) ? answer(ctx, raw) : LOCAL
+  async (ctx, args, raw) => {
+    const given = args[i]
+    const hash = given instanceof Uint8Array ? bytesToHex(given) : String(raw[i]).toLowerCase()
+    return (await isRemoteBlock(ctx, hash)) ? answer(ctx, given instanceof Uint8Array ? withParam(raw, i, hash) : raw) : LOCAL
+  }
 
 /**
  * State reads and calls at a block (`i`: the selector's position): below the forked block they are the remote's.

@@ -10,10 +10,10 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { invalidParams } from '../../errors.js'
-import { txHash, type Codec } from '../codecs/primitives.js'
+import { type Codec } from '../codecs/primitives.js'
 import { method, noParams, type MethodTable } from '../method.js'
 import { quantity } from '../format/hex.js'
-import { blockTraces } from './trace.js'
+import { blockTraces, hashText } from './trace.js'
 import { debugRegtestMethods } from './debug.js'
 
 /**
@@ -29,15 +29,27 @@ const blockNumberText: Codec<bigint> = (v) => {
   throw invalidParams(`invalid blocknumber ${typeof v === 'string' ? v : JSON.stringify(v) ?? String(v)}`)
 }
 
-/** `TraceGetRequest`: exactly one `0x` hex position. */
+/**
+ * `TraceGetRequest`: exactly one position, read by `getTracePositionsAsListOfIntegers` (TraceGetRequest.java 71-80)
+ * as `HexUtils.stringHexToBigInteger(p).intValue()`: a lower-case `0x`, Java's `BigInteger` digits with an optional
+ * sign, and the low 32 bits as a signed int, so `0x100000000` is position 0.
+ */
 const tracePositions: Codec<number> = (v) => {
   if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) throw invalidParams("'positions' cannot be null or empty")
   if (!Array.isArray(v)) throw invalidParams("'positions' must be an array of hex numbers")
   if (v.length > 1) throw invalidParams("'positions' accepts only one index")
   const p = v[0]
+  const m = typeof p === 'string' ? /^0x([+-]?)([0-9a-fA-F]+)$/.exec(p) : null
   // RSKj's `HexUtils.stringHexToBigInteger` throws a NumberFormatException (-32603) here; rsksim answers -32602.
-  if (typeof p !== 'string' || !/^0x[0-9a-fA-F]{1,8}$/.test(p)) throw invalidParams(`invalid position ${JSON.stringify(p) ?? String(p)}`)
-  return Number(p)
+  if (m === null) throw invalidParams(`invalid position ${JSON.stringify(p) ?? String(p)}`)
+  const n = BigInt('0x' + m[2]!)
+  return Number(BigInt.asIntN(32, m[1] === '-' ? -n : n))
+}
+
+/** `TraceGetRequest`'s first check (TraceGetRequest.java 35-37), before the positions': then a transaction hash. */
+const traceGetHash: Codec<Uint8Array> = (v) => {
+  if (v === null || v === '') throw invalidParams("'transactionHash' cannot be null or empty")
+  return hashText(v)
 }
 
 /** The modules rsksim answers in the default mode, each at RSKj's version "1.0" (`reference.conf` `rpc.modules`). */
@@ -77,11 +89,12 @@ export const rskjRegtestMethods: MethodTable = {
    * transaction's own traces: RSKj indexes the block's list). Unknown transaction → null. A position past the end
    * is an `IndexOutOfBoundsException` (-32603) in RSKj; rsksim answers -32602.
    */
-  trace_get: method([txHash, tracePositions], async ({ node }, hash, position) => {
+  trace_get: method([traceGetHash, tracePositions], async ({ node }, hash, position) => {
     const loc = node.chain.store.getTx(bytesToHex(hash))
     if (loc === undefined) return null
     const traces = await blockTraces(node, loc.block)
-    if (position >= traces.length) throw invalidParams(`position ${position} is out of range: the block has ${traces.length} traces`)
+    // `traces.get(i)` (TraceModuleImpl.java 200): an IndexOutOfBoundsException for a negative or past-the-end i.
+    if (position < 0 || position >= traces.length) throw invalidParams(`position ${position} is out of range: the block has ${traces.length} traces`)
     return traces[position]
   }),
 

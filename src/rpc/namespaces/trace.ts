@@ -4,7 +4,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { invalidParams } from '../../errors.js'
-import { address, hash32, show, txHash, type Codec } from '../codecs/primitives.js'
+import { hexToBytesLoose, show, type Codec } from '../codecs/primitives.js'
 import { method, type HandlerContext, type MethodTable } from '../method.js'
 import { formatParityTraces, type ParityTrace } from '../format/trace.js'
 import type { BlockRecord } from '../../node/chain/types.js'
@@ -16,19 +16,65 @@ import { traceCalls } from '../../node/exec/tracers/index.js'
 /** RSKj `rpc.trace.maxTracesPerRequest` (reference.conf): default and maximum of trace_filter's `count`. */
 export const MAX_TRACES_PER_REQUEST = 10_000
 
-/** A tag (any case) or a `0x` hex number; anything else is RSKj's `invalid blocknumber <x>`. */
+/**
+ * A `0x` number as RSKj reads one here: `HexUtils.stringHexToBigInteger(s).longValue()` (co/rsk/util/HexUtils.java
+ * 72-78: a lower-case `0x`, then Java's `new BigInteger(hex, 16)`, which takes a leading `-` or `+`; `longValue()`
+ * keeps the low 64 bits as a signed long), as `TraceModuleImpl.getByJsonBlockId` (TraceModuleImpl.java 229) and
+ * `getBlockByTagOrNumber` (298, with `TraceFilterRequest.getFromBlockNumber`, 64-72) use it. So `0x10000000000000001`
+ * is block 1, and a negative number names no block (`IndexedBlockStore.getChainBlockByNumber` finds none).
+ * Undefined when the text is not such a number.
+ */
+export function javaHexLong(v: string): bigint | undefined {
+  const m = /^0x([+-]?)([0-9a-fA-F]+)$/.exec(v)
+  if (m === null) return undefined
+  const n = BigInt('0x' + m[2]!)
+  return BigInt.asIntN(64, m[1] === '-' ? -n : n)
+}
+
+/** A tag (any case) or a `0x` number (`javaHexLong`); anything else is RSKj's `invalid blocknumber <x>`. */
 function parseBlockId(v: string): BlockSelector {
   const tag = v.toLowerCase()
   if (tag === 'earliest' || tag === 'latest' || tag === 'pending') return { kind: 'tag', tag }
-  if (/^0x[0-9a-fA-F]+$/.test(v)) return { kind: 'number', number: BigInt(v) }
+  const number = javaHexLong(v)
+  if (number !== undefined) return { kind: 'number', number }
   throw invalidParams(`invalid blocknumber ${show(v)}`)
+}
+
+/**
+ * A transaction hash where RSKj takes a plain `String` and reads it with `HexUtils.stringHexToByteArray`
+ * (HexUtils.java 83-91): `TraceModuleImpl.traceTransaction` (91), `TraceGetRequest.getTransactionHashAsByteArray`,
+ * `RskTracer`/`CallTracer.traceTransaction`. A lower-case `0x` is removed and an odd number of digits left-padded,
+ * and the bytes are looked up as they are, so text of another length finds no transaction (null; callTracer's
+ * "No transaction info"), as RSKj's receipt store finds none. Text that is not hex (RSKj: `Hex.decode` throws,
+ * -32603) or not a string (null: a NullPointerException) is -32602.
+ */
+export const hashText: Codec<Uint8Array> = (v) => hexText('transaction hash', v)
+
+function hexText(what: string, v: unknown): Uint8Array {
+  if (typeof v !== 'string') throw invalidParams(`Invalid ${what}: ${show(v)}.`)
+  const digits = v.startsWith('0x') ? v.slice(2) : v
+  if (!/^[0-9a-fA-F]*$/.test(digits)) throw invalidParams(`Invalid ${what} format: invalid hex value`)
+  return hexToBytesLoose(digits)
+}
+
+/**
+ * A block hash where RSKj takes a plain `String`: trace_block's argument of 20 characters or more
+ * (`TraceModuleImpl.getByJsonBlockHash` 214-218) and debug_traceBlockByHash's (`RskTracer`/`CallTracer
+ * .traceBlockByHash`): `HexUtils.stringHexToByteArray` (so 63 digits are left-padded to 32 bytes), then the block
+ * store's cache key, `new Keccak256(bytes)`, wants 32 bytes (an IllegalArgumentException otherwise: -32603 in RSKj,
+ * -32602 here).
+ */
+export const blockHashText: Codec<Uint8Array> = (v) => {
+  const bytes = hexText('block hash', v)
+  if (bytes.length !== 32) throw invalidParams('Invalid block hash: incorrect length.')
+  return bytes
 }
 
 /** trace_block's argument (RSKj `getByJsonArgument`): shorter than 20 characters = tag/number, else a block hash. */
 const blockArg: Codec<BlockSelector> = (v) => {
   if (typeof v !== 'string') throw invalidParams(`invalid blocknumber ${show(v)}`)
   if (v.length < 20) return parseBlockId(v)
-  return { kind: 'hash', hash: hash32('block hash')(v), requireCanonical: false, fromMap: false }
+  return { kind: 'hash', hash: blockHashText(v), requireCanonical: false, fromMap: false }
 }
 
 /**
@@ -50,29 +96,68 @@ export async function blockTraces(node: RskNode, block: BlockRecord, only?: (i: 
   return traces.flatMap(formatParityTraces)
 }
 
+/**
+ * A negative `count`, refused where RSKj's walk would fail on it: RSKj does not check it (validateTraceFilterRequest
+ * 303-321), and `subList` throws (-32603) at the first block whose traces reach past `after` (162-164), after the
+ * bounds, the range check and the addresses; rsksim answers -32602 there, also where RSKj's early stop (170) answers
+ * `[]` first (docs/modules/tracing.md).
+ */
+export function refuseNegativeCount(f: TraceFilter): void {
+  if (f.count < 0) throw invalidParams('Count value cannot be negative.')
+}
+
 export interface TraceFilter {
   fromBlock: BlockSelector
   toBlock: BlockSelector
   fromAddress?: Set<string>
   toAddress?: Set<string>
+  /**
+   * The refusal of a malformed address, given after the range check: RSKj reads the addresses only while it walks
+   * (buildBlockTraces 254-262), after `fromBlock cannot be greater than toBlock` (validateBlockRange, 145).
+   */
+  addressError?: unknown
   after: number
   count: number
 }
 
 const FILTER_FIELDS = ['fromBlock', 'toBlock', 'fromAddress', 'toAddress', 'after', 'count']
 
-/** Java `Integer` as Jackson reads it: a JSON integer or a decimal string. */
+/**
+ * Java `Integer` as Jackson 2.15 reads it (RSKj's plain `ObjectMapper`, co/rsk/rpc/netty/JsonRpcWeb3ServerHandler.java
+ * 53): a JSON integer, or a decimal string; a JSON number with a fraction is truncated toward zero
+ * (`DeserializationFeature.ACCEPT_FLOAT_AS_INT`, on by default), so `count: 2.9` is 2. Other values are refused.
+ */
 function integer(name: string, v: unknown): number | undefined {
   if (v === undefined || v === null) return undefined
-  if (typeof v === 'number' && Number.isInteger(v)) return v
+  if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v) + 0
   if (typeof v === 'string' && /^-?[0-9]{1,10}$/.test(v)) return Number(v)
   throw invalidParams(`Invalid ${name} value: ${show(v)}. It must be an integer.`)
+}
+
+/** RSKj's text for an address of another length (`RskErrorResolver` reads argument 0, the filter object: "" ). */
+const ADDRESS_LENGTH = 'invalid argument 0: hex string has length 0, want 40 for RSK address'
+
+/**
+ * One `fromAddress`/`toAddress` entry as `new RskAddress(String)` reads it (co/rsk/core/RskAddress.java 63-76,
+ * `HexUtils.stringHexToByteArray`, HexUtils.java 83-91): a lower-case `0x` is removed, an odd number of digits is
+ * left-padded with one 0, so 40 digits without `0x` and 39 digits are accepted; any other length is
+ * `InvalidRskAddressException`, which `RskErrorResolver` answers -32602 with the length of argument 0's text: the
+ * filter object's, so always 0. Non-hex digits (RSKj: `Hex.decode` throws, -32603) and a null entry (a
+ * NullPointerException, -32603) are -32602 here. Jackson hands a JSON number over as its decimal text.
+ */
+function filterAddress(v: unknown): string {
+  const text = typeof v === 'number' ? String(v) : v
+  if (typeof text !== 'string') throw invalidParams(`Invalid address ${show(v)}: an address is a hex string.`)
+  const digits = text.startsWith('0x') ? text.slice(2) : text
+  if (!/^[0-9a-fA-F]*$/.test(digits)) throw invalidParams(`Invalid address ${show(text)}: not hex digits.`)
+  if (Math.ceil(digits.length / 2) !== 20) throw invalidParams(ADDRESS_LENGTH)
+  return '0x' + digits.padStart(40, '0').toLowerCase()
 }
 
 function addresses(name: string, v: unknown): Set<string> | undefined {
   if (v === undefined || v === null) return undefined
   if (!Array.isArray(v)) throw invalidParams(`Invalid ${name}: expected an array of addresses.`)
-  return v.length === 0 ? undefined : new Set(v.map((a) => bytesToHex(address(a))))
+  return v.length === 0 ? undefined : new Set(v.map(filterAddress))
 }
 
 /** RSKj `TraceFilterRequest` plus `TraceModuleImpl.validateTraceFilterRequest`, with RSKj's texts. */
@@ -85,23 +170,38 @@ const traceFilter: Codec<TraceFilter> = (v) => {
     }
   }
   const block = (value: unknown, fallback: string): BlockSelector => {
-    if (value === undefined || value === null) return parseBlockId(fallback)
+    if (value === undefined) return parseBlockId(fallback)
+    // An explicit null replaces RSKj's default (`TraceFilterRequest.setFromBlock(null)`), and
+    // `getBlockByTagOrNumber` calls `strBlock.equalsIgnoreCase` on it (TraceModuleImpl.java 291): a
+    // NullPointerException, -32603 in RSKj; rsksim answers -32602.
+    if (value === null) throw invalidParams('invalid blocknumber null')
     if (typeof value !== 'string') throw invalidParams(`invalid blocknumber ${show(value)}`)
     return parseBlockId(value)
   }
   const count = integer('count', o.count) ?? MAX_TRACES_PER_REQUEST
   if (count > MAX_TRACES_PER_REQUEST) throw invalidParams(`Count value too big. Maximum ${MAX_TRACES_PER_REQUEST} traces allowed.`)
-  if (count < 0) throw invalidParams('Count value cannot be negative.')
   const after = integer('after', o.after) ?? 0
   if (after < 0) throw invalidParams('After value cannot be negative.')
   if (after > MAX_TRACES_PER_REQUEST) throw invalidParams(`After value too big. Maximum ${MAX_TRACES_PER_REQUEST} traces allowed.`)
-  const fromAddress = addresses('fromAddress', o.fromAddress)
-  const toAddress = addresses('toAddress', o.toAddress)
+  // RSKj's order: the counts (validateTraceFilterRequest), then fromBlock and toBlock (traceFilter 142-143), then the
+  // addresses (read while walking, buildBlockTraces 254-262).
+  const fromBlock = block(o.fromBlock, 'earliest')
+  const toBlock = block(o.toBlock, 'latest')
+  let fromAddress: Set<string> | undefined
+  let toAddress: Set<string> | undefined
+  let addressError: unknown
+  try {
+    fromAddress = addresses('fromAddress', o.fromAddress)
+    toAddress = addresses('toAddress', o.toAddress)
+  } catch (e) {
+    addressError = e
+  }
   return {
-    fromBlock: block(o.fromBlock, 'earliest'),
-    toBlock: block(o.toBlock, 'latest'),
+    fromBlock,
+    toBlock,
     ...(fromAddress ? { fromAddress } : {}),
     ...(toAddress ? { toAddress } : {}),
+    ...(addressError === undefined ? {} : { addressError }),
     after,
     count,
   }
@@ -121,6 +221,8 @@ export async function filterTraces({ node }: Pick<HandlerContext, 'node'>, f: Tr
   const toPending = f.toBlock.kind === 'tag' && f.toBlock.tag === 'pending'
   const toNumber = toPending ? node.chain.store.headNumber + 1n : ((await traceBlock(node, f.toBlock)) ?? node.chain.head).number
   if (from !== undefined && from.number > toNumber) throw invalidParams('fromBlock cannot be greater than toBlock')
+  if (f.addressError !== undefined) throw f.addressError
+  refuseNegativeCount(f)
   const out: ParityTrace[] = []
   if (from === undefined || f.count === 0) return out
   let seen = 0
@@ -130,7 +232,11 @@ export async function filterTraces({ node }: Pick<HandlerContext, 'node'>, f: Tr
     const txs = block.transactions
     const selected = (i: number): boolean => {
       const t = txs[i]!
-      if (f.fromAddress && !f.fromAddress.has(t.fromHex)) return false
+      // The REMASC transaction never matches a fromAddress: its sender is `RemascTransaction.REMASC_ADDRESS`
+      // (`BlockTxSignatureCache.getSender`), an anonymous subclass of RskAddress, and `RskAddress.equals` compares
+      // classes first (RskAddress.java 106), so `addresses.contains(sender)` (TraceModuleImpl.java 256) is false
+      // even for 0x0…0. As a recipient REMASC is a plain RskAddress and matches (line 261).
+      if (f.fromAddress && (t.system === 'remasc' || !f.fromAddress.has(t.fromHex))) return false
       if (f.toAddress && (t.tx.to === undefined || !f.toAddress.has(t.tx.to.toString()))) return false
       return true
     }
@@ -146,7 +252,7 @@ export async function filterTraces({ node }: Pick<HandlerContext, 'node'>, f: Tr
 
 export const traceMethods: MethodTable = {
   /** Unknown transaction → null (RSKj). */
-  trace_transaction: method([txHash], async ({ node }, hash) => {
+  trace_transaction: method([hashText], async ({ node }, hash) => {
     const loc = node.chain.store.getTx(bytesToHex(hash))
     if (loc === undefined) return null
     return blockTraces(node, loc.block, (i) => i === loc.index)
