@@ -9,10 +9,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
+import { Wallet } from 'ethers'
 import { createServer, request } from 'node:http'
 import { createProvider, startServer, type Provider, type RsksimServer, type ServerOptions } from '../../src/index.js'
 import { attachWebSocket } from '../../src/server/ws.js'
-import { COW, NO_QUOTA } from '../helpers.js'
+import { COW, COW_KEY, NO_QUOTA } from '../helpers.js'
 
 const servers: RsksimServer[] = []
 afterEach(async () => {
@@ -256,6 +257,31 @@ describe('WebSocket: no client holds the node or the others', () => {
     // And one cancelled by eth_unsubscribe.
     expect((await b.call('eth_unsubscribe', [answer.result])).result).toBe(true)
     for (let i = 0; i < 20; i++) expect((await b.call('eth_subscribe', ['logs', largest])).result).toMatch(/^0x/)
+  })
+
+  it('gives back the filter values of a batch that subscribes after its socket closed', async () => {
+    // The batch's first element waits for its transaction's block (mining off); the socket is gone by the time that
+    // block comes and the batch's eth_subscribe runs. Nothing could ever cancel that subscription: it must not be made.
+    const s = await serve()
+    await s.provider.request({ method: 'evm_setAutomine', params: [false] })
+    const addresses = Array.from({ length: 1000 }, (_, i) => '0x' + (i + 1).toString(16).padStart(40, '0'))
+    const topics = addresses.map((a) => '0x' + a.slice(2).padStart(64, '0'))
+    const largest = { address: addresses, topics: [topics, topics, topics, topics] }
+    const raw = await new Wallet(COW_KEY).signTransaction({ type: 0, chainId: 33, nonce: 0, gasLimit: 21_000n, gasPrice: 0n, to: COW, value: 1n })
+    const a = await open(s.wsUrl)
+    a.ws.send(JSON.stringify([
+      { jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransactionSync', params: [raw, 10_000] },
+      { jsonrpc: '2.0', id: 2, method: 'eth_subscribe', params: ['logs', largest] },
+    ]))
+    // The transaction is in the pool: the batch has started. Then the socket goes.
+    while ((await s.provider.request({ method: 'eth_getTransactionCount', params: [COW, 'pending'] })) !== '0x1') await sleep(5)
+    a.ws.terminate()
+    await sleep(50) // the server sees the close (had it not yet, the subscription made would be dropped with the socket)
+    await s.provider.request({ method: 'evm_mine' }) // the first element's block: the batch goes on to eth_subscribe
+    await sleep(50)
+    const b = await open(s.wsUrl)
+    // The whole node-wide allowance (100,000 values, 20 such subscriptions) is free.
+    for (let i = 0; i < 20; i++) expect((await b.call('eth_subscribe', ['logs', largest])).result).toMatch(/^0x[0-9a-f]{32}$/)
   })
 
   it('frees the subscriptions of a socket closed abruptly', async () => {

@@ -75,6 +75,8 @@ function parseParams(params: unknown): Kind {
 
 export class Subscriptions {
   private readonly active = new Map<string, Kind>()
+  /** Set by `close`: the owner (a socket) is gone. */
+  private closed = false
   private readonly off: Array<() => void> = []
 
   /** @internal Use `provider.openSubscriptions(sink)`. */
@@ -128,6 +130,9 @@ export class Subscriptions {
   }
 
   subscribe(params: unknown): string {
+    // A batch still running when its socket closed (an element waiting for a block, a fork's remote): what it would
+    // subscribe now reaches nobody, and `close` has already given back what the socket held.
+    if (this.closed) throw new RpcError(ErrorCode.Generic, 'the connection that subscribes is closed')
     const kind = parseParams(params)
     if (this.active.size >= MAX_SUBSCRIPTIONS) throw invalidParams(`too many subscriptions (limit ${MAX_SUBSCRIPTIONS})`)
     if (kind.type === 'logs' && kind.values > 0) {
@@ -152,8 +157,9 @@ export class Subscriptions {
     return this.drop(id.toLowerCase())
   }
 
-  /** Drops every subscription and stops listening to the node. */
+  /** Drops every subscription and stops listening to the node; later subscriptions are refused. */
   close(): void {
+    this.closed = true
     for (const id of [...this.active.keys()]) this.drop(id)
     for (const f of this.off.splice(0)) f()
   }
