@@ -128,7 +128,19 @@ export async function handlePayload(node: RskNode, payload: unknown, transport: 
   }
 }
 
+/**
+ * The JSON text of replies dispatch already serialised to hold them to the reply limit: the servers send it as is
+ * (`replyText`) instead of serialising the reply again.
+ */
+const replyTexts = new WeakMap<object, string>()
+
+/** A reply's JSON text: the one dispatch made under a reply limit, else serialised now. */
+export function replyText(reply: NonNullable<JsonRpcReply>): string {
+  return replyTexts.get(reply) ?? JSON.stringify(reply)
+}
+
 async function handleBody(node: RskNode, payload: unknown, transport: Transport): Promise<JsonRpcReply> {
+  const limit = transport.maxReplyBytes ?? 0
   if (Array.isArray(payload)) {
     if (payload.length === 0) return failure('2.0', null, invalidRequest())
     const max = node.options.maxBatchSize
@@ -136,8 +148,9 @@ async function handleBody(node: RskNode, payload: unknown, transport: Transport)
       return { error: invalidRequest(`Cannot dispatch batch requests. ${max} is the max number of supported batch requests`).toJSON() }
     }
     const out: JsonRpcResponse[] = []
-    const limit = transport.maxReplyBytes ?? 0
-    let bytes = 0
+    const texts: string[] = []
+    // The reply's bytes so far: `[`, then each answer with the `,` or `]` after it.
+    let bytes = 1
     for (const req of payload) {
       const res = await handleOne(node, req, transport)
       if (res === undefined) continue
@@ -145,11 +158,24 @@ async function handleBody(node: RskNode, payload: unknown, transport: Transport)
       // RSKj adds up the answers of a batch as it runs and stops past the limit (`JsonRpcCustomServer` →
       // `ResponseSizeLimitContext.addResponse`; geth's `batchResponseMaxSize` likewise), so a batch of large answers
       // never builds the whole reply: fifty 24 MB `eth_getLogs` answers would need more memory than a JavaScript
-      // string can hold.
-      if (limit > 0 && (bytes += Buffer.byteLength(JSON.stringify(res), 'utf8')) > limit) throw responseTooLarge(limit)
+      // string can hold. Counted as the servers send it, so their own check of the whole reply agrees.
+      if (limit > 0) {
+        const text = JSON.stringify(res)
+        texts.push(text)
+        if ((bytes += Buffer.byteLength(text, 'utf8') + 1) > limit) throw responseTooLarge(limit)
+      }
     }
-    return out.length === 0 ? undefined : out
+    if (out.length === 0) return undefined
+    if (limit > 0) replyTexts.set(out, `[${texts.join(',')}]`)
+    return out
   }
   if (typeof payload !== 'object' || payload === null) return failure('2.0', null, invalidRequest())
-  return handleOne(node, payload, transport)
+  const res = await handleOne(node, payload, transport)
+  // Held to the limit here too, not only by the server, so that the body's own work (a subscription it made) is undone.
+  if (res !== undefined && limit > 0) {
+    const text = JSON.stringify(res)
+    if (Buffer.byteLength(text, 'utf8') > limit) throw responseTooLarge(limit)
+    replyTexts.set(res, text)
+  }
+  return res
 }

@@ -22,7 +22,7 @@ import type { Socket } from 'node:net'
 import type { JsonRpcId, JsonRpcReply } from '../rpc/types.js'
 import { isJsonContentType, readBody, replyHeads, statusOf, writeEmpty, writeJson, writePreflight, type ReplyConfig } from './http.js'
 import { hostAllowed, walletRefusal, type AccessConfig } from './access.js'
-import type { MethodVeto } from '../rpc/dispatch.js'
+import { replyText, type MethodVeto } from '../rpc/dispatch.js'
 import { responseTooLarge } from '../errors.js'
 
 /** What the server needs from a provider: its JSON-RPC dispatcher (see `Provider.handleJsonRpc`). */
@@ -185,7 +185,7 @@ export function createRequestCore(endpoint: JsonRpcEndpoint, config: HandlerConf
     if (reply === undefined) return send(200, undefined)
     let json: string
     try {
-      json = JSON.stringify(reply)
+      json = replyText(reply)
     } catch {
       // A value JSON cannot carry (a bug upstream) becomes the RSKj catch-all error.
       return send(200, UNEXPECTED_ERROR_JSON)

@@ -15,7 +15,7 @@ import type { Provider } from '../provider/index.js'
 import type { JsonRpcReply } from '../rpc/types.js'
 import { apiKeyOf, overReplyLimit, tooLargeReplyJson, UNAUTHORIZED_CODE, UNAUTHORIZED_MESSAGE, UNEXPECTED_ERROR_JSON } from './handler.js'
 import { hostAllowed, walletRefusal, type AccessConfig } from './access.js'
-import type { MethodVeto } from '../rpc/dispatch.js'
+import { replyText, type MethodVeto } from '../rpc/dispatch.js'
 import { lazily } from '../node/lazily.js'
 
 export const WS_MAX_MESSAGE_BYTES = 5 * 1024 * 1024
@@ -80,7 +80,7 @@ export function attachWebSocket(
   const replyJson = (reply: NonNullable<JsonRpcReply>): string => {
     let json: string
     try {
-      json = JSON.stringify(reply)
+      json = replyText(reply)
     } catch {
       // A reply JSON cannot carry (more text than a JavaScript string holds, with the limit off) must not escape:
       // this runs in a promise nobody awaits, and an unhandled rejection ends the process.

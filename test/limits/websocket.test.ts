@@ -167,6 +167,27 @@ describe('WebSocket: the reply limit (maxResponseSize) applies as over HTTP', ()
     expect((await c.next()).params).toMatchObject({ subscription: id, result: { number: '0x2' } })
   })
 
+  it('cancels what a body subscribed when only its whole reply (brackets and commas too) is over the limit', async () => {
+    // The two answers' own bytes fit the limit exactly; the batch's reply, 3 bytes more, does not (RSKj counts what it
+    // sends). A lone eth_subscribe whose answer is over the limit is the same case.
+    const idText = '0x' + '0'.repeat(32) // RSKj's SubscriptionId: 16 bytes as DATA
+    const answers = JSON.stringify({ jsonrpc: '2.0', id: 1, result: idText }).length + JSON.stringify({ jsonrpc: '2.0', id: 2, result: '0x21' }).length
+    const s = await serve({ maxResponseSize: answers })
+    const c = await open(s.wsUrl)
+    const subscribe = { jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }
+    c.ws.send(JSON.stringify([subscribe, { jsonrpc: '2.0', id: 2, method: 'eth_chainId' }]))
+    expect(await c.next()).toEqual({ error: { code: -32011, message: `Response size limit of ${answers} bytes exceeded` } })
+    const small = await serve({ maxResponseSize: 40 })
+    const d = await open(small.wsUrl)
+    d.ws.send(JSON.stringify(subscribe))
+    expect(await d.next()).toEqual({ error: { code: -32011, message: 'Response size limit of 40 bytes exceeded' } })
+    // No subscription is left on either: a block sends nothing, so the next message is the answer to the request after it.
+    await s.provider.request({ method: 'evm_mine' })
+    await small.provider.request({ method: 'evm_mine' })
+    expect(await c.call('eth_chainId')).toEqual({ jsonrpc: '2.0', id: 1, result: '0x21' })
+    expect(await d.call('eth_chainId')).toEqual({ jsonrpc: '2.0', id: 1, result: '0x21' })
+  })
+
   it('stops a batch at the limit instead of building a reply larger than a string can hold', async () => {
     const s = await serve()
     // Runtime: PUSH3 600000 PUSH1 0 LOG0 STOP, one 600,000-byte log per call (1.2 MB of hex in a reply).
