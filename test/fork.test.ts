@@ -720,14 +720,25 @@ describe('forking a remote rsksim', () => {
     }
   })
 
-  it('without the disk cache, what the remote answered about its blocks is asked once for the fork\'s life', async () => {
+  it('without the disk cache, the remote\'s blocks and transactions are asked once while among the last 1,024 kept', async () => {
     const f = await forkAt({ cache: false })
     const block1 = await rpc(remote.provider, 'eth_getBlockByNumber', ['0x1', false])
     const before = proxy.calls.length
     // A route first asks whose block the hash is (eth_getBlockByHash), then answers with the remote's answer: each asked once.
     for (let i = 0; i < 3; i++) expect(await rpc(f, 'eth_getBlockByHash', [block1.hash, false])).toEqual(block1)
+    // Other answers are not kept in memory (they may be large, and nothing else would bound them); eth_bridgeState,
+    // which has no block parameter, is never cached.
     for (let i = 0; i < 2; i++) expect(await rpc(f, 'eth_getBlockTransactionCountByHash', [block1.hash])).toBe(hex(block1.transactions.length))
-    expect(proxy.calls.slice(before)).toEqual(['eth_getBlockByHash', 'eth_getBlockTransactionCountByHash'])
+    for (let i = 0; i < 2; i++) await rpc(f, 'eth_bridgeState')
+    expect(proxy.calls.slice(before)).toEqual(['eth_getBlockByHash', ...Array(2).fill('eth_getBlockTransactionCountByHash'), ...Array(2).fill('eth_bridgeState')])
+    // At most 1,024 of them are kept, the oldest out first: the first of 1,025 unknown transactions is asked again.
+    const hashes = Array.from({ length: 1_025 }, (_, i) => '0xab' + (i + 1).toString(16).padStart(62, '0'))
+    for (const h of hashes) expect(await rpc(f, 'eth_getTransactionByHash', [h])).toBeNull()
+    const asked = proxy.calls.length
+    expect(await rpc(f, 'eth_getTransactionByHash', [hashes[1_024]])).toBeNull()
+    expect(proxy.calls.length).toBe(asked)
+    expect(await rpc(f, 'eth_getTransactionByHash', [hashes[0]])).toBeNull()
+    expect(proxy.calls.slice(asked)).toEqual(['eth_getTransactionByHash'])
     await f.disconnect()
   })
 

@@ -168,7 +168,8 @@ const ROUTES: Record<string, Route> = {
   ots_hasCode: atState(1, false, otsHasCode),
   erigon_getHeaderByNumber: erigonHeader,
   // The Bridge's state has no block parameter: the forked network's, as it is now.
-  eth_bridgeState: (ctx, _args, raw) => ask(ctx, raw),
+  // Not cached: the method has no block parameter, its answer is the Bridge as it is now.
+  eth_bridgeState: (ctx, _args, raw) => ctx.fork.remote.request(ctx.method, raw),
 }
 
 /**

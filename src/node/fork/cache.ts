@@ -14,6 +14,11 @@ import { appendFileSync, mkdirSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import path from 'node:path'
 
+/** What a memory-only cache keeps: the remote's blocks and transactions (keys are the method, then the JSON params). */
+const MEMORY_METHODS = ['eth_getBlockByHash[', 'eth_getBlockByNumber[', 'eth_getTransactionByHash[']
+/** How many answers a memory-only cache keeps (a block without its transactions is a few KB). */
+const MEMORY_ENTRIES = 1_024
+
 /** Which fork a cache file belongs to. */
 export interface ForkCacheKey {
   chainId: bigint
@@ -79,8 +84,16 @@ export class ForkCache {
   static inMemory(): ForkCache {
     const cache = new ForkCache('(memory)')
     cache.writable = false
+    cache.memoryOnly = true
     return cache
   }
+
+  /**
+   * Kept in memory only (`inMemory`): only the remote's blocks and transactions by hash or number, which the routes
+   * ask again and again to decide whose a block or transaction is, and at most `MEMORY_ENTRIES` of them, oldest out
+   * first. Other answers (logs, traces, calls) can be large, and nothing else would bound them.
+   */
+  private memoryOnly = false
 
   /** The default directory: $RSKSIM_FORK_CACHE, else $XDG_CACHE_HOME/rsksim/fork, else ~/.cache/rsksim/fork. */
   static defaultDir(): string {
@@ -109,6 +122,13 @@ export class ForkCache {
   /** Keeps `value` (plain JSON; `undefined` is kept as null) in memory at once and queues it for the file. */
   set(key: string, value: unknown): void {
     const kept = value === undefined ? null : value
+    if (this.memoryOnly) {
+      if (!MEMORY_METHODS.some((m) => key.startsWith(m))) return
+      this.entries.delete(key)
+      this.entries.set(key, kept)
+      if (this.entries.size > MEMORY_ENTRIES) this.entries.delete(this.entries.keys().next().value!)
+      return
+    }
     const line = `${JSON.stringify([key, kept])}\n`
     if (this.entries.has(key) && `${JSON.stringify([key, this.entries.get(key)])}\n` === line) return
     this.entries.set(key, kept)
