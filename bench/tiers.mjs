@@ -11,7 +11,7 @@
 //   node bench/tiers.mjs --per 100 --batches 12 --runs 1          the twelfth hundred (a warm process)
 //   node bench/tiers.mjs --workload fixtures --per 100 --top 40
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
@@ -41,10 +41,10 @@ for (let run = 0; run < Number(values.runs); run++) {
     const r = spawnSync(process.execPath, args, { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] })
     if (r.status !== 0) throw new Error(`the worker exited with ${r.status}`)
     const log = readdirSync(dir).find((f) => f.endsWith('-v8.log'))
+    if (log === undefined) throw new Error(`node --prof wrote no V8 log in ${dir}`)
     const pre = spawnSync(process.execPath, ['--prof-process', '--preprocess', log], { cwd: dir, maxBuffer: 1 << 30, encoding: 'utf8' })
     if (pre.status !== 0) throw new Error('node --prof-process --preprocess failed')
-    writeFileSync(path.join(dir, 'pre.json'), pre.stdout)
-    count(JSON.parse(readFileSync(path.join(dir, 'pre.json'), 'utf8')))
+    count(JSON.parse(pre.stdout))
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -87,6 +87,7 @@ function placeOf(v8Name) {
 }
 
 const samples = Object.values(total).reduce((a, b) => a + b, 0)
+if (samples === 0) throw new Error('no samples between the markers: the timed section was too short to sample')
 const pct = (n) => `${((100 * n) / samples).toFixed(1)} %`
 console.log(`${values.workload}: batch ${values.batches} of ${values.per}, ${values.runs} run(s), ${samples} samples over ${windowMs.toFixed(0)} ms`)
 for (const [tier, n] of Object.entries(total)) console.log(`  ${tier.padEnd(12)} ${String(n).padStart(6)}  ${pct(n)}`)
