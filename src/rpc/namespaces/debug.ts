@@ -4,9 +4,9 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { ErrorCode, invalidParams, RpcError } from '../../errors.js'
-import { hexToBytesLoose, optional, show, type Codec } from '../codecs/primitives.js'
-import { blockHashText, hashText, javaHexLong } from './trace.js'
-import { blockRef, LATEST, type BlockSelector } from '../codecs/block.js'
+import { optional, type Codec } from '../codecs/primitives.js'
+import { blockHashText, hashText, retrieverBlockId } from '../codecs/rskjText.js'
+import { blockRef, LATEST } from '../codecs/block.js'
 import { callGas, callObject, callRequest, stateOverrides } from '../codecs/objects.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../method.js'
 import { blockOrPending, callBlock } from '../resolve.js'
@@ -177,30 +177,6 @@ async function remascRskTrace(node: HandlerContext['node'], block: BlockRecord):
   const last = block.transactions.length - 1
   const [trace] = await traceCalls(node.chain, block, (i) => i === last)
   return formatRemascRskTrace(trace!)
-}
-
-/**
- * debug_traceBlockByNumber's `bnOrId`, a plain `String` that `RskTracer`/`CallTracer.traceBlockByNumber` hand to
- * `Web3InformationRetriever.getBlock` (co/rsk/rpc/Web3InformationRetriever.java 76-105, 149-157) with no parameter
- * class before it: the tags in lower case only (a `switch`), then 64 to 66 characters of lower-case hex (after a
- * `0x`: `HexUtils.isHex`) are a block hash (32 bytes once an odd digit count is padded, else `invalid block hash`),
- * then up to 66 characters a number read as `javaHexLong` reads it (a sign, and the low 64 bits: `0x-1` names no
- * block, `0x10000000000000001` is block 1; else `invalid blocknumber <x>`), longer text `invalid block identifier`.
- * A JSON number reaches it as its decimal text (invalid); null is a NullPointerException there (-32603), -32602 here.
- */
-export const retrieverBlockId: Codec<BlockSelector> = (v) => {
-  const text = typeof v === 'number' ? String(v) : v
-  if (typeof text !== 'string') throw invalidParams(`invalid blocknumber ${show(v)}`)
-  if (text === 'pending' || text === 'latest' || text === 'earliest') return { kind: 'tag', tag: text }
-  const digits = text.startsWith('0x') ? text.slice(2) : text
-  if (text.length >= 64 && text.length <= 66 && /^[0-9a-f]*$/.test(digits)) {
-    if (Math.ceil(digits.length / 2) !== 32) throw invalidParams(`invalid block hash ${text}`)
-    return { kind: 'hash', hash: hexToBytesLoose(digits), requireCanonical: false, fromMap: false }
-  }
-  if (text.length > 66) throw invalidParams(`invalid block identifier ${text.trim()}`)
-  const number = javaHexLong(text)
-  if (number === undefined) throw invalidParams(`invalid blocknumber ${text}`)
-  return { kind: 'number', number }
 }
 
 export const debugMethods: MethodTable = {

@@ -13,7 +13,8 @@ import { invalidParams } from '../../errors.js'
 import { type Codec } from '../codecs/primitives.js'
 import { method, noParams, type MethodTable } from '../method.js'
 import { quantity } from '../format/hex.js'
-import { blockTraces, hashText } from './trace.js'
+import { blockTraces } from './trace.js'
+import { hashText, javaHex } from '../codecs/rskjText.js'
 import { debugRegtestMethods } from './debug.js'
 
 /**
@@ -39,11 +40,10 @@ const tracePositions: Codec<number> = (v) => {
   if (!Array.isArray(v)) throw invalidParams("'positions' must be an array of hex numbers")
   if (v.length > 1) throw invalidParams("'positions' accepts only one index")
   const p = v[0]
-  const m = typeof p === 'string' ? /^0x([+-]?)([0-9a-fA-F]+)$/.exec(p) : null
+  const n = typeof p === 'string' ? javaHex(p, 32) : undefined
   // RSKj's `HexUtils.stringHexToBigInteger` throws a NumberFormatException (-32603) here; rsksim answers -32602.
-  if (m === null) throw invalidParams(`invalid position ${JSON.stringify(p) ?? String(p)}`)
-  const n = BigInt('0x' + m[2]!)
-  return Number(BigInt.asIntN(32, m[1] === '-' ? -n : n))
+  if (n === undefined) throw invalidParams(`invalid position ${JSON.stringify(p) ?? String(p)}`)
+  return Number(n)
 }
 
 /** `TraceGetRequest`'s first check (TraceGetRequest.java 35-37), before the positions': then a transaction hash. */

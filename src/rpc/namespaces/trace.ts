@@ -4,7 +4,8 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { invalidParams } from '../../errors.js'
-import { hexToBytesLoose, show, type Codec } from '../codecs/primitives.js'
+import { show, type Codec } from '../codecs/primitives.js'
+import { blockHashText, hashText, javaHexLong } from '../codecs/rskjText.js'
 import { method, type HandlerContext, type MethodTable } from '../method.js'
 import { formatParityTraces, type ParityTrace } from '../format/trace.js'
 import type { BlockRecord } from '../../node/chain/types.js'
@@ -16,21 +17,6 @@ import { traceCalls } from '../../node/exec/tracers/index.js'
 /** RSKj `rpc.trace.maxTracesPerRequest` (reference.conf): default and maximum of trace_filter's `count`. */
 export const MAX_TRACES_PER_REQUEST = 10_000
 
-/**
- * A `0x` number as RSKj reads one here: `HexUtils.stringHexToBigInteger(s).longValue()` (co/rsk/util/HexUtils.java
- * 72-78: a lower-case `0x`, then Java's `new BigInteger(hex, 16)`, which takes a leading `-` or `+`; `longValue()`
- * keeps the low 64 bits as a signed long), as `TraceModuleImpl.getByJsonBlockId` (TraceModuleImpl.java 229) and
- * `getBlockByTagOrNumber` (298, with `TraceFilterRequest.getFromBlockNumber`, 64-72) use it. So `0x10000000000000001`
- * is block 1, and a negative number names no block (`IndexedBlockStore.getChainBlockByNumber` finds none).
- * Undefined when the text is not such a number.
- */
-export function javaHexLong(v: string): bigint | undefined {
-  const m = /^0x([+-]?)([0-9a-fA-F]+)$/.exec(v)
-  if (m === null) return undefined
-  const n = BigInt('0x' + m[2]!)
-  return BigInt.asIntN(64, m[1] === '-' ? -n : n)
-}
-
 /** A tag (any case) or a `0x` number (`javaHexLong`); anything else is RSKj's `invalid blocknumber <x>`. */
 function parseBlockId(v: string): BlockSelector {
   const tag = v.toLowerCase()
@@ -38,36 +24,6 @@ function parseBlockId(v: string): BlockSelector {
   const number = javaHexLong(v)
   if (number !== undefined) return { kind: 'number', number }
   throw invalidParams(`invalid blocknumber ${show(v)}`)
-}
-
-/**
- * A transaction hash where RSKj takes a plain `String` and reads it with `HexUtils.stringHexToByteArray`
- * (HexUtils.java 83-91): `TraceModuleImpl.traceTransaction` (91), `TraceGetRequest.getTransactionHashAsByteArray`,
- * `RskTracer`/`CallTracer.traceTransaction`. A lower-case `0x` is removed and an odd number of digits left-padded,
- * and the bytes are looked up as they are, so text of another length finds no transaction (null; callTracer's
- * "No transaction info"), as RSKj's receipt store finds none. Text that is not hex (RSKj: `Hex.decode` throws,
- * -32603) or not a string (null: a NullPointerException) is -32602.
- */
-export const hashText: Codec<Uint8Array> = (v) => hexText('transaction hash', v)
-
-function hexText(what: string, v: unknown): Uint8Array {
-  if (typeof v !== 'string') throw invalidParams(`Invalid ${what}: ${show(v)}.`)
-  const digits = v.startsWith('0x') ? v.slice(2) : v
-  if (!/^[0-9a-fA-F]*$/.test(digits)) throw invalidParams(`Invalid ${what} format: invalid hex value`)
-  return hexToBytesLoose(digits)
-}
-
-/**
- * A block hash where RSKj takes a plain `String`: trace_block's argument of 20 characters or more
- * (`TraceModuleImpl.getByJsonBlockHash` 214-218) and debug_traceBlockByHash's (`RskTracer`/`CallTracer
- * .traceBlockByHash`): `HexUtils.stringHexToByteArray` (so 63 digits are left-padded to 32 bytes), then the block
- * store's cache key, `new Keccak256(bytes)`, wants 32 bytes (an IllegalArgumentException otherwise: -32603 in RSKj,
- * -32602 here).
- */
-export const blockHashText: Codec<Uint8Array> = (v) => {
-  const bytes = hexText('block hash', v)
-  if (bytes.length !== 32) throw invalidParams('Invalid block hash: incorrect length.')
-  return bytes
 }
 
 /** trace_block's argument (RSKj `getByJsonArgument`): shorter than 20 characters = tag/number, else a block hash. */
