@@ -11,8 +11,13 @@
  * and measures it again at each further write to it. When a write takes the total past the limit, every holder is
  * measured again (a client that took bytes since the last look is reading), and connections are closed, the one
  * that has held the most bytes the longest without taking any first (unsent bytes times the time since the client
- * last took some), until the total is back under the limit. A client that reads its replies is thus the last one
- * closed; it is closed only when the clients that read together hold more than the limit.
+ * last took some), until the total is back under the limit. The connection written to is spared when it had nothing
+ * unsent before the write (a reply, even one over the limit, is not cut as it is written), so the total may pass the
+ * limit by that one write. A client that reads its replies is thus the last one closed; it is closed only when the
+ * clients that read together hold more than the limit.
+ *
+ * What is counted is what node counts: characters of the strings written (JSON is ASCII but for non-ASCII text in
+ * strings) and bytes of buffers; an HTTP reply is one write, counted whole until its last byte is taken.
  */
 import type { Socket } from 'node:net'
 import type { ServerResponse } from 'node:http'
@@ -131,6 +136,9 @@ export class ReplyBudget {
   private note(h: Holder): void {
     if (h.gone) return
     const now = Date.now()
+    // A write to a connection with nothing unsent before it is never the one closed for it: a client that reads gets
+    // its reply, even one larger than the budget (`maxResponseSize` 0); it is closed later only if it does not take it.
+    let fresh: Holder | undefined
     if (!h.active) {
       const n = h.measure()
       if (n === 0) return
@@ -138,9 +146,10 @@ export class ReplyBudget {
       h.bytes = 0
       h.quietSince = now
       this.active.add(h)
+      fresh = h
     }
     this.refresh(h, now)
-    if (this.held > this.limit) this.free(now)
+    if (this.held > this.limit) this.free(now, fresh)
     if (this.held > this.peak) this.peak = this.held
   }
 
@@ -166,13 +175,17 @@ export class ReplyBudget {
     this.active.delete(h)
   }
 
-  /** Closes connections, the most bytes held longest without the client taking any first, until under the limit. */
-  private free(now: number): void {
+  /**
+   * Closes connections, the most bytes held longest without the client taking any first, until under the limit;
+   * never `spared` (the connection just written to, which had nothing unsent before).
+   */
+  private free(now: number, spared: Holder | undefined): void {
     for (const h of this.active) this.refresh(h, now)
     while (this.held > this.limit) {
       let worst: Holder | undefined
       let worstScore = -1
       for (const h of this.active) {
+        if (h === spared) continue
         const score = h.bytes * (now - h.quietSince + 1)
         if (score > worstScore) {
           worst = h

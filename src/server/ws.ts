@@ -6,7 +6,8 @@
  * Limits (docs/robustness.md): a message may be at most 5 MiB (RSKj aggregates frames up to 5 MiB; larger closes
  * with 1009); a reply over `maxResponseSize` is RSKj's bare -32011, as over HTTP; at most 1000 subscriptions per
  * connection; a client that does not read is closed (1008) once 16 MiB wait in its send buffer, so it never holds
- * the node or others; a ping every 30 s, and a socket that missed the previous pong is dropped.
+ * the node or others; what all sockets leave unsent counts in the server's budget (`maxPendingReplyBytes`,
+ * src/server/replyBudget.ts); a ping every 30 s, and a socket that missed the previous pong is dropped.
  */
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'

@@ -96,6 +96,17 @@ describe.each([true, false])('HTTP clients that do not read (fast path %s)', (fa
   })
 })
 
+describe('a reply larger than the budget', () => {
+  it('is not cut as it is written: a client that reads gets it whole', async () => {
+    const s = await serve({ maxPendingReplyBytes: 1024 * 1024, maxBatchSize: 64 })
+    const budget = budgetOf(s)
+    expect((await post(s.url, 'hardhat_setCode', [CODE_ADDRESS, CODE])).result).toBe(true)
+    for (let i = 0; i < 2; i++) expect((await postText(s.url, BIG_BATCH)) === BIG_REPLY).toBe(true)
+    expect(budget.peak).toBeGreaterThan(6_000_000)
+    expect(budget.closed).toBe(0)
+  })
+})
+
 interface Subscriber {
   ws: WebSocket
   numbers: number[]
