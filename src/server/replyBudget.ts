@@ -42,7 +42,6 @@ interface Holder {
 /** What a WebSocket connection must offer (the `ws` library's `WebSocket`). */
 export interface BudgetedWebSocket {
   readonly bufferedAmount: number
-  terminate(): void
 }
 
 /**
@@ -110,17 +109,12 @@ export class ReplyBudget {
     this.noteSocket(socket)
   }
 
-  /** After a message to `ws` (whose network socket is `socket`) left bytes unsent, or to one the budget follows. */
-  noteWebSocket(ws: BudgetedWebSocket, socket: Duplex): void {
-    const h =
-      this.holders.get(ws) ??
-      this.holder(
-        ws,
-        socket,
-        () => ws.bufferedAmount,
-        () => ws.terminate(),
-      )
-    this.note(h)
+  /**
+   * After a message to `ws` (whose network socket is `socket`) left bytes unsent, or to one the budget follows.
+   * `close` closes it (and stops what feeds it at once, not when its 'close' event comes).
+   */
+  noteWebSocket(ws: BudgetedWebSocket, socket: Duplex, close: () => void): void {
+    this.note(this.holders.get(ws) ?? this.holder(ws, socket, () => ws.bufferedAmount, close))
   }
 
   private holder(key: object, socket: Duplex, measure: () => number, close: () => void): Holder {

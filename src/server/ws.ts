@@ -108,7 +108,13 @@ export function attachWebSocket(
       ws.send(json)
       // A message the kernel did not take at once counts in the server's budget of unsent replies, which may close
       // this socket (terminated: a close frame would wait behind the bytes its client does not read).
-      if (budget !== undefined && ws.bufferedAmount > 0) budget.noteWebSocket(ws, socket)
+      if (budget !== undefined && ws.bufferedAmount > 0) budget.noteWebSocket(ws, socket, cut)
+    }
+    // Closed by the budget: the subscriptions stop at once (the 'close' event comes only once the loop turns, and a
+    // hardhat_mine turn makes 1,000 blocks), then the socket goes with what it holds.
+    const cut = (): void => {
+      subs.close()
+      ws.terminate()
     }
     const subs = provider.openSubscriptions((subscription, result) =>
       send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } })),
