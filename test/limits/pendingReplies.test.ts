@@ -6,9 +6,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { connect, type Socket } from 'node:net'
+import { Writable } from 'node:stream'
 import WebSocket from 'ws'
 import { startServer, type RsksimServer, type ServerOptions } from '../../src/index.js'
-import type { ReplyBudget } from '../../src/server/replyBudget.js'
+import { ReplyBudget } from '../../src/server/replyBudget.js'
 import { NO_QUOTA } from '../helpers.js'
 
 const servers: RsksimServer[] = []
@@ -212,5 +213,44 @@ describe('a client that reads slowly but steadily', () => {
     expect(budget.peak).toBeLessThanOrEqual(limit)
     expect(budget.closed).toBe(3)
     expect(await Promise.all(stuck.map((c) => c.outcome(blocks)))).toEqual([1006, 1006, 1006])
+  })
+})
+
+/**
+ * A node stream standing for a connection whose client takes a write only when `take()` is called: what it holds is
+ * its `writableLength`, as for a socket.
+ */
+function connection(): { socket: Socket; take: () => void } {
+  const taken: Array<() => void> = []
+  const stream = new Writable({ highWaterMark: 1024, decodeStrings: false, write: (_chunk, _encoding, done) => void taken.push(done) })
+  return { socket: stream as unknown as Socket, take: () => taken.shift()?.() }
+}
+
+describe('which connection the budget closes', () => {
+  it('the one that has held its bytes longest without its client taking any, not the one holding the most', async () => {
+    const budget = new ReplyBudget(10_000)
+    const stalled = connection()
+    stalled.socket.write('s'.repeat(3000))
+    budget.noteSocket(stalled.socket)
+    const reading = connection()
+    for (let i = 0; i < 3; i++) reading.socket.write('r'.repeat(2000))
+    budget.noteSocket(reading.socket)
+    expect(budget.held).toBe(9000)
+    // Time passes; the reading client takes one of its three messages, the stalled one nothing.
+    await new Promise((r) => setTimeout(r, 5))
+    reading.take()
+    // A reply to a third connection takes the total past the budget (3,000 + 4,000 + 5,000 once measured again).
+    const fresh = connection()
+    fresh.socket.write('f'.repeat(5000))
+    budget.noteSocket(fresh.socket)
+    expect(stalled.socket.destroyed).toBe(true)
+    expect(reading.socket.destroyed).toBe(false)
+    expect(fresh.socket.destroyed).toBe(false)
+    expect(budget.closed).toBe(1)
+    expect(budget.held).toBe(9000)
+    // The reading client takes the rest: the budget follows it down to nothing ('drain').
+    reading.take()
+    reading.take()
+    expect(budget.held).toBe(5000)
   })
 })
