@@ -136,6 +136,12 @@ describe('runCli', () => {
     expect(await withRemasc.provider.request({ method: 'eth_getBlockTransactionCountByNumber', params: ['latest'] })).toBe('0x1')
   })
 
+  it('sets the budget of unsent reply bytes with --max-pending-reply-bytes (0 = off)', async () => {
+    expect(serving(await runCli(['--port', '0'], capture())).replyBudget?.limit).toBe(256 * 1024 * 1024)
+    expect(serving(await runCli(['--port', '0', '--max-pending-reply-bytes', '1048576'], capture())).replyBudget?.limit).toBe(1048576)
+    expect(serving(await runCli(['--port', '0', '--max-pending-reply-bytes', '0'], capture())).replyBudget).toBeUndefined()
+  })
+
   it('prints only the URL with --quiet', async () => {
     const io = capture()
     const server = serving(await runCli(['-q', '-p', '0'], io))
@@ -161,6 +167,7 @@ describe('runCli', () => {
     [['--balance=-1']],
     [['--balance', '1.2.3']],
     [['--block-time', '1', '--no-mining']],
+    [['--max-pending-reply-bytes', '-1']],
     [['--port']],
     [['stray']],
   ])('exits with code 2 and a message on bad flags: %j', async (argv) => {

@@ -53,6 +53,7 @@ const FLAGS = {
   'allow-origin': { type: 'string', multiple: true },
   'max-connections': { type: 'string' },
   'idle-timeout': { type: 'string' },
+  'max-pending-reply-bytes': { type: 'string' },
   hosted: { type: 'boolean' },
   'no-remasc': { type: 'boolean' },
   'no-tx-rate-limit': { type: 'boolean' },
@@ -85,6 +86,9 @@ Server:
                                (default: localhost pages and non-browser clients only)
       --max-connections <n>    most open connections (default 1000)
       --idle-timeout <ms>      close a connection idle this long (default 10000)
+      --max-pending-reply-bytes <n>
+                               most reply bytes not yet taken by clients, all connections together;
+                               past it the clients that do not read are cut, 0 = off (default 268435456)
 Chain:
   -n, --network <name>         regtest | mainnet | testnet | devnet (default regtest, chain id 33)
   -a, --accounts <n>           number of default "cow" accounts (default 10)
@@ -298,6 +302,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
   if (v['allow-origin'] !== undefined) options.allowedOrigins = v['allow-origin'].includes('*') ? '*' : v['allow-origin']
   if (v['max-connections'] !== undefined) options.maxConnections = integer('max-connections', v['max-connections'], 1)
   if (v['idle-timeout'] !== undefined) options.idleTimeout = integer('idle-timeout', v['idle-timeout'], 1)
+  if (v['max-pending-reply-bytes'] !== undefined) options.maxPendingReplyBytes = integer('max-pending-reply-bytes', v['max-pending-reply-bytes'], 0)
   if (v.hosted === true) options.hosted = true
   if (v['no-remasc'] === true) options.remasc = false
   if (v['no-tx-rate-limit'] === true) options.accountTxRateLimit = false

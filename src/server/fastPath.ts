@@ -19,6 +19,7 @@ import { maxHeaderSize, STATUS_CODES, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import type { RequestCore } from './handler.js'
 import { CORS_HEADERS } from './http.js'
+import type { ReplyBudget } from './replyBudget.js'
 
 const HEAD_END = Buffer.from('\r\n\r\n')
 /** Bytes a client may send ahead while a reply is owed before its connection is paused. */
@@ -55,26 +56,38 @@ function httpDate(): string {
  */
 const owedSockets: Socket[] = []
 const owedReplies: string[] = []
+const owedBudgets: Array<ReplyBudget | undefined> = []
+
+/**
+ * Writes `text` to `socket`; a write the kernel does not take at once (bytes left in `writableLength`) is counted in
+ * the server's budget of unsent replies (src/server/replyBudget.ts), which may close the connection.
+ */
+function write(socket: Socket, text: string, budget: ReplyBudget | undefined): void {
+  socket.write(text)
+  if (budget !== undefined && socket.writableLength > 0) budget.noteSocket(socket)
+}
 
 /** Writes every reply owed. */
 function writeOwed(): void {
   for (let i = 0; i < owedSockets.length; i++) {
     const socket = owedSockets[i]!
-    if (!socket.destroyed) socket.write(owedReplies[i]!)
+    if (!socket.destroyed) write(socket, owedReplies[i]!, owedBudgets[i])
   }
   owedSockets.length = 0
   owedReplies.length = 0
+  owedBudgets.length = 0
 }
 
 /** Writes `text` now when `sequential` and nothing is owed (so replies keep their order), else with the others. */
-function reply(socket: Socket, text: string, sequential: boolean): void {
+function reply(socket: Socket, text: string, sequential: boolean, budget: ReplyBudget | undefined): void {
   if (sequential && owedSockets.length === 0) {
-    socket.write(text)
+    write(socket, text, budget)
     return
   }
   if (owedSockets.length === 0) setImmediate(writeOwed)
   owedSockets.push(socket)
   owedReplies.push(text)
+  owedBudgets.push(budget)
 }
 
 /** The head of a request the fast path serves: its target, the headers the checks read, its body's size. */
@@ -147,7 +160,13 @@ function parseHead(buf: Buffer, end: number): Head | undefined {
  * connections it is serving (for `close()`), or undefined when node:http's connection listener is not the one
  * expected (then nothing is changed).
  */
-export function installFastPath(server: Server, core: RequestCore, maxBodyBytes: number, idleTimeoutMs: number): (() => void) | undefined {
+export function installFastPath(
+  server: Server,
+  core: RequestCore,
+  maxBodyBytes: number,
+  idleTimeoutMs: number,
+  budget?: ReplyBudget,
+): (() => void) | undefined {
   const listeners = server.listeners('connection')
   const nodeListener = listeners[0]
   if (listeners.length !== 1 || typeof nodeListener !== 'function' || nodeListener.name !== 'connectionListener') return undefined
@@ -189,10 +208,10 @@ export function installFastPath(server: Server, core: RequestCore, maxBodyBytes:
       if (socket.destroyed) return
       if (socket.isPaused()) socket.resume()
       const head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'unknown'}\r\n${CORS_LINES}`
-      if (json === undefined) reply(socket, `${head}Content-Length: 0\r\nDate: ${httpDate()}\r\n${keepAlive}`, sequential)
+      if (json === undefined) reply(socket, `${head}Content-Length: 0\r\nDate: ${httpDate()}\r\n${keepAlive}`, sequential, budget)
       else {
         const body = json + '\n'
-        reply(socket, `${head}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body, 'utf8')}\r\nDate: ${httpDate()}\r\n${keepAlive}${body}`, sequential)
+        reply(socket, `${head}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body, 'utf8')}\r\nDate: ${httpDate()}\r\n${keepAlive}${body}`, sequential, budget)
       }
       if (buf !== undefined && !inServe) serve()
     }

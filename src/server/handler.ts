@@ -24,6 +24,7 @@ import { isJsonContentType, readBody, replyHeads, statusOf, writeEmpty, writeJso
 import { hostAllowed, walletRefusal, type AccessConfig } from './access.js'
 import { replyText, type MethodVeto } from '../rpc/dispatch.js'
 import { responseTooLarge } from '../errors.js'
+import type { ReplyBudget } from './replyBudget.js'
 
 /** What the server needs from a provider: its JSON-RPC dispatcher (see `Provider.handleJsonRpc`). */
 export interface JsonRpcEndpoint {
@@ -40,6 +41,8 @@ export interface HandlerConfig extends ReplyConfig {
   maxResponseBytes: number
   /** Host and Origin rules (src/server/access.ts). */
   access: AccessConfig
+  /** The server's budget of reply bytes not yet taken by clients (src/server/replyBudget.ts); none = not counted. */
+  budget?: ReplyBudget
 }
 
 /**
@@ -149,7 +152,7 @@ export interface RequestCore {
  */
 export function createRequestCore(endpoint: JsonRpcEndpoint, config: HandlerConfig): RequestCore {
   const heads = replyHeads(config)
-  const { access, apiKeys, maxBodyBytes, maxResponseBytes } = config
+  const { access, apiKeys, maxBodyBytes, maxResponseBytes, budget } = config
   const tooLarge = tooLargeJson(maxBodyBytes)
   // The transport of a request with no veto (only the reply limit): one shared object, not one per request.
   const noVeto = Object.freeze({ maxReplyBytes: maxResponseBytes })
@@ -232,6 +235,9 @@ export function createRequestCore(endpoint: JsonRpcEndpoint, config: HandlerConf
       settle(socket)
       if (json === undefined) writeEmpty(res, status, heads)
       else writeJson(res, status, json, heads)
+      // Bytes the kernel did not take at once (or a reply waiting behind the connection's previous one) count in the
+      // server's budget of unsent replies.
+      if (budget !== undefined && res.writableLength > 0) budget.noteResponse(res, socket)
     }
     readBody(req, maxBodyBytes, (body) => {
       if (body !== undefined) return run(body.toString('utf8'), origin, send)

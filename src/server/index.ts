@@ -11,6 +11,7 @@ import { DEFAULT_MAX_BODY_BYTES } from './http.js'
 import { dumpTarget, loadAtStart, writeStateFile, type StateFileOptions } from './stateFile.js'
 import { attachWebSocket } from './ws.js'
 import { installFastPath } from './fastPath.js'
+import { DEFAULT_MAX_PENDING_REPLY_BYTES, ReplyBudget } from './replyBudget.js'
 
 /** Default port: RSKj `rpc.providers.web.http.port` (reference §1.1). */
 export const DEFAULT_PORT = 4444
@@ -56,6 +57,12 @@ export interface ServerOptions extends ProviderOptions {
   /** Most open connections; more are refused at once. Default 1,000. */
   maxConnections?: number
   /**
+   * Most bytes of replies (HTTP and WebSocket) written but not yet taken by their clients, all connections together;
+   * 0 = no limit. When a write takes the total past it, the server closes the connections whose clients hold the
+   * most bytes the longest without reading, until it is back under (src/server/replyBudget.ts). Default 256 MiB.
+   */
+  maxPendingReplyBytes?: number
+  /**
    * Idle time after which a connection is closed, in ms: between requests (keep-alive), and until a new
    * connection has sent its request headers. Default 10,000.
    */
@@ -96,6 +103,11 @@ export interface RsksimServer {
   provider: Provider
   /** Stops listening, closes idle and active connections, and disconnects the provider if the server created it. */
   close(): Promise<void>
+  /**
+   * The budget of unsent reply bytes (`held`, `peak`, `closed`), undefined when `maxPendingReplyBytes` is 0. For tests.
+   * @internal
+   */
+  replyBudget?: ReplyBudget | undefined
 }
 
 function urlHost(host: string): string {
@@ -155,6 +167,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
     allowedOrigins = [],
     maxConnections = DEFAULT_MAX_CONNECTIONS,
     idleTimeout = DEFAULT_IDLE_TIMEOUT,
+    maxPendingReplyBytes = DEFAULT_MAX_PENDING_REPLY_BYTES,
     state = {},
     fastPath = true,
     ...providerOptions
@@ -167,6 +180,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
 
   if (!Number.isInteger(maxConnections) || maxConnections < 1) throw new RangeError(`rsksim: invalid maxConnections ${maxConnections}`)
   if (!Number.isInteger(idleTimeout) || idleTimeout < 1) throw new RangeError(`rsksim: invalid idleTimeout ${idleTimeout}`)
+  if (!Number.isSafeInteger(maxPendingReplyBytes) || maxPendingReplyBytes < 0) {
+    throw new RangeError(`rsksim: invalid maxPendingReplyBytes ${maxPendingReplyBytes}`)
+  }
+  const budget = maxPendingReplyBytes > 0 ? new ReplyBudget(maxPendingReplyBytes) : undefined
 
   if (state.interval !== undefined && (!(state.interval > 0) || dumpTarget(state) === undefined)) {
     throw new RangeError('rsksim: state.interval needs a positive number of seconds and a file to write (state.path or state.dump)')
@@ -186,18 +203,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
     maxResponseBytes: provider.options.maxResponseSize,
     keepAlive,
     access: { allowedHosts, allowedOrigins, boundHost: host },
+    ...(budget !== undefined ? { budget } : {}),
   })
   const server = createServer(core.listener)
   // Requests with `Expect: 100-continue` come to the same listener, which sends 100 only once they pass its checks.
   server.on('checkContinue', core.listener)
   // With keep-alive off every reply closes its connection, which node:http does; the fast path serves kept ones.
-  const closeFast = fastPath && keepAlive ? installFastPath(server, core, maxBodyBytes, idleTimeout) : undefined
+  const closeFast = fastPath && keepAlive ? installFastPath(server, core, maxBodyBytes, idleTimeout, budget) : undefined
   server.maxConnections = maxConnections
   server.keepAliveTimeout = idleTimeout
   closeIdleSockets(server, idleTimeout)
   let closeSockets: () => void
   try {
-    closeSockets = attachWebSocket(server, provider, apiKeys === undefined ? null : new Set(apiKeys), { allowedHosts, allowedOrigins, boundHost: host })
+    closeSockets = attachWebSocket(server, provider, apiKeys === undefined ? null : new Set(apiKeys), { allowedHosts, allowedOrigins, boundHost: host }, { budget })
     await listen(server, port, host)
   } catch (e) {
     if (owned) await provider.disconnect()
@@ -237,5 +255,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
     host,
     provider,
     close,
+    replyBudget: budget,
   }
 }

@@ -6,7 +6,8 @@
  * Limits (docs/robustness.md): a message may be at most 5 MiB (RSKj aggregates frames up to 5 MiB; larger closes
  * with 1009); a reply over `maxResponseSize` is RSKj's bare -32011, as over HTTP; at most 1000 subscriptions per
  * connection; a client that does not read is closed (1008) once 16 MiB wait in its send buffer, so it never holds
- * the node or others; a ping every 30 s, and a socket that missed the previous pong is dropped.
+ * the node or others; what all sockets leave unsent counts in the server's budget (`maxPendingReplyBytes`,
+ * src/server/replyBudget.ts); a ping every 30 s, and a socket that missed the previous pong is dropped.
  */
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
@@ -17,6 +18,7 @@ import { apiKeyOf, overReplyLimit, tooLargeReplyJson, UNAUTHORIZED_CODE, UNAUTHO
 import { hostAllowed, walletRefusal, type AccessConfig } from './access.js'
 import { replyText, type MethodVeto } from '../rpc/dispatch.js'
 import { lazily } from '../node/lazily.js'
+import type { ReplyBudget } from './replyBudget.js'
 
 export const WS_MAX_MESSAGE_BYTES = 5 * 1024 * 1024
 export const WS_MAX_BUFFERED_BYTES = 16 * 1024 * 1024
@@ -36,14 +38,19 @@ const rpcError = (code: number, message: string): string => JSON.stringify({ jso
  * ms here (it loads node:https, node:tls and node:zlib), which an in-process provider and a server only asked over
  * HTTP never need (docs/performance.md, twentieth and twenty-third rounds). That first upgrade waits for the import;
  * the socket is not read meanwhile (a client sends no frame before the 101 answer), and is dropped if the server
- * closes first. `limits` are for tests: a smaller send buffer bound, a shorter ping interval.
+ * closes first. `limits` are for tests: a smaller send buffer bound, a shorter ping interval; `budget` is the
+ * server's budget of unsent reply bytes (src/server/replyBudget.ts), which counts what a socket leaves unsent.
  */
 export function attachWebSocket(
   server: Server,
   provider: Provider,
   apiKeys: ReadonlySet<string> | null,
   access: AccessConfig,
-  { maxBufferedBytes = WS_MAX_BUFFERED_BYTES, pingMs = WS_PING_MS }: { maxBufferedBytes?: number; pingMs?: number } = {},
+  {
+    maxBufferedBytes = WS_MAX_BUFFERED_BYTES,
+    pingMs = WS_PING_MS,
+    budget,
+  }: { maxBufferedBytes?: number; pingMs?: number; budget?: ReplyBudget | undefined } = {},
 ): () => void {
   let wss: WebSocketServer | undefined
   let closed = false
@@ -66,7 +73,7 @@ export function attachWebSocket(
     const veto = walletRefusal(req.headers.origin, access)
     const upgrade = (w: WebSocketServer): void => {
       if (closed || socket.destroyed) return void socket.destroy()
-      w.handleUpgrade(req, socket, head, (ws) => serve(ws, veto))
+      w.handleUpgrade(req, socket, head, (ws) => serve(ws, socket, veto))
     }
     if (wss !== undefined) return upgrade(wss)
     load()
@@ -89,7 +96,7 @@ export function attachWebSocket(
     return overReplyLimit(json, maxReplyBytes) ? tooLargeReplyJson(maxReplyBytes) : json
   }
 
-  function serve(ws: WebSocket, veto: MethodVeto | undefined): void {
+  function serve(ws: WebSocket, socket: Duplex, veto: MethodVeto | undefined): void {
     alive.set(ws, true)
     const send = (json: string): void => {
       if (ws.readyState !== ws.OPEN) return
@@ -99,6 +106,15 @@ export function attachWebSocket(
         return
       }
       ws.send(json)
+      // A message the kernel did not take at once counts in the server's budget of unsent replies, which may close
+      // this socket (terminated: a close frame would wait behind the bytes its client does not read).
+      if (budget !== undefined && ws.bufferedAmount > 0) budget.noteWebSocket(ws, socket, cut)
+    }
+    // Closed by the budget: the subscriptions stop at once (the 'close' event comes only once the loop turns, and a
+    // hardhat_mine turn makes 1,000 blocks), then the socket goes with what it holds.
+    const cut = (): void => {
+      subs.close()
+      ws.terminate()
     }
     const subs = provider.openSubscriptions((subscription, result) =>
       send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } })),
