@@ -13,6 +13,7 @@ import { createProvider, startServer, type RsksimServer } from '../src/index.js'
 import { attachWebSocket } from '../src/server/ws.js'
 import { COW, COW_KEY, COW1, deploy, NO_QUOTA } from './helpers.js'
 import { Events } from './fixtures/index.js'
+import { openWs } from './wsClient.js'
 
 const servers: RsksimServer[] = []
 afterEach(async () => {
@@ -24,29 +25,7 @@ async function serve(opts: Parameters<typeof startServer>[0] = {}): Promise<Rsks
   return s
 }
 
-/** A raw socket with a queue of parsed messages. */
-async function open(url: string): Promise<{ ws: WebSocket; next: () => Promise<any>; call: (method: string, params?: unknown[]) => Promise<any> }> {
-  const ws = new WebSocket(url)
-  const queue: any[] = []
-  const waiters: Array<(m: any) => void> = []
-  ws.on('message', (d) => {
-    const m = JSON.parse(String(d))
-    const w = waiters.shift()
-    if (w) w(m)
-    else queue.push(m)
-  })
-  await new Promise<void>((res, rej) => {
-    ws.once('open', () => res())
-    ws.once('error', rej)
-  })
-  const next = (): Promise<any> => (queue.length > 0 ? Promise.resolve(queue.shift()) : new Promise((r) => waiters.push(r)))
-  let id = 0
-  const call = async (method: string, params: unknown[] = []): Promise<any> => {
-    ws.send(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }))
-    return next()
-  }
-  return { ws, next, call }
-}
+const open = (url: string) => openWs(url)
 
 const events = new Interface(Events.abi as never)
 const VALUE = keccakId('Value(uint256,uint256)')

@@ -8,12 +8,13 @@
  * id it does not hold. The HTTP answer of the same server is the second reference where both transports apply.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import WebSocket from 'ws'
+import type WebSocket from 'ws'
 import { Wallet } from 'ethers'
 import { createServer, request } from 'node:http'
 import { createProvider, startServer, type Provider, type RsksimServer, type ServerOptions } from '../../src/index.js'
 import { attachWebSocket } from '../../src/server/ws.js'
 import { COW, COW_KEY, NO_QUOTA } from '../helpers.js'
+import { openWs, type WsClient } from '../wsClient.js'
 
 const servers: RsksimServer[] = []
 afterEach(async () => {
@@ -25,38 +26,8 @@ async function serve(opts: ServerOptions = {}): Promise<RsksimServer> {
   return s
 }
 
-interface Client {
-  ws: WebSocket
-  /** The next message, parsed. */
-  next: () => Promise<any>
-  call: (method: string, params?: unknown[]) => Promise<any>
-  /** The close code and reason the client saw. */
-  closed: Promise<{ code: number; reason: string }>
-}
-
-async function open(url: string, options: WebSocket.ClientOptions = {}): Promise<Client> {
-  const ws = new WebSocket(url, { maxPayload: 0, ...options })
-  const queue: any[] = []
-  const waiters: Array<(m: any) => void> = []
-  ws.on('message', (d) => {
-    const m = JSON.parse(String(d))
-    const w = waiters.shift()
-    if (w) w(m)
-    else queue.push(m)
-  })
-  const closed = new Promise<{ code: number; reason: string }>((r) => ws.on('close', (code, reason) => r({ code, reason: String(reason) })))
-  await new Promise<void>((res, rej) => {
-    ws.once('open', () => res())
-    ws.once('error', rej)
-  })
-  const next = (): Promise<any> => (queue.length > 0 ? Promise.resolve(queue.shift()) : new Promise((r) => waiters.push(r)))
-  let id = 0
-  const call = (method: string, params: unknown[] = []): Promise<any> => {
-    ws.send(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }))
-    return next()
-  }
-  return { ws, next, call, closed }
-}
+/** A client without `ws`'s own 100 MiB limit on what it receives: the server's limits are what is tested. */
+const open = (url: string, options: WebSocket.ClientOptions = {}): Promise<WsClient> => openWs(url, { maxPayload: 0, ...options })
 
 async function post(url: string, body: unknown): Promise<unknown> {
   const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
@@ -356,7 +327,7 @@ describe('WebSocket: no client holds the node or the others', () => {
     a.ws.close()
     await a.closed
     // The server counts the connection as closed once its socket is: try until it has.
-    let again: Client | undefined
+    let again: WsClient | undefined
     while (again === undefined) again = await open(s.wsUrl).catch(() => undefined)
     expect((await again.call('eth_chainId')).result).toBe('0x21')
   })
