@@ -1,6 +1,7 @@
 import { ExecutionTimeout } from './node/exec/guard.js'
 import { ResponseTooLarge } from './node/exec/tracers/sizeBudget.js'
 import { TooManyFilters } from './node/filters/filters.js'
+import { TooManyFilterValues } from './node/filters/filterValues.js'
 import { EstimateFailed, ExecutionReverted, TransactionRejected, DatabaseWriteFailed, StateNotKept, LocalCallGasTooLow, RemoteFailed, ForkError, ChainTooShort } from './node/errors.js'
 import { bytesToHex } from '@ethereumjs/util'
 import { revertMessage } from './node/exec/revertReason.js'
@@ -107,7 +108,7 @@ export function toRpcError(e: unknown): RpcError {
   if (e instanceof RpcError) return e
   if (e instanceof ExecutionTimeout) return timeoutError(e)
   if (e instanceof ResponseTooLarge) return responseTooLarge(e.limit, e)
-  if (e instanceof TooManyFilters) return new RpcError(ErrorCode.Generic, e.message, { cause: e })
+  if (e instanceof TooManyFilters || e instanceof TooManyFilterValues) return new RpcError(ErrorCode.Generic, e.message, { cause: e })
   if (e instanceof TransactionRejected) return txRejected(e.message)
   if (e instanceof EstimateFailed) return new RpcError(ErrorCode.Generic, e.message, { cause: e })
   if (e instanceof ExecutionReverted) return revertError(e.data)

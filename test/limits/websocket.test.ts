@@ -7,7 +7,7 @@
  * (`max_aggregated_frame_size` = 5242880); `EthSubscriptionNotificationEmitter.unsubscribe` answers false for an
  * id it does not hold. The HTTP answer of the same server is the second reference where both transports apply.
  */
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type WebSocket from 'ws'
 import { Wallet } from 'ethers'
 import { createServer, request } from 'node:http'
@@ -231,7 +231,7 @@ describe('WebSocket: no client holds the node or the others', () => {
     for (let i = 0; i < 20; i++) expect((await a.call('eth_subscribe', ['logs', largest])).result).toMatch(/^0x[0-9a-f]{32}$/)
     const full = {
       code: -32000,
-      message: 'too many filter values held by subscriptions (100000 of 100000 in use, this one names 1): unsubscribe some, or name fewer addresses and topics',
+      message: 'too many filter values held by filters and subscriptions (100000 of 100000 in use, this one names 1): uninstall or unsubscribe some, or name fewer addresses and topics',
     }
     expect((await b.call('eth_subscribe', ['logs', { address: addresses[0] }])).error).toEqual(full)
     await expect(s.provider.request({ method: 'eth_subscribe', params: ['logs', { topics: [topics[0]] }] })).rejects.toMatchObject(full)
@@ -249,6 +249,48 @@ describe('WebSocket: no client holds the node or the others', () => {
     // And one cancelled by eth_unsubscribe.
     expect((await b.call('eth_unsubscribe', [answer.result])).result).toBe(true)
     for (let i = 0; i < 20; i++) expect((await b.call('eth_subscribe', ['logs', largest])).result).toMatch(/^0x/)
+  })
+
+  it('holds eth_newFilter\'s log filters to the same node-wide bound as subscriptions, and gives back what they held', async () => {
+    const s = await serve({ filterTimeout: 60_000 })
+    const addresses = Array.from({ length: 1000 }, (_, i) => '0x' + (i + 1).toString(16).padStart(40, '0'))
+    const topics = addresses.map((a) => '0x' + a.slice(2).padStart(64, '0'))
+    const largest = { address: addresses, topics: [topics, topics, topics, topics] }
+    const full = (asked: number) => ({
+      code: -32000,
+      message: `too many filter values held by filters and subscriptions (100000 of 100000 in use, this one names ${asked}): uninstall or unsubscribe some, or name fewer addresses and topics`,
+    })
+    // 19 filters and one subscription of 5,000 values each: the 100,000 are held.
+    const ids: string[] = []
+    for (let i = 0; i < 19; i++) ids.push((await s.provider.request({ method: 'eth_newFilter', params: [largest] })) as string)
+    const c = await open(s.wsUrl)
+    const sub = (await c.call('eth_subscribe', ['logs', largest])).result as string
+    await expect(s.provider.request({ method: 'eth_newFilter', params: [{ address: addresses[0] }] })).rejects.toMatchObject(full(1))
+    expect((await c.call('eth_subscribe', ['logs', { address: addresses[0] }])).error).toEqual(full(1))
+    // Filters without values, and the other kinds, are not held back.
+    expect(await s.provider.request({ method: 'eth_newFilter', params: [{}] })).toMatch(/^0x/)
+    expect(await s.provider.request({ method: 'eth_newBlockFilter', params: [] })).toMatch(/^0x/)
+    // An uninstalled filter gives its values back; so does a cancelled subscription.
+    expect(await s.provider.request({ method: 'eth_uninstallFilter', params: [ids[0]] })).toBe(true)
+    expect((await c.call('eth_subscribe', ['logs', largest])).result).toMatch(/^0x[0-9a-f]{32}$/)
+    expect((await c.call('eth_unsubscribe', [sub])).result).toBe(true)
+    expect(await s.provider.request({ method: 'eth_newFilter', params: [largest] })).toMatch(/^0x/)
+  })
+
+  it('gives back the filter values of a log filter that expired', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      const p = await createProvider({ ...NO_QUOTA })
+      const addresses = Array.from({ length: 1000 }, (_, i) => '0x' + (i + 1).toString(16).padStart(40, '0'))
+      const topics = addresses.map((a) => '0x' + a.slice(2).padStart(64, '0'))
+      const largest = { address: addresses, topics: [topics, topics, topics, topics] }
+      for (let i = 0; i < 20; i++) await p.request({ method: 'eth_newFilter', params: [largest] })
+      await expect(p.request({ method: 'eth_newFilter', params: [largest] })).rejects.toMatchObject({ code: -32000 })
+      vi.setSystemTime(Date.now() + 5 * 60_000 + 1) // past filterTimeout (5 minutes): all 20 expire unpolled
+      expect(await p.request({ method: 'eth_newFilter', params: [largest] })).toMatch(/^0x/)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('gives back the filter values of a batch that subscribes after its socket closed', async () => {

@@ -9,6 +9,7 @@
  * process alive (RSKj sweeps at most once a minute on filter activity; sweeping every time costs one pass over
  * the installed filters, which the event fan-out does anyway).
  */
+import type { FilterValues } from './filterValues.js'
 import type { EventEmitter } from 'eventemitter3'
 import type { BlockRecord, TxRecord } from '../chain/types.js'
 import type { NodeEvents } from '../node.js'
@@ -47,6 +48,8 @@ const isBlockEvent = (e: LogEvent): e is LogBlockEvent => 'block' in e
 export interface LogCriteria {
   /** Whether a block with this logs bloom may hold a matching log. */
   mayHold(bloom: Uint8Array): boolean
+  /** How many addresses and topics it names (held against the node's bound, filterValues.ts). */
+  readonly values: number
 }
 
 /**
@@ -115,6 +118,8 @@ export class FilterManager {
   private readonly installed = new Map<bigint, PollFilter>()
 
   constructor(
+    /** The node's count of held filter values (filterValues.ts), shared with its logs subscriptions. */
+    private readonly values: FilterValues,
     events: EventEmitter<NodeEvents>,
     private readonly timeout: () => number,
     /** The head's number, where the range of a log filter that follows new blocks ends. */
@@ -202,12 +207,13 @@ export class FilterManager {
 
   uninstall(id: bigint): boolean {
     this.sweep()
-    return this.installed.delete(id)
+    return this.remove(id)
   }
 
   private install(f: PollFilter): bigint {
     this.sweep()
     if (this.installed.size >= MAX_FILTERS) throw new TooManyFilters()
+    if (f.kind === 'log') this.values.take(f.criteria.values)
     const id = this.nextId++
     this.installed.set(id, f)
     return id
@@ -215,7 +221,16 @@ export class FilterManager {
 
   private sweep(): void {
     const deadline = this.now() - this.timeout()
-    for (const [id, f] of this.installed) if (f.lastAccess <= deadline) this.installed.delete(id)
+    for (const [id, f] of this.installed) if (f.lastAccess <= deadline) this.remove(id)
+  }
+
+  /** Uninstalls filter `id`, giving back the values a log filter held. */
+  private remove(id: bigint): boolean {
+    const f = this.installed.get(id)
+    if (f === undefined) return false
+    this.installed.delete(id)
+    if (f.kind === 'log') this.values.give(f.criteria.values)
+    return true
   }
 
   /**

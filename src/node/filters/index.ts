@@ -4,6 +4,7 @@
  */
 import type { RskNode } from '../node.js'
 import { FilterManager } from './filters.js'
+import { filterValuesOf } from './filterValues.js'
 
 export {
   FilterManager,
@@ -25,6 +26,7 @@ export function filtersOf(node: RskNode): FilterManager {
   let m = managers.get(node)
   if (m === undefined) {
     m = new FilterManager(
+      filterValuesOf(node),
       node.events,
       () => node.options.filterTimeout,
       () => node.chain.store.headNumber,

@@ -14,6 +14,7 @@ import { formatBlock } from '../format/block.js'
 import { blockLogs, markRemoved } from '../format/log.js'
 import { bloomMatcher, rawLogMatcher } from '../namespaces/eth/logs.js'
 import { ErrorCode, invalidParams, RpcError } from '../../errors.js'
+import { filterValuesOf } from '../../node/filters/filterValues.js'
 
 /** Receives `{ subscription, result }` for each notification. */
 export type Sink = (subscription: string, result: unknown) => void
@@ -21,16 +22,6 @@ export type Sink = (subscription: string, result: unknown) => void
 /** Subscriptions one owner may hold at once: bounds the per-block fan-out an abusive client can cause. */
 export const MAX_SUBSCRIPTIONS = 1000
 
-/**
- * Filter values (addresses, and topics of every position) that the live `logs` subscriptions of one node may hold,
- * all owners together. Each value costs about 400 bytes of matchers, and one subscription may name 5,000 (1,000
- * addresses, 4 positions of 1,000 topics: about 2 MB), so without a node-wide bound 2,110 such subscriptions over
- * three WebSocket connections ran the node out of memory (V8's heap limit, ~4 GB). 100,000 values are about 40 MB.
- */
-export const MAX_SUBSCRIPTION_VALUES = 100_000
-
-/** Values held by the live subscriptions of each node (every connection and the in-process provider together). */
-const heldValues = new WeakMap<RskNode, number>()
 
 /** The fields of RSKj's `BlockHeaderNotification`, in its order. */
 const HEADER_FIELDS = [
@@ -135,16 +126,8 @@ export class Subscriptions {
     if (this.closed) throw new RpcError(ErrorCode.Generic, 'the connection that subscribes is closed')
     const kind = parseParams(params)
     if (this.active.size >= MAX_SUBSCRIPTIONS) throw invalidParams(`too many subscriptions (limit ${MAX_SUBSCRIPTIONS})`)
-    if (kind.type === 'logs' && kind.values > 0) {
-      const held = heldValues.get(this.node) ?? 0
-      if (held + kind.values > MAX_SUBSCRIPTION_VALUES) {
-        throw new RpcError(
-          ErrorCode.Generic,
-          `too many filter values held by subscriptions (${held} of ${MAX_SUBSCRIPTION_VALUES} in use, this one names ${kind.values}): unsubscribe some, or name fewer addresses and topics`,
-        )
-      }
-      heldValues.set(this.node, held + kind.values)
-    }
+    // The node-wide bound on filter values, shared with eth_newFilter's log filters (src/node/filters/filterValues.ts).
+    if (kind.type === 'logs') filterValuesOf(this.node).take(kind.values)
     // RSKj `SubscriptionId`: 16 random bytes as DATA.
     const id = bytesToHex(randomBytes(16))
     this.active.set(id, kind)
@@ -169,7 +152,7 @@ export class Subscriptions {
     const kind = this.active.get(id)
     if (kind === undefined) return false
     this.active.delete(id)
-    if (kind.type === 'logs' && kind.values > 0) heldValues.set(this.node, (heldValues.get(this.node) ?? 0) - kind.values)
+    if (kind.type === 'logs') filterValuesOf(this.node).give(kind.values)
     return true
   }
 

@@ -28,8 +28,10 @@ const filterId: Codec<bigint> = (v) => {
 /** The criteria of a log filter (addresses, topics), as the node keeps them for it. */
 class FilterCriteria implements LogCriteria {
   readonly mayHold: (bloom: Uint8Array) => boolean
+  readonly values: number
   constructor(readonly filter: FilterObject) {
     this.mayHold = bloomMatcher(filter)
+    this.values = filter.addresses.length + filter.topics.reduce((n, t) => n + (t?.length ?? 0), 0)
   }
 }
 
