@@ -277,6 +277,13 @@ describe('over HTTP with ethers JsonRpcProvider', () => {
     expect(traces[0].blockNumber).toBe(receipt.blockNumber)
     // trace_block adds the block's REMASC transaction after it (TraceModuleImpl.buildBlockTraces).
     expect((await client.send('trace_block', [receipt.blockHash])).filter((t: any) => t.transactionHash === tx.hash)).toEqual(traces)
+    // trace_filter's bounds as RSKj reads them (TraceModuleImpl 147-157, HexUtils 72-78): a signed number, and the
+    // REMASC transaction (sender 0x0…0) never matching fromAddress.
+    const n = '0x' + receipt.blockNumber.toString(16)
+    const inBlock = await client.send('trace_filter', [{ fromBlock: n, toBlock: n }])
+    expect(inBlock.map((t: any) => t.action.to)).toEqual([c, undefined, '0x0000000000000000000000000000000001000008'])
+    expect(await client.send('trace_filter', [{ fromBlock: '0x-1', toBlock: n }])).toEqual([])
+    expect(await client.send('trace_filter', [{ fromBlock: n, toBlock: n, fromAddress: ['0x0000000000000000000000000000000000000000'] }])).toEqual([])
     client.destroy()
   })
 })
