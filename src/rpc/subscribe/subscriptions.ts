@@ -12,7 +12,7 @@ import type { BlockRecord, LogRecord, TxRecord } from '../../node/chain/types.js
 import { filterObject } from '../codecs/objects.js'
 import { formatBlock } from '../format/block.js'
 import { blockLogs, markRemoved } from '../format/log.js'
-import { bloomMatcher, rawLogMatcher } from '../namespaces/eth/logs.js'
+import { bloomMatcher, filterValueCount, rawLogMatcher } from '../namespaces/eth/logs.js'
 import { ErrorCode, invalidParams, RpcError } from '../../errors.js'
 import { filterValuesOf } from '../../node/filters/filterValues.js'
 
@@ -58,8 +58,7 @@ function parseParams(params: unknown): Kind {
     if (typeof p !== 'object' || p === null || Array.isArray(p)) throw invalidParams('Invalid logs subscription params')
     // The matchers (bloom bits included) are built once here, not on every block.
     const filter = filterObject(p)
-    const values = filter.addresses.length + filter.topics.reduce((n, t) => n + (t?.length ?? 0), 0)
-    return { type: 'logs', keep: rawLogMatcher(filter), mayHold: bloomMatcher(filter), values }
+    return { type: 'logs', keep: rawLogMatcher(filter), mayHold: bloomMatcher(filter), values: filterValueCount(filter) }
   }
   throw invalidParams(`Unknown subscription type '${type}'`)
 }

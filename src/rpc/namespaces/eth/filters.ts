@@ -13,7 +13,7 @@ import { blockLogs, markRemoved } from '../../format/log.js'
 import { filterNotFound } from '../../../errors.js'
 import { filtersOf, type LogChanges, type LogCriteria, type LogScope, type RemoteRange } from '../../../node/filters/index.js'
 import type { RskNode } from '../../../node/node.js'
-import { bloomMatcher, collectLogs, filterBlocks, logBound, logRange, overBlockRange, rawLogMatcher } from './logs.js'
+import { bloomMatcher, collectLogs, filterBlocks, filterValueCount, logBound, logRange, overBlockRange, rawLogMatcher } from './logs.js'
 
 /**
  * A filter id. RSKj reads it as `HexDataParam` (so a bad one gets `Invalid data format: invalid hex value.`);
@@ -31,7 +31,7 @@ class FilterCriteria implements LogCriteria {
   readonly values: number
   constructor(readonly filter: FilterObject) {
     this.mayHold = bloomMatcher(filter)
-    this.values = filter.addresses.length + filter.topics.reduce((n, t) => n + (t?.length ?? 0), 0)
+    this.values = filterValueCount(filter)
   }
 }
 
@@ -54,7 +54,7 @@ export function hasHistory(f: FilterObject): boolean {
  * that block's, so that a poll answers the last block's logs alone; rsksim reports every block mined since the
  * previous poll (spec "Filter lifecycle", "Events" 3: the items that occurred since the last poll).
  */
-function scopeOf(node: RskNode, f: FilterObject): LogScope {
+function scopeOf(node: RskNode, f: FilterObject, mayHold: (bloom: Uint8Array) => boolean): LogScope {
   const head = node.chain.store.headNumber
   // Read (and refused, `logBound`) before anything is kept, as eth_getLogs reads them.
   const from = logBound(f.fromBlock)
@@ -62,7 +62,6 @@ function scopeOf(node: RskNode, f: FilterObject): LogScope {
   if (f.blockHash !== undefined) {
     const hash = bytesToHex(f.blockHash)
     const block = node.chain.store.getByHash(hash)
-    const mayHold = bloomMatcher(f)
     return { from: head + 1n, to: undefined, fromLatest: true, hash, block: block !== undefined && mayHold(block.header.logsBloom) ? block : undefined }
   }
   if (from === 'latest') return { from: head + 1n, to: undefined, fromLatest: true }
@@ -81,9 +80,10 @@ function scopeOf(node: RskNode, f: FilterObject): LogScope {
  * first poll (src/rpc/forkLogs.ts).
  */
 export function newLogFilter(node: RskNode, f: FilterObject, remote?: RemoteRange): bigint {
-  const scope = scopeOf(node, f)
+  const criteria = new FilterCriteria(f)
+  const scope = scopeOf(node, f, criteria.mayHold)
   const part = remote !== undefined && scope.hash !== undefined ? { ...remote, hash: scope.hash } : remote
-  return filtersOf(node).newLogFilter(new FilterCriteria(f), scope, part)
+  return filtersOf(node).newLogFilter(criteria, scope, part)
 }
 
 /** The criteria of log filter `id`, or undefined (no such filter, or not a log filter). */

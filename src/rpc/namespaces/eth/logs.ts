@@ -114,6 +114,11 @@ function oneOf(values: readonly Uint8Array[], v: Uint8Array): boolean {
   return false
 }
 
+/** How many addresses and topics (of every position) a filter names: what it holds against the node's bound (src/node/filters/filterValues.ts). */
+export function filterValueCount(f: FilterObject): number {
+  return f.addresses.length + f.topics.reduce((n, t) => n + (t?.length ?? 0), 0)
+}
+
 /**
  * Whether a receipt's logs bloom may hold a log matching the filter: every address and topic position that the
  * filter constrains needs one of its values in the bloom. False means no log of the receipt matches.
