@@ -4,6 +4,7 @@
 //
 //   node bench/alloc.mjs                                  transfers: the second batch of 500, warm
 //   node bench/alloc.mjs --workload fixtures --top 30 --repo ../other-build
+//   node bench/alloc.mjs --fresh                          the first batch of a fresh process instead
 //   node bench/alloc.mjs --out alloc.heapprofile          also keeps the profile (Chrome DevTools, Memory tab)
 //   node --expose-gc bench/alloc.mjs --live               what is still alive after the batch and a full GC: what an
 //                                                         operation keeps, which the young-generation collector copies
@@ -24,6 +25,7 @@ const { values } = parseArgs({
     interval: { type: 'string', default: '256' },
     out: { type: 'string' },
     live: { type: 'boolean', default: false },
+    fresh: { type: 'boolean', default: false },
   },
 })
 const repoDir = path.resolve(values.repo)
@@ -45,11 +47,13 @@ if (values.live && typeof globalThis.gc !== 'function') throw new Error('--live 
 const session = new Session()
 session.connect()
 await session.post('HeapProfiler.enable')
-// The first batch warms the code up; the second, inside the workload's own clock (signing excluded), is sampled.
+// The first batch warms the code up; the second, inside the workload's own clock (signing excluded), is sampled
+// (with --fresh the first: a fresh process's code, before V8 has optimized it, allocates more).
+const sampled = values.fresh ? 1 : 2
 let batch = 0
 let profile
 ctx.clock.start = async () => {
-  if (batch === 2) {
+  if (batch === sampled) {
     await session.post('HeapProfiler.startSampling', {
       samplingInterval: Number(values.interval),
       includeObjectsCollectedByMajorGC: !values.live,
@@ -58,11 +62,11 @@ ctx.clock.start = async () => {
   }
 }
 ctx.clock.stop = async () => {
-  if (batch !== 2) return
+  if (batch !== sampled) return
   if (values.live) globalThis.gc()
   profile = (await session.post('HeapProfiler.stopSampling')).profile
 }
-for (batch = 1; batch <= 2; batch++) await fn(ctx, c)
+for (batch = 1; batch <= sampled; batch++) await fn(ctx, c)
 await t.close()
 
 const bySelf = new Map()
