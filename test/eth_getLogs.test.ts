@@ -109,6 +109,16 @@ describe('eth_getLogs bounds (LogFilter.retrieveHistoricalData, processBlocks)',
     expect(await blocksOf(p, address, { fromBlock: '0x6', toBlock: '0x1' })).toEqual([1])
     expect(await blocksOf(p, address, { fromBlock: 'latest', toBlock: '0x0' })).toEqual([6])
   })
+
+  it('a range of logsMaxBlockRange blocks is within the limit, one more block is over it (the spec\'s count, not RSKj\'s to - from)', async () => {
+    const { p, address } = await sixLogs({ logsMaxBlockRange: 3, logsMaxResults: 0 })
+    // Spec "Limits": "a block range of 2,000 blocks": the blocks of the range are counted. RSKj's checkLimit
+    // (L343-351) refuses `to - from > max` only, so with max 3 it also takes blocks 1-4 (docs/compatibility.md).
+    expect(await blocksOf(p, address, { fromBlock: '0x1', toBlock: '0x3' })).toEqual([1, 2, 3])
+    expect(await blocksOf(p, address, { fromBlock: '0x4' })).toEqual([4, 5, 6])
+    await rejects(rq(p, 'eth_getLogs', [{ address, fromBlock: '0x1', toBlock: '0x4' }]), -32012, 'Cannot query more than 3 blocks at once')
+    await rejects(rq(p, 'eth_newFilter', [{ address, fromBlock: '0x3' }]), -32012, 'Cannot query more than 3 blocks at once')
+  })
 })
 
 describe('the filter object as RSKj reads it (FilterRequestParam.Deserializer, BlockIdentifierParam)', () => {
