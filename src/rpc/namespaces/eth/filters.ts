@@ -25,6 +25,12 @@ const filterId: Codec<bigint> = (v) => {
   return bytes.length === 0 ? 0n : BigInt(bytesToHex(bytes))
 }
 
+/**
+ * eth_uninstallFilter's id: JSON `null` too, which names no filter, so the answer is false (Jackson hands RSKj's
+ * `Web3Impl.eth_uninstallFilter` a null `HexDataParam`, and it answers `if (id == null) return false`).
+ */
+const filterIdOrNull: Codec<bigint | null> = (v) => (v === null ? null : filterId(v))
+
 /** The criteria of a log filter (addresses, topics), as the node keeps them for it. */
 class FilterCriteria implements LogCriteria {
   readonly mayHold: (bloom: Uint8Array) => boolean
@@ -169,5 +175,5 @@ export const ethFilterMethods: MethodTable = {
     return markRemoved(collectLogs(node, q, filterBlocks(node, q)), false)
   }),
 
-  eth_uninstallFilter: method([filterId], ({ node }, id) => filtersOf(node).uninstall(id)),
+  eth_uninstallFilter: method([filterIdOrNull], ({ node }, id) => id !== null && filtersOf(node).uninstall(id)),
 }
