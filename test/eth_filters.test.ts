@@ -204,6 +204,12 @@ describe('filter ids and errors', () => {
     await rejects(rpc(p, 'eth_getFilterLogs', [7]), -32602, 'Invalid data format: invalid hex value.')
     await rejects(rpc(p, 'eth_uninstallFilter', [{}]), -32602)
     await rejects(rpc(p, 'eth_getFilterChanges', []), -32602)
+    // JSON null: Jackson gives the method a null HexDataParam (a custom deserializer is not called for null).
+    // Web3Impl.eth_uninstallFilter answers false for it (`if (id == null) return false`); eth_getFilterChanges and
+    // eth_getFilterLogs call id.getAsHexString() on it, RSKj's -32603, which rsksim answers -32602 (docs/compatibility.md).
+    expect(await rpc(p, 'eth_uninstallFilter', [null])).toBe(false)
+    await rejects(rpc(p, 'eth_getFilterChanges', [null]), -32602, 'Invalid data format: invalid hex value.')
+    await rejects(rpc(p, 'eth_getFilterLogs', [null]), -32602, 'Invalid data format: invalid hex value.')
     // Nothing crashed: the provider still answers.
     expect(await rpc(p, 'eth_newBlockFilter')).toBe('0x1')
   })

@@ -109,6 +109,87 @@ describe('eth_getLogs bounds (LogFilter.retrieveHistoricalData, processBlocks)',
     expect(await blocksOf(p, address, { fromBlock: '0x6', toBlock: '0x1' })).toEqual([1])
     expect(await blocksOf(p, address, { fromBlock: 'latest', toBlock: '0x0' })).toEqual([6])
   })
+
+  it('a range of logsMaxBlockRange blocks is within the limit, one more block is over it (the spec\'s count, not RSKj\'s to - from)', async () => {
+    const { p, address } = await sixLogs({ logsMaxBlockRange: 3, logsMaxResults: 0 })
+    // Spec "Limits": "a block range of 2,000 blocks": the blocks of the range are counted. RSKj's checkLimit
+    // (L343-351) refuses `to - from > max` only, so with max 3 it also takes blocks 1-4 (docs/compatibility.md).
+    expect(await blocksOf(p, address, { fromBlock: '0x1', toBlock: '0x3' })).toEqual([1, 2, 3])
+    expect(await blocksOf(p, address, { fromBlock: '0x4' })).toEqual([4, 5, 6])
+    await rejects(rq(p, 'eth_getLogs', [{ address, fromBlock: '0x1', toBlock: '0x4' }]), -32012, 'Cannot query more than 3 blocks at once')
+    await rejects(rq(p, 'eth_newFilter', [{ address, fromBlock: '0x3' }]), -32012, 'Cannot query more than 3 blocks at once')
+  })
+})
+
+describe('the filter object as RSKj reads it (FilterRequestParam.Deserializer, BlockIdentifierParam)', () => {
+  // rskj-core/src/main/java/org/ethereum/rpc/parameters/FilterRequestParam.java `Deserializer.deserialize` (L132-141): each key
+  // the object has (`JsonNode.has`, true for an explicit null) is read as `asText()` of its value (`"null"` for JSON
+  // null, `""` for an object or an array), in the order fromBlock, toBlock, address, blockHash, topics; the -32602
+  // texts are BlockIdentifierParam's (`Invalid block identifier …`) and HashParam32's. Before any block is read.
+  const topicOf = (n: number) => '0x' + n.toString(16).padStart(64, '0')
+
+  it('a bound that is not a tag, decimal digits or 0x and hex digits is -32602 Invalid block identifier; JSON null is such a bound', async () => {
+    const { p, address } = await sixLogs()
+    const refused = async (f: Record<string, unknown>, text: string) => {
+      await rejects(rq(p, 'eth_getLogs', [{ address, ...f }]), -32602, text)
+      await rejects(rq(p, 'eth_newFilter', [{ address, ...f }]), -32602, text)
+    }
+    // BlockIdentifierParam L42-46: BlockTag.fromString (any case), Utils.isDecimalString `^\\d+$`,
+    // Utils.isHexadecimalString `^0x[\\da-fA-F]+$` (a lowercase x).
+    await refused({ fromBlock: null }, "Invalid block identifier 'null'")
+    await refused({ fromBlock: '0x1', toBlock: null }, "Invalid block identifier 'null'")
+    await refused({ fromBlock: '0X1' }, "Invalid block identifier '0X1'")
+    await refused({ toBlock: '0x' }, "Invalid block identifier '0x'")
+    await refused({ fromBlock: '0xzz' }, "Invalid block identifier '0xzz'")
+    await refused({ fromBlock: 'bogus' }, "Invalid block identifier 'bogus'")
+    await refused({ fromBlock: true }, "Invalid block identifier 'true'")
+    // L38-40: an empty text (an empty string, or an object's or an array's asText).
+    await refused({ fromBlock: '' }, 'Invalid block identifier: empty or null.')
+    await refused({ toBlock: {} }, 'Invalid block identifier: empty or null.')
+    await refused({ fromBlock: [] }, 'Invalid block identifier: empty or null.')
+  })
+
+  it('decimal digits pass the parameter, then fail as a number (RSKj -32603, rsksim -32602), 64 of them too; hex takes any leading zeros', async () => {
+    const { p, address } = await sixLogs()
+    // Web3Impl.getBlockByNumberOrStr → HexUtils.jsonHexToLong: no `0x`, NumberFormatException (docs/compatibility.md).
+    const digits = '1'.repeat(64)
+    await rejects(rq(p, 'eth_getLogs', [{ address, fromBlock: digits }]), -32602, `invalid blocknumber ${digits}`)
+    await rejects(rq(p, 'eth_getLogs', [{ address, fromBlock: '0x1', toBlock: '0'.repeat(63) + '4' }]), -32602, `invalid blocknumber ${'0'.repeat(63)}4`)
+    // Long.parseLong(hex, 16) reads any number of leading zeros.
+    expect(await blocksOf(p, address, { fromBlock: '0x' + '0'.repeat(100) + '3', toBlock: '0x' + '0'.repeat(80) + '4' })).toEqual([3, 4])
+    await rejects(rq(p, 'eth_getLogs', [{ address, fromBlock: '0x' + '0'.repeat(80) + '8' + '0'.repeat(15) }]), -32602, `invalid blocknumber 0x${'0'.repeat(80)}8${'0'.repeat(15)}`)
+  })
+
+  it('the keys are read in RSKj\'s order before blockHash with a bound is refused; a null blockHash is a bad hash', async () => {
+    const { p, address } = await sixLogs()
+    const b3 = await rq(p, 'eth_getBlockByNumber', ['0x3', false])
+    // A bad bound is found while reading, before LogFilter.validateFilterRequestParameters (L224-228).
+    await rejects(rq(p, 'eth_getLogs', [{ blockHash: b3.hash, fromBlock: 'bogus' }]), -32602, "Invalid block identifier 'bogus'")
+    await rejects(rq(p, 'eth_getLogs', [{ blockHash: '0x1234', toBlock: '0x1' }]), -32602, 'Invalid block hash: incorrect length.')
+    await rejects(rq(p, 'eth_getLogs', [{ blockHash: b3.hash, toBlock: '0x1' }]), -32602, 'Cannot specify both blockHash and fromBlock/toBlock')
+    // HashParam32: the text `null` has the wrong length; 64 characters that are not hex are a bad hex value.
+    await rejects(rq(p, 'eth_getLogs', [{ address, blockHash: null }]), -32602, 'Invalid block hash: incorrect length.')
+    await rejects(rq(p, 'eth_newFilter', [{ address, blockHash: '0x' + 'zz'.repeat(32) }]), -32602, 'Invalid block hash format: invalid hex value')
+    expect(await blocksOf(p, address, { blockHash: b3.hash })).toEqual([3])
+  })
+
+  it('topics: a single value is the first position; in a list, null is left out and a list left empty is any topic', async () => {
+    const { p, address } = await sixLogs()
+    // getTopicArray: not an array → one TopicParam at position 0; in a position's array a null stays null, and
+    // parseTopicArrayToObjectArray makes a one-element array its element (null: any topic) and a longer one a list,
+    // whose strings LogFilter.fromFilterRequest L166-173 keeps (nulls dropped; none left: Topic[0], any topic).
+    const all = [1, 2, 3, 4, 5, 6]
+    expect(await blocksOf(p, address, { fromBlock: '0x1', topics: topicOf(3) })).toEqual([3])
+    expect(await blocksOf(p, address, { fromBlock: '0x1', topics: [[topicOf(3), null, topicOf(5)]] })).toEqual([3, 5])
+    expect(await blocksOf(p, address, { fromBlock: '0x1', topics: [[null]] })).toEqual(all)
+    expect(await blocksOf(p, address, { fromBlock: '0x1', topics: [[null, null]] })).toEqual(all)
+    expect(await blocksOf(p, address, { fromBlock: '0x1', topics: null })).toEqual(all)
+    // TopicParam of the value's text: an object's is empty.
+    await rejects(rq(p, 'eth_getLogs', [{ address, topics: {} }]), -32602, 'Invalid topic: incorrect length.')
+    await rejects(rq(p, 'eth_getLogs', [{ address, topics: [[topicOf(3), 5]] }]), -32602, 'Invalid topic: incorrect length.')
+    // A null address is none (getAddressParam).
+    expect(await blocksOf(p, address, { fromBlock: '0x5', address: null })).toEqual([5, 6])
+  })
 })
 
 describe('log filters read their bounds as eth_getLogs does', () => {

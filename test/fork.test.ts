@@ -494,6 +494,56 @@ describe('forking a remote rsksim', () => {
     }
   })
 
+  it('a hardhat_reset to a higher block while a log filter is being polled: no log of the remote\'s blocks is lost or reported twice', async () => {
+    // The expected logs are the remote's own answer over the blocks the reset adds (low + 1 to the forked block).
+    const remoteLogs = await rpc(remote.provider, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: hex(at.forkNumber), address: at.token }])
+    const low = Number(remoteLogs[0].blockNumber)
+    const gained = remoteLogs.filter((l: any) => Number(l.blockNumber) > low).map((l: any) => ({ ...l, removed: false }))
+    expect(gained.length).toBeGreaterThan(0)
+    const f = await fresh({ fork: { url: proxy.url, blockNumber: low, cache: false } } as never)
+    const fromNow = await rpc(f, 'eth_newFilter', [{ address: at.token }])
+    // The reset holds the node's queue while it asks the remote (slowed here); the poll, which has no remote part to
+    // ask for when it starts, is answered in the queue after it, when the filter has gained the remote's blocks.
+    proxy.delay = 300
+    try {
+      const calls = proxy.calls.length
+      const reset = rpc(f, 'hardhat_reset', [{ forking: { blockNumber: at.forkNumber } }])
+      while (proxy.calls.length === calls) await new Promise((resolve) => setTimeout(resolve, 5))
+      const poll = rpc(f, 'eth_getFilterChanges', [fromNow])
+      expect(await reset).toBe(true)
+      const during = await poll
+      proxy.delay = 0
+      const next = await rpc(f, 'eth_getFilterChanges', [fromNow])
+      expect([...during, ...next]).toEqual(gained)
+      expect(await rpc(f, 'eth_getFilterChanges', [fromNow])).toEqual([])
+    } finally {
+      proxy.delay = 0
+      await f.disconnect()
+    }
+
+    // A poll already asking the remote for a filter's history when the reset switches remotes: the old remote is
+    // closed, so that poll answers its failure, and the next poll reports the whole history, up to the new forked
+    // block, once.
+    const g = await fresh({ fork: { url: proxy.url, blockNumber: low, cache: false } } as never)
+    const fromZero = await rpc(g, 'eth_newFilter', [{ fromBlock: '0x0', address: at.token }])
+    proxy.delay = 500
+    proxy.delayOnly = 'eth_getLogs'
+    try {
+      const calls = proxy.calls.length
+      const poll = rpc(g, 'eth_getFilterChanges', [fromZero])
+      while (!proxy.calls.slice(calls).includes('eth_getLogs')) await new Promise((resolve) => setTimeout(resolve, 5))
+      expect(await rpc(g, 'hardhat_reset', [{ forking: { blockNumber: at.forkNumber } }])).toBe(true)
+      await rejects(poll, -32603, /eth_getLogs.* failed: client closed$/)
+      proxy.delay = 0
+      expect(await rpc(g, 'eth_getFilterChanges', [fromZero])).toEqual(remoteLogs.map((l: any) => ({ ...l, removed: false })))
+      expect(await rpc(g, 'eth_getFilterChanges', [fromZero])).toEqual([])
+    } finally {
+      proxy.delay = 0
+      proxy.delayOnly = undefined
+      await g.disconnect()
+    }
+  })
+
   it('real clients over HTTP: viem\'s event filter and ethers\' trace_filter and eth_getBlocksByNumber reach the remote\'s blocks', async () => {
     const server = await startServer({ port: 0, accountTxRateLimit: false, fork: { url: proxy.url, blockNumber: at.forkNumber, cache: false } } as never)
     const ethers = new JsonRpcProvider(server.url, undefined, { cacheTimeout: -1, staticNetwork: true })

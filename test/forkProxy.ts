@@ -22,12 +22,13 @@ export function asRskjTraces(call: { method: string; params?: unknown[] }, resul
 
 /**
  * An HTTP proxy to `target` that counts the JSON-RPC calls it forwards (and the batches), can refuse everything
- * (`down`), and can answer traces as RSKj shapes them (`rskjTraces`).
+ * (`down`), can hold requests for `delay` ms (only those calling `delayOnly`, when set), and can answer traces as RSKj
+ * shapes them (`rskjTraces`).
  */
 export async function countingProxy(
   target: string,
-): Promise<{ url: string; calls: string[]; batches: string[][]; down: boolean; delay: number; rskjTraces: boolean; close(): Promise<void> }> {
-  const state = { url: '', calls: [] as string[], batches: [] as string[][], down: false, delay: 0, rskjTraces: false, close: async () => {} }
+): Promise<{ url: string; calls: string[]; batches: string[][]; down: boolean; delay: number; delayOnly: string | undefined; rskjTraces: boolean; close(): Promise<void> }> {
+  const state = { url: '', calls: [] as string[], batches: [] as string[][], down: false, delay: 0, delayOnly: undefined as string | undefined, rskjTraces: false, close: async () => {} }
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
@@ -40,7 +41,9 @@ export async function countingProxy(
       const parsed = JSON.parse(body) as { method: string } | { method: string }[]
       for (const c of Array.isArray(parsed) ? parsed : [parsed]) state.calls.push(c.method)
       if (Array.isArray(parsed)) state.batches.push(parsed.map((c) => c.method))
-      new Promise((resolve) => setTimeout(resolve, state.delay))
+      const methods = (Array.isArray(parsed) ? parsed : [parsed]).map((c) => c.method)
+      const delay = state.delayOnly === undefined || methods.includes(state.delayOnly) ? state.delay : 0
+      new Promise((resolve) => setTimeout(resolve, delay))
         .then(() => fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body }))
         .then(async (r) => {
           let text = await r.text()

@@ -114,11 +114,13 @@ export const filterChangesRoute: Route = async (ctx, args) => {
   const f = logFilterObject(ctx.node, id)
   if (ranges.length === 0 || f === undefined) return LOCAL
   const criteria = filterJson({ addresses: f.addresses, topics: f.topics })
-  const answers: object[][] = []
+  // By part: a hardhat_reset while the remote is asked may add, cut or extend parts (filters.ts `onForked`, new
+  // objects); the poll reports the parts it has answers for, and leaves the others to the next poll (`take`).
+  const answers = new Map<RemoteRange, object[]>()
   for (const range of ranges) {
     try {
       const query = range.hash === undefined ? criteria : { ...criteria, blockHash: range.hash }
-      answers.push(await askLogs(ctx, query, { ...range, overRange: overBlockRange(ctx.node, range.to - range.from + 1n) }))
+      answers.set(range, await askLogs(ctx, query, { ...range, overRange: overBlockRange(ctx.node, range.to - range.from + 1n) }))
     } catch (e) {
       // A part over the limits (one a hardhat_reset to a higher block added; a new filter's was checked when it was
       // made), or one the remote refuses (its own limits: a JSON-RPC error, not a transient failure): this poll

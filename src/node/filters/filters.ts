@@ -188,15 +188,29 @@ export class FilterManager {
 
   /**
    * Returns and forgets what the filter has to report since its previous poll: hashes, or for a log filter its items and
-   * the range of blocks whose logs the poll reads.
+   * the range of blocks whose logs the poll reads. `answered`: the remote parts (the very objects `remoteHistory` gave)
+   * whose logs the poll holds. A log filter's events are taken in order up to the first remote part the poll holds no
+   * answer for: one a `hardhat_reset` added or changed (onForked) while the poll was asking the remote for the others,
+   * or waiting in the node's queue. That part, the events after it and the chain's blocks stay for the next poll, which
+   * asks the remote for it: a poll never drops a part it has no answer for, nor reports an answer for a range that has
+   * since changed.
    */
-  take(id: bigint): { kind: 'block' | 'pendingTransaction'; items: string[] } | { kind: 'log'; changes: LogChanges } | undefined {
+  take(
+    id: bigint,
+    answered: ReadonlyMap<RemoteRange, unknown> = new Map(),
+  ): { kind: 'block' | 'pendingTransaction'; items: string[] } | { kind: 'log'; changes: LogChanges } | undefined {
     const f = this.get(id)
     if (f === undefined) return undefined
     if (f.kind !== 'log') {
       const items = f.items
       f.items = []
       return { kind: f.kind, items }
+    }
+    const unanswered = f.items.findIndex((e) => !isBlockEvent(e) && !answered.has(e.remote))
+    if (unanswered >= 0) {
+      const items = f.items.slice(0, unanswered)
+      f.items = f.items.slice(unanswered)
+      return { kind: 'log', changes: { criteria: f.criteria, items, from: f.next, to: f.next - 1n } }
     }
     const to = f.to ?? this.head()
     const changes: LogChanges = { criteria: f.criteria, items: f.items, from: f.next, to }
@@ -263,6 +277,8 @@ export class FilterManager {
     this.sweep()
     for (const f of this.installed.values()) {
       if (f.kind !== 'log') continue
+      // A part that changes is a new object, never edited in place: a poll asking the remote for the old one reports
+      // its answer only while the part is still the filter's (`take`).
       f.items = f.items.flatMap((e): LogEvent[] => {
         if (isBlockEvent(e) || e.remote.to <= n) return [e]
         return e.remote.from <= n ? [{ remote: { ...e.remote, to: n } }] : []

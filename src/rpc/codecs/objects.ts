@@ -4,8 +4,8 @@
  * `CallArgumentsParam` does (reference §5.1).
  */
 import { invalidParams, RpcError, ErrorCode } from '../../errors.js'
-import { address, data, quantity, topic } from './primitives.js'
-import { type BlockSelector, hexBlockId } from './block.js'
+import { address, blockHash, data, quantity, topic } from './primitives.js'
+import { type BlockSelector, filterBound, hexBlockId, jsonText } from './block.js'
 import type { AccountOverride, CallRequest, StateOverrides } from '../../node/exec/call.js'
 import { bytesToHex } from '@ethereumjs/util'
 
@@ -135,30 +135,66 @@ export interface FilterObject {
 export const MAX_FILTER_ADDRESSES = 1_000
 export const MAX_FILTER_TOPICS = 1_000
 
-/** Filter options of eth_getLogs / eth_newFilter (spec "Filter options"). */
-export const filterObject = (v: unknown): FilterObject => {
+/**
+ * Filter options of eth_getLogs / eth_newFilter (spec "Filter options"), read as RSKj's `FilterRequestParam.Deserializer`
+ * reads them: every key present is read, JSON `null` included, as the text of its value (`jsonText`), in its order
+ * (`fromBlock`, `toBlock`, `address`, `blockHash`, `topics`), before `LogFilter.validateFilterRequestParameters` refuses
+ * a `blockHash` with a bound. A bound is `filterBound`'s; a `null` `address` or `topics` is none (`getAddressParam`,
+ * `getTopicArray`), a `topics` that is not an array is one topic, at the first position; in a position's list a `null`
+ * is left out (`LogFilter.fromFilterRequest` keeps its strings), and a list left empty is any topic. `blockhash` (the
+ * spec's other spelling) is read as `blockHash`, a `null` one as none.
+ */
+export const filterObject = (v: unknown): FilterObject => readFilter(v, true)
+
+/**
+ * The options of a `logs` subscription (RSKj `EthSubscribeLogsParams`, which keeps the bounds as text and uses only
+ * `address` and `topics`): as eth_getLogs reads them, but for a `null` key, which is none, bounds read as block
+ * selectors (`hexBlockId`), and topics that must be an array of `null`s, topics and lists of topics.
+ */
+export const subscriptionFilterObject = (v: unknown): FilterObject => readFilter(v, false)
+
+function readFilter(v: unknown, request: boolean): FilterObject {
   const o = asObject(v, 'filter')
-  const hashRaw = o.blockHash ?? o.blockhash
+  const given = (key: string): boolean => (request ? o[key] !== undefined : o[key] != null)
   const out: FilterObject = { addresses: [], topics: [] }
-  if (hashRaw != null) {
-    if (o.fromBlock != null || o.toBlock != null) throw invalidParams('Cannot specify both blockHash and fromBlock/toBlock')
-    out.blockHash = topicLike(hashRaw, 'block hash')
-  }
-  if (o.fromBlock != null) out.fromBlock = hexBlockId(o.fromBlock)
-  if (o.toBlock != null) out.toBlock = hexBlockId(o.toBlock)
+  if (given('fromBlock')) out.fromBlock = request ? filterBound(o.fromBlock) : hexBlockId(o.fromBlock)
+  if (given('toBlock')) out.toBlock = request ? filterBound(o.toBlock) : hexBlockId(o.toBlock)
   if (Array.isArray(o.address) && o.address.length > MAX_FILTER_ADDRESSES) {
     throw invalidParams(`Invalid address: at most ${MAX_FILTER_ADDRESSES} addresses in one filter.`)
   }
   if (o.address != null) out.addresses = Array.isArray(o.address) ? o.address.map(address) : [address(o.address)]
-  if (o.topics != null) {
-    if (!Array.isArray(o.topics)) throw invalidParams('Invalid topics: expected an array.')
-    if (o.topics.length > 4) throw invalidParams('Invalid topics: at most 4 positions.')
-    if (o.topics.some((t) => Array.isArray(t) && t.length > MAX_FILTER_TOPICS)) {
-      throw invalidParams(`Invalid topics: at most ${MAX_FILTER_TOPICS} topics per position.`)
-    }
-    out.topics = o.topics.map((t) => (t === null ? null : Array.isArray(t) ? (t.length === 0 ? null : t.map(topic)) : [topic(t)]))
+  const hashRaw = given('blockHash') ? o.blockHash : o.blockhash ?? undefined
+  if (hashRaw !== undefined) out.blockHash = request ? blockHash(jsonText(hashRaw)) : topicLike(hashRaw, 'block hash')
+  if (o.topics != null) out.topics = request ? requestTopics(o.topics) : subscriptionTopics(o.topics)
+  if (out.blockHash !== undefined && (out.fromBlock !== undefined || out.toBlock !== undefined)) {
+    throw invalidParams('Cannot specify both blockHash and fromBlock/toBlock')
   }
   return out
+}
+
+function checkTopicCounts(positions: unknown[]): void {
+  if (positions.length > 4) throw invalidParams('Invalid topics: at most 4 positions.')
+  if (positions.some((t) => Array.isArray(t) && t.length > MAX_FILTER_TOPICS)) {
+    throw invalidParams(`Invalid topics: at most ${MAX_FILTER_TOPICS} topics per position.`)
+  }
+}
+
+/** eth_getLogs/eth_newFilter topics (`FilterRequestParam.Deserializer.getTopicArray`, `LogFilter.fromFilterRequest`). */
+function requestTopics(v: unknown): (Uint8Array[] | null)[] {
+  if (!Array.isArray(v)) return [[topic(jsonText(v))]]
+  checkTopicCounts(v)
+  return v.map((t) => {
+    if (t === null) return null
+    if (!Array.isArray(t)) return [topic(jsonText(t))]
+    const list = t.filter((x) => x !== null).map((x) => topic(jsonText(x)))
+    return list.length === 0 ? null : list
+  })
+}
+
+function subscriptionTopics(v: unknown): (Uint8Array[] | null)[] {
+  if (!Array.isArray(v)) throw invalidParams('Invalid topics: expected an array.')
+  checkTopicCounts(v)
+  return v.map((t) => (t === null ? null : Array.isArray(t) ? (t.length === 0 ? null : t.map(topic)) : [topic(t)]))
 }
 
 const topicLike = (v: unknown, what: string): Uint8Array => {

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { bytesToHex } from '@ethereumjs/util'
 import type { RskNode } from '../../node/node.js'
 import type { BlockRecord, LogRecord, TxRecord } from '../../node/chain/types.js'
-import { filterObject } from '../codecs/objects.js'
+import { subscriptionFilterObject } from '../codecs/objects.js'
 import { formatBlock } from '../format/block.js'
 import { blockLogs, markRemoved } from '../format/log.js'
 import { bloomMatcher, filterValueCount, rawLogMatcher } from '../namespaces/eth/logs.js'
@@ -57,7 +57,7 @@ function parseParams(params: unknown): Kind {
     const p = list[1] ?? {}
     if (typeof p !== 'object' || p === null || Array.isArray(p)) throw invalidParams('Invalid logs subscription params')
     // The matchers (bloom bits included) are built once here, not on every block.
-    const filter = filterObject(p)
+    const filter = subscriptionFilterObject(p)
     return { type: 'logs', keep: rawLogMatcher(filter), mayHold: bloomMatcher(filter), values: filterValueCount(filter) }
   }
   throw invalidParams(`Unknown subscription type '${type}'`)

@@ -25,6 +25,12 @@ const filterId: Codec<bigint> = (v) => {
   return bytes.length === 0 ? 0n : BigInt(bytesToHex(bytes))
 }
 
+/**
+ * eth_uninstallFilter's id: JSON `null` too, which names no filter, so the answer is false (Jackson hands RSKj's
+ * `Web3Impl.eth_uninstallFilter` a null `HexDataParam`, and it answers `if (id == null) return false`).
+ */
+const filterIdOrNull: Codec<bigint | null> = (v) => (v === null ? null : filterId(v))
+
 /** The criteria of a log filter (addresses, topics), as the node keeps them for it. */
 class FilterCriteria implements LogCriteria {
   readonly mayHold: (bloom: Uint8Array) => boolean
@@ -112,19 +118,21 @@ export function filterLogsQuery(node: RskNode, id: bigint): FilterObject | null 
 /** Logs as filters report them: with `removed` (spec "Log object"), copied (a remote's answers are cached). */
 export const asFilterResults = (logs: readonly object[], removed: boolean): object[] => logs.map((l) => ({ ...l, removed }))
 
+/** What the remote answered for each remote part of a filter's events a poll asked it for (forkLogs.ts). */
+export type RemoteAnswers = ReadonlyMap<RemoteRange, readonly object[]>
+
 /**
  * The matching logs of a poll's events, each with `removed` (spec "Log object": filter results carry it): its items,
- * then the chain's blocks of its range; `remote`: what the remote answered for each remote part, in order, when the
- * poll asked it (forkLogs.ts).
+ * then the chain's blocks of its range; `remote`: the remote's answers for its remote parts (the manager's `take` hands
+ * over only parts that have one).
  */
-function logsOf(node: RskNode, changes: LogChanges, remote: readonly (readonly object[])[] = []): object[] {
+function logsOf(node: RskNode, changes: LogChanges, remote: RemoteAnswers): object[] {
   if (!(changes.criteria instanceof FilterCriteria)) return []
   const keep = rawLogMatcher(changes.criteria.filter)
   const mayHold = changes.criteria.mayHold
   const out: object[] = []
-  let part = 0
   for (const item of changes.items) {
-    if ('remote' in item) for (const log of asFilterResults(remote[part++] ?? [], false)) out.push(log)
+    if ('remote' in item) for (const log of asFilterResults(remote.get(item.remote) ?? [], false)) out.push(log)
     else for (const log of markRemoved(blockLogs(item.block, keep, mayHold), item.removed)) out.push(log)
   }
   if (changes.from <= changes.to) {
@@ -135,10 +143,11 @@ function logsOf(node: RskNode, changes: LogChanges, remote: readonly (readonly o
 
 /**
  * eth_getFilterChanges: what happened since the previous poll of filter `id` (spec "Events" 3); `remote`, on a
- * fork, the remote's answers for the remote parts of its events, reported only by the poll that takes them.
+ * fork, the remote's answers for the remote parts of its events, reported only by the poll that takes them. A remote
+ * part without an answer (none, for a poll answered here) waits, with what follows it, for the next poll.
  */
-export function filterChanges(node: RskNode, id: bigint, remote?: readonly (readonly object[])[]): unknown[] {
-  const f = filtersOf(node).take(id)
+export function filterChanges(node: RskNode, id: bigint, remote: RemoteAnswers = new Map()): unknown[] {
+  const f = filtersOf(node).take(id, remote)
   if (f === undefined) throw filterNotFound()
   return f.kind === 'log' ? logsOf(node, f.changes, remote) : f.items
 }
@@ -166,5 +175,5 @@ export const ethFilterMethods: MethodTable = {
     return markRemoved(collectLogs(node, q, filterBlocks(node, q)), false)
   }),
 
-  eth_uninstallFilter: method([filterId], ({ node }, id) => filtersOf(node).uninstall(id)),
+  eth_uninstallFilter: method([filterIdOrNull], ({ node }, id) => id !== null && filtersOf(node).uninstall(id)),
 }

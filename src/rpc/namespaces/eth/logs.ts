@@ -22,10 +22,10 @@ const MAX_LONG = 2n ** 63n - 1n
 /**
  * Reads a filter bound as RSKj does (`LogFilter.retrieveHistoricalData` L236-237): `latest`, `pending` and `earliest`
  * as words (`isBlockWord`), anything else through `Web3Impl.getBlockByNumberOrStr` as a number
- * (`HexUtils.jsonHexToLong`). Omitted is `latest` (`fromFilterRequest` L188-195). `safe`, `finalized` and a number
- * past a Java long (`Long.parseLong` of the hex digits, so a 64-digit hex string too when its value is that large)
- * make RSKj throw NumberFormatException, its -32603 `Internal server error`; rsksim answers -32602
- * `invalid blocknumber <bound>` (docs/compatibility.md).
+ * (`HexUtils.jsonHexToLong`). Omitted is `latest` (`fromFilterRequest` L188-195). The codec (codecs/block.ts
+ * `filterBound`) has refused what is not a tag or a `0x` number up to a Java long; `safe` and `finalized`, which
+ * `BlockIdentifierParam` takes, make RSKj throw NumberFormatException here, its -32603 `Internal server error`; rsksim
+ * answers -32602 `invalid blocknumber <bound>` (docs/compatibility.md).
  */
 export function logBound(sel: BlockSelector | undefined): LogBound {
   if (sel === undefined) return 'latest'
@@ -37,7 +37,7 @@ export function logBound(sel: BlockSelector | undefined): LogBound {
     if (sel.tag === 'safe' || sel.tag === 'finalized') throw invalidParams(`invalid blocknumber ${sel.tag}`)
     return sel.tag
   }
-  // The codec reads 64 hex digits as a block hash; RSKj reads them as a number.
+  // Not from the codec, which reads no hash (the type allows one): 32 bytes read as a number, as RSKj would.
   const n = bytesToBigInt(sel.hash)
   if (n > MAX_LONG) throw invalidParams(`invalid blocknumber ${bytesToHex(sel.hash)}`)
   return n
