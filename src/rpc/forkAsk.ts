@@ -121,10 +121,17 @@ export const ofRemoteTx =
     // as RSKj does (trace.ts `hashText`), so text that is not 32 bytes names no transaction, here or on the remote.
     const given = args[0]
     if (given instanceof Uint8Array && given.length !== 32) return LOCAL
-    const hash = given instanceof Uint8Array ? bytesToHex(given) : String(raw[0]).toLowerCase()
+    const hash = hashParam(given, raw)
     const tx = await remoteTransaction(ctx, hash)
     return tx === LOCAL ? LOCAL : answer(ctx, hash, tx, raw)
   }
+
+/**
+ * The hash a method of a block or transaction hash (the first param) names, as the remote is asked for it: the decoded
+ * bytes as `0x` hex where the codec gives bytes (it reads some malformed text as RSKj does), else the text as sent,
+ * lowercase.
+ */
+export const hashParam = (given: unknown, raw: unknown[]): string => (given instanceof Uint8Array ? bytesToHex(given) : String(raw[0]).toLowerCase())
 
 export const withParam = (raw: unknown[], i: number, v: unknown): unknown[] => {
   const out = raw.slice()
@@ -133,15 +140,18 @@ export const withParam = (raw: unknown[], i: number, v: unknown): unknown[] => {
 }
 
 /**
- * The remote's block (`eth_getBlockByNumber`/`ByHash`, transactions as hashes) that `sel` names when it is the forked
- * block or one below it; LOCAL for rsksim's own blocks (`pending` among them) and a hash neither has.
+ * The remote's block (`eth_getBlockByNumber`/`ByHash`, cached; transactions as hashes, or whole with
+ * `fullTransactions`) that `sel` names when it is the forked block or one below it (`remoteNumber`); LOCAL for
+ * rsksim's own blocks (`pending` among them) and a hash neither has.
  */
-export async function remoteBlock(ctx: RouteContext, sel: BlockSelector | { kind: 'hash'; hash: Uint8Array }): Promise<unknown> {
+export async function remoteBlock(ctx: RouteContext, sel: BlockSelector | { kind: 'hash'; hash: Uint8Array }, fullTransactions = false): Promise<unknown> {
   if (sel.kind === 'hash') {
-    const remote = await remoteBlockOfHash(ctx, bytesToHex(sel.hash))
-    return remote === LOCAL || remote === undefined ? LOCAL : remote.block
+    const hash = bytesToHex(sel.hash)
+    const remote = await remoteBlockOfHash(ctx, hash)
+    if (remote === LOCAL || remote === undefined) return LOCAL
+    return fullTransactions ? ask(ctx, [hash, true], 'eth_getBlockByHash') : remote.block
   }
   const n = remoteNumber(ctx, sel)
-  return n === LOCAL ? LOCAL : ask(ctx, [hexNumber(n), false], 'eth_getBlockByNumber')
+  return n === LOCAL ? LOCAL : ask(ctx, [hexNumber(n), fullTransactions], 'eth_getBlockByNumber')
 }
 

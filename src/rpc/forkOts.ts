@@ -8,11 +8,10 @@
 import { hexToBytes } from '@ethereumjs/util'
 import { ErrorCode, RpcError } from '../errors.js'
 import { RemoteFailed } from '../node/errors.js'
-import { hexNumber } from '../node/fork/fork.js'
 import { isResponseTooLarge } from '../node/fork/remote.js'
 import { framesInOrder, remoteCallTree, type RemoteFrame } from './codecs/parityTraces.js'
 import { formatInternalOperations, formatTraceEntries, otsBlockTransactions, otsReceipt, pageStart } from './format/ots.js'
-import { ask, LOCAL, ofRemoteTx, type Route, type RouteContext } from './forkAsk.js'
+import { ask, LOCAL, ofRemoteTx, remoteBlock, type Route, type RouteContext } from './forkAsk.js'
 
 /**
  * The remote's trace of transaction `hash` (`method` with `params`). One the remote refuses as over its response size
@@ -146,13 +145,14 @@ export const otsTransactionError: Route = ofRemoteTx(async (ctx, hash) => {
 })
 
 /**
- * ots_getBlockTransactions of the forked block or one below it: the remote's eth_getBlockByNumber(n, true), the page's
- * transactions from it and their eth_getTransactionReceipt answers (only the page's, asked together: one batch).
+ * ots_getBlockTransactions of the forked block or one below it: the remote's eth_getBlockByNumber(n, true)
+ * (`remoteBlock`), the page's transactions from it and their eth_getTransactionReceipt answers (only the page's, asked
+ * together: one batch).
  */
 export const otsBlockTransactionsRoute: Route = async (ctx, args) => {
   const [n, page, pageSize] = args as [number, number, number]
-  if (BigInt(n) > ctx.fork.number) return LOCAL
-  const block = (await ask(ctx, [hexNumber(BigInt(n)), true], 'eth_getBlockByNumber')) as { transactions?: unknown; timestamp?: unknown } | null
+  const block = (await remoteBlock(ctx, { kind: 'number', number: BigInt(n) }, true)) as { transactions?: unknown; timestamp?: unknown } | null | typeof LOCAL
+  if (block === LOCAL) return LOCAL
   if (block === null || typeof block !== 'object' || !Array.isArray(block.transactions)) return null
   const all = block.transactions as { hash: string; input: string }[]
   const start = pageStart(page, pageSize, all.length)
