@@ -4,7 +4,10 @@
  * remote's (at or below the forked block) or rsksim's own.
  */
 import { bytesToHex } from '@ethereumjs/util'
+import { ErrorCode, RpcError } from '../errors.js'
+import { RemoteFailed } from '../node/errors.js'
 import type { RskNode } from '../node/node.js'
+import { isResponseTooLarge } from '../node/fork/remote.js'
 import type { ForkPoint } from '../node/fork/fork.js'
 import { hexNumber } from '../node/fork/fork.js'
 import type { BlockSelector } from './codecs/block.js'
@@ -25,6 +28,29 @@ export interface RouteContext {
 export const LOCAL: unique symbol = Symbol('local')
 
 export const ask = (ctx: RouteContext, params: unknown[], method = ctx.method): Promise<unknown> => ctx.fork.remote.request(method, params, { cache: true })
+
+/**
+ * Whether `e` is the remote's refusal of a call as over its response size limit: RSKj `rpc.maxResponseSize` (10 MiB),
+ * -32011 `Response size limit of N bytes exceeded` (`JsonResponseSizeLimiter`, `JsonRpcResponseLimitError`).
+ */
+export function isRemoteTooLarge(e: unknown): e is RemoteFailed & { remoteMessage: string } {
+  return e instanceof RemoteFailed && e.remoteMessage !== undefined && isResponseTooLarge({ code: e.code, message: e.remoteMessage })
+}
+
+/**
+ * The -32011 answered for a request whose remote call the remote refused as over its response size limit
+ * (`isRemoteTooLarge`), the same for every route: what was asked (`asked`), where a fork takes its answer from
+ * (`from`), the call the remote refused and the remote's text, so that it does not read as rsksim's own limit; `more`
+ * says why nothing else can answer, where a route knows. The request's envelope and id are kept (an RpcError, not
+ * RSKj's bare request-level error): rsksim's own reply is not too large.
+ */
+export function remoteTooLarge(e: RemoteFailed & { remoteMessage: string }, asked: string, from: string, more?: string): RpcError {
+  return new RpcError(
+    ErrorCode.Timeout,
+    `${asked} on a fork ${from}: the remote refuses its ${e.method} as over the remote's response size limit (${e.remoteMessage})${more === undefined ? '' : `; ${more}`}`,
+    { cause: e },
+  )
+}
 
 /**
  * The number of the block a selector names on this chain, or undefined for a hash this chain does not have (yet).

@@ -18,7 +18,7 @@ import type { RskNode } from '../node/node.js'
 import type { ForkPoint } from '../node/fork/fork.js'
 import { hexNumber } from '../node/fork/fork.js'
 import type { BlockSelector } from './codecs/block.js'
-import { ask, blockNumberOf, hashParam, isRemoteBlock, LOCAL, ofRemoteTx, remoteBlock, remoteBlockParam, withParam, type Answer, type Route } from './forkAsk.js'
+import { ask, blockNumberOf, hashParam, isRemoteBlock, isRemoteTooLarge, LOCAL, ofRemoteTx, remoteBlock, remoteBlockParam, remoteTooLarge, withParam, type Answer, type Route } from './forkAsk.js'
 import { filterChangesRoute, filterLogs, logs, newFilter, traceFilterRoute } from './forkLogs.js'
 import { accountInfo, blockReceipts, erigonHeader, otsBlockDetails, otsHasCode, rawByTx, rawTransactionFrom } from './forkExtensions.js'
 import { otsBlockTransactionsRoute, otsInternalOperations, otsTraceTransaction, otsTransactionError } from './forkOts.js'
@@ -184,6 +184,8 @@ export async function routeToFork(node: RskNode, fork: ForkPoint, method: string
   try {
     return await route({ node, fork, method }, args, Array.isArray(raw) ? raw : [])
   } catch (e) {
+    // A call the remote refuses as over its response size limit: -32011 saying so (forkAsk.ts `remoteTooLarge`).
+    if (isRemoteTooLarge(e)) throw remoteTooLarge(e, method, 'is answered from the remote')
     // The remote's own JSON-RPC error is the answer, as the remote gave it (a block it refuses, a revert).
     if (e instanceof RemoteFailed && e.code !== undefined && e.remoteMessage !== undefined) {
       throw new RpcError(e.code, e.remoteMessage, typeof e.data === 'string' ? { data: e.data, cause: e } : { cause: e })
