@@ -864,6 +864,25 @@ describe("Otterscan's ots_* of a remote's blocks and transactions, built from wh
     await f.disconnect()
   })
 
+  it("erigon_getHeaderByNumber takes a block hash as eth_getBlockByNumber does: the remote's blocks' (the forked one too) from the remote", async () => {
+    const f = await fresh({ fork: { url: proxy.url, blockNumber: forkNumber, cache: false } } as never)
+    const forked = await rpc(remote.provider, 'eth_getBlockByNumber', [hex(forkNumber), false])
+    for (const hash of [block.hash, forked.hash]) {
+      // The remote's own answer for that hash is the expected one, and the fork's eth_getBlockByNumber agrees.
+      const expected = await rpc(remote.provider, 'erigon_getHeaderByNumber', [hash])
+      expect(expected.hash).toBe(hash)
+      expect(await rpc(f, 'erigon_getHeaderByNumber', [hash])).toEqual(expected)
+      expect(await rpc(f, 'eth_getBlockByNumber', [hash, false])).toEqual(expected)
+      expect((await rpc(f, 'ots_getBlockDetails', [hash])).block.hash).toBe(hash)
+    }
+    // rsksim's own block by its hash is its own; a hash neither chain has is null.
+    await rpc(f, 'evm_mine')
+    const own = await rpc(f, 'eth_getBlockByNumber', [hex(forkNumber + 1), false])
+    expect(await rpc(f, 'erigon_getHeaderByNumber', [own.hash])).toEqual(own)
+    expect(await rpc(f, 'erigon_getHeaderByNumber', ['0x' + 'ab'.repeat(32)])).toBeNull()
+    await f.disconnect()
+  })
+
   it('ots_getBlockTransactions of a remote block: its pages and their receipts, the receipts asked in one batch', async () => {
     const f = await fresh({ fork: { url: proxy.url, blockNumber: forkNumber, cache: false } } as never)
     proxy.calls.length = 0
