@@ -24,6 +24,9 @@ export interface RouteContext {
   method: string
 }
 
+/** A block hash as the routes of the methods that take only a hash (ots_getBlockDetailsByHash) give it. */
+export type HashSelector = { kind: 'hash'; hash: Uint8Array }
+
 /** A route's "answer locally". */
 export const LOCAL: unique symbol = Symbol('local')
 
@@ -91,7 +94,7 @@ function remoteNumber(ctx: RouteContext, sel: BlockSelector): bigint | typeof LO
  * The block `sel` names as the remote is asked for it, its hash or its number (hex), when it is the forked block or
  * one below it (`isRemoteBlock`, `remoteNumber`); LOCAL for rsksim's own blocks, `pending` among them.
  */
-export async function remoteBlockParam(ctx: RouteContext, sel: BlockSelector): Promise<string | typeof LOCAL> {
+export async function remoteBlockParam(ctx: RouteContext, sel: BlockSelector | HashSelector): Promise<string | typeof LOCAL> {
   if (sel.kind === 'hash') {
     const hash = bytesToHex(sel.hash)
     return (await isRemoteBlock(ctx, hash)) ? hash : LOCAL
@@ -170,14 +173,9 @@ export const withParam = (raw: unknown[], i: number, v: unknown): unknown[] => {
  * `fullTransactions`) that `sel` names when it is the forked block or one below it (`remoteNumber`); LOCAL for
  * rsksim's own blocks (`pending` among them) and a hash neither has.
  */
-export async function remoteBlock(ctx: RouteContext, sel: BlockSelector | { kind: 'hash'; hash: Uint8Array }, fullTransactions = false): Promise<unknown> {
-  if (sel.kind === 'hash') {
-    const hash = bytesToHex(sel.hash)
-    const remote = await remoteBlockOfHash(ctx, hash)
-    if (remote === LOCAL || remote === undefined) return LOCAL
-    return fullTransactions ? ask(ctx, [hash, true], 'eth_getBlockByHash') : remote.block
-  }
-  const n = remoteNumber(ctx, sel)
-  return n === LOCAL ? LOCAL : ask(ctx, [hexNumber(n), fullTransactions], 'eth_getBlockByNumber')
+export async function remoteBlock(ctx: RouteContext, sel: BlockSelector | HashSelector, fullTransactions = false): Promise<unknown> {
+  // By hash, without the transactions, the call `remoteBlockParam` made to see whose the block is: answered from the cache.
+  const block = await remoteBlockParam(ctx, sel)
+  return block === LOCAL ? LOCAL : ask(ctx, [block, fullTransactions], sel.kind === 'hash' ? 'eth_getBlockByHash' : 'eth_getBlockByNumber')
 }
 
