@@ -695,6 +695,33 @@ describe('forking a remote rsksim', () => {
     await p.disconnect()
   })
 
+  it('a request forwarded to a slow remote waits no longer than rpcTimeout either (-32011, bare over HTTP); the answer is kept for the next one', async () => {
+    const server = await startServer({ port: 0, accountTxRateLimit: false, rpcTimeout: 300, fork: { url: proxy.url, blockNumber: at.forkNumber, cache: false } } as never)
+    const p = server.provider
+    proxy.delay = 1_000
+    try {
+      // The remote's history (a block below the forked one, a transaction it mined, its trace): asked of the remote
+      // outside the node's queue, under the same deadline as every request (RSKj's JsonRpcTimeoutError).
+      const started = Date.now()
+      await rejects(rpc(p, 'eth_getBlockByNumber', ['0x1', false]), -32011, 'Execution has got timeout out.')
+      expect(Date.now() - started).toBeLessThan(1_000)
+      await rejects(rpc(p, 'eth_getTransactionByHash', [at.remoteTx]), -32011, 'Execution has got timeout out.')
+      await rejects(rpc(p, 'debug_traceTransaction', [at.remoteTx]), -32011, 'Execution has got timeout out.')
+      const reply = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'trace_block', params: ['0x1'] }) })
+      expect(await reply.json()).toEqual({ error: { code: -32011, message: 'Execution has got timeout out.' } })
+      // The node is free meanwhile; the reads finish in the background, and a block read is kept (cache off: blocks
+      // and transactions are kept in memory), so the same request then asks nothing.
+      expect(Number(await rpc(p, 'eth_blockNumber'))).toBe(at.forkNumber)
+      await new Promise((resolve) => setTimeout(resolve, 1_500))
+      const before = proxy.calls.length
+      expect(await rpc(p, 'eth_getBlockByNumber', ['0x1', false])).toEqual(await rpc(remote.provider, 'eth_getBlockByNumber', ['0x1', false]))
+      expect(proxy.calls.length).toBe(before)
+    } finally {
+      proxy.delay = 0
+      await server.close()
+    }
+  })
+
   it('with the disk cache, a second run at the same block asks the remote nothing, to start or for what the first one read', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rsksim-fork-warm-'))
     const reads = async (p: Provider) => [

@@ -8,6 +8,7 @@ import { ErrorCode, RpcError } from '../errors.js'
 import { RemoteFailed } from '../node/errors.js'
 import type { RskNode } from '../node/node.js'
 import { isResponseTooLarge } from '../node/fork/remote.js'
+import { ExecutionTimeout } from '../node/exec/guard.js'
 import type { ForkPoint } from '../node/fork/fork.js'
 import { hexNumber } from '../node/fork/fork.js'
 import type { BlockSelector } from './codecs/block.js'
@@ -22,6 +23,11 @@ export interface RouteContext {
   node: RskNode
   fork: ForkPoint
   method: string
+  /**
+   * When the request's time is up (ms since the epoch; undefined: `rpcTimeout` 0, none): `rpcTimeout` after the route
+   * started, as a local request's deadline runs from when it leaves the queue.
+   */
+  deadline?: number
 }
 
 /** A block hash as the routes of the methods that take only a hash (ots_getBlockDetailsByHash) give it. */
@@ -30,7 +36,23 @@ export type HashSelector = { kind: 'hash'; hash: Uint8Array }
 /** A route's "answer locally". */
 export const LOCAL: unique symbol = Symbol('local')
 
-export const ask = (ctx: RouteContext, params: unknown[], method = ctx.method): Promise<unknown> => ctx.fork.remote.request(method, params, { cache: true })
+export const ask = (ctx: RouteContext, params: unknown[], method = ctx.method): Promise<unknown> => inTime(ctx, ctx.fork.remote.request(method, params, { cache: true }))
+
+/**
+ * `pending`, a remote call of a route, waited for no longer than the request's deadline: past it the request fails
+ * with `ExecutionTimeout` (RSKj's -32011 `Execution has got timeout out.`, as a local request past `rpcTimeout` and a
+ * state read inside one answer, src/node/exec/guard.ts `wait`). The call goes on: what it brings is kept in the fork
+ * cache for the next request, and a failure of it is nobody's (Promise.race handles it).
+ */
+export function inTime<T>(ctx: RouteContext, pending: Promise<T>): Promise<T> {
+  if (ctx.deadline === undefined) return pending
+  const left = ctx.deadline - Date.now()
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ExecutionTimeout()), Math.max(0, left))
+  })
+  return Promise.race([pending, late]).finally(() => clearTimeout(timer))
+}
 
 /**
  * Whether `e` is the remote's refusal of a call as over its response size limit: RSKj `rpc.maxResponseSize` (10 MiB),

@@ -18,7 +18,7 @@ import type { RskNode } from '../node/node.js'
 import type { ForkPoint } from '../node/fork/fork.js'
 import { hexNumber } from '../node/fork/fork.js'
 import type { BlockSelector } from './codecs/block.js'
-import { ask, blockNumberOf, hashParam, isRemoteBlock, isRemoteTooLarge, LOCAL, ofRemoteTx, remoteBlock, remoteBlockParam, remoteTooLarge, withParam, type Answer, type Route } from './forkAsk.js'
+import { ask, blockNumberOf, hashParam, inTime, isRemoteBlock, isRemoteTooLarge, LOCAL, ofRemoteTx, remoteBlock, remoteBlockParam, remoteTooLarge, withParam, type Answer, type Route } from './forkAsk.js'
 import { filterChangesRoute, filterLogs, logs, newFilter, traceFilterRoute } from './forkLogs.js'
 import { accountInfo, blockReceipts, erigonHeader, otsBlockDetails, otsHasCode, rawByTx, rawTransactionFrom } from './forkExtensions.js'
 import { otsBlockTransactionsRoute, otsInternalOperations, otsTraceTransaction, otsTransactionError } from './forkOts.js'
@@ -169,9 +169,8 @@ const ROUTES: Record<string, Route> = {
   ots_getBlockTransactions: otsBlockTransactionsRoute,
   ots_hasCode: atState(1, false, otsHasCode),
   erigon_getHeaderByNumber: erigonHeader,
-  // The Bridge's state has no block parameter: the forked network's, as it is now.
-  // Not cached: the method has no block parameter, its answer is the Bridge as it is now.
-  eth_bridgeState: (ctx, _args, raw) => ctx.fork.remote.request(ctx.method, raw),
+  // The Bridge's state has no block parameter: the forked network's, as it is now; so not cached.
+  eth_bridgeState: (ctx, _args, raw) => inTime(ctx, ctx.fork.remote.request(ctx.method, raw)),
 }
 
 /**
@@ -182,7 +181,8 @@ export async function routeToFork(node: RskNode, fork: ForkPoint, method: string
   const route = Object.hasOwn(ROUTES, method) ? ROUTES[method] : undefined
   if (route === undefined) return LOCAL
   try {
-    return await route({ node, fork, method }, args, Array.isArray(raw) ? raw : [])
+    const timeout = node.options.rpcTimeout
+    return await route({ node, fork, method, ...(timeout > 0 ? { deadline: Date.now() + timeout } : {}) }, args, Array.isArray(raw) ? raw : [])
   } catch (e) {
     // A call the remote refuses as over its response size limit: -32011 saying so (forkAsk.ts `remoteTooLarge`).
     if (isRemoteTooLarge(e)) throw remoteTooLarge(e, method, 'is answered from the remote')
