@@ -745,6 +745,33 @@ describe('forking a remote rsksim', () => {
     await p.disconnect()
   })
 
+  it('a request forwarded to a slow remote waits no longer than rpcTimeout either (-32011, bare over HTTP); the answer is kept for the next one', async () => {
+    const server = await startServer({ port: 0, accountTxRateLimit: false, rpcTimeout: 300, fork: { url: proxy.url, blockNumber: at.forkNumber, cache: false } } as never)
+    const p = server.provider
+    proxy.delay = 1_000
+    try {
+      // The remote's history (a block below the forked one, a transaction it mined, its trace): asked of the remote
+      // outside the node's queue, under the same deadline as every request (RSKj's JsonRpcTimeoutError).
+      const started = Date.now()
+      await rejects(rpc(p, 'eth_getBlockByNumber', ['0x1', false]), -32011, 'Execution has got timeout out.')
+      expect(Date.now() - started).toBeLessThan(1_000)
+      await rejects(rpc(p, 'eth_getTransactionByHash', [at.remoteTx]), -32011, 'Execution has got timeout out.')
+      await rejects(rpc(p, 'debug_traceTransaction', [at.remoteTx]), -32011, 'Execution has got timeout out.')
+      const reply = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'trace_block', params: ['0x1'] }) })
+      expect(await reply.json()).toEqual({ error: { code: -32011, message: 'Execution has got timeout out.' } })
+      // The node is free meanwhile; the reads finish in the background, and a block read is kept (cache off: blocks
+      // and transactions are kept in memory), so the same request then asks nothing.
+      expect(Number(await rpc(p, 'eth_blockNumber'))).toBe(at.forkNumber)
+      await new Promise((resolve) => setTimeout(resolve, 1_500))
+      const before = proxy.calls.length
+      expect(await rpc(p, 'eth_getBlockByNumber', ['0x1', false])).toEqual(await rpc(remote.provider, 'eth_getBlockByNumber', ['0x1', false]))
+      expect(proxy.calls.length).toBe(before)
+    } finally {
+      proxy.delay = 0
+      await server.close()
+    }
+  })
+
   it('with the disk cache, a second run at the same block asks the remote nothing, to start or for what the first one read', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rsksim-fork-warm-'))
     const reads = async (p: Provider) => [
@@ -911,6 +938,25 @@ describe("Otterscan's ots_* of a remote's blocks and transactions, built from wh
     // A transaction of the fork's own is rsksim's, as before.
     const own = await send(f, { to: BOB, value: '0x1' })
     expect(await trace(own.transactionHash)).toHaveLength(1)
+    await f.disconnect()
+  })
+
+  it("erigon_getHeaderByNumber takes a block hash as eth_getBlockByNumber does: the remote's blocks' (the forked one too) from the remote", async () => {
+    const f = await fresh({ fork: { url: proxy.url, blockNumber: forkNumber, cache: false } } as never)
+    const forked = await rpc(remote.provider, 'eth_getBlockByNumber', [hex(forkNumber), false])
+    for (const hash of [block.hash, forked.hash]) {
+      // The remote's own answer for that hash is the expected one, and the fork's eth_getBlockByNumber agrees.
+      const expected = await rpc(remote.provider, 'erigon_getHeaderByNumber', [hash])
+      expect(expected.hash).toBe(hash)
+      expect(await rpc(f, 'erigon_getHeaderByNumber', [hash])).toEqual(expected)
+      expect(await rpc(f, 'eth_getBlockByNumber', [hash, false])).toEqual(expected)
+      expect((await rpc(f, 'ots_getBlockDetails', [hash])).block.hash).toBe(hash)
+    }
+    // rsksim's own block by its hash is its own; a hash neither chain has is null.
+    await rpc(f, 'evm_mine')
+    const own = await rpc(f, 'eth_getBlockByNumber', [hex(forkNumber + 1), false])
+    expect(await rpc(f, 'erigon_getHeaderByNumber', [own.hash])).toEqual(own)
+    expect(await rpc(f, 'erigon_getHeaderByNumber', ['0x' + 'ab'.repeat(32)])).toBeNull()
     await f.disconnect()
   })
 

@@ -4,7 +4,11 @@
  * remote's (at or below the forked block) or rsksim's own.
  */
 import { bytesToHex } from '@ethereumjs/util'
+import { ErrorCode, RpcError } from '../errors.js'
+import { RemoteFailed } from '../node/errors.js'
 import type { RskNode } from '../node/node.js'
+import { isResponseTooLarge } from '../node/fork/remote.js'
+import { ExecutionTimeout } from '../node/exec/guard.js'
 import type { ForkPoint } from '../node/fork/fork.js'
 import { hexNumber } from '../node/fork/fork.js'
 import type { BlockSelector } from './codecs/block.js'
@@ -19,12 +23,59 @@ export interface RouteContext {
   node: RskNode
   fork: ForkPoint
   method: string
+  /**
+   * When the request's time is up (ms since the epoch; undefined: `rpcTimeout` 0, none): `rpcTimeout` after the route
+   * started, as a local request's deadline runs from when it leaves the queue.
+   */
+  deadline?: number
 }
+
+/** A block hash as the routes of the methods that take only a hash (ots_getBlockDetailsByHash) give it. */
+export type HashSelector = { kind: 'hash'; hash: Uint8Array }
 
 /** A route's "answer locally". */
 export const LOCAL: unique symbol = Symbol('local')
 
-export const ask = (ctx: RouteContext, params: unknown[], method = ctx.method): Promise<unknown> => ctx.fork.remote.request(method, params, { cache: true })
+export const ask = (ctx: RouteContext, params: unknown[], method = ctx.method): Promise<unknown> => inTime(ctx, ctx.fork.remote.request(method, params, { cache: true }))
+
+/**
+ * `pending`, a remote call of a route, waited for no longer than the request's deadline: past it the request fails
+ * with `ExecutionTimeout` (RSKj's -32011 `Execution has got timeout out.`, as a local request past `rpcTimeout` and a
+ * state read inside one answer, src/node/exec/guard.ts `wait`). The call goes on: what it brings is kept in the fork
+ * cache for the next request, and a failure of it is nobody's (Promise.race handles it).
+ */
+export function inTime<T>(ctx: RouteContext, pending: Promise<T>): Promise<T> {
+  if (ctx.deadline === undefined) return pending
+  const left = ctx.deadline - Date.now()
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ExecutionTimeout()), Math.max(0, left))
+  })
+  return Promise.race([pending, late]).finally(() => clearTimeout(timer))
+}
+
+/**
+ * Whether `e` is the remote's refusal of a call as over its response size limit: RSKj `rpc.maxResponseSize` (10 MiB),
+ * -32011 `Response size limit of N bytes exceeded` (`JsonResponseSizeLimiter`, `JsonRpcResponseLimitError`).
+ */
+export function isRemoteTooLarge(e: unknown): e is RemoteFailed & { remoteMessage: string } {
+  return e instanceof RemoteFailed && e.remoteMessage !== undefined && isResponseTooLarge({ code: e.code, message: e.remoteMessage })
+}
+
+/**
+ * The -32011 answered for a request whose remote call the remote refused as over its response size limit
+ * (`isRemoteTooLarge`), the same for every route: what was asked (`asked`), where a fork takes its answer from
+ * (`from`), the call the remote refused and the remote's text, so that it does not read as rsksim's own limit; `more`
+ * says why nothing else can answer, where a route knows. The request's envelope and id are kept (an RpcError, not
+ * RSKj's bare request-level error): rsksim's own reply is not too large.
+ */
+export function remoteTooLarge(e: RemoteFailed & { remoteMessage: string }, asked: string, from: string, more?: string): RpcError {
+  return new RpcError(
+    ErrorCode.Timeout,
+    `${asked} on a fork ${from}: the remote refuses its ${e.method} as over the remote's response size limit (${e.remoteMessage})${more === undefined ? '' : `; ${more}`}`,
+    { cause: e },
+  )
+}
 
 /**
  * The number of the block a selector names on this chain, or undefined for a hash this chain does not have (yet).
@@ -65,7 +116,7 @@ function remoteNumber(ctx: RouteContext, sel: BlockSelector): bigint | typeof LO
  * The block `sel` names as the remote is asked for it, its hash or its number (hex), when it is the forked block or
  * one below it (`isRemoteBlock`, `remoteNumber`); LOCAL for rsksim's own blocks, `pending` among them.
  */
-export async function remoteBlockParam(ctx: RouteContext, sel: BlockSelector): Promise<string | typeof LOCAL> {
+export async function remoteBlockParam(ctx: RouteContext, sel: BlockSelector | HashSelector): Promise<string | typeof LOCAL> {
   if (sel.kind === 'hash') {
     const hash = bytesToHex(sel.hash)
     return (await isRemoteBlock(ctx, hash)) ? hash : LOCAL
@@ -121,10 +172,17 @@ export const ofRemoteTx =
     // as RSKj does (trace.ts `hashText`), so text that is not 32 bytes names no transaction, here or on the remote.
     const given = args[0]
     if (given instanceof Uint8Array && given.length !== 32) return LOCAL
-    const hash = given instanceof Uint8Array ? bytesToHex(given) : String(raw[0]).toLowerCase()
+    const hash = hashParam(given, raw)
     const tx = await remoteTransaction(ctx, hash)
     return tx === LOCAL ? LOCAL : answer(ctx, hash, tx, raw)
   }
+
+/**
+ * The hash a method of a block or transaction hash (the first param) names, as the remote is asked for it: the decoded
+ * bytes as `0x` hex where the codec gives bytes (it reads some malformed text as RSKj does), else the text as sent,
+ * lowercase.
+ */
+export const hashParam = (given: unknown, raw: unknown[]): string => (given instanceof Uint8Array ? bytesToHex(given) : String(raw[0]).toLowerCase())
 
 export const withParam = (raw: unknown[], i: number, v: unknown): unknown[] => {
   const out = raw.slice()
@@ -133,15 +191,13 @@ export const withParam = (raw: unknown[], i: number, v: unknown): unknown[] => {
 }
 
 /**
- * The remote's block (`eth_getBlockByNumber`/`ByHash`, transactions as hashes) that `sel` names when it is the forked
- * block or one below it; LOCAL for rsksim's own blocks (`pending` among them) and a hash neither has.
+ * The remote's block (`eth_getBlockByNumber`/`ByHash`, cached; transactions as hashes, or whole with
+ * `fullTransactions`) that `sel` names when it is the forked block or one below it (`remoteNumber`); LOCAL for
+ * rsksim's own blocks (`pending` among them) and a hash neither has.
  */
-export async function remoteBlock(ctx: RouteContext, sel: BlockSelector | { kind: 'hash'; hash: Uint8Array }): Promise<unknown> {
-  if (sel.kind === 'hash') {
-    const remote = await remoteBlockOfHash(ctx, bytesToHex(sel.hash))
-    return remote === LOCAL || remote === undefined ? LOCAL : remote.block
-  }
-  const n = remoteNumber(ctx, sel)
-  return n === LOCAL ? LOCAL : ask(ctx, [hexNumber(n), false], 'eth_getBlockByNumber')
+export async function remoteBlock(ctx: RouteContext, sel: BlockSelector | HashSelector, fullTransactions = false): Promise<unknown> {
+  // By hash, without the transactions, the call `remoteBlockParam` made to see whose the block is: answered from the cache.
+  const block = await remoteBlockParam(ctx, sel)
+  return block === LOCAL ? LOCAL : ask(ctx, [block, fullTransactions], sel.kind === 'hash' ? 'eth_getBlockByHash' : 'eth_getBlockByNumber')
 }
 

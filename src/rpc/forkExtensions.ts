@@ -44,11 +44,12 @@ export const otsHasCode: Answer = async (ctx, params) => {
   return typeof code === 'string' && code.length > 2
 }
 
-/** erigon_getHeaderByNumber at or below the forked block: the remote's eth_getBlockByNumber(n, false). */
-export const erigonHeader: Route = async (ctx, args) => {
-  const sel = args[0] as BlockSelector
-  return sel.kind === 'hash' ? LOCAL : remoteBlock(ctx, sel)
-}
+/**
+ * erigon_getHeaderByNumber at or below the forked block: the remote's eth_getBlockByNumber(n, false), or, for a block
+ * hash (which it takes, as eth_getBlockByNumber does), its eth_getBlockByHash (`remoteBlock`), the forked block's too:
+ * rsksim's record of that block holds none of its transactions.
+ */
+export const erigonHeader: Route = (ctx, args) => remoteBlock(ctx, args[0] as BlockSelector)
 
 /**
  * eth_getAccountInfo (an extension) below the forked block (routed as eth_getBalance, forkRoute.ts `atState`): the

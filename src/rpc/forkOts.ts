@@ -6,37 +6,27 @@
  * on a remote rsksim the answer is the remote's own ots_* answer.
  */
 import { hexToBytes } from '@ethereumjs/util'
-import { ErrorCode, RpcError } from '../errors.js'
-import { RemoteFailed } from '../node/errors.js'
-import { hexNumber } from '../node/fork/fork.js'
-import { isResponseTooLarge } from '../node/fork/remote.js'
 import { framesInOrder, remoteCallTree, type RemoteFrame } from './codecs/parityTraces.js'
 import { formatInternalOperations, formatTraceEntries, otsBlockTransactions, otsReceipt, pageStart } from './format/ots.js'
-import { ask, LOCAL, ofRemoteTx, type Route, type RouteContext } from './forkAsk.js'
+import { ask, isRemoteTooLarge, LOCAL, ofRemoteTx, remoteBlock, remoteTooLarge, type Route, type RouteContext } from './forkAsk.js'
 
 /**
  * The remote's trace of transaction `hash` (`method` with `params`). One the remote refuses as over its response size
- * limit (RSKj `rpc.maxResponseSize`, 10 MiB: -32011 `Response size limit of N bytes exceeded`,
- * `JsonResponseSizeLimiter`) is answered -32011 naming the method asked, the transaction and the remote's refusal,
- * rather than the bare text, which reads as the fork's own limit. There is nothing to fall back on: the default
- * tracer is the only answer of an RSKj remote that holds the transaction's output, and rsksim does not run the
- * remote's transactions again itself (it reads the remote's state at the forked block only, not before each
- * transaction of the remote's blocks). The error keeps its envelope and id: rsksim's own reply is not too large.
+ * limit is answered -32011 as every route answers it (forkAsk.ts `remoteTooLarge`), naming the transaction too and
+ * saying why there is nothing to fall back on: the default tracer is the only answer of an RSKj remote that holds the
+ * transaction's output, and rsksim does not run the remote's transactions again itself (it reads the remote's state
+ * at the forked block only, not before each transaction of the remote's blocks).
  */
 async function askTrace(ctx: RouteContext, hash: string, params: unknown[], method: string): Promise<unknown> {
   try {
     return await ask(ctx, params, method)
   } catch (e) {
-    if (!(e instanceof RemoteFailed) || !isResponseTooLarge({ code: e.code, message: e.remoteMessage })) throw e
+    if (!isRemoteTooLarge(e)) throw e
     const traced = method === 'debug_traceTransaction' && (params[1] as { tracer?: unknown } | undefined)?.tracer === undefined
     const why = traced
       ? 'that trace lists every opcode the transaction ran, and is the only answer of an RSKj remote that holds its output'
       : 'that trace lists every call frame of the transaction'
-    throw new RpcError(
-      ErrorCode.Timeout,
-      `${ctx.method} of ${hash} on a fork is built from the remote's traces: the remote refuses its ${method} as over the remote's response size limit (${e.remoteMessage}); ${why}, and rsksim does not run the remote's transactions again itself`,
-      { cause: e },
-    )
+    throw remoteTooLarge(e, `${ctx.method} of ${hash}`, "is built from the remote's traces", `${why}, and rsksim does not run the remote's transactions again itself`)
   }
 }
 
@@ -146,13 +136,14 @@ export const otsTransactionError: Route = ofRemoteTx(async (ctx, hash) => {
 })
 
 /**
- * ots_getBlockTransactions of the forked block or one below it: the remote's eth_getBlockByNumber(n, true), the page's
- * transactions from it and their eth_getTransactionReceipt answers (only the page's, asked together: one batch).
+ * ots_getBlockTransactions of the forked block or one below it: the remote's eth_getBlockByNumber(n, true)
+ * (`remoteBlock`), the page's transactions from it and their eth_getTransactionReceipt answers (only the page's, asked
+ * together: one batch).
  */
 export const otsBlockTransactionsRoute: Route = async (ctx, args) => {
   const [n, page, pageSize] = args as [number, number, number]
-  if (BigInt(n) > ctx.fork.number) return LOCAL
-  const block = (await ask(ctx, [hexNumber(BigInt(n)), true], 'eth_getBlockByNumber')) as { transactions?: unknown; timestamp?: unknown } | null
+  const block = (await remoteBlock(ctx, { kind: 'number', number: BigInt(n) }, true)) as { transactions?: unknown; timestamp?: unknown } | null | typeof LOCAL
+  if (block === LOCAL) return LOCAL
   if (block === null || typeof block !== 'object' || !Array.isArray(block.transactions)) return null
   const all = block.transactions as { hash: string; input: string }[]
   const start = pageStart(page, pageSize, all.length)

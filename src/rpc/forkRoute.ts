@@ -12,14 +12,13 @@
  * This file routes the service's block, state and transaction methods and holds the table; forkLogs.ts the log and
  * trace queries, forkExtensions.ts the extensions RSKj lacks, forkAsk.ts what they all use.
  */
-import { bytesToHex } from '@ethereumjs/util'
 import { RpcError, ErrorCode } from '../errors.js'
 import { RemoteFailed } from '../node/errors.js'
 import type { RskNode } from '../node/node.js'
 import type { ForkPoint } from '../node/fork/fork.js'
 import { hexNumber } from '../node/fork/fork.js'
 import type { BlockSelector } from './codecs/block.js'
-import { ask, blockNumberOf, isRemoteBlock, LOCAL, ofRemoteTx, remoteBlockParam, withParam, type Answer, type Route } from './forkAsk.js'
+import { ask, blockNumberOf, hashParam, inTime, isRemoteBlock, isRemoteTooLarge, LOCAL, ofRemoteTx, remoteBlock, remoteBlockParam, remoteTooLarge, withParam, type Answer, type Route } from './forkAsk.js'
 import { filterChangesRoute, filterLogs, logs, newFilter, traceFilterRoute } from './forkLogs.js'
 import { accountInfo, blockReceipts, erigonHeader, otsBlockDetails, otsHasCode, rawByTx, rawTransactionFrom } from './forkExtensions.js'
 import { otsBlockTransactionsRoute, otsInternalOperations, otsTraceTransaction, otsTransactionError } from './forkOts.js'
@@ -27,28 +26,29 @@ import { otsBlockTransactionsRoute, otsInternalOperations, otsTraceTransaction, 
 export { LOCAL } from './forkAsk.js'
 
 /**
- * Block methods by number (`i`: the selector's position): the forked block and below are the remote's; `pending`, the
- * block after the head, is rsksim's own (`numberOf`), answered or refused as without a fork. A block hash (which these
- * methods take, as RSKj's `Web3InformationRetriever.getBlock` and `TraceModuleImpl.getByJsonBlockId` do) is the
+ * Block methods by number (the selector is the first param): the forked block and below are the remote's; `pending`,
+ * the block after the head, is rsksim's own (`numberOf`), answered or refused as without a fork. A block hash (which
+ * these methods take, as RSKj's `Web3InformationRetriever.getBlock` and `TraceModuleImpl.getByJsonBlockId` do) is the
  * remote's as for `byHash`, and asked as a hash.
  */
 const byNumber =
-  (i: number, answer: Answer = ask): Route =>
+  (answer: Answer = ask): Route =>
   async (ctx, args, raw) => {
-    const block = await remoteBlockParam(ctx, args[i] as BlockSelector)
-    return block === LOCAL ? LOCAL : answer(ctx, withParam(raw, i, block))
+    const block = await remoteBlockParam(ctx, args[0] as BlockSelector)
+    return block === LOCAL ? LOCAL : answer(ctx, withParam(raw, 0, block))
   }
 
 /**
- * Block methods by hash: a hash rsksim did not mine is the remote's, if the remote has it at or below the fork. The
- * decoded hash where the codec gives bytes (debug_traceBlockByHash reads 63 digits as RSKj does), asked as `0x` hex.
+ * Block methods by hash (the first param): a hash rsksim did not mine is the remote's, if the remote has it at or
+ * below the fork. The decoded hash where the codec gives bytes (debug_traceBlockByHash reads 63 digits as RSKj does),
+ * asked as `0x` hex.
  */
 const byHash =
-  (i: number, answer: Answer = ask): Route =>
+  (answer: Answer = ask): Route =>
   async (ctx, args, raw) => {
-    const given = args[i]
-    const hash = given instanceof Uint8Array ? bytesToHex(given) : String(raw[i]).toLowerCase()
-    return (await isRemoteBlock(ctx, hash)) ? answer(ctx, given instanceof Uint8Array ? withParam(raw, i, hash) : raw) : LOCAL
+    const given = args[0]
+    const hash = hashParam(given, raw)
+    return (await isRemoteBlock(ctx, hash)) ? answer(ctx, given instanceof Uint8Array ? withParam(raw, 0, hash) : raw) : LOCAL
   }
 
 /**
@@ -88,42 +88,44 @@ const rawOfBlock =
   }
 
 /**
- * eth_getBlocksByNumber below the forked block: the remote's block at that height, from its eth_getBlockByNumber
- * (which every kind of remote answers), as the one main-chain entry rsksim answers for its own heights.
+ * eth_getBlocksByNumber below the forked block: the remote's block at that height (`remoteBlock`: its
+ * eth_getBlockByNumber, which every kind of remote answers), as the one main-chain entry rsksim answers for its own
+ * heights. The forked block is answered from rsksim's record of it (the remote's hash and total difficulty).
  */
 const blocksByNumber: Route = async (ctx, args) => {
   const n = args[0] as bigint
-  if (n < 0n || n >= ctx.fork.number) return LOCAL
-  const b = (await ask(ctx, [hexNumber(n), false], 'eth_getBlockByNumber')) as { hash?: unknown; totalDifficulty?: unknown } | null
+  if (n >= ctx.fork.number) return LOCAL
+  const b = (await remoteBlock(ctx, { kind: 'number', number: n })) as { hash?: unknown; totalDifficulty?: unknown } | null | typeof LOCAL
+  if (b === LOCAL) return LOCAL
   if (b === null || typeof b.hash !== 'string') return []
   return [{ hash: b.hash, totalDifficulty: b.totalDifficulty, inMainChain: true }]
 }
 
 const ROUTES: Record<string, Route> = {
-  eth_getBlockByNumber: byNumber(0),
-  eth_getBlockTransactionCountByNumber: byNumber(0),
-  eth_getUncleCountByBlockNumber: byNumber(0),
-  eth_getTransactionByBlockNumberAndIndex: byNumber(0),
-  eth_getUncleByBlockNumberAndIndex: byNumber(0),
-  debug_traceBlockByNumber: byNumber(0),
-  trace_block: byNumber(0),
+  eth_getBlockByNumber: byNumber(),
+  eth_getBlockTransactionCountByNumber: byNumber(),
+  eth_getUncleCountByBlockNumber: byNumber(),
+  eth_getTransactionByBlockNumberAndIndex: byNumber(),
+  eth_getUncleByBlockNumberAndIndex: byNumber(),
+  debug_traceBlockByNumber: byNumber(),
+  trace_block: byNumber(),
   // Replays of the remote's blocks are the remote's (an RSKj remote has none: its -32601 is the answer).
-  trace_replayBlockTransactions: byNumber(0),
-  chain_getRawBlockHeaderByNumber: byNumber(0),
+  trace_replayBlockTransactions: byNumber(),
+  chain_getRawBlockHeaderByNumber: byNumber(),
   debug_getRawHeader: rawOfBlock('chain_getRawBlockHeaderByNumber', 'chain_getRawBlockHeaderByHash'),
   debug_getRawBlock: rawOfBlock(),
   debug_getRawReceipts: rawOfBlock(),
-  rsk_getRawBlockHeaderByNumber: byNumber(0),
-  eth_getBlockByHash: byHash(0),
-  eth_getBlockTransactionCountByHash: byHash(0),
-  eth_getUncleCountByBlockHash: byHash(0),
-  eth_getTransactionByBlockHashAndIndex: byHash(0),
-  eth_getUncleByBlockHashAndIndex: byHash(0),
-  debug_traceBlockByHash: byHash(0),
-  chain_getRawBlockHeaderByHash: byHash(0),
-  rsk_getRawBlockHeaderByHash: byHash(0),
-  chain_getTransactionReceiptNodesByHash: byHash(0),
-  rsk_getTransactionReceiptNodesByHash: byHash(0),
+  rsk_getRawBlockHeaderByNumber: byNumber(),
+  eth_getBlockByHash: byHash(),
+  eth_getBlockTransactionCountByHash: byHash(),
+  eth_getUncleCountByBlockHash: byHash(),
+  eth_getTransactionByBlockHashAndIndex: byHash(),
+  eth_getUncleByBlockHashAndIndex: byHash(),
+  debug_traceBlockByHash: byHash(),
+  chain_getRawBlockHeaderByHash: byHash(),
+  rsk_getRawBlockHeaderByHash: byHash(),
+  chain_getTransactionReceiptNodesByHash: byHash(),
+  rsk_getTransactionReceiptNodesByHash: byHash(),
   eth_getBalance: atState(1),
   eth_getTransactionCount: atState(1),
   eth_getCode: atState(1),
@@ -142,8 +144,8 @@ const ROUTES: Record<string, Route> = {
   eth_getAccountInfo: atState(1, false, accountInfo),
   eth_getRawTransactionByHash: rawByTx,
   debug_getRawTransaction: rawByTx,
-  eth_getRawTransactionByBlockNumberAndIndex: byNumber(0, rawTransactionFrom('eth_getTransactionByBlockNumberAndIndex')),
-  eth_getRawTransactionByBlockHashAndIndex: byHash(0, rawTransactionFrom('eth_getTransactionByBlockHashAndIndex')),
+  eth_getRawTransactionByBlockNumberAndIndex: byNumber(rawTransactionFrom('eth_getTransactionByBlockNumberAndIndex')),
+  eth_getRawTransactionByBlockHashAndIndex: byHash(rawTransactionFrom('eth_getTransactionByBlockHashAndIndex')),
   eth_getTransactionByHash: byTx,
   eth_getTransactionReceipt: byTx,
   debug_traceTransaction: byTx,
@@ -167,9 +169,8 @@ const ROUTES: Record<string, Route> = {
   ots_getBlockTransactions: otsBlockTransactionsRoute,
   ots_hasCode: atState(1, false, otsHasCode),
   erigon_getHeaderByNumber: erigonHeader,
-  // The Bridge's state has no block parameter: the forked network's, as it is now.
-  // Not cached: the method has no block parameter, its answer is the Bridge as it is now.
-  eth_bridgeState: (ctx, _args, raw) => ctx.fork.remote.request(ctx.method, raw),
+  // The Bridge's state has no block parameter: the forked network's, as it is now; so not cached.
+  eth_bridgeState: (ctx, _args, raw) => inTime(ctx, ctx.fork.remote.request(ctx.method, raw)),
 }
 
 /**
@@ -180,8 +181,11 @@ export async function routeToFork(node: RskNode, fork: ForkPoint, method: string
   const route = Object.hasOwn(ROUTES, method) ? ROUTES[method] : undefined
   if (route === undefined) return LOCAL
   try {
-    return await route({ node, fork, method }, args, Array.isArray(raw) ? raw : [])
+    const timeout = node.options.rpcTimeout
+    return await route({ node, fork, method, ...(timeout > 0 ? { deadline: Date.now() + timeout } : {}) }, args, Array.isArray(raw) ? raw : [])
   } catch (e) {
+    // A call the remote refuses as over its response size limit: -32011 saying so (forkAsk.ts `remoteTooLarge`).
+    if (isRemoteTooLarge(e)) throw remoteTooLarge(e, method, 'is answered from the remote')
     // The remote's own JSON-RPC error is the answer, as the remote gave it (a block it refuses, a revert).
     if (e instanceof RemoteFailed && e.code !== undefined && e.remoteMessage !== undefined) {
       throw new RpcError(e.code, e.remoteMessage, typeof e.data === 'string' ? { data: e.data, cause: e } : { cause: e })

@@ -13,19 +13,23 @@ export function refusePending(method: string): RpcError {
 }
 
 /**
+ * `earliest` is block 0: its selector as the number's, so that it is looked up (and, when the chain has no block 0, as
+ * on a fork, answered) as `0x0` is.
+ */
+function earliestAsNumber(sel: BlockSelector): BlockSelector {
+  return sel.kind === 'tag' && sel.tag === 'earliest' ? { kind: 'number', number: 0n } : sel
+}
+
+/**
  * Block for state reads at the chain's own blocks; an unknown number or hash is -32600. `pending` reads the head: only
  * eth_getTransactionCount asks for it so (the head's nonce, then the pool's), as every read of the pending state
  * goes through `readBlock`.
  */
-export function stateBlock(node: RskNode, sel: BlockSelector): BlockRecord {
+export function stateBlock(node: RskNode, given: BlockSelector): BlockRecord {
   const store = node.chain.store
+  const sel = earliestAsNumber(given)
   switch (sel.kind) {
     case 'tag':
-      if (sel.tag === 'earliest') {
-        const b = store.byNumber(0n)
-        if (b === undefined) throw blockNotFound('0x0')
-        return b
-      }
       if (sel.tag === 'latest' || sel.tag === 'pending') return store.head
       throw invalidParams(`Invalid block identifier '${sel.tag}'`)
     case 'number': {
@@ -69,11 +73,11 @@ export function callBlock(node: RskNode, sel: BlockSelector): BlockRecord | Prom
  * refuse it (the methods that serve it answer the pending block through `blockOrPending`, or answer it their own way
  * first), `safe`/`finalized` refused as RSKj does, unknown → undefined (the method answers null).
  */
-export function blockById(node: RskNode, sel: BlockSelector, method: string): BlockRecord | undefined {
+export function blockById(node: RskNode, given: BlockSelector, method: string): BlockRecord | undefined {
   const store = node.chain.store
+  const sel = earliestAsNumber(given)
   switch (sel.kind) {
     case 'tag':
-      if (sel.tag === 'earliest') return store.byNumber(0n)
       if (sel.tag === 'latest') return store.head
       if (sel.tag === 'pending') throw refusePending(method)
       throw invalidParams(`invalid blocknumber ${sel.tag}`)
