@@ -1,6 +1,8 @@
 /**
  * Block selectors (spec "Block parameter forms", reference §1.4): a tag, a number, a 32-byte hash, or an
- * EIP-1898 map `{ blockHash, requireCanonical? }` / `{ blockNumber }`.
+ * EIP-1898 map `{ blockHash, requireCanonical? }` / `{ blockNumber }`. `text`: the identifier as the request gave it,
+ * which RSKj quotes in `Block <id> not found` (rskjBlock.ts). The codecs here serve the extensions, the filter
+ * bounds and the methods rskjBlock.ts does not.
  */
 import { invalidParams } from '../../errors.js'
 import { hexToBytesLoose, show, type Codec } from './primitives.js'
@@ -9,8 +11,8 @@ export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized'
 
 export type BlockSelector =
   | { kind: 'tag'; tag: BlockTag }
-  | { kind: 'number'; number: bigint }
-  | { kind: 'hash'; hash: Uint8Array; requireCanonical: boolean; fromMap: boolean }
+  | { kind: 'number'; number: bigint; text?: string }
+  | { kind: 'hash'; hash: Uint8Array; requireCanonical: boolean; fromMap: boolean; text?: string }
 
 export const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' }
 
