@@ -221,4 +221,13 @@ describe('over HTTP with ethers', () => {
     expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'invalid blocknumber LATEST' } })
     expect((await http.rpc.send('eth_getBlockByNumber', ['0x10000000000000001', false])).number).toBe('0x1')
   })
+
+  it('ethers sends a block hash blockTag to eth_call as the block string: refused, as ExecutionBlockRetriever refuses it', async () => {
+    const head = await http.rpc.getBlock('latest')
+    const failure = await http.rpc.call({ to: COW1, blockTag: head!.hash! }).catch((e) => e)
+    // HTTP 400, as RSKj answers -32602 (Web3HttpStatusCodeProvider): ethers reports a SERVER_ERROR with the body.
+    expect(failure.code).toBe('SERVER_ERROR')
+    expect(JSON.parse(failure.info.responseBody).error).toEqual({ code: -32602, message: `Invalid hexadecimal number: ${head!.hash}` })
+    expect(await http.rpc.call({ to: COW1, blockTag: head!.number })).toBe('0x')
+  })
 })
