@@ -207,6 +207,19 @@ describe('32-byte hashes (HashParam32: 64 to 66 characters, HexUtils.stringHexTo
   })
 })
 
+describe('addresses and data (HexAddressParam: 40 to 42 characters, then RskAddress; HexDataParam: HexUtils.stringHexToByteArray)', () => {
+  it('0x and 39 digits is an address (padded); 0X is no prefix, for addresses and data', async () => {
+    const p = await fresh()
+    const short = '0x0' + '1'.repeat(39)
+    await rq(p, 'anvil_setBalance', [short, '0x10'])
+    expect(await rq(p, 'eth_getBalance', ['0x' + '1'.repeat(39), 'latest'])).toBe('0x10')
+    await rejects(rq(p, 'eth_getBalance', ['0X' + COW.slice(2), 'latest']), -32602, 'Invalid address format: invalid hex value.')
+    await rejects(rq(p, 'eth_getBalance', ['1'.repeat(41), 'latest']), -32602, 'Invalid address format: invalid hex value.')
+    await rejects(rq(p, 'eth_call', [{ to: COW1, data: '0X00' }, 'latest']), -32602, 'Invalid data format: invalid hex value.')
+    expect(await rq(p, 'eth_call', [{ to: COW1, data: '0x0' }, 'latest'])).toBe('0x')
+  })
+})
+
 describe('over HTTP with ethers', () => {
   const http = useHttpServer()
   it('a decimal block number for eth_getBalance is -32602 `invalid blocknumber 1`, answered with HTTP 400', async () => {

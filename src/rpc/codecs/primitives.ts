@@ -48,13 +48,16 @@ export function show(v: unknown): string {
   }
   return text.length > 100 ? `${text.slice(0, 100)}…` : text
 }
-const strip0x = (s: string): string => (s.startsWith('0x') || s.startsWith('0X') ? s.slice(2) : s)
 
-/** 20-byte address (`HexAddressParam`): 40–42 characters, any case, no checksum check. */
+/**
+ * 20-byte address (`HexAddressParam`): 40–42 characters, any case, no checksum check; then `new RskAddress(text)`
+ * (`HexUtils.stringHexToByteArray`: a lower-case `0x` removed, an odd digit count left-padded) must give 20 bytes, so
+ * `0x` and 39 digits is an address and `0X…` is not.
+ */
 export const address: Codec<Uint8Array> = (v) => {
   if (typeof v !== 'string' || v.length < 40 || v.length > 42) throw invalidParams('Invalid address: null, empty or invalid hex value.')
-  const body = strip0x(v)
-  if (body.length !== 40 || !HEX.test(body)) throw invalidParams('Invalid address format: invalid hex value.')
+  const body = v.startsWith('0x') ? v.slice(2) : v
+  if (!HEX.test(body) || Math.ceil(body.length / 2) !== 20) throw invalidParams('Invalid address format: invalid hex value.')
   return hexToBytesLoose(body)
 }
 
@@ -163,10 +166,13 @@ export const hexIndex: Codec<bigint> = (v) => {
   return BigInt('0x' + digits)
 }
 
-/** Byte string (`HexDataParam`): hex with optional `0x`; an odd length is left-padded. */
+/**
+ * Byte string (`HexDataParam`, `HexUtils.stringHexToByteArray`): hex with an optional lower-case `0x` (`0X…` is not
+ * hex); an odd length is left-padded.
+ */
 export const data: Codec<Uint8Array> = (v) => {
   if (typeof v === 'string') {
-    const body = strip0x(v)
+    const body = v.startsWith('0x') ? v.slice(2) : v
     if (HEX.test(body)) return hexToBytesLoose(body)
   }
   throw invalidParams('Invalid data format: invalid hex value.')
