@@ -48,6 +48,7 @@ describe('block identifiers of the …ByNumber methods (BlockIdentifierParam, th
       await rejects(rq(p, m, params('abc')), -32602, "Invalid block identifier 'abc'")
       await rejects(rq(p, m, params(true)), -32602, "Invalid block identifier 'true'")
       await rejects(rq(p, m, params('')), -32602, 'Invalid block identifier: empty or null.')
+      await rejects(rq(p, m, params(null)), -32602, 'Invalid block identifier: empty or null.')
     }
   })
 

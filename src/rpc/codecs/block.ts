@@ -50,8 +50,9 @@ function parseMap(v: Record<string, unknown>): BlockSelector {
 }
 
 /**
- * `BlockRefParam` (eth_getBalance, eth_getCode, eth_getStorageAt, eth_getTransactionCount, eth_call): exact-case
- * tags, numbers, a hash string, or an EIP-1898 map. `safe`/`finalized` are refused.
+ * The extensions' state-read block (eth_getProof, eth_getAccount, debug_traceCall, …), modelled on `BlockRefParam`:
+ * exact-case tags, numbers (hex or decimal), a hash string, or an EIP-1898 map. `safe`/`finalized` are refused. The
+ * eth methods RSKj has read theirs with rskjBlock.ts.
  */
 export const blockRef: Codec<BlockSelector> = (v) => {
   if (typeof v === 'string') {
@@ -65,9 +66,8 @@ export const blockRef: Codec<BlockSelector> = (v) => {
 }
 
 /**
- * `BlockIdentifierParam` (eth_getBlockByNumber, *ByBlockNumberAndIndex, eth_getUncleCountByBlockNumber,
- * eth_estimateGas, filter bounds): tags in any case (`safe`/`finalized` parse but do not resolve), numbers, and
- * a 64-character hex string read as a block hash.
+ * Tags in any case (`safe`/`finalized` parse but do not resolve), numbers, and a 64-character hex string read as a
+ * block hash; the base of `hexBlockId`.
  */
 export const blockId: Codec<BlockSelector> = (v) => {
   if (typeof v === 'string') {
@@ -78,12 +78,11 @@ export const blockId: Codec<BlockSelector> = (v) => {
 }
 
 /**
- * `BlockIdentifierParam` where RSKj resolves it with `Web3InformationRetriever.getBlock` (the …ByNumber methods,
- * debug_traceBlockByNumber, chain_getRawBlockHeaderByNumber) or `Web3Impl.getBlockByNumberOrStr` (filter bounds):
- * a number must be `0x` hex (`HexUtils.stringHexToBigInteger`, `jsonHexToLong`). A decimal string, and a JSON
- * number (Jackson reads it as its decimal text), is -32602 `invalid blocknumber <n>` in the first; in the second
- * RSKj's NumberFormatException is an internal error (-32603), where rsksim keeps -32602 (docs/compatibility.md).
- * A 64-digit string stays a block hash (`getBlock` reads it so). eth_estimateGas takes decimals (`blockId`).
+ * The filter bounds' block (`Web3Impl.getBlockByNumberOrStr`, whose NumberFormatException on a decimal is -32603 in
+ * RSKj, -32602 `invalid blocknumber <n>` here: docs/compatibility.md) and the extensions' …ByNumber block
+ * (eth_getRawTransactionByBlockNumberAndIndex, trace_replayBlockTransactions, ots_*): a number must be `0x` hex; a
+ * decimal string or a JSON number is -32602 `invalid blocknumber <n>`. A 64-digit string stays a block hash. The eth
+ * methods RSKj has read theirs with rskjBlock.ts.
  */
 export const hexBlockId: Codec<BlockSelector> = (v) => {
   if (typeof v === 'string' && v.length !== 64 && /^[0-9]+$/.test(v)) throw invalidParams(`invalid blocknumber ${show(v)}`)

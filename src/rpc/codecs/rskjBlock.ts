@@ -19,9 +19,12 @@ const MAX_LONG = (1n << 63n) - 1n
 /**
  * `BlockIdentifierParam`'s check of the text Jackson's `getText()` gives it (a JSON number or boolean: its text; an
  * object or array: its first token, `{` or `[`): a tag of `BlockTag` in any case, a decimal or a `0x` number, else
- * -32602 `Invalid block identifier '<x>'` (`Invalid block identifier: empty or null.` for `""`).
+ * -32602 `Invalid block identifier '<x>'` (`Invalid block identifier: empty or null.` for `""` and null).
  */
 export function identifierText(v: unknown): string {
+  // JSON null never reaches the constructor in RSKj (Jackson gives a null parameter: a NullPointerException, -32603);
+  // here it gets the constructor's text for null.
+  if (v === null || v === undefined) throw invalidParams('Invalid block identifier: empty or null.')
   const text = scalarText(v) ?? (Array.isArray(v) ? '[' : '{')
   if (text === '') throw invalidParams('Invalid block identifier: empty or null.')
   if (!TAGS.includes(text.toLowerCase()) && !DECIMAL.test(text) && !HEX_NUMBER.test(text)) throw invalidParams(`Invalid block identifier '${show(text)}'`)
