@@ -8,6 +8,7 @@
  * (`trim`) and org/ethereum/rpc/converters/CallArgumentsToByteArray.java.
  */
 import { describe, expect, it } from 'vitest'
+import { startServer } from '../src/index.js'
 import { COW, COW1, deployCode, fresh, rejects, rq, send, useHttpServer } from './helpers.js'
 
 /** Block 1 is COW's transfer of 1 wei to COW1; block 2 another. */
@@ -243,5 +244,25 @@ describe('over HTTP with ethers', () => {
     expect(failure.code).toBe('SERVER_ERROR')
     expect(JSON.parse(failure.info.responseBody).error).toEqual({ code: -32602, message: `Invalid hexadecimal number: ${head!.hash}` })
     expect(await http.rpc.call({ to: COW1, blockTag: head!.number })).toBe('0x')
+  })
+})
+
+describe('on a fork, the numbers read as RSKj reads them', () => {
+  it('a wrapped number is asked of the remote as the block it names; a negative one names no block and is not asked', async () => {
+    const remote = await startServer({ port: 0, accountTxRateLimit: false })
+    try {
+      await send(remote.provider, { to: COW1, value: '0x1' })
+      await send(remote.provider, { to: COW1, value: '0x1' })
+      await rq(remote.provider, 'evm_mine')
+      const f = await fresh({ fork: { url: remote.url, blockNumber: 3, cache: false } } as never)
+      const at1 = await rq(remote.provider, 'eth_getBalance', [COW1, '0x1'])
+      expect(await rq(f, 'eth_getBalance', [COW1, '0x10000000000000001'])).toBe(at1)
+      expect((await rq(f, 'eth_getBlockByNumber', ['0x10000000000000001', false])).hash).toBe((await rq(remote.provider, 'eth_getBlockByNumber', ['0x1', false])).hash)
+      await rejects(rq(f, 'eth_getBalance', [COW1, '0xffffffffffffffff']), -32600, 'Block 0xffffffffffffffff not found')
+      expect(await rq(f, 'eth_getCode', [COW1, '0xffffffffffffffff'])).toBeNull()
+      expect(await rq(f, 'eth_getBlockByNumber', ['0xffffffffffffffff', false])).toBeNull()
+    } finally {
+      await remote.close()
+    }
   })
 })
