@@ -187,6 +187,8 @@ describe('the call object (CallArgumentsParam, then CallArgumentsToByteArray)', 
     await rejects(rq(p, 'eth_call', [{ to: c, gas: '0X5208' }, 'latest']), -32602, 'Invalid param 0X5208: value must be a valid hex or string number.')
     await rejects(rq(p, 'eth_call', [{ to: c, nonce: 'zz' }, 'latest']), -32602, 'Invalid param zz: value must be a valid hex or string number.')
     await rejects(rq(p, 'eth_estimateGas', [{ to: c, value: 'ff' }]), -32602, 'Number values should not contain letters or hex values should start with 0x.')
+    // Kept (docs/compatibility.md): RSKj runs an empty call for a call object that is not an object.
+    await rejects(rq(p, 'eth_call', ['0x1234', 'latest']), -32602, 'Invalid transaction call object: expected an object.')
   })
 })
 
