@@ -73,6 +73,13 @@ describe('chain_getRawBlockHeaderByHash / chain_getRawBlockHeaderByNumber', asyn
     await rejects(p.request({ method: 'chain_getRawBlockHeaderByHash', params: ['0x12'] }), -32602, 'Invalid block hash: incorrect length.')
     await rejects(p.request({ method: 'chain_getRawBlockHeaderByNumber', params: ['safe'] }), -32602, 'invalid blocknumber safe')
     await rejects(p.request({ method: 'chain_getRawBlockHeaderByNumber', params: ['nope'] }), -32602, 'invalid blocknumber nope')
+    // RskModuleImpl.getRawBlockHeaderByNumber hands its String to Web3InformationRetriever.getBlock: the tags are a
+    // case-sensitive switch, a number is HexUtils.stringHexToBigInteger(x).longValue() (0x only, the low 64 bits).
+    await rejects(p.request({ method: 'chain_getRawBlockHeaderByNumber', params: ['LATEST'] }), -32602, 'invalid blocknumber LATEST')
+    await rejects(p.request({ method: 'chain_getRawBlockHeaderByNumber', params: ['0X0'] }), -32602, 'invalid blocknumber 0X0')
+    expect(await p.request({ method: 'chain_getRawBlockHeaderByNumber', params: ['0x10000000000000000'] })).toBe(
+      await p.request({ method: 'chain_getRawBlockHeaderByNumber', params: ['0x0'] }),
+    )
     await rejects(p.request({ method: 'chain_getRawBlockHeaderByNumber', params: [] }), -32602, 'method parameters invalid')
   })
 })

@@ -167,9 +167,9 @@ describe('the parameters as RSKj reads them', () => {
     expect(await block('0x10000000000000001')).toEqual(one)
     expect(await block('0x-1')).toBeNull()
     // 64 to 66 characters of hex are a hash (90-96), 32 bytes once padded, else `invalid block hash`; longer text is
-    // no identifier (97-100).
+    // no identifier (97-100), quoted by co/rsk/util/StringUtils.trim: its first 66 characters and `...`.
     await rejects(block('1'.repeat(65)), -32602, `invalid block hash ${'1'.repeat(65)}`)
-    await rejects(block('0x' + '1'.repeat(65)), -32602, `invalid block identifier 0x${'1'.repeat(65)}`)
+    await rejects(block('0x' + '1'.repeat(65)), -32602, `invalid block identifier 0x${'1'.repeat(64)}...`)
   })
 
   it('the transaction hash is read with HexUtils.stringHexToByteArray: another length finds no transaction (RskTracer: null, CallTracer: No transaction info)', async () => {

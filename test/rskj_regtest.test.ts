@@ -117,7 +117,7 @@ describe('trace_get (TraceModuleImpl.traceGet, TraceGetRequest)', () => {
 })
 
 describe('decimal block numbers, as each RSKj path reads them', () => {
-  it('Web3InformationRetriever.getBlock and getBlockByNumberOrStr want 0x hex; BlockRefParam and estimateGas take decimals', async () => {
+  it('Web3InformationRetriever.getBlock and getBlockByNumberOrStr want 0x hex; ExecutionBlockRetriever (eth_call, eth_estimateGas) takes decimals', async () => {
     const p = await fresh()
     await rq(p, 'evm_mine')
     // getBlock: HexUtils.stringHexToBigInteger → -32602 `invalid blocknumber <n>`; a JSON number is read as its text.
@@ -128,6 +128,13 @@ describe('decimal block numbers, as each RSKj path reads them', () => {
       ['eth_getTransactionByBlockNumberAndIndex', ['1', '0x0']],
       ['eth_getUncleCountByBlockNumber', ['1']],
       ['eth_getUncleByBlockNumberAndIndex', ['1', '0x0']],
+      // BlockRefParam takes the decimal, then getInformationProvider hands it to getBlock (EthModule.getCode to
+      // HexUtils.stringHexToBigInteger): the same refusal.
+      ['eth_getBalance', [COW, '1']],
+      ['eth_getTransactionCount', [COW, '1']],
+      ['eth_getStorageAt', [COW, '0x0', '1']],
+      ['eth_getCode', [COW, '1']],
+      ['eth_getBalance', [COW, { blockNumber: '1' }]],
       ['debug_traceBlockByNumber', ['1']],
       ['chain_getRawBlockHeaderByNumber', ['1']],
       ['trace_block', ['1']],
@@ -137,10 +144,10 @@ describe('decimal block numbers, as each RSKj path reads them', () => {
     ] as const) {
       await rejects(rq(p, m, [...params]), -32602, 'invalid blocknumber 1')
     }
-    // BlockRefParam (eth_call, state readers) and ExecutionBlockRetriever (eth_estimateGas) take decimal strings.
+    // BlockRefParam then ExecutionBlockRetriever (eth_call), and ExecutionBlockRetriever (eth_estimateGas) take them.
     const block1 = await rq(p, 'eth_getBlockByNumber', ['0x1', false])
-    expect(await rq(p, 'eth_getBalance', [COW, '1'])).toBe(await rq(p, 'eth_getBalance', [COW, '0x1']))
     expect(await rq(p, 'eth_call', [{ to: COW1 }, '1'])).toBe('0x')
+    expect(await rq(p, 'eth_call', [{ to: COW1 }, { blockNumber: '1' }])).toBe('0x')
     expect(await rq(p, 'eth_estimateGas', [{ from: COW, to: COW1 }, '1'])).toBe('0x5208')
     expect((await rq(p, 'eth_getBlocksByNumber', ['1']))[0].hash).toBe(block1.hash)
     // BlockRefParam.Deserializer: neither a string nor an object → `Invalid input`.

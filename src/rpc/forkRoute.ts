@@ -59,7 +59,8 @@ const atState =
   (i: number, proof = false, answer: Answer = ask): Route =>
   async (ctx, args, raw) => {
     const n = await blockNumberOf(ctx, args[i] as BlockSelector | undefined)
-    if (n === undefined) return LOCAL
+    // A negative number (`0xffffffffffffffff`, read as RSKj's long -1: rskjText.ts `javaHexLong`) names no block.
+    if (n === undefined || n < 0n) return LOCAL
     if (n < ctx.fork.number || (proof && n === ctx.fork.number)) return answer(ctx, withParam(raw, i, hexNumber(n)))
     if (proof) {
       throw new RpcError(

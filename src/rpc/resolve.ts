@@ -34,15 +34,30 @@ export function stateBlock(node: RskNode, given: BlockSelector): BlockRecord {
       throw invalidParams(`Invalid block identifier '${sel.tag}'`)
     case 'number': {
       const b = store.byNumber(sel.number)
-      if (b === undefined) throw blockNotFound('0x' + sel.number.toString(16))
+      if (b === undefined) throw blockNotFound(sel.text ?? '0x' + sel.number.toString(16))
       return b
     }
     case 'hash': {
       const b = store.getByHash(bytesToHex(sel.hash))
-      if (b === undefined) throw blockHashNotFound(bytesToHex(sel.hash))
+      if (b === undefined) throw hashNotFound(sel)
       return b
     }
   }
+}
+
+/**
+ * RSKj's -32600 for a block hash it does not have: `Block with hash <h> not found` for an EIP-1898 `{blockHash}`
+ * (`Web3Impl.toInvokeByBlockHash`), `Block <id> not found` for a hash given as the identifier itself
+ * (`Web3InformationRetriever.getInformationProvider`); the hash as the request wrote it.
+ */
+function hashNotFound(sel: BlockSelector & { kind: 'hash' }): RpcError {
+  const shown = sel.text ?? bytesToHex(sel.hash)
+  return sel.fromMap || sel.text === undefined ? blockHashNotFound(shown) : blockNotFound(shown)
+}
+
+/** The identifier RSKj's `Block <id> not found` quotes: as the request wrote it (`Web3InformationRetriever`). */
+export function blockIdText(sel: BlockSelector): string {
+  return sel.kind === 'tag' ? sel.tag : (sel.text ?? (sel.kind === 'number' ? '0x' + sel.number.toString(16) : bytesToHex(sel.hash)))
 }
 
 /**

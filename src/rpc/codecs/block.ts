@@ -1,6 +1,8 @@
 /**
  * Block selectors (spec "Block parameter forms", reference §1.4): a tag, a number, a 32-byte hash, or an
- * EIP-1898 map `{ blockHash, requireCanonical? }` / `{ blockNumber }`.
+ * EIP-1898 map `{ blockHash, requireCanonical? }` / `{ blockNumber }`. `text`: the identifier as the request gave it,
+ * which RSKj quotes in `Block <id> not found` (rskjBlock.ts). The codecs here serve the extensions, the filter
+ * bounds and the methods rskjBlock.ts does not.
  */
 import { invalidParams } from '../../errors.js'
 import { hexToBytesLoose, show, type Codec } from './primitives.js'
@@ -9,8 +11,8 @@ export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized'
 
 export type BlockSelector =
   | { kind: 'tag'; tag: BlockTag }
-  | { kind: 'number'; number: bigint }
-  | { kind: 'hash'; hash: Uint8Array; requireCanonical: boolean; fromMap: boolean }
+  | { kind: 'number'; number: bigint; text?: string }
+  | { kind: 'hash'; hash: Uint8Array; requireCanonical: boolean; fromMap: boolean; text?: string }
 
 export const LATEST: BlockSelector = { kind: 'tag', tag: 'latest' }
 
@@ -48,8 +50,9 @@ function parseMap(v: Record<string, unknown>): BlockSelector {
 }
 
 /**
- * `BlockRefParam` (eth_getBalance, eth_getCode, eth_getStorageAt, eth_getTransactionCount, eth_call): exact-case
- * tags, numbers, a hash string, or an EIP-1898 map. `safe`/`finalized` are refused.
+ * The extensions' state-read block (eth_getProof, eth_getAccount, debug_traceCall, …), modelled on `BlockRefParam`:
+ * exact-case tags, numbers (hex or decimal), a hash string, or an EIP-1898 map. `safe`/`finalized` are refused. The
+ * eth methods RSKj has read theirs with rskjBlock.ts.
  */
 export const blockRef: Codec<BlockSelector> = (v) => {
   if (typeof v === 'string') {
@@ -63,9 +66,8 @@ export const blockRef: Codec<BlockSelector> = (v) => {
 }
 
 /**
- * `BlockIdentifierParam` (eth_getBlockByNumber, *ByBlockNumberAndIndex, eth_getUncleCountByBlockNumber,
- * eth_estimateGas, filter bounds): tags in any case (`safe`/`finalized` parse but do not resolve), numbers, and
- * a 64-character hex string read as a block hash.
+ * Tags in any case (`safe`/`finalized` parse but do not resolve), numbers, and a 64-character hex string read as a
+ * block hash; the base of `hexBlockId`.
  */
 export const blockId: Codec<BlockSelector> = (v) => {
   if (typeof v === 'string') {
@@ -76,50 +78,13 @@ export const blockId: Codec<BlockSelector> = (v) => {
 }
 
 /**
- * `BlockIdentifierParam` where RSKj resolves it with `Web3InformationRetriever.getBlock` (the …ByNumber methods,
- * debug_traceBlockByNumber, chain_getRawBlockHeaderByNumber) or `Web3Impl.getBlockByNumberOrStr` (filter bounds):
- * a number must be `0x` hex (`HexUtils.stringHexToBigInteger`, `jsonHexToLong`). A decimal string, and a JSON
- * number (Jackson reads it as its decimal text), is -32602 `invalid blocknumber <n>` in the first; in the second
- * RSKj's NumberFormatException is an internal error (-32603), where rsksim keeps -32602 (docs/compatibility.md).
- * A 64-digit string stays a block hash (`getBlock` reads it so). eth_estimateGas takes decimals (`blockId`).
+ * The filter bounds' block (`Web3Impl.getBlockByNumberOrStr`, whose NumberFormatException on a decimal is -32603 in
+ * RSKj, -32602 `invalid blocknumber <n>` here: docs/compatibility.md) and the extensions' …ByNumber block
+ * (eth_getRawTransactionByBlockNumberAndIndex, trace_replayBlockTransactions, ots_*): a number must be `0x` hex; a
+ * decimal string or a JSON number is -32602 `invalid blocknumber <n>`. A 64-digit string stays a block hash. The eth
+ * methods RSKj has read theirs with rskjBlock.ts.
  */
 export const hexBlockId: Codec<BlockSelector> = (v) => {
   if (typeof v === 'string' && v.length !== 64 && /^[0-9]+$/.test(v)) throw invalidParams(`invalid blocknumber ${show(v)}`)
   return blockId(v)
-}
-
-/** Java's `Long.MAX_VALUE`, the largest block number `Long.parseLong` reads. */
-const MAX_LONG = 2n ** 63n - 1n
-
-/**
- * A JSON value's text as Jackson's `JsonNode.asText` gives it: a string as it is, a number's digits, `true`/`false`,
- * `null` for JSON null, and "" for an object or an array.
- */
-export const jsonText = (v: unknown): string =>
-  typeof v === 'string' ? v : v === null ? 'null' : typeof v === 'number' || typeof v === 'boolean' ? String(v) : ''
-
-/**
- * A log filter bound (`fromBlock`/`toBlock` of eth_getLogs and eth_newFilter) as RSKj reads it.
- * `FilterRequestParam.Deserializer` passes the JSON value's text (`jsonText`; a bound given as JSON `null` is the text
- * `null`, not an omitted bound) to `BlockIdentifierParam`, which refuses "" with -32602 `Invalid block identifier:
- * empty or null.`, and with -32602 `Invalid block identifier '<text>'` any text that is not a tag (`BlockTag`, any
- * case), decimal digits (`Utils.isDecimalString`) or `0x` (lowercase) and hex digits (`Utils.isHexadecimalString`).
- * `LogFilter` reads what is not a tag with `HexUtils.jsonHexToLong` (`Long.parseLong(hex, 16)`): decimal digits (64 of
- * them too: not a block hash) and hex past a Java long throw NumberFormatException there, RSKj's -32603 `Internal server
- * error`, which rsksim answers -32602 `invalid blocknumber <text>` (docs/compatibility.md); hex digits are a number
- * however many leading zeros they have. `safe`/`finalized` parse, and are refused where the bound is read (logs.ts
- * `logBound`).
- */
-export const filterBound: Codec<BlockSelector> = (v) => {
-  const text = jsonText(v)
-  if (text === '') throw invalidParams('Invalid block identifier: empty or null.')
-  const tag = text.toLowerCase()
-  if (tag === 'latest' || tag === 'earliest' || tag === 'pending' || tag === 'safe' || tag === 'finalized') return { kind: 'tag', tag }
-  if (/^[0-9]+$/.test(text)) throw invalidParams(`invalid blocknumber ${show(text)}`)
-  if (!/^0x[0-9a-fA-F]+$/.test(text)) throw invalidParams(`Invalid block identifier '${show(text)}'`)
-  // Significant digits only: a long string of zeros is a small number, and a long one is not turned into a BigInt.
-  const digits = text.slice(2).replace(/^0+/, '')
-  const number = digits.length <= 16 ? BigInt('0x' + (digits === '' ? '0' : digits)) : undefined
-  if (number === undefined || number > MAX_LONG) throw invalidParams(`invalid blocknumber ${show(text)}`)
-  return { kind: 'number', number }
 }

@@ -4,8 +4,9 @@
  * `CallArgumentsParam` does (reference §5.1).
  */
 import { invalidParams, RpcError, ErrorCode } from '../../errors.js'
-import { address, blockHash, data, quantity, topic } from './primitives.js'
-import { type BlockSelector, filterBound, hexBlockId, jsonText } from './block.js'
+import { address, asText, blockHash, data, hexNumberText, javaNumber, quantity, topic } from './primitives.js'
+import { type BlockSelector, hexBlockId } from './block.js'
+import { filterBound } from './rskjBlock.js'
 import type { AccountOverride, CallRequest, StateOverrides } from '../../node/exec/call.js'
 import { bytesToHex } from '@ethereumjs/util'
 
@@ -66,6 +67,36 @@ export const callObject = (v: unknown): CallObject => {
   if (value !== undefined) out.value = value
   if (nonce !== undefined) out.nonce = nonce
   if (chainId !== undefined) out.chainId = chainId
+  if (input !== undefined) out.data = input
+  return out
+}
+
+/**
+ * eth_call's and eth_estimateGas's call object as RSKj reads it: `CallArgumentsParam` (CallArgumentsParam.java)
+ * checks each known field that is present and not null (`from`/`to` as `HexAddressParam`, the numbers as
+ * `HexNumberParam`, `data` and `input` both as `HexDataParam`; a JSON number is its text) and ignores every other
+ * field (`type`, `maxFeePerGas`, …). `input` wins over `data` (`CallArguments.setInput`). `CallArgumentsToByteArray`
+ * then reads `gas`, `gasPrice` and `value`: an empty string is absent, `0x` is 0, decimals and `0x` hex as
+ * `HexUtils.strHexOrStrNumberToByteArray` (`javaNumber`); `gasLimit`, `nonce` and `chainId` are checked only.
+ */
+export const callArguments = (v: unknown): CallObject => {
+  const o = asObject(v, 'transaction call object')
+  const from = opt(o.from, address)
+  const to = opt(o.to, address)
+  const texts: Record<string, string | undefined> = {}
+  for (const key of ['gas', 'gasPrice', 'gasLimit', 'nonce', 'chainId', 'value']) texts[key] = opt(o[key], hexNumberText)
+  const dataField = opt(o.data, data)
+  const input = opt(o.input, data) ?? dataField
+  const number = (key: string): bigint | undefined => (texts[key] === undefined || texts[key] === '' ? undefined : javaNumber(texts[key]))
+  const out: CallObject = {}
+  const gas = number('gas')
+  const gasPrice = number('gasPrice')
+  const value = number('value')
+  if (from !== undefined) out.from = from
+  if (to !== undefined) out.to = to
+  if (gas !== undefined) out.gas = gas
+  if (gasPrice !== undefined) out.gasPrice = gasPrice
+  if (value !== undefined) out.value = value
   if (input !== undefined) out.data = input
   return out
 }
@@ -137,7 +168,7 @@ export const MAX_FILTER_TOPICS = 1_000
 
 /**
  * Filter options of eth_getLogs / eth_newFilter (spec "Filter options"), read as RSKj's `FilterRequestParam.Deserializer`
- * reads them: every key present is read, JSON `null` included, as the text of its value (`jsonText`), in its order
+ * reads them: every key present is read, JSON `null` included, as the text of its value (`asText`), in its order
  * (`fromBlock`, `toBlock`, `address`, `blockHash`, `topics`), before `LogFilter.validateFilterRequestParameters` refuses
  * a `blockHash` with a bound. A bound is `filterBound`'s; a `null` `address` or `topics` is none (`getAddressParam`,
  * `getTopicArray`), a `topics` that is not an array is one topic, at the first position; in a position's list a `null`
@@ -164,7 +195,7 @@ function readFilter(v: unknown, request: boolean): FilterObject {
   }
   if (o.address != null) out.addresses = Array.isArray(o.address) ? o.address.map(address) : [address(o.address)]
   const hashRaw = given('blockHash') ? o.blockHash : o.blockhash ?? undefined
-  if (hashRaw !== undefined) out.blockHash = request ? blockHash(jsonText(hashRaw)) : topicLike(hashRaw, 'block hash')
+  if (hashRaw !== undefined) out.blockHash = request ? blockHash(asText(hashRaw)) : topicLike(hashRaw, 'block hash')
   if (o.topics != null) out.topics = request ? requestTopics(o.topics) : subscriptionTopics(o.topics)
   if (out.blockHash !== undefined && (out.fromBlock !== undefined || out.toBlock !== undefined)) {
     throw invalidParams('Cannot specify both blockHash and fromBlock/toBlock')
@@ -181,12 +212,12 @@ function checkTopicCounts(positions: unknown[]): void {
 
 /** eth_getLogs/eth_newFilter topics (`FilterRequestParam.Deserializer.getTopicArray`, `LogFilter.fromFilterRequest`). */
 function requestTopics(v: unknown): (Uint8Array[] | null)[] {
-  if (!Array.isArray(v)) return [[topic(jsonText(v))]]
+  if (!Array.isArray(v)) return [[topic(asText(v))]]
   checkTopicCounts(v)
   return v.map((t) => {
     if (t === null) return null
-    if (!Array.isArray(t)) return [topic(jsonText(t))]
-    const list = t.filter((x) => x !== null).map((x) => topic(jsonText(x)))
+    if (!Array.isArray(t)) return [topic(asText(t))]
+    const list = t.filter((x) => x !== null).map((x) => topic(asText(x)))
     return list.length === 0 ? null : list
   })
 }

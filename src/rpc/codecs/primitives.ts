@@ -18,8 +18,6 @@ export function optional<T>(codec: Codec<T>): Codec<T | undefined> {
 }
 
 const HEX = /^[0-9a-fA-F]*$/
-const LOWER_HEX = /^[0-9a-f]+$/
-const DECIMAL = /^[0-9]+$/
 
 export function hexToBytesLoose(hex: string): Uint8Array {
   const even = hex.length % 2 === 1 ? '0' + hex : hex
@@ -50,23 +48,56 @@ export function show(v: unknown): string {
   }
   return text.length > 100 ? `${text.slice(0, 100)}…` : text
 }
-const strip0x = (s: string): string => (s.startsWith('0x') || s.startsWith('0X') ? s.slice(2) : s)
 
-/** 20-byte address (`HexAddressParam`): 40–42 characters, any case, no checksum check. */
+/**
+ * 20-byte address (`HexAddressParam`): 40–42 characters, any case, no checksum check; then `new RskAddress(text)`
+ * (`HexUtils.stringHexToByteArray`: a lower-case `0x` removed, an odd digit count left-padded) must give 20 bytes, so
+ * `0x` and 39 digits is an address and `0X…` is not.
+ */
 export const address: Codec<Uint8Array> = (v) => {
   if (typeof v !== 'string' || v.length < 40 || v.length > 42) throw invalidParams('Invalid address: null, empty or invalid hex value.')
-  const body = strip0x(v)
-  if (body.length !== 40 || !HEX.test(body)) throw invalidParams('Invalid address format: invalid hex value.')
+  const body = v.startsWith('0x') ? v.slice(2) : v
+  if (!HEX.test(body) || Math.ceil(body.length / 2) !== 20) throw invalidParams('Invalid address format: invalid hex value.')
   return hexToBytesLoose(body)
 }
 
-/** 32-byte hash (`HashParam32`); `type` names it in messages: `block hash`, `transaction hash`, `topic`. */
+/**
+ * RSKj's `co/rsk/util/StringUtils.trim`, which its parameter classes quote long input with: the first 66 characters
+ * and `...` (not whitespace trimming).
+ */
+export const javaTrim = (s: string): string => (s.length <= 66 ? s : `${s.slice(0, 66)}...`)
+
+/**
+ * The text a parameter class's deserializer reads with Jackson's `getText()`/`asText()`: a string as it is, a number
+ * or a boolean as its JSON text; undefined for anything else (null, an object, an array).
+ */
+export function scalarText(v: unknown): string | undefined {
+  if (typeof v === 'string') return v
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v)
+  return undefined
+}
+
+/**
+ * A JSON value's text as Jackson's `JsonNode.asText` gives it: a string as it is, a number's digits, `true`/`false`,
+ * `null` for JSON null, and "" for an object or an array (`scalarText`'s, with those two).
+ */
+export const asText = (v: unknown): string => (v === null ? 'null' : (scalarText(v) ?? ''))
+
+/**
+ * 32-byte hash (`HashParam32`); `type` names it in messages: `block hash`, `transaction hash`, `topic`. 64 to 66
+ * characters, read by `HexUtils.stringHexToByteArray` (a lower-case `0x` removed, an odd digit count left-padded), then
+ * 32 bytes: `0x` and 63 digits is a hash, `0x` and 62 digits or 65/66 digits without `0x` are `incorrect length`, and
+ * an upper-case `0X` is not a prefix (`invalid hex value`).
+ */
 export function hash32(type: string): Codec<Uint8Array> {
   return (v) => {
-    if (typeof v !== 'string' || v.length < 64 || v.length > 66) throw invalidParams(`Invalid ${type}: incorrect length.`)
-    const body = strip0x(v)
-    if (body.length !== 64 || !HEX.test(body)) throw invalidParams(`Invalid ${type} format: invalid hex value`)
-    return hexToBytesLoose(body)
+    const text = scalarText(v)
+    if (text === undefined || text.length < 64 || text.length > 66) throw invalidParams(`Invalid ${type}: incorrect length.`)
+    const body = text.startsWith('0x') ? text.slice(2) : text
+    if (!HEX.test(body)) throw invalidParams(`Invalid ${type} format: invalid hex value`)
+    const bytes = hexToBytesLoose(body)
+    if (bytes.length !== 32) throw invalidParams(`Invalid ${type}: incorrect length.`)
+    return bytes
   }
 }
 
@@ -74,28 +105,80 @@ export const blockHash = hash32('block hash')
 export const txHash = hash32('transaction hash')
 export const topic = hash32('topic')
 
-/** Unsigned integer (`HexNumberParam`): `0x` hex in any case or a decimal string, at most 66 characters. */
+/**
+ * `HexNumberParam`'s check (org/ethereum/rpc/parameters/HexNumberParam.java): at most 66 characters (else
+ * `Invalid param: <x>`), then hex digits of any case after an optional lower-case `0x` (so `0x` alone, `""` and `ff`
+ * pass), or what Java's `new BigInteger(text)` reads (a sign, decimal digits). Returns the text.
+ */
+export function hexNumberText(v: unknown): string {
+  const text = scalarText(v)
+  if (text === undefined || text.length > 66) throw invalidParams(`Invalid param: ${text === undefined ? 'null' : javaTrim(text)}`)
+  const body = text.startsWith('0x') ? text.slice(2) : text
+  if (!HEX.test(body) && !/^[+-]?[0-9]+$/.test(text)) throw invalidParams(`Invalid param ${text}: value must be a valid hex or string number.`)
+  return text
+}
+
+/**
+ * The number `HexUtils.strHexOrStrNumberToByteArray` makes of a `HexNumberParam`'s text, as the bytes it gives are
+ * read unsigned: `0x` hex (`0x` alone is no bytes: 0), else Java's `BigInteger` in decimal, written as
+ * `toByteArray()` (two's complement, so `-1` is the byte `ff`: 255); anything else (hex digits without `0x`, `""`)
+ * is -32602 `Number values should not contain letters or hex values should start with 0x.`
+ */
+export function javaNumber(text: string): bigint {
+  if (text.startsWith('0x')) return text.length === 2 ? 0n : BigInt(text)
+  if (!/^[+-]?[0-9]+$/.test(text)) throw invalidParams('Number values should not contain letters or hex values should start with 0x.')
+  const n = BigInt(text)
+  if (n >= 0n) return n
+  let bits = 8n
+  while (n < -(1n << (bits - 1n))) bits += 8n
+  return n + (1n << bits)
+}
+
+/**
+ * A `HexNumberParam` read as `HexUtils.strHexOrStrNumberToByteArray` reads it: eth_getStorageAt's position and the
+ * call object's numbers (org/ethereum/rpc/converters/CallArgumentsToByteArray.java). A JSON number is its text.
+ */
+export const hexNumber: Codec<bigint> = (v) => javaNumber(hexNumberText(v))
+
+/**
+ * Unsigned integer in `0x` hex of any case or a decimal string, at most 66 characters (the extensions' numbers; the
+ * methods RSKj reads through `HexNumberParam` use `hexNumber`).
+ */
 export const quantity: Codec<bigint> = (v) => {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v)
   if (typeof v === 'string' && v.length > 0 && v.length <= 66) {
     if (/^0[xX]/.test(v)) {
       const body = v.slice(2)
       if (body.length > 0 && HEX.test(body)) return BigInt('0x' + body)
-    } else if (DECIMAL.test(v)) return BigInt(v)
+    } else if (/^[0-9]+$/.test(v)) return BigInt(v)
   }
   throw invalidParams(`Invalid param ${show(v)}: value must be a valid hex or string number.`)
 }
 
-/** Index or duration (`HexIndexParam`): `0x` followed by lowercase hex digits only. */
+/**
+ * Index (`HexIndexParam`, org/ethereum/rpc/parameters/HexIndexParam.java and HexStringParam.java): more than 66
+ * characters is `Invalid argument: <x>`; other non-empty text must be a lower-case `0x` and lower-case hex digits
+ * (`HexUtils.isHex`); then `Integer.parseInt(digits, 16)`: `0x`, `""` and anything past 2^31 − 1 are
+ * `Invalid index param: value must be a valid hex number.` A JSON number is its text (no `0x`: refused).
+ */
 export const hexIndex: Codec<bigint> = (v) => {
-  if (typeof v === 'string' && v.startsWith('0x') && LOWER_HEX.test(v.slice(2))) return BigInt(v)
-  throw invalidParams(`Invalid argument "${show(v)}": param should be a hex value string.`)
+  const text = scalarText(v) ?? show(v)
+  if (text.length > 66) throw invalidParams(`Invalid argument: ${javaTrim(text)}`)
+  if (text !== '' && (!text.startsWith('0x') || !/^[0-9a-f]*$/.test(text.slice(2)))) {
+    throw invalidParams(`Invalid argument "${text}": param should be a hex value string.`)
+  }
+  const digits = text.slice(2)
+  if (digits === '' || BigInt('0x' + digits) > 0x7fffffffn) throw invalidParams('Invalid index param: value must be a valid hex number.')
+  return BigInt('0x' + digits)
 }
 
-/** Byte string (`HexDataParam`): hex with optional `0x`; an odd length is left-padded. */
+/**
+ * Byte string (`HexDataParam`, `HexUtils.stringHexToByteArray`): hex with an optional lower-case `0x` (`0X…` is not
+ * hex); an odd length is left-padded.
+ */
 export const data: Codec<Uint8Array> = (v) => {
   if (typeof v === 'string') {
-    const body = strip0x(v)
+    const body = v.startsWith('0x') ? v.slice(2) : v
     if (HEX.test(body)) return hexToBytesLoose(body)
   }
   throw invalidParams('Invalid data format: invalid hex value.')

@@ -4,7 +4,7 @@
  * the numbers, hashes and block ids of trace_* and debug_trace* (docs/modules/tracing.md).
  */
 import { invalidParams } from '../../errors.js'
-import { hexToBytesLoose, show, type Codec } from './primitives.js'
+import { hexToBytesLoose, javaTrim, show, type Codec } from './primitives.js'
 import type { BlockSelector } from './block.js'
 
 /**
@@ -66,7 +66,9 @@ export const blockHashText: Codec<Uint8Array> = (v) => {
  * class before it: the tags in lower case only (a `switch`), then 64 to 66 characters of lower-case hex (after a
  * `0x`: `HexUtils.isHex`) are a block hash (32 bytes once an odd digit count is padded, else `invalid block hash`),
  * then up to 66 characters a number read as `javaHexLong` reads it (a sign, and the low 64 bits: `0x-1` names no
- * block, `0x10000000000000001` is block 1; else `invalid blocknumber <x>`), longer text `invalid block identifier`.
+ * block, `0x10000000000000001` is block 1; else `invalid blocknumber <x>`), longer text `invalid block identifier <x>`
+ * (`StringUtils.trim`: its first 66 characters and `...`). The eth methods reach it after their parameter class
+ * (rskjBlock.ts).
  * A JSON number reaches it as its decimal text (invalid); null is a NullPointerException there (-32603), -32602 here.
  */
 export const retrieverBlockId: Codec<BlockSelector> = (v) => {
@@ -76,10 +78,10 @@ export const retrieverBlockId: Codec<BlockSelector> = (v) => {
   const digits = text.startsWith('0x') ? text.slice(2) : text
   if (text.length >= 64 && text.length <= 66 && /^[0-9a-f]*$/.test(digits)) {
     if (Math.ceil(digits.length / 2) !== 32) throw invalidParams(`invalid block hash ${text}`)
-    return { kind: 'hash', hash: hexToBytesLoose(digits), requireCanonical: false, fromMap: false }
+    return { kind: 'hash', hash: hexToBytesLoose(digits), requireCanonical: false, fromMap: false, text }
   }
-  if (text.length > 66) throw invalidParams(`invalid block identifier ${text.trim()}`)
+  if (text.length > 66) throw invalidParams(`invalid block identifier ${javaTrim(text)}`)
   const number = javaHexLong(text)
   if (number === undefined) throw invalidParams(`invalid blocknumber ${text}`)
-  return { kind: 'number', number }
+  return { kind: 'number', number, text }
 }

@@ -5,7 +5,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { blockHash, txHash } from '../codecs/primitives.js'
-import { hexBlockId } from '../codecs/block.js'
+import { retrieverBlockId } from '../codecs/rskjText.js'
 import { method, noParams, type MethodTable } from '../method.js'
 import { data } from '../format/hex.js'
 import { blockOrPending } from '../resolve.js'
@@ -26,11 +26,13 @@ export const chainMethods: MethodTable = {
   }),
 
   /**
-   * Id read as `Web3InformationRetriever.getBlock` does: a tag, a hex number, or a 64-hex-digit hash. `pending`
+   * Id read as `Web3InformationRetriever.getBlock` does (`RskModuleImpl.getRawBlockHeaderByNumber` takes a plain
+   * `String`, no parameter class): lower-case tags, 64 to 66 characters of lower-case hex as a hash, else a `0x` number's
+   * low 64 bits (`retrieverBlockId`). `pending`
    * answers the header of the pending block RSKj builds for it (`ExecutionBlockRetriever`, src/node/miner/pendingSeal.ts):
    * the block the miner would mine now, executed, with empty extraData and merged-mining fields.
    */
-  chain_getRawBlockHeaderByNumber: method([hexBlockId], async ({ node, method: name }, sel) => {
+  chain_getRawBlockHeaderByNumber: method([retrieverBlockId], async ({ node, method: name }, sel) => {
     const block = await blockOrPending(node, sel, name)
     return block === undefined ? null : data(encodeRskHeaderFull(block.header))
   }),

@@ -1,12 +1,12 @@
 /** Blocks, uncles and transaction counts (spec "Method reference: blocks and transactions"). */
 import { bytesToHex } from '@ethereumjs/util'
 import { blockHash, boolean, hexIndex, optional } from '../../codecs/primitives.js'
-import { hexBlockId } from '../../codecs/block.js'
+import { numberBlockId } from '../../codecs/rskjBlock.js'
 import { blockHashNotFound, blockNotFound } from '../../../errors.js'
 import { method, type MethodTable } from '../../method.js'
 import { quantity } from '../../format/hex.js'
 import { formatBlock } from '../../format/block.js'
-import { blockById } from '../../resolve.js'
+import { blockById, blockIdText } from '../../resolve.js'
 
 export const ethBlockMethods: MethodTable = {
   eth_getBlockByHash: method([blockHash, optional(boolean)], ({ node }, hash, full) => {
@@ -14,7 +14,7 @@ export const ethBlockMethods: MethodTable = {
     return block === undefined ? null : formatBlock(block, full ?? false)
   }),
 
-  eth_getBlockByNumber: method([hexBlockId, optional(boolean)], ({ node, method: name }, sel, full) => {
+  eth_getBlockByNumber: method([numberBlockId, optional(boolean)], ({ node, method: name }, sel, full) => {
     const block = blockById(node, sel, name)
     return block === undefined ? null : formatBlock(block, full ?? false)
   }),
@@ -29,10 +29,10 @@ export const ethBlockMethods: MethodTable = {
    * a nonce ahead, are not counted; the REMASC transaction a mined block ends with is not among them), and a block the
    * chain does not have is -32600 `Block <id> not found` (not null, as `…ByHash` answers).
    */
-  eth_getBlockTransactionCountByNumber: method([hexBlockId], ({ node, method: name }, sel) => {
+  eth_getBlockTransactionCountByNumber: method([numberBlockId], ({ node, method: name }, sel) => {
     if (sel.kind === 'tag' && sel.tag === 'pending') return quantity(node.pool.pendingCount)
     const block = blockById(node, sel, name)
-    if (block === undefined) throw blockNotFound(sel.kind === 'number' ? '0x' + sel.number.toString(16) : sel.kind === 'hash' ? bytesToHex(sel.hash) : sel.tag)
+    if (block === undefined) throw blockNotFound(blockIdText(sel))
     return quantity(block.transactions.length)
   }),
 
@@ -43,15 +43,15 @@ export const ethBlockMethods: MethodTable = {
     return '0x0'
   }),
 
-  eth_getUncleCountByBlockNumber: method([hexBlockId], ({ node, method: name }, sel) => {
+  eth_getUncleCountByBlockNumber: method([numberBlockId], ({ node, method: name }, sel) => {
     const block = blockById(node, sel, name)
-    if (block === undefined) throw blockNotFound(sel.kind === 'number' ? '0x' + sel.number.toString(16) : 'unknown')
+    if (block === undefined) throw blockNotFound(blockIdText(sel))
     return '0x0'
   }),
 
   eth_getUncleByBlockHashAndIndex: method([blockHash, hexIndex], () => null),
 
-  eth_getUncleByBlockNumberAndIndex: method([hexBlockId, hexIndex], ({ node, method: name }, sel) => {
+  eth_getUncleByBlockNumberAndIndex: method([numberBlockId, hexIndex], ({ node, method: name }, sel) => {
     blockById(node, sel, name)
     return null
   }),

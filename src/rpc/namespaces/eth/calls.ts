@@ -1,7 +1,8 @@
 /** eth_call and eth_estimateGas (reference §5.1, §5.2; spec "Errors"). */
 import { optional } from '../../codecs/primitives.js'
-import { blockId, blockRef, LATEST } from '../../codecs/block.js'
-import { callGas, callObject, callRequest, stateOverrides } from '../../codecs/objects.js'
+import { LATEST } from '../../codecs/block.js'
+import { callBlockRef, estimateBlockId } from '../../codecs/rskjBlock.js'
+import { callArguments, callGas, callRequest, stateOverrides } from '../../codecs/objects.js'
 import { revertError } from '../../../errors.js'
 import { method, type MethodTable } from '../../method.js'
 import { data, quantity } from '../../format/hex.js'
@@ -11,7 +12,7 @@ import { estimateGas } from '../../../node/exec/estimate.js'
 
 export const ethCallMethods: MethodTable = {
   /** Only REVERT is an error; other failures answer their (usually empty) return data, as RSKj. */
-  eth_call: method([callObject, optional(blockRef), optional(stateOverrides)], async ({ node }, call, sel, overrides) => {
+  eth_call: method([callArguments, optional(callBlockRef), optional(stateOverrides)], async ({ node }, call, sel, overrides) => {
     const block = await callBlock(node, sel ?? LATEST)
     const outcome = await execute(node.chain, block, callRequest(call), callGas(call, node.options.callGasCap), overrides)
     node.reportCallConsole(true)
@@ -23,7 +24,7 @@ export const ethCallMethods: MethodTable = {
    * Upper bound: without a gas limit, the pending block's gas limit (spec "Transaction call object"); with one, that
    * limit capped at `gasEstimationCap` (RSKj `rpc.gasEstimationCap`, reference §5.2), so no estimate simulates more.
    */
-  eth_estimateGas: method([callObject, optional(blockId)], async ({ node }, call, sel) => {
+  eth_estimateGas: method([callArguments, optional(estimateBlockId)], async ({ node }, call, sel) => {
     const block = await callBlock(node, sel ?? LATEST)
     const cap = node.options.gasEstimationCap
     const req = callRequest(call)

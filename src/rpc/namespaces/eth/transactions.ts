@@ -1,7 +1,7 @@
 /** Transactions: lookups, receipts, sending and signing (spec "Method reference: calls, gas and sending"). */
 import { bytesToHex } from '@ethereumjs/util'
 import { address, blockHash, data as dataCodec, hexIndex, txHash } from '../../codecs/primitives.js'
-import { hexBlockId } from '../../codecs/block.js'
+import { numberBlockId } from '../../codecs/rskjBlock.js'
 import { txObject, type TxObject } from '../../codecs/transaction.js'
 import { invalidParams, revertError, RpcError, ErrorCode } from '../../../errors.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../../method.js'
@@ -123,7 +123,7 @@ export const ethTransactionMethods: MethodTable = {
     return t === undefined ? null : formatTransaction(t, block, Number(index))
   }),
 
-  eth_getTransactionByBlockNumberAndIndex: method([hexBlockId, hexIndex], ({ node, method: name }, sel, index) => {
+  eth_getTransactionByBlockNumberAndIndex: method([numberBlockId, hexIndex], ({ node, method: name }, sel, index) => {
     const block = blockById(node, sel, name)
     const t = block?.transactions[Number(index)]
     return t === undefined ? null : formatTransaction(t, block, Number(index))

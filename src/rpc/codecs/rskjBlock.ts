@@ -1,0 +1,126 @@
+/**
+ * Block parameters of the eth methods RSKj reads through a parameter class, read as RSKj reads them: first the class
+ * Jackson builds (org/ethereum/rpc/parameters/BlockRefParam.java, BlockIdentifierParam.java), then the reader the
+ * method hands the identifier to, `Web3InformationRetriever.getBlock` (`retrieverBlockId`, rskjText.ts: the state
+ * reads and the …ByNumber methods) or `ExecutionBlockRetriever.retrieveExecutionBlock` (`executionBlockId`: eth_call,
+ * eth_estimateGas). docs/modules/proofs-calls.md "Block parameters" lists what each method takes.
+ */
+import { invalidParams } from '../../errors.js'
+import { asText, blockHash, hexNumberText, scalarText, show, type Codec } from './primitives.js'
+import { retrieverBlockId } from './rskjText.js'
+import type { BlockSelector } from './block.js'
+
+/** `Utils.isDecimalString` and `Utils.isHexadecimalString` (org/ethereum/util/Utils.java): `\d+`, `0x[\da-fA-F]+`. */
+const DECIMAL = /^[0-9]+$/
+const HEX_NUMBER = /^0x[0-9a-fA-F]+$/
+const TAGS = ['pending', 'latest', 'earliest', 'finalized', 'safe']
+const MAX_LONG = (1n << 63n) - 1n
+
+/**
+ * `BlockIdentifierParam`'s check of the text Jackson's `getText()` gives it (a JSON number or boolean: its text; an
+ * object or array: its first token, `{` or `[`): a tag of `BlockTag` in any case, a decimal or a `0x` number, else
+ * -32602 `Invalid block identifier '<x>'` (`Invalid block identifier: empty or null.` for `""` and null).
+ */
+export function identifierText(v: unknown): string {
+  // JSON null never reaches the constructor in RSKj (Jackson gives a null parameter: a NullPointerException, -32603);
+  // here it gets the constructor's text for null.
+  if (v === null || v === undefined) throw invalidParams('Invalid block identifier: empty or null.')
+  const text = scalarText(v) ?? (Array.isArray(v) ? '[' : '{')
+  if (text === '') throw invalidParams('Invalid block identifier: empty or null.')
+  if (!TAGS.includes(text.toLowerCase()) && !DECIMAL.test(text) && !HEX_NUMBER.test(text)) throw invalidParams(`Invalid block identifier '${show(text)}'`)
+  return text
+}
+
+/**
+ * `ExecutionBlockRetriever.retrieveExecutionBlock` (co/rsk/rpc/ExecutionBlockRetriever.java): the three tags in lower
+ * case only; a `0x` or decimal number as a Java long (`Utils.hexadecimalStringToLong`, `decimalStringToLong`: past
+ * 2^63 − 1 an IllegalArgumentException, -32603 in RSKj, -32602 with its text here, docs/compatibility.md); anything
+ * else (`safe`, `LATEST`) -32602 `Unsupported block specifier '<x>'…`. A block hash is such a hex number (too big).
+ */
+export function executionBlockId(text: string): BlockSelector {
+  if (text === 'earliest' || text === 'latest' || text === 'pending') return { kind: 'tag', tag: text }
+  const hex = HEX_NUMBER.test(text)
+  if (hex || DECIMAL.test(text)) {
+    const digits = (hex ? text.slice(2) : text).replace(/^0+(?=.)/, '')
+    const number = digits.length > 20 ? MAX_LONG + 1n : BigInt(hex ? '0x' + digits : digits)
+    if (number > MAX_LONG) throw invalidParams(`Invalid ${hex ? 'hexadecimal' : 'decimal'} number: ${show(text)}`)
+    return { kind: 'number', number, text }
+  }
+  throw invalidParams(
+    `Unsupported block specifier '${show(text)}'. Can only be either 'earliest', 'latest', 'pending' or a specific block number (either hex - prepending '0x' or decimal).`,
+  )
+}
+
+/** `BlockIdentifierParam`, then `read` (the method's reader) on its text. */
+export function blockIdentifierParam(read: (text: string) => BlockSelector): Codec<BlockSelector> {
+  return (v) => read(identifierText(v))
+}
+
+/**
+ * `BlockRefParam` (BlockRefParam.java), then `read`: a string that is `earliest`, `latest` or `pending` (exact case),
+ * a decimal or a `0x` number (else `Invalid block identifier '<x>'`); or an EIP-1898 map; anything else `Invalid
+ * input`. A map's entries are checked in their order: `requireCanonical` a string `true`/`false` in any case (a JSON
+ * boolean is accepted, as EIP-1898 writes it: RSKj's `Map<String, String>` meets a ClassCastException, -32603),
+ * `blockHash` a `BlockHashParam`, `blockNumber` a `HexNumberParam`. `blockHash` wins (its block found, the method reads
+ * it by number, `Web3Impl.toInvokeByBlockHash`); a `blockNumber` goes to `read`.
+ */
+export function blockRefParam(read: (text: string) => BlockSelector): Codec<BlockSelector> {
+  return (v) => {
+    if (typeof v === 'string') {
+      if (v !== 'earliest' && v !== 'latest' && v !== 'pending' && !DECIMAL.test(v) && !HEX_NUMBER.test(v)) {
+        throw invalidParams(`Invalid block identifier '${show(v)}'`)
+      }
+      return read(v)
+    }
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalidParams('Invalid input')
+    const map = v as Record<string, unknown>
+    if (!('blockHash' in map) && !('blockNumber' in map)) throw invalidParams('Invalid block input')
+    for (const [key, value] of Object.entries(map)) {
+      if (key === 'requireCanonical') {
+        if (typeof value !== 'boolean' && (typeof value !== 'string' || !/^(true|false)$/i.test(value))) {
+          throw invalidParams('Invalid input: requireCanonical must be a String "true" or "false"')
+        }
+      } else if (key === 'blockHash') blockHash(value)
+      else if (key === 'blockNumber') hexNumberText(value)
+    }
+    if (map.blockHash !== undefined) {
+      const rc = map.requireCanonical
+      const requireCanonical = rc === true || (typeof rc === 'string' && rc.toLowerCase() === 'true')
+      return { kind: 'hash', hash: blockHash(map.blockHash), requireCanonical, fromMap: true, text: String(map.blockHash) }
+    }
+    return read(hexNumberText(map.blockNumber))
+  }
+}
+
+/** The state reads' `BlockRefParam` (eth_getBalance, eth_getStorageAt, eth_getTransactionCount, eth_getCode). */
+export const stateBlockRef = blockRefParam(retrieverBlockId)
+
+/** eth_call's `BlockRefParam`: `Web3Impl.eth_call` makes a `BlockIdentifierParam` of the identifier, then executes. */
+export const callBlockRef = blockRefParam((text) => executionBlockId(identifierText(text)))
+
+/** eth_estimateGas's `BlockIdentifierParam`. */
+export const estimateBlockId = blockIdentifierParam(executionBlockId)
+
+/** The …ByNumber methods' `BlockIdentifierParam` (eth_getBlockByNumber and kin): `Web3InformationRetriever.getBlock`. */
+export const numberBlockId = blockIdentifierParam(retrieverBlockId)
+
+/**
+ * A log filter bound (`fromBlock`/`toBlock` of eth_getLogs and eth_newFilter) as RSKj reads it.
+ * `FilterRequestParam.Deserializer` passes the JSON value's text (`asText`; a bound given as JSON `null` is the text
+ * `null`, not an omitted bound) to `BlockIdentifierParam` (`identifierText`). `LogFilter` reads what is not a tag with
+ * `HexUtils.jsonHexToLong` (`Long.parseLong(hex, 16)`): decimal digits (64 of them too: not a block hash) and hex past a
+ * Java long throw NumberFormatException there, RSKj's -32603 `Internal server error`, which rsksim answers -32602
+ * `invalid blocknumber <text>` (docs/compatibility.md); hex digits are a number however many leading zeros they have.
+ * `safe`/`finalized` parse, and are refused where the bound is read (logs.ts `logBound`).
+ */
+export const filterBound: Codec<BlockSelector> = (v) => {
+  const text = identifierText(asText(v))
+  const tag = text.toLowerCase()
+  if (tag === 'latest' || tag === 'earliest' || tag === 'pending' || tag === 'safe' || tag === 'finalized') return { kind: 'tag', tag }
+  if (DECIMAL.test(text)) throw invalidParams(`invalid blocknumber ${show(text)}`)
+  // Significant digits only: a long string of zeros is a small number, and a long one is not turned into a BigInt.
+  const digits = text.slice(2).replace(/^0+/, '')
+  const number = digits.length <= 16 ? BigInt('0x' + (digits === '' ? '0' : digits)) : undefined
+  if (number === undefined || number > MAX_LONG) throw invalidParams(`invalid blocknumber ${show(text)}`)
+  return { kind: 'number', number }
+}
