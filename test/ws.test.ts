@@ -9,8 +9,9 @@ import { Contract, Interface, WebSocketProvider, Wallet, id as keccakId } from '
 import { createPublicClient, webSocket } from 'viem'
 import { Web3 } from 'web3'
 import { createServer } from 'node:http'
+import type { Socket } from 'node:net'
 import { createProvider, startServer, type RsksimServer } from '../src/index.js'
-import { attachWebSocket } from '../src/server/ws.js'
+import { attachWebSocket, WS_CLOSE_GRACE_MS } from '../src/server/ws.js'
 import { COW, COW_KEY, COW1, deploy, NO_QUOTA } from './helpers.js'
 import { Events } from './fixtures/index.js'
 import { openWs } from './wsClient.js'
@@ -230,10 +231,47 @@ describe('WebSocket endpoint', () => {
     }
     expect(listeners()).toBe(base)
     expect(await provider.request({ method: 'eth_blockNumber' })).toBe('0x' + mined.toString(16))
-    close()
+    await close()
     await new Promise((r) => http.close(r))
     await provider.disconnect()
   }, 120_000)
+})
+
+describe('WebSocket: closing the server', () => {
+  it('sends each client a close frame, 1001 "going away", and frees their subscriptions', async () => {
+    // The server is given its provider, so closing it leaves the provider (and the node's listeners) in place.
+    const provider = await createProvider(NO_QUOTA)
+    const s = await startServer({ port: 0, provider })
+    // Each connection's subscriptions listen to the node's `block` event: the count shows when they are freed.
+    const listeners = (): number => provider.node.events.listenerCount('block')
+    const base = listeners()
+    const a = await open(s.wsUrl)
+    const b = await open(s.wsUrl)
+    await a.call('eth_subscribe', ['newHeads'])
+    expect(listeners()).toBe(base + 2)
+    await s.close()
+    // RFC 6455 §7.4.1: 1001 is an endpoint going away, such as a server going down. Without the frame a client sees
+    // 1006 (abnormal closure), as for a network failure.
+    expect(await a.closed).toEqual({ code: 1001, reason: 'server shutting down' })
+    expect(await b.closed).toEqual({ code: 1001, reason: 'server shutting down' })
+    expect(listeners()).toBe(base)
+    await provider.disconnect()
+  })
+
+  it('does not wait on a client that does not answer the close frame beyond a short grace', async () => {
+    const s = await startServer({ port: 0, ...NO_QUOTA })
+    const quiet = await open(s.wsUrl)
+    const socket = (quiet.ws as unknown as { _socket: Socket })._socket
+    socket.pause() // reads nothing, so it never answers the close frame
+    const started = Date.now()
+    await s.close()
+    // `ws` alone would wait 30 s for the answer; the server cuts the client after WS_CLOSE_GRACE_MS (1 s).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(WS_CLOSE_GRACE_MS - 50)
+    expect(Date.now() - started).toBeLessThan(10_000)
+    // What reached the client before the cut: the close frame.
+    socket.resume()
+    expect((await quiet.closed).code).toBe(1001)
+  })
 })
 
 describe('WebSocket and the HTTP idle timeout', () => {

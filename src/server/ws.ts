@@ -7,7 +7,8 @@
  * with 1009); a reply over `maxResponseSize` is RSKj's bare -32011, as over HTTP; at most 1000 subscriptions per
  * connection; a client that does not read is closed (1008) once 16 MiB wait in its send buffer, so it never holds
  * the node or others; what all sockets leave unsent counts in the server's budget (`maxPendingReplyBytes`,
- * src/server/replyBudget.ts); a ping every 30 s, and a socket that missed the previous pong is dropped.
+ * src/server/replyBudget.ts); a ping every 30 s, and a socket that missed the previous pong is dropped. Closing the
+ * server sends each client a close frame, 1001 "going away", and cuts the clients that have not answered it 1 s later.
  */
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
@@ -23,6 +24,8 @@ import type { ReplyBudget } from './replyBudget.js'
 export const WS_MAX_MESSAGE_BYTES = 5 * 1024 * 1024
 export const WS_MAX_BUFFERED_BYTES = 16 * 1024 * 1024
 export const WS_PING_MS = 30_000
+/** How long closing the server waits for WebSocket clients to answer its close frame before cutting them. */
+export const WS_CLOSE_GRACE_MS = 1_000
 
 function refuse(socket: Duplex, status: string, body: string): void {
   socket.end(
@@ -33,12 +36,13 @@ function refuse(socket: Duplex, status: string, body: string): void {
 const rpcError = (code: number, message: string): string => JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } })
 
 /**
- * Serves `provider` over WebSocket on `server`'s upgrade requests; returns a function closing every socket. `ws` is
+ * Serves `provider` over WebSocket on `server`'s upgrade requests; returns a function closing every socket with a
+ * close frame (1001 "going away"), which resolves once every client answered or was cut (`closeGraceMs`). `ws` is
  * loaded at the first upgrade request, not when rsksim is imported nor when a server starts: importing it took 30-43
  * ms here (it loads node:https, node:tls and node:zlib), which an in-process provider and a server only asked over
  * HTTP never need (docs/performance.md, twentieth and twenty-third rounds). That first upgrade waits for the import;
  * the socket is not read meanwhile (a client sends no frame before the 101 answer), and is dropped if the server
- * closes first. `limits` are for tests: a smaller send buffer bound, a shorter ping interval; `budget` is the
+ * closes first. `limits` are for tests: a smaller send buffer bound, a shorter ping interval and close grace; `budget` is the
  * server's budget of unsent reply bytes (src/server/replyBudget.ts), which counts what a socket leaves unsent.
  */
 export function attachWebSocket(
@@ -49,9 +53,10 @@ export function attachWebSocket(
   {
     maxBufferedBytes = WS_MAX_BUFFERED_BYTES,
     pingMs = WS_PING_MS,
+    closeGraceMs = WS_CLOSE_GRACE_MS,
     budget,
-  }: { maxBufferedBytes?: number; pingMs?: number; budget?: ReplyBudget | undefined } = {},
-): () => void {
+  }: { maxBufferedBytes?: number; pingMs?: number; closeGraceMs?: number; budget?: ReplyBudget | undefined } = {},
+): () => Promise<void> {
   let wss: WebSocketServer | undefined
   let closed = false
   const alive = new WeakMap<WebSocket, boolean>()
@@ -151,8 +156,26 @@ export function attachWebSocket(
   return () => {
     closed = true
     clearInterval(ping)
-    if (wss === undefined) return
-    for (const ws of wss.clients) ws.terminate()
+    if (wss === undefined) return Promise.resolve()
+    const open = [...wss.clients]
     wss.close()
+    if (open.length === 0) return Promise.resolve()
+    return new Promise<void>((resolve) => {
+      let left = open.length
+      // A client that does not answer the close frame (or does not read, so the frame waits behind what it left
+      // unsent) is cut once the grace has passed, instead of `ws`'s 30 s close timeout.
+      const cutLate = setTimeout(() => {
+        for (const ws of open) ws.terminate()
+      }, closeGraceMs)
+      for (const ws of open) {
+        ws.once('close', () => {
+          if (--left > 0) return
+          clearTimeout(cutLate)
+          resolve()
+        })
+        // 1001 "going away" (RFC 6455 §7.4.1): a server going down, as browsers and servers send on shutdown.
+        ws.close(1001, 'server shutting down')
+      }
+    })
   }
 }
