@@ -17,7 +17,8 @@ import type { Provider } from '../provider/index.js'
 import type { JsonRpcReply } from '../rpc/types.js'
 import { apiKeyOf, overReplyLimit, tooLargeReplyJson, UNAUTHORIZED_CODE, UNAUTHORIZED_MESSAGE, UNEXPECTED_ERROR_JSON } from './handler.js'
 import { hostAllowed, walletRefusal, type AccessConfig } from './access.js'
-import { replyText, type MethodVeto } from '../rpc/dispatch.js'
+import { replyText, type MethodVeto, type Transport } from '../rpc/dispatch.js'
+import { callsSubscribe } from '../rpc/subscribe/subscriptions.js'
 import { lazily } from '../node/lazily.js'
 import type { ReplyBudget } from './replyBudget.js'
 
@@ -124,6 +125,8 @@ export function attachWebSocket(
     const subs = provider.openSubscriptions((subscription, result) =>
       send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } })),
     )
+    // The transport of a body that subscribes nothing: built once for the socket.
+    const plain: Transport = { local: subs.methods, maxReplyBytes, ...(veto ? { veto } : {}) }
     ws.on('pong', () => alive.set(ws, true))
     ws.on('error', () => ws.terminate())
     ws.on('close', () => subs.close())
@@ -135,7 +138,15 @@ export function attachWebSocket(
         } catch {
           return send(rpcError(-32700, 'JSON parse error'))
         }
-        const reply = await provider.handleJsonRpc(payload, { subscriptions: subs, maxReplyBytes, ...(veto ? { veto } : {}) })
+        if (!callsSubscribe(payload)) {
+          const reply = await provider.handleJsonRpc(payload, plain)
+          if (reply !== undefined) send(replyJson(reply))
+          return
+        }
+        const made: string[] = []
+        const reply = await provider.handleJsonRpc(payload, { ...plain, local: subs.forBody((id) => made.push(id)) })
+        // A bare error (no `jsonrpc`) answers the whole body: no id it subscribed reached the client.
+        if (reply !== undefined && !Array.isArray(reply) && !('jsonrpc' in reply)) for (const id of made) subs.cancel(id)
         if (reply !== undefined) send(replyJson(reply))
       })()
     })
