@@ -9,6 +9,11 @@
  * the node or others; what all sockets leave unsent counts in the server's budget (`maxPendingReplyBytes`,
  * src/server/replyBudget.ts); a ping every 30 s, and a socket that missed the previous pong is dropped. Closing the
  * server sends each client a close frame, 1001 "going away", and cuts the clients that have not answered it 1 s later.
+ *
+ * Order: a client never gets a notification before the reply that gives it its subscription id. RSKj refuses
+ * eth_subscribe in a batch (`RskWebSocketJsonRpcHandler` cannot read an array as one `RskJsonRpcRequest` and passes
+ * it to jsonrpc4j, which has no such method); rsksim serves it (docs/compatibility.md), so a batch's subscriptions
+ * hold their notifications until the batch's reply is sent (a single eth_subscribe's too).
  */
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
@@ -104,32 +109,71 @@ export function attachWebSocket(
 
   function serve(ws: WebSocket, socket: Duplex, veto: MethodVeto | undefined): void {
     alive.set(ws, true)
+    // Notifications of subscriptions whose id has not reached the client yet: made by a body whose reply is not sent.
+    // They wait, in order, until that reply is sent (geth's `Notifier` buffers the same way until `activate`,
+    // rpc/subscription.go): in a batch with eth_subscribe and evm_mine, the block's notification came first.
+    const held = new Map<string, string[]>()
+    let heldBytes = 0
+    // What this socket leaves unsent, held notifications included: bounded by `maxBufferedBytes` and counted in the
+    // server's budget. One object per socket (the budget follows it by identity).
+    const unsent = {
+      get bufferedAmount(): number {
+        return ws.bufferedAmount + heldBytes
+      },
+    }
+    const overflow = (reason: string): void => {
+      subs.close()
+      held.clear()
+      heldBytes = 0
+      ws.close(1008, reason)
+    }
     const send = (json: string): void => {
       if (ws.readyState !== ws.OPEN) return
-      if (ws.bufferedAmount > maxBufferedBytes) {
-        subs.close()
-        ws.close(1008, 'send buffer full: the client does not read')
-        return
-      }
+      if (unsent.bufferedAmount > maxBufferedBytes) return overflow('send buffer full: the client does not read')
       ws.send(json)
       // A message the kernel did not take at once counts in the server's budget of unsent replies, which may close
       // this socket (terminated: a close frame would wait behind the bytes its client does not read).
-      if (budget !== undefined && ws.bufferedAmount > 0) budget.noteWebSocket(ws, socket, cut)
+      if (budget !== undefined && unsent.bufferedAmount > 0) budget.noteWebSocket(unsent, socket, cut)
     }
     // Closed by the budget: the subscriptions stop at once (the 'close' event comes only once the loop turns, and a
     // hardhat_mine turn makes 1,000 blocks), then the socket goes with what it holds.
     const cut = (): void => {
       subs.close()
+      held.clear()
+      heldBytes = 0
       ws.terminate()
     }
-    const subs = provider.openSubscriptions((subscription, result) =>
-      send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } })),
-    )
+    const subs = provider.openSubscriptions((subscription, result) => {
+      const json = JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } })
+      const queue = held.get(subscription)
+      if (queue === undefined) return send(json)
+      if (ws.readyState !== ws.OPEN) return
+      queue.push(json)
+      heldBytes += json.length
+      if (unsent.bufferedAmount > maxBufferedBytes) return overflow('send buffer full: notifications wait for the reply that gives their subscription id')
+      if (budget !== undefined) budget.noteWebSocket(unsent, socket, cut)
+    })
+    /** Sends what the subscriptions `made` by a body got while its reply was on its way; the reply has been sent. */
+    const release = (made: readonly string[]): void => {
+      for (const id of made) {
+        const queue = held.get(id)
+        if (queue === undefined) continue
+        held.delete(id)
+        for (const json of queue) heldBytes -= json.length
+        // A subscription cancelled meanwhile (its body answered by a bare error) sends nothing.
+        if (subs.has(id)) for (const json of queue) send(json)
+      }
+      if (budget !== undefined && ws.readyState === ws.OPEN) budget.noteWebSocket(unsent, socket, cut)
+    }
     // The transport of a body that subscribes nothing: built once for the socket.
     const plain: Transport = { local: subs.methods, maxReplyBytes, ...(veto ? { veto } : {}) }
     ws.on('pong', () => alive.set(ws, true))
     ws.on('error', () => ws.terminate())
-    ws.on('close', () => subs.close())
+    ws.on('close', () => {
+      subs.close()
+      held.clear()
+      heldBytes = 0
+    })
     ws.on('message', (data, isBinary) => {
       void (async () => {
         let payload: unknown
@@ -144,10 +188,15 @@ export function attachWebSocket(
           return
         }
         const made: string[] = []
-        const reply = await provider.handleJsonRpc(payload, { ...plain, local: subs.forBody((id) => made.push(id)) })
+        const local = subs.forBody((id) => {
+          made.push(id)
+          held.set(id, [])
+        })
+        const reply = await provider.handleJsonRpc(payload, { ...plain, local })
         // A bare error (no `jsonrpc`) answers the whole body: no id it subscribed reached the client.
         if (reply !== undefined && !Array.isArray(reply) && !('jsonrpc' in reply)) for (const id of made) subs.cancel(id)
         if (reply !== undefined) send(replyJson(reply))
+        release(made)
       })()
     })
   }

@@ -117,9 +117,10 @@ export class Subscriptions {
 
   /**
    * The same methods for one request body that calls eth_subscribe (`callsSubscribe`): `made` is told each id the
-   * body subscribes, as it is made (before any notification for it). The WebSocket server uses it to cancel those
-   * subscriptions when the body is answered by a bare error (a timeout or a reply over the size limit, which stop a
-   * whole batch): no id reached the client, which could neither use nor cancel them.
+   * body subscribes, as it is made (before any notification for it). The WebSocket server uses it to hold that id's
+   * notifications until the reply carrying the id is sent, and to cancel those subscriptions when the body is
+   * answered by a bare error (a timeout or a reply over the size limit, which stop a whole batch): no id reached
+   * the client, which could neither use nor cancel them.
    */
   forBody(made: (id: string) => void): Readonly<Record<string, (params: unknown) => unknown>> {
     return {
