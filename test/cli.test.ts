@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { runCli, type CliIo, type CliResult } from '../src/server/cliMain.js'
 import type { RsksimServer } from '../src/server/index.js'
 import { bundleChild } from './fixtures/bundleChild.js'
+import { openWs } from './wsClient.js'
 
 const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
 
@@ -199,6 +200,32 @@ describe('runCli', () => {
       child.stderr.on('data', (d: Buffer) => (err += d.toString()))
       const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
       expect({ code, err }).toEqual({ code: 1, err: expect.stringMatching(new RegExp(`^rsksim: fork remote http://127\\.0\\.0\\.1:${port}/?: eth_chainId\\(\\[\\]\\) failed: .*\\(gave up after 2 attempts\\)\\n$`)) })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('closes WebSocket clients with 1001 "going away" on %s, then exits 0', async (signal) => {
+    // In a process of its own, as `npx rsksim` runs: src/cli.ts closes the server on the signal, then exits.
+    mkdirSync(path.resolve('node_modules/.cache'), { recursive: true })
+    const dir = mkdtempSync(path.resolve('node_modules/.cache/rsksim-cli-'))
+    try {
+      const cli = await bundleChild('src/cli.ts', dir)
+      const child = spawn(process.execPath, [cli, '-q', '-p', '0'], { stdio: ['ignore', 'pipe', 'pipe'] })
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+      let out = ''
+      const url = await new Promise<string>((resolve) =>
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString()
+          const m = /Listening on (http:\/\/\S+)/.exec(out)
+          if (m?.[1] !== undefined) resolve(m[1])
+        }),
+      )
+      const c = await openWs(url.replace('http://', 'ws://'))
+      expect(await c.call('eth_chainId')).toEqual({ jsonrpc: '2.0', id: 1, result: '0x21' })
+      child.kill(signal)
+      expect(await c.closed).toEqual({ code: 1001, reason: 'server shutting down' })
+      expect(await exited).toBe(0)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

@@ -9,8 +9,9 @@ import { Contract, Interface, WebSocketProvider, Wallet, id as keccakId } from '
 import { createPublicClient, webSocket } from 'viem'
 import { Web3 } from 'web3'
 import { createServer } from 'node:http'
+import type { Socket } from 'node:net'
 import { createProvider, startServer, type RsksimServer } from '../src/index.js'
-import { attachWebSocket } from '../src/server/ws.js'
+import { attachWebSocket, WS_CLOSE_GRACE_MS } from '../src/server/ws.js'
 import { COW, COW_KEY, COW1, deploy, NO_QUOTA } from './helpers.js'
 import { Events } from './fixtures/index.js'
 import { openWs } from './wsClient.js'
@@ -230,10 +231,141 @@ describe('WebSocket endpoint', () => {
     }
     expect(listeners()).toBe(base)
     expect(await provider.request({ method: 'eth_blockNumber' })).toBe('0x' + mined.toString(16))
-    close()
+    await close()
     await new Promise((r) => http.close(r))
     await provider.disconnect()
   }, 120_000)
+})
+
+describe('WebSocket: a subscription id reaches the client before its notifications', () => {
+  // RSKj refuses eth_subscribe in a batch (its `RskWebSocketJsonRpcHandler` reads one request; a batch goes on to
+  // jsonrpc4j, which has no eth_subscribe); rsksim serves it (docs/compatibility.md) and, as geth does (its
+  // `Notifier` buffers notifications until `activate`, after the reply with the id is sent, rpc/subscription.go),
+  // sends a subscription's notifications only after the reply that carries its id.
+  it('sends the reply of a batch with eth_subscribe and evm_mine before the mined block\'s notification', async () => {
+    const s = await serve()
+    const c = await open(s.wsUrl)
+    c.ws.send(JSON.stringify([
+      { jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] },
+      { jsonrpc: '2.0', id: 2, method: 'evm_mine', params: [] },
+      { jsonrpc: '2.0', id: 3, method: 'evm_mine', params: [] },
+    ]))
+    const reply = await c.next()
+    expect(Array.isArray(reply)).toBe(true)
+    const [sub, mined] = reply as [{ id: number; result: string }, { id: number }]
+    expect(sub).toMatchObject({ jsonrpc: '2.0', id: 1, result: expect.stringMatching(/^0x[0-9a-f]{32}$/) })
+    expect(mined.id).toBe(2)
+    // The two blocks the batch mined, in order, then one mined after it.
+    await s.provider.request({ method: 'evm_mine' })
+    const notes = [await c.next(), await c.next(), await c.next()]
+    expect(notes.map((m) => [m.method, m.params.subscription, m.params.result.number])).toEqual([
+      ['eth_subscription', sub.result, '0x1'],
+      ['eth_subscription', sub.result, '0x2'],
+      ['eth_subscription', sub.result, '0x3'],
+    ])
+    const b1 = (await s.provider.request({ method: 'eth_getBlockByNumber', params: ['0x1', false] })) as { hash: string }
+    expect(notes[0].params.result.hash).toBe(b1.hash)
+  })
+
+  it('sends a lone eth_subscribe\'s reply before the notifications of blocks a request sent with it mines', async () => {
+    // Both messages in one TCP write, so the server reads them in one chunk and runs them together: the mining starts
+    // first and the subscription is made while its blocks are being built.
+    const s = await serve()
+    const c = await open(s.wsUrl)
+    const socket = (c.ws as unknown as { _socket: Socket })._socket
+    socket.cork()
+    c.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'hardhat_mine', params: ['0x3'] }))
+    c.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }))
+    socket.uncork()
+    const seen: string[] = []
+    let id: string | undefined
+    while (seen.filter((m) => m.startsWith('block')).length < 3 || !seen.includes('reply 2')) {
+      const m = await c.next()
+      if (m.id === 1) id = m.result
+      if (m.method === 'eth_subscription') expect(m.params.subscription).toBe(id)
+      seen.push(m.id !== undefined ? `reply ${m.id}` : `block ${m.params.result.number}`)
+    }
+    expect(seen.filter((m) => m !== 'reply 2')).toEqual(['reply 1', 'block 0x1', 'block 0x2', 'block 0x3'])
+  })
+
+  it('sends nothing held for the subscriptions of a batch answered by a bare error', async () => {
+    // The batch mines a block after subscribing, then its reply passes maxResponseSize: RSKj's bare -32011, which
+    // carries no id, so the subscription is cancelled and the block it was told of is never sent.
+    const s = await serve({ maxResponseSize: 300 })
+    const c = await open(s.wsUrl)
+    c.ws.send(JSON.stringify([
+      { jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] },
+      { jsonrpc: '2.0', id: 2, method: 'evm_mine', params: [] },
+      { jsonrpc: '2.0', id: 3, method: 'eth_accounts', params: [] },
+    ]))
+    expect(await c.next()).toEqual({ error: { code: -32011, message: 'Response size limit of 300 bytes exceeded' } })
+    expect(await s.provider.request({ method: 'eth_blockNumber' })).toBe('0x1')
+    await s.provider.request({ method: 'evm_mine' })
+    // Nothing came for block 1 nor 2: the next message is the answer to the request after them.
+    expect(await c.call('eth_chainId')).toEqual({ jsonrpc: '2.0', id: 1, result: '0x21' })
+  })
+
+  it('bounds what it holds for a reply not yet sent: past the send buffer bound the socket is closed (1008)', async () => {
+    const provider = await createProvider(NO_QUOTA)
+    const http = createServer()
+    const close = attachWebSocket(http, provider, null, { allowedHosts: [], allowedOrigins: [], boundHost: '127.0.0.1' }, { maxBufferedBytes: 16 * 1024 })
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', () => r()))
+    // Each connection's subscriptions listen to the node's `block` event: the count shows when they are freed.
+    const listeners = (): number => provider.node.events.listenerCount('block')
+    const base = listeners()
+    try {
+      const c = await open(`ws://127.0.0.1:${(http.address() as { port: number }).port}`)
+      // 100 headers of about 1.2 KB each wait for the batch's reply: more than 16 KiB.
+      c.ws.send(JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] },
+        { jsonrpc: '2.0', id: 2, method: 'hardhat_mine', params: ['0x64'] },
+      ]))
+      expect(await c.closed).toEqual({ code: 1008, reason: 'send buffer full: notifications wait for the reply that gives their subscription id' })
+      expect(await provider.request({ method: 'eth_blockNumber' })).toBe('0x64')
+      expect(listeners()).toBe(base)
+    } finally {
+      await close()
+      await new Promise((r) => http.close(r))
+      await provider.disconnect()
+    }
+  })
+})
+
+describe('WebSocket: closing the server', () => {
+  it('sends each client a close frame, 1001 "going away", and frees their subscriptions', async () => {
+    // The server is given its provider, so closing it leaves the provider (and the node's listeners) in place.
+    const provider = await createProvider(NO_QUOTA)
+    const s = await startServer({ port: 0, provider })
+    // Each connection's subscriptions listen to the node's `block` event: the count shows when they are freed.
+    const listeners = (): number => provider.node.events.listenerCount('block')
+    const base = listeners()
+    const a = await open(s.wsUrl)
+    const b = await open(s.wsUrl)
+    await a.call('eth_subscribe', ['newHeads'])
+    expect(listeners()).toBe(base + 2)
+    await s.close()
+    // RFC 6455 §7.4.1: 1001 is an endpoint going away, such as a server going down. Without the frame a client sees
+    // 1006 (abnormal closure), as for a network failure.
+    expect(await a.closed).toEqual({ code: 1001, reason: 'server shutting down' })
+    expect(await b.closed).toEqual({ code: 1001, reason: 'server shutting down' })
+    expect(listeners()).toBe(base)
+    await provider.disconnect()
+  })
+
+  it('does not wait on a client that does not answer the close frame beyond a short grace', async () => {
+    const s = await startServer({ port: 0, ...NO_QUOTA })
+    const quiet = await open(s.wsUrl)
+    const socket = (quiet.ws as unknown as { _socket: Socket })._socket
+    socket.pause() // reads nothing, so it never answers the close frame
+    const started = Date.now()
+    await s.close()
+    // `ws` alone would wait 30 s for the answer; the server cuts the client after WS_CLOSE_GRACE_MS (1 s).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(WS_CLOSE_GRACE_MS - 50)
+    expect(Date.now() - started).toBeLessThan(10_000)
+    // What reached the client before the cut: the close frame.
+    socket.resume()
+    expect((await quiet.closed).code).toBe(1001)
+  })
 })
 
 describe('WebSocket and the HTTP idle timeout', () => {

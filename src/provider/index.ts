@@ -9,7 +9,7 @@ import { resolveOptions } from '../options/resolve.js'
 import { RskNode } from '../node/node.js'
 import { privateKeyToAddress } from '../node/crypto.js'
 import { lowerBackgroundThreads } from '../node/threadPriority.js'
-import { handlePayload, invoke, type MethodVeto } from '../rpc/dispatch.js'
+import { handlePayload, invoke, type Transport } from '../rpc/dispatch.js'
 import { checkStateDump, dumpState, loadState, type StateDump } from '../node/dev/stateDump.js'
 import type { JsonRpcReply, RequestArguments } from '../rpc/types.js'
 import { Subscriptions, type Sink } from '../rpc/subscribe/subscriptions.js'
@@ -137,24 +137,14 @@ export class Provider extends EventEmitter<ProviderEvents> {
 
   /**
    * Answers a parsed JSON-RPC body (one request or a batch) with the response envelope(s), as the HTTP server
-   * does. Never throws. `transport` carries what the connection adds: `veto` refuses methods for this body (the
-   * server refuses wallet methods to untrusted browser origins, src/server/access.ts), `subscriptions` serves
-   * eth_subscribe/eth_unsubscribe for a connection (the WebSocket server), `maxReplyBytes` stops a batch whose
-   * answers pass the servers' reply limit (src/rpc/dispatch.ts `Transport`).
+   * does. Never throws. `transport` carries what the connection adds (src/rpc/dispatch.ts `Transport`): `veto`
+   * refuses methods for this body (the server refuses wallet methods to untrusted browser origins,
+   * src/server/access.ts), `local` serves methods for the connection (the WebSocket server's eth_subscribe and
+   * eth_unsubscribe, from `openSubscriptions`), `maxReplyBytes` stops a batch whose answers pass the servers' reply
+   * limit. The object is handed to dispatch as it is, so a server can build it once and use it for every body.
    */
-  handleJsonRpc(payload: unknown, transport: { veto?: MethodVeto; subscriptions?: Subscriptions; maxReplyBytes?: number } = {}): Promise<JsonRpcReply> {
-    const { veto, subscriptions, maxReplyBytes } = transport
-    const body = subscriptions?.forBody()
-    const local = body?.methods
-    const reply = handlePayload(this.node, payload, { ...(veto ? { veto } : {}), ...(local ? { local } : {}), ...(maxReplyBytes ? { maxReplyBytes } : {}) }).catch(
-      (e): JsonRpcReply => ({ jsonrpc: '2.0', id: null, error: toRpcError(e).toJSON() }),
-    )
-    if (body === undefined) return reply
-    return reply.then((r) => {
-      // A bare error (no `jsonrpc`) answers the whole body: no id it subscribed reached the client.
-      if (r !== undefined && !Array.isArray(r) && !('jsonrpc' in r)) body.undo()
-      return r
-    })
+  handleJsonRpc(payload: unknown, transport: Transport = {}): Promise<JsonRpcReply> {
+    return handlePayload(this.node, payload, transport).catch((e): JsonRpcReply => ({ jsonrpc: '2.0', id: null, error: toRpcError(e).toJSON() }))
   }
 
   /**
@@ -208,8 +198,9 @@ export class Provider extends EventEmitter<ProviderEvents> {
   private subs: Subscriptions | undefined
 
   /**
-   * A set of subscriptions owned by a connection (the WebSocket server): notifications go to `sink`; pass it to
-   * `handleJsonRpc` so that eth_subscribe/eth_unsubscribe act on it. `close()` it when the connection ends.
+   * A set of subscriptions owned by a connection (the WebSocket server): notifications go to `sink`; pass its
+   * `methods` (or, for a body that subscribes, `forBody(...)`) to `handleJsonRpc` as `local` so that
+   * eth_subscribe/eth_unsubscribe act on it. `close()` it when the connection ends.
    */
   openSubscriptions(sink: Sink): Subscriptions {
     return new Subscriptions(this.node, sink)

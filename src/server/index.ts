@@ -101,7 +101,10 @@ export interface RsksimServer {
   host: string
   /** The provider being served. */
   provider: Provider
-  /** Stops listening, closes idle and active connections, and disconnects the provider if the server created it. */
+  /**
+   * Stops listening, closes idle and active connections (WebSocket clients with a close frame, 1001 "going away",
+   * cut if they have not answered it within 1 s), and disconnects the provider if the server created it.
+   */
   close(): Promise<void>
   /**
    * The budget of unsent reply bytes (`held`, `peak`, `closed`), undefined when `maxPendingReplyBytes` is 0. For tests.
@@ -213,7 +216,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
   server.maxConnections = maxConnections
   server.keepAliveTimeout = idleTimeout
   closeIdleSockets(server, idleTimeout)
-  let closeSockets: () => void
+  let closeSockets: () => Promise<void>
   try {
     closeSockets = attachWebSocket(server, provider, apiKeys === undefined ? null : new Set(apiKeys), { allowedHosts, allowedOrigins, boundHost: host }, { budget })
     await listen(server, port, host)
@@ -234,9 +237,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RsksimSe
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
       if (saver !== undefined) clearInterval(saver)
-      closeSockets()
+      // WebSocket clients get a close frame (1001) and at most WS_CLOSE_GRACE_MS to answer it; the HTTP server's
+      // close waits for their sockets too (an upgraded socket is no longer one of node:http's connections, so
+      // closeAllConnections leaves it to the close handshake).
+      const sockets = closeSockets()
       closeFast?.()
-      server.close(() => resolve())
+      server.close(() => void sockets.then(() => resolve()))
       server.closeAllConnections()
     }).then(async () => {
       if (target !== undefined) await writeStateFile(provider, target)

@@ -97,6 +97,38 @@ describe.each([true, false])('HTTP clients that do not read (fast path %s)', (fa
   })
 })
 
+describe.each([true, false])('one HTTP connection that pipelines requests and does not read (fast path %s)', (fastPath) => {
+  it('is closed once its replies pass the budget, while a client that reads gets its reply whole', async () => {
+    // Ten requests for a 6.3 MB reply each, sent at once on one keep-alive connection (RFC 9112 §9.3.2 pipelining):
+    // the server answers them in order whether or not the client took the replies before, so without the budget it
+    // held eight replies' worth (docs/robustness.md). With an 8 MiB budget the second reply passes it.
+    const limit = 8 * 1024 * 1024
+    const s = await serve({ fastPath, maxPendingReplyBytes: limit, maxBatchSize: 64 })
+    const budget = budgetOf(s)
+    expect((await post(s.url, 'hardhat_setCode', [CODE_ADDRESS, CODE])).result).toBe(true)
+    const socket = connect(s.port, '127.0.0.1')
+    sockets.push(socket)
+    socket.on('error', () => undefined)
+    socket.pause()
+    const head = `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(BIG_BATCH)}\r\n\r\n`
+    socket.write((head + BIG_BATCH).repeat(10))
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()))
+    while (budget.closed === 0) await new Promise((r) => setTimeout(r, 10))
+    expect(budget.closed).toBe(1)
+    expect(budget.held).toBe(0)
+    expect(budget.peak).toBeGreaterThan(6_000_000)
+    expect(budget.peak).toBeLessThanOrEqual(limit)
+    // The client finds its connection cut, with fewer than its ten replies.
+    let got = 0
+    socket.on('data', (d: Buffer) => (got += d.length))
+    socket.resume()
+    await closed
+    expect(got).toBeLessThan(10 * BIG_REPLY.length)
+    // A client that reads is served as before.
+    expect((await postText(s.url, BIG_BATCH)) === BIG_REPLY).toBe(true)
+  })
+})
+
 describe('a reply larger than the budget', () => {
   it('is not cut as it is written: a client that reads gets it whole', async () => {
     const s = await serve({ maxPendingReplyBytes: 1024 * 1024, maxBatchSize: 64 })

@@ -349,7 +349,7 @@ describe('WebSocket: no client holds the node or the others', () => {
       expect(await live.call('eth_chainId')).toEqual({ jsonrpc: '2.0', id: 1, result: '0x21' })
       live.ws.close()
     } finally {
-      close()
+      await close()
       await new Promise((r) => http.close(r))
       await provider.disconnect()
     }

@@ -63,6 +63,20 @@ function parseParams(params: unknown): Kind {
   throw invalidParams(`Unknown subscription type '${type}'`)
 }
 
+/**
+ * Whether a parsed request body (one request or a batch) has a request for eth_subscribe: only such a body needs
+ * `Subscriptions.forBody`. Dispatch matches method names exactly (src/rpc/dispatch.ts `handleOne`), and so does this.
+ */
+export function callsSubscribe(payload: unknown): boolean {
+  if (Array.isArray(payload)) {
+    for (const req of payload) if (isSubscribe(req)) return true
+    return false
+  }
+  return isSubscribe(payload)
+}
+
+const isSubscribe = (req: unknown): boolean => typeof req === 'object' && req !== null && (req as { method?: unknown }).method === 'eth_subscribe'
+
 export class Subscriptions {
   private readonly active = new Map<string, Kind>()
   /** Set by `close`: the owner (a socket) is gone. */
@@ -93,26 +107,40 @@ export class Subscriptions {
   }
 
   /**
-   * eth_subscribe / eth_unsubscribe as methods answered for this owner in one request body (see dispatch
-   * `LocalMethods`), and `undo`, which cancels what that body subscribed: a body answered by a bare error (a timeout
-   * or a reply over the size limit, which stop a whole batch) delivered no subscription id, so the client could
-   * neither use nor cancel those subscriptions.
+   * eth_subscribe / eth_unsubscribe answered for this owner (see dispatch `LocalMethods`), for a request body that
+   * subscribes nothing: one table for every such body, built once.
    */
-  forBody(): { methods: Readonly<Record<string, (params: unknown) => unknown>>; undo: () => void } {
-    const made: string[] = []
+  readonly methods: Readonly<Record<string, (params: unknown) => unknown>> = {
+    eth_subscribe: (params) => this.subscribe(params),
+    eth_unsubscribe: (params) => this.unsubscribe(params),
+  }
+
+  /**
+   * The same methods for one request body that calls eth_subscribe (`callsSubscribe`): `made` is told each id the
+   * body subscribes, as it is made (before any notification for it). The WebSocket server uses it to hold that id's
+   * notifications until the reply carrying the id is sent, and to cancel those subscriptions when the body is
+   * answered by a bare error (a timeout or a reply over the size limit, which stop a whole batch): no id reached
+   * the client, which could neither use nor cancel them.
+   */
+  forBody(made: (id: string) => void): Readonly<Record<string, (params: unknown) => unknown>> {
     return {
-      methods: {
-        eth_subscribe: (params) => {
-          const id = this.subscribe(params)
-          made.push(id)
-          return id
-        },
-        eth_unsubscribe: (params) => this.unsubscribe(params),
+      eth_subscribe: (params) => {
+        const id = this.subscribe(params)
+        made(id)
+        return id
       },
-      undo: () => {
-        for (const id of made) this.drop(id)
-      },
+      eth_unsubscribe: (params) => this.unsubscribe(params),
     }
+  }
+
+  /** Whether subscription `id` is active. */
+  has(id: string): boolean {
+    return this.active.has(id)
+  }
+
+  /** Cancels subscription `id` (as eth_unsubscribe does); false when it is not active. */
+  cancel(id: string): boolean {
+    return this.drop(id)
   }
 
   get size(): number {
