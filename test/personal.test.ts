@@ -69,6 +69,8 @@ describe('personal_* accounts and listing', () => {
     await rejects(call(p, 'personal_unlockAccount', [addr, 'pw', 300]), -32602, 'Invalid argument "300": param should be a hex value string.')
     await rejects(call(p, 'personal_unlockAccount', [addr, 'pw', '0x']), -32602, 'Invalid duration param: value must be a valid hex number.')
     await rejects(call(p, 'personal_unlockAccount', [addr, 'pw', '0x' + 'f'.repeat(17)]), -32602, 'Invalid duration param: value must be a valid hex number.')
+    // HexStringParam quotes a text past 66 characters with co/rsk/util/StringUtils.trim: its first 66 characters and '...'.
+    await rejects(call(p, 'personal_unlockAccount', [addr, 'pw', '0x' + '0'.repeat(65)]), -32602, `Invalid argument: 0x${'0'.repeat(64)}...`)
     await rejects(call(p, 'personal_unlockAccount', ['0x12', 'pw', null]), -32602, 'Invalid address: null, empty or invalid hex value.')
     await rejects(call(p, 'personal_unlockAccount', [addr, 7, null]), -32602)
   })

@@ -156,17 +156,25 @@ export const quantity: Codec<bigint> = (v) => {
 }
 
 /**
- * Index (`HexIndexParam`, org/ethereum/rpc/parameters/HexIndexParam.java and HexStringParam.java): more than 66
- * characters is `Invalid argument: <x>`; other non-empty text must be a lower-case `0x` and lower-case hex digits
- * (`HexUtils.isHex`); then `Integer.parseInt(digits, 16)`: `0x`, `""` and anything past 2^31 − 1 are
- * `Invalid index param: value must be a valid hex number.` A JSON number is its text (no `0x`: refused).
+ * `HexStringParam`'s check (org/ethereum/rpc/parameters/HexStringParam.java), the base of `HexIndexParam` and
+ * `HexDurationParam`: `""` passes; more than 66 characters is `Invalid argument: <x>` (`StringUtils.trim`:
+ * `javaTrim`); other text must be a lower-case `0x` and lower-case hex digits (`HexUtils.isHex`), else
+ * `Invalid argument "<x>": param should be a hex value string.`
+ */
+export function hexStringParam(text: string): void {
+  if (text === '') return
+  if (text.length > 66) throw invalidParams(`Invalid argument: ${javaTrim(text)}`)
+  if (!/^0x[0-9a-f]*$/.test(text)) throw invalidParams(`Invalid argument "${text}": param should be a hex value string.`)
+}
+
+/**
+ * Index (`HexIndexParam`, org/ethereum/rpc/parameters/HexIndexParam.java): `hexStringParam`'s check, then
+ * `Integer.parseInt(digits, 16)`: `0x`, `""` and anything past 2^31 − 1 are `Invalid index param: value must be a
+ * valid hex number.` A JSON number is its text (no `0x`: refused).
  */
 export const hexIndex: Codec<bigint> = (v) => {
   const text = scalarText(v) ?? show(v)
-  if (text.length > 66) throw invalidParams(`Invalid argument: ${javaTrim(text)}`)
-  if (text !== '' && (!text.startsWith('0x') || !/^[0-9a-f]*$/.test(text.slice(2)))) {
-    throw invalidParams(`Invalid argument "${text}": param should be a hex value string.`)
-  }
+  hexStringParam(text)
   const digits = text.slice(2)
   if (digits === '' || BigInt('0x' + digits) > 0x7fffffffn) throw invalidParams('Invalid index param: value must be a valid hex number.')
   return BigInt('0x' + digits)

@@ -5,7 +5,7 @@
  * parameters are still decoded first, as jsonrpc4j does before invoking the module.
  */
 import { bytesToHex } from '@ethereumjs/util'
-import { address, jsonText, string, type Codec } from '../codecs/primitives.js'
+import { address, hexStringParam, jsonText, string, type Codec } from '../codecs/primitives.js'
 import { txObject } from '../codecs/transaction.js'
 import { internalError, invalidParams, walletDisabled } from '../../errors.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../method.js'
@@ -25,14 +25,14 @@ const hexKey: Codec<string> = (v) => {
 }
 
 /**
- * `HexDurationParam` (milliseconds): null or `""` → default; `0x` + lowercase hex, at most 66 characters, fitting
- * a Java long. Not optional: RSKj's personal_unlockAccount takes exactly three parameters (reference §3.1).
+ * `HexDurationParam` (milliseconds): null or `""` → default; `HexStringParam`'s check (`hexStringParam`: `0x` +
+ * lowercase hex, at most 66 characters), then fitting a Java long. Not optional: RSKj's personal_unlockAccount takes
+ * exactly three parameters (reference §3.1).
  */
 const duration: Codec<bigint | undefined> = (v) => {
   if (v === null || v === '') return undefined
   const text = typeof v === 'string' ? v : jsonText(v)
-  if (text.length > 66) throw invalidParams(`Invalid argument: ${text.trim()}`)
-  if (!/^0x[0-9a-f]*$/.test(text)) throw invalidParams(`Invalid argument "${text}": param should be a hex value string.`)
+  hexStringParam(text)
   const ms = text.length === 2 ? undefined : BigInt(text)
   if (ms === undefined || ms > 0x7fffffffffffffffn) throw invalidParams('Invalid duration param: value must be a valid hex number.')
   return ms
