@@ -142,6 +142,9 @@ describe('the filter object as RSKj reads it (FilterRequestParam.Deserializer, B
     await refused({ toBlock: '0x' }, "Invalid block identifier '0x'")
     await refused({ fromBlock: '0xzz' }, "Invalid block identifier '0xzz'")
     await refused({ fromBlock: 'bogus' }, "Invalid block identifier 'bogus'")
+    // A sign is no hex digit: refused here, before LogFilter's Long.parseLong (which would read it) is reached.
+    await refused({ fromBlock: '0x-1' }, "Invalid block identifier '0x-1'")
+    await refused({ toBlock: '0x+1' }, "Invalid block identifier '0x+1'")
     await refused({ fromBlock: true }, "Invalid block identifier 'true'")
     // L38-40: an empty text (an empty string, or an object's or an array's asText).
     await refused({ fromBlock: '' }, 'Invalid block identifier: empty or null.')

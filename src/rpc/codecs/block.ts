@@ -1,8 +1,8 @@
 /**
  * Block selectors (spec "Block parameter forms", reference §1.4): a tag, a number, a 32-byte hash, or an
  * EIP-1898 map `{ blockHash, requireCanonical? }` / `{ blockNumber }`. `text`: the identifier as the request gave it,
- * which RSKj quotes in `Block <id> not found` (rskjBlock.ts). The codecs here serve the extensions, the filter
- * bounds and the methods rskjBlock.ts does not.
+ * which RSKj quotes in `Block <id> not found` (rskjBlock.ts). The codecs here serve the extensions, the bounds of a
+ * `logs` subscription and the methods rskjBlock.ts does not.
  */
 import { invalidParams } from '../../errors.js'
 import { hexToBytesLoose, show, type Codec } from './primitives.js'
@@ -78,8 +78,8 @@ export const blockId: Codec<BlockSelector> = (v) => {
 }
 
 /**
- * The filter bounds' block (`Web3Impl.getBlockByNumberOrStr`, whose NumberFormatException on a decimal is -32603 in
- * RSKj, -32602 `invalid blocknumber <n>` here: docs/compatibility.md) and the extensions' …ByNumber block
+ * The bounds of a `logs` subscription (which RSKj's `EthSubscribeLogsParams` keeps as text and never reads; eth_getLogs
+ * and eth_newFilter read theirs with rskjBlock.ts `filterBound`) and the extensions' …ByNumber block
  * (eth_getRawTransactionByBlockNumberAndIndex, trace_replayBlockTransactions, ots_*): a number must be `0x` hex; a
  * decimal string or a JSON number is -32602 `invalid blocknumber <n>`. A 64-digit string stays a block hash. The eth
  * methods RSKj has read theirs with rskjBlock.ts.

@@ -22,7 +22,7 @@ const MAX_LONG = 2n ** 63n - 1n
 /**
  * Reads a filter bound as RSKj does (`LogFilter.retrieveHistoricalData` L236-237): `latest`, `pending` and `earliest`
  * as words (`isBlockWord`), anything else through `Web3Impl.getBlockByNumberOrStr` as a number
- * (`HexUtils.jsonHexToLong`). Omitted is `latest` (`fromFilterRequest` L188-195). The codec (codecs/block.ts
+ * (`HexUtils.jsonHexToLong`). Omitted is `latest` (`fromFilterRequest` L188-195). The codec (codecs/rskjBlock.ts
  * `filterBound`) has refused what is not a tag or a `0x` number up to a Java long; `safe` and `finalized`, which
  * `BlockIdentifierParam` takes, make RSKj throw NumberFormatException here, its -32603 `Internal server error`; rsksim
  * answers -32602 `invalid blocknumber <bound>` (docs/compatibility.md).
