@@ -183,6 +183,10 @@ describe('the call object (CallArgumentsParam, then CallArgumentsToByteArray)', 
     expect(await rq(p, 'eth_call', [{ from: COW, to: c, value: '0x', gas: '', gasPrice: '' }, 'latest'])).toBe(word(0))
     expect(await rq(p, 'eth_call', [{ from: COW, to: c, value: 16 }, 'latest'])).toBe(word(16))
     expect(await rq(p, 'eth_call', [{ from: COW, to: c, type: '0x2', maxFeePerGas: 'junk', accessList: 7 }, 'latest'])).toBe(word(0))
+    // paramOrNull reads each field's asText(): an object's or an array's is "", an absent number and empty data.
+    expect(await rq(p, 'eth_call', [{ from: COW, to: c, value: {}, gas: [], data: {} }, 'latest'])).toBe(word(0))
+    expect(await rq(p, 'eth_call', [{ from: COW, to: c, value: 16, input: [1] }, 'latest'])).toBe(word(16))
+    await rejects(rq(p, 'eth_call', [{ to: {} }, 'latest']), -32602, 'Invalid address: null, empty or invalid hex value.')
     await rejects(rq(p, 'eth_call', [{ to: c, input: '0x', data: 'zz' }, 'latest']), -32602, 'Invalid data format: invalid hex value.')
     await rejects(rq(p, 'eth_call', [{ to: c, gas: '0X5208' }, 'latest']), -32602, 'Invalid param 0X5208: value must be a valid hex or string number.')
     await rejects(rq(p, 'eth_call', [{ to: c, nonce: 'zz' }, 'latest']), -32602, 'Invalid param zz: value must be a valid hex or string number.')

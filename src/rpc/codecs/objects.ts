@@ -72,21 +72,23 @@ export const callObject = (v: unknown): CallObject => {
 }
 
 /**
- * eth_call's and eth_estimateGas's call object as RSKj reads it: `CallArgumentsParam` (CallArgumentsParam.java)
- * checks each known field that is present and not null (`from`/`to` as `HexAddressParam`, the numbers as
- * `HexNumberParam`, `data` and `input` both as `HexDataParam`; a JSON number is its text) and ignores every other
- * field (`type`, `maxFeePerGas`, …). `input` wins over `data` (`CallArguments.setInput`). `CallArgumentsToByteArray`
- * then reads `gas`, `gasPrice` and `value`: an empty string is absent, `0x` is 0, decimals and `0x` hex as
- * `HexUtils.strHexOrStrNumberToByteArray` (`javaNumber`); `gasLimit`, `nonce` and `chainId` are checked only.
+ * eth_call's and eth_estimateGas's call object as RSKj reads it: `CallArgumentsParam` (CallArgumentsParam.java
+ * `paramOrNull`) checks the text (`JsonNode.asText`: a JSON number's digits, `""` for an object or an array) of each
+ * known field that is present and not null (`from`/`to` as `HexAddressParam`, the numbers as `HexNumberParam`, `data`
+ * and `input` both as `HexDataParam`) and ignores every other field (`type`, `maxFeePerGas`, …). `input` wins over
+ * `data` (`CallArguments.setInput`). `CallArgumentsToByteArray` then reads `gas`, `gasPrice` and `value`: an empty
+ * string is absent, `0x` is 0, decimals and `0x` hex as `HexUtils.strHexOrStrNumberToByteArray` (`javaNumber`);
+ * `gasLimit`, `nonce` and `chainId` are checked only.
  */
 export const callArguments = (v: unknown): CallObject => {
   const o = asObject(v, 'transaction call object')
-  const from = opt(o.from, address)
-  const to = opt(o.to, address)
+  const field = <T>(key: string, codec: (text: string) => T): T | undefined => opt(o[key], (x) => codec(asText(x)))
+  const from = field('from', address)
+  const to = field('to', address)
   const texts: Record<string, string | undefined> = {}
-  for (const key of ['gas', 'gasPrice', 'gasLimit', 'nonce', 'chainId', 'value']) texts[key] = opt(o[key], hexNumberText)
-  const dataField = opt(o.data, data)
-  const input = opt(o.input, data) ?? dataField
+  for (const key of ['gas', 'gasPrice', 'gasLimit', 'nonce', 'chainId', 'value']) texts[key] = field(key, hexNumberText)
+  const dataField = field('data', data)
+  const input = field('input', data) ?? dataField
   const number = (key: string): bigint | undefined => (texts[key] === undefined || texts[key] === '' ? undefined : javaNumber(texts[key]))
   const out: CallObject = {}
   const gas = number('gas')
