@@ -5,7 +5,7 @@
  * `logs` subscription and the methods rskjBlock.ts does not.
  */
 import { invalidParams } from '../../errors.js'
-import { hexToBytesLoose, show, type Codec } from './primitives.js'
+import { hexToBytesLoose, removeHexPrefix, show, type Codec } from './primitives.js'
 
 export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized'
 
@@ -35,7 +35,7 @@ function parseString(v: string, caseInsensitiveTags: boolean): BlockSelector | u
 
 function parseMap(v: Record<string, unknown>): BlockSelector {
   if (typeof v.blockHash === 'string') {
-    const body = v.blockHash.startsWith('0x') ? v.blockHash.slice(2) : v.blockHash
+    const body = removeHexPrefix(v.blockHash)
     if (body.length !== 64 || !/^[0-9a-fA-F]+$/.test(body)) throw invalidParams(`Invalid block identifier '${v.blockHash}'`)
     const rc = v.requireCanonical
     if (rc !== undefined && rc !== true && rc !== false && rc !== 'true' && rc !== 'false') throw invalidParams('Invalid block input')

@@ -19,6 +19,12 @@ export function optional<T>(codec: Codec<T>): Codec<T | undefined> {
 
 const HEX = /^[0-9a-fA-F]*$/
 
+/**
+ * RSKj's `HexUtils.removeHexPrefix`: the text without a leading lower-case `0x` (`hasHexPrefix`); an upper-case `0X`
+ * is no prefix, so its `X` is read as a (bad) digit.
+ */
+export const removeHexPrefix = (s: string): string => (s.startsWith('0x') ? s.slice(2) : s)
+
 export function hexToBytesLoose(hex: string): Uint8Array {
   const even = hex.length % 2 === 1 ? '0' + hex : hex
   // A plain Uint8Array copy (typed-array constructor: one memcpy; `Uint8Array.from` iterates byte by byte), not a
@@ -56,7 +62,7 @@ export function show(v: unknown): string {
  */
 export const address: Codec<Uint8Array> = (v) => {
   if (typeof v !== 'string' || v.length < 40 || v.length > 42) throw invalidParams('Invalid address: null, empty or invalid hex value.')
-  const body = v.startsWith('0x') ? v.slice(2) : v
+  const body = removeHexPrefix(v)
   if (!HEX.test(body) || Math.ceil(body.length / 2) !== 20) throw invalidParams('Invalid address format: invalid hex value.')
   return hexToBytesLoose(body)
 }
@@ -93,7 +99,7 @@ export function hash32(type: string): Codec<Uint8Array> {
   return (v) => {
     const text = scalarText(v)
     if (text === undefined || text.length < 64 || text.length > 66) throw invalidParams(`Invalid ${type}: incorrect length.`)
-    const body = text.startsWith('0x') ? text.slice(2) : text
+    const body = removeHexPrefix(text)
     if (!HEX.test(body)) throw invalidParams(`Invalid ${type} format: invalid hex value`)
     const bytes = hexToBytesLoose(body)
     if (bytes.length !== 32) throw invalidParams(`Invalid ${type}: incorrect length.`)
@@ -113,7 +119,7 @@ export const topic = hash32('topic')
 export function hexNumberText(v: unknown): string {
   const text = scalarText(v)
   if (text === undefined || text.length > 66) throw invalidParams(`Invalid param: ${text === undefined ? 'null' : javaTrim(text)}`)
-  const body = text.startsWith('0x') ? text.slice(2) : text
+  const body = removeHexPrefix(text)
   if (!HEX.test(body) && !/^[+-]?[0-9]+$/.test(text)) throw invalidParams(`Invalid param ${text}: value must be a valid hex or string number.`)
   return text
 }
@@ -186,7 +192,7 @@ export const hexIndex: Codec<bigint> = (v) => {
  */
 export const data: Codec<Uint8Array> = (v) => {
   if (typeof v === 'string') {
-    const body = v.startsWith('0x') ? v.slice(2) : v
+    const body = removeHexPrefix(v)
     if (HEX.test(body)) return hexToBytesLoose(body)
   }
   throw invalidParams('Invalid data format: invalid hex value.')

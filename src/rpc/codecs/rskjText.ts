@@ -4,7 +4,7 @@
  * the numbers, hashes and block ids of trace_* and debug_trace* (docs/modules/tracing.md).
  */
 import { invalidParams } from '../../errors.js'
-import { hexToBytesLoose, javaTrim, show, type Codec } from './primitives.js'
+import { hexToBytesLoose, javaTrim, removeHexPrefix, show, type Codec } from './primitives.js'
 import type { BlockSelector } from './block.js'
 
 /**
@@ -42,7 +42,7 @@ export const hashText: Codec<Uint8Array> = (v) => hexText('transaction hash', v)
 
 function hexText(what: string, v: unknown): Uint8Array {
   if (typeof v !== 'string') throw invalidParams(`Invalid ${what}: ${show(v)}.`)
-  const digits = v.startsWith('0x') ? v.slice(2) : v
+  const digits = removeHexPrefix(v)
   if (!/^[0-9a-fA-F]*$/.test(digits)) throw invalidParams(`Invalid ${what} format: invalid hex value`)
   return hexToBytesLoose(digits)
 }
@@ -75,7 +75,7 @@ export const retrieverBlockId: Codec<BlockSelector> = (v) => {
   const text = typeof v === 'number' ? String(v) : v
   if (typeof text !== 'string') throw invalidParams(`invalid blocknumber ${show(v)}`)
   if (text === 'pending' || text === 'latest' || text === 'earliest') return { kind: 'tag', tag: text }
-  const digits = text.startsWith('0x') ? text.slice(2) : text
+  const digits = removeHexPrefix(text)
   if (text.length >= 64 && text.length <= 66 && /^[0-9a-f]*$/.test(digits)) {
     if (Math.ceil(digits.length / 2) !== 32) throw invalidParams(`invalid block hash ${text}`)
     return { kind: 'hash', hash: hexToBytesLoose(digits), requireCanonical: false, fromMap: false, text }

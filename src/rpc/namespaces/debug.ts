@@ -4,7 +4,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { ErrorCode, invalidParams, RpcError } from '../../errors.js'
-import { optional, type Codec } from '../codecs/primitives.js'
+import { optional, removeHexPrefix, type Codec } from '../codecs/primitives.js'
 import { blockHashText, hashText, retrieverBlockId } from '../codecs/rskjText.js'
 import { blockRef, LATEST } from '../codecs/block.js'
 import { callGas, callObject, callRequest, stateOverrides } from '../codecs/objects.js'
@@ -230,7 +230,7 @@ export const debugCallMethods: MethodTable = {
 const quotaAddress: Codec<string> = (v) => {
   const text = typeof v === 'number' ? String(v) : v
   if (typeof text !== 'string') throw invalidParams('invalid argument 0: the address must be a hex string')
-  const digits = text.startsWith('0x') ? text.slice(2) : text
+  const digits = removeHexPrefix(text)
   if (!/^[0-9a-fA-F]*$/.test(digits)) throw invalidParams(`invalid argument 0: ${JSON.stringify(text)} is not a hex address`)
   if (Math.ceil(digits.length / 2) !== 20) {
     throw invalidParams(`invalid argument 0: hex string has length ${text.replaceAll('0x', '').length}, want 40 for RSK address`)

@@ -5,7 +5,7 @@
  * parameters are still decoded first, as jsonrpc4j does before invoking the module.
  */
 import { bytesToHex } from '@ethereumjs/util'
-import { address, hexStringParam, jsonText, string, type Codec } from '../codecs/primitives.js'
+import { address, hexStringParam, jsonText, removeHexPrefix, string, type Codec } from '../codecs/primitives.js'
 import { txObject } from '../codecs/transaction.js'
 import { internalError, invalidParams, walletDisabled } from '../../errors.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../method.js'
@@ -19,7 +19,7 @@ const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0
 const hexKey: Codec<string> = (v) => {
   if (v === null) throw invalidParams('Key cannot be null.')
   const text = typeof v === 'string' ? v : jsonText(v)
-  const body = text.startsWith('0x') ? text.slice(2) : text
+  const body = removeHexPrefix(text)
   if (!/^[0-9a-fA-F]*$/.test(body)) throw invalidParams(`Invalid param ${text}: value must be a valid hex.`)
   return body
 }

@@ -4,7 +4,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { invalidParams } from '../../errors.js'
-import { show, type Codec } from '../codecs/primitives.js'
+import { removeHexPrefix, show, type Codec } from '../codecs/primitives.js'
 import { blockHashText, hashText, javaHexLong } from '../codecs/rskjText.js'
 import { method, type HandlerContext, type MethodTable } from '../method.js'
 import { formatParityTraces, type ParityTrace } from '../format/trace.js'
@@ -104,7 +104,7 @@ const ADDRESS_LENGTH = 'invalid argument 0: hex string has length 0, want 40 for
 function filterAddress(v: unknown): string {
   const text = typeof v === 'number' ? String(v) : v
   if (typeof text !== 'string') throw invalidParams(`Invalid address ${show(v)}: an address is a hex string.`)
-  const digits = text.startsWith('0x') ? text.slice(2) : text
+  const digits = removeHexPrefix(text)
   if (!/^[0-9a-fA-F]*$/.test(digits)) throw invalidParams(`Invalid address ${show(text)}: not hex digits.`)
   if (Math.ceil(digits.length / 2) !== 20) throw invalidParams(ADDRESS_LENGTH)
   return '0x' + digits.padStart(40, '0').toLowerCase()
