@@ -117,7 +117,7 @@ describe('eth_call: block selectors', async () => {
     await rejects(call(p, get1, { blockHash: unknown }), -32600, `Block with hash ${unknown} not found`)
     // A hash where eth_call wants a number: ExecutionBlockRetriever reads 64 hex digits as a Java long
     // (Utils.hexadecimalStringToLong): RSKj's IllegalArgumentException, -32603 there, its text with -32602 here.
-    await rejects(call(p, get1, unknown), -32602, `Invalid hexadecimal number: ${unknown}`)
+    await rejects(call(p, get1, unknown), -32602, `Invalid hexadecimal number: ${unknown} (a block hash is not a block number here: pass {"blockHash": "<hash>"}, EIP-1898)`)
     await rejects(call(p, get1, 'safe'), -32602, "Invalid block identifier 'safe'")
     await rejects(call(p, get1, 'Latest'), -32602, "Invalid block identifier 'Latest'")
     await rejects(call(p, get1, { foo: 1 }), -32602, 'Invalid block input')

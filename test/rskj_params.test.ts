@@ -11,6 +11,9 @@ import { describe, expect, it } from 'vitest'
 import { startServer } from '../src/index.js'
 import { COW, COW1, deployCode, fresh, rejects, rq, send, useHttpServer } from './helpers.js'
 
+/** What rsksim adds to RSKj's text when the number that does not fit a long is 64 hex digits: a block hash. */
+const HASH_HINT = ' (a block hash is not a block number here: pass {"blockHash": "<hash>"}, EIP-1898)'
+
 /** Block 1 is COW's transfer of 1 wei to COW1; block 2 another. */
 async function twoBlocks() {
   const p = await fresh()
@@ -167,7 +170,7 @@ describe('eth_call and eth_estimateGas blocks (ExecutionBlockRetriever.retrieveE
     await rejects(rq(p, 'eth_estimateGas', [tx, 'LATEST']), -32602, unsupported('LATEST'))
     await rejects(rq(p, 'eth_call', [tx, 'LATEST']), -32602, "Invalid block identifier 'LATEST'")
     await rejects(rq(p, 'eth_call', [tx, '0x10000000000000001']), -32602, 'Invalid hexadecimal number: 0x10000000000000001')
-    await rejects(rq(p, 'eth_estimateGas', [tx, UNKNOWN]), -32602, `Invalid hexadecimal number: ${UNKNOWN}`)
+    await rejects(rq(p, 'eth_estimateGas', [tx, UNKNOWN]), -32602, `Invalid hexadecimal number: ${UNKNOWN}${HASH_HINT}`)
     await rejects(rq(p, 'eth_estimateGas', [tx, '9223372036854775808']), -32602, 'Invalid decimal number: 9223372036854775808')
     await rejects(rq(p, 'eth_call', [tx, '9223372036854775807']), -32602, 'Invalid block number 9223372036854775807')
     expect(await rq(p, 'eth_estimateGas', [tx, '0x0001'])).toBe('0x5208')
@@ -248,7 +251,7 @@ describe('over HTTP with ethers', () => {
     const failure = await http.rpc.call({ to: COW1, blockTag: head!.hash! }).catch((e) => e)
     // HTTP 400, as RSKj answers -32602 (Web3HttpStatusCodeProvider): ethers reports a SERVER_ERROR with the body.
     expect(failure.code).toBe('SERVER_ERROR')
-    expect(JSON.parse(failure.info.responseBody).error).toEqual({ code: -32602, message: `Invalid hexadecimal number: ${head!.hash}` })
+    expect(JSON.parse(failure.info.responseBody).error).toEqual({ code: -32602, message: `Invalid hexadecimal number: ${head!.hash}${HASH_HINT}` })
     expect(await http.rpc.call({ to: COW1, blockTag: head!.number })).toBe('0x')
   })
 })

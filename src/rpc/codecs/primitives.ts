@@ -19,6 +19,9 @@ export function optional<T>(codec: Codec<T>): Codec<T | undefined> {
 
 const HEX = /^[0-9a-fA-F]*$/
 
+/** Java's `Long.MAX_VALUE`: the largest number RSKj's readers that parse into a `long` accept. */
+export const JAVA_LONG_MAX = 2n ** 63n - 1n
+
 /**
  * RSKj's `HexUtils.removeHexPrefix`: the text without a leading lower-case `0x` (`hasHexPrefix`); an upper-case `0X`
  * is no prefix, so its `X` is read as a (bad) digit.

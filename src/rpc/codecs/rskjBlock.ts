@@ -6,7 +6,7 @@
  * eth_estimateGas). docs/modules/proofs-calls.md "Block parameters" lists what each method takes.
  */
 import { invalidParams } from '../../errors.js'
-import { asText, blockHash, hexNumberText, scalarText, show, type Codec } from './primitives.js'
+import { asText, blockHash, JAVA_LONG_MAX, hexNumberText, scalarText, show, type Codec } from './primitives.js'
 import { retrieverBlockId } from './rskjText.js'
 import type { BlockSelector } from './block.js'
 
@@ -14,7 +14,6 @@ import type { BlockSelector } from './block.js'
 const DECIMAL = /^[0-9]+$/
 const HEX_NUMBER = /^0x[0-9a-fA-F]+$/
 const TAGS = ['pending', 'latest', 'earliest', 'finalized', 'safe']
-const MAX_LONG = (1n << 63n) - 1n
 
 /**
  * `BlockIdentifierParam`'s check of the text Jackson's `getText()` gives it (a JSON number or boolean: its text; an
@@ -42,8 +41,12 @@ export function executionBlockId(text: string): BlockSelector {
   const hex = HEX_NUMBER.test(text)
   if (hex || DECIMAL.test(text)) {
     const digits = (hex ? text.slice(2) : text).replace(/^0+(?=.)/, '')
-    const number = digits.length > 20 ? MAX_LONG + 1n : BigInt(hex ? '0x' + digits : digits)
-    if (number > MAX_LONG) throw invalidParams(`Invalid ${hex ? 'hexadecimal' : 'decimal'} number: ${show(text)}`)
+    const number = digits.length > 20 ? JAVA_LONG_MAX + 1n : BigInt(hex ? '0x' + digits : digits)
+    if (number > JAVA_LONG_MAX) {
+      // RSKj's own text, then what the number most likely is: ethers passes a block hash given as `blockTag` on.
+      const hint = hex && text.length === 66 ? ' (a block hash is not a block number here: pass {"blockHash": "<hash>"}, EIP-1898)' : ''
+      throw invalidParams(`Invalid ${hex ? 'hexadecimal' : 'decimal'} number: ${show(text)}${hint}`)
+    }
     return { kind: 'number', number, text }
   }
   throw invalidParams(
@@ -121,6 +124,6 @@ export const filterBound: Codec<BlockSelector> = (v) => {
   // Significant digits only: a long string of zeros is a small number, and a long one is not turned into a BigInt.
   const digits = text.slice(2).replace(/^0+/, '')
   const number = digits.length <= 16 ? BigInt('0x' + (digits === '' ? '0' : digits)) : undefined
-  if (number === undefined || number > MAX_LONG) throw invalidParams(`invalid blocknumber ${show(text)}`)
+  if (number === undefined || number > JAVA_LONG_MAX) throw invalidParams(`invalid blocknumber ${show(text)}`)
   return { kind: 'number', number }
 }

@@ -5,7 +5,7 @@
  * parameters are still decoded first, as jsonrpc4j does before invoking the module.
  */
 import { bytesToHex } from '@ethereumjs/util'
-import { address, hexStringParam, jsonText, removeHexPrefix, string, type Codec } from '../codecs/primitives.js'
+import { address, hexStringParam, JAVA_LONG_MAX, jsonText, removeHexPrefix, string, type Codec } from '../codecs/primitives.js'
 import { txObject } from '../codecs/transaction.js'
 import { internalError, invalidParams, walletDisabled } from '../../errors.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../method.js'
@@ -34,7 +34,7 @@ const duration: Codec<bigint | undefined> = (v) => {
   const text = typeof v === 'string' ? v : jsonText(v)
   hexStringParam(text)
   const ms = text.length === 2 ? undefined : BigInt(text)
-  if (ms === undefined || ms > 0x7fffffffffffffffn) throw invalidParams('Invalid duration param: value must be a valid hex number.')
+  if (ms === undefined || ms > JAVA_LONG_MAX) throw invalidParams('Invalid duration param: value must be a valid hex number.')
   return ms
 }
 

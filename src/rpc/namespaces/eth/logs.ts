@@ -5,6 +5,7 @@
  */
 import { bytesToBigInt, bytesToHex, equalsBytes } from '@ethereumjs/util'
 import { filterObject, type FilterObject } from '../../codecs/objects.js'
+import { JAVA_LONG_MAX } from '../../codecs/primitives.js'
 import { RpcError, ErrorCode, invalidParams } from '../../../errors.js'
 import { method, type MethodTable } from '../../method.js'
 import { blockLogs, type LogJson } from '../../format/log.js'
@@ -15,9 +16,6 @@ import { bloomBits, bloomHasAny } from '../../../node/chain/bloom.js'
 
 /** A filter bound as RSKj reads it: one of the words it tests for, or a block number. */
 export type LogBound = bigint | 'latest' | 'pending' | 'earliest'
-
-/** Java's `Long.MAX_VALUE`, the largest number `Long.parseLong` reads. */
-const MAX_LONG = 2n ** 63n - 1n
 
 /**
  * Reads a filter bound as RSKj does (`LogFilter.retrieveHistoricalData` L236-237): `latest`, `pending` and `earliest`
@@ -30,7 +28,7 @@ const MAX_LONG = 2n ** 63n - 1n
 export function logBound(sel: BlockSelector | undefined): LogBound {
   if (sel === undefined) return 'latest'
   if (sel.kind === 'number') {
-    if (sel.number > MAX_LONG) throw invalidParams(`invalid blocknumber 0x${sel.number.toString(16)}`)
+    if (sel.number > JAVA_LONG_MAX) throw invalidParams(`invalid blocknumber 0x${sel.number.toString(16)}`)
     return sel.number
   }
   if (sel.kind === 'tag') {
@@ -39,7 +37,7 @@ export function logBound(sel: BlockSelector | undefined): LogBound {
   }
   // Not from the codec, which reads no hash (the type allows one): 32 bytes read as a number, as RSKj would.
   const n = bytesToBigInt(sel.hash)
-  if (n > MAX_LONG) throw invalidParams(`invalid blocknumber ${bytesToHex(sel.hash)}`)
+  if (n > JAVA_LONG_MAX) throw invalidParams(`invalid blocknumber ${bytesToHex(sel.hash)}`)
   return n
 }
 
