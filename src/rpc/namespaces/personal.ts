@@ -110,7 +110,7 @@ export const personalMethods: MethodTable = {
       if (tx.from === undefined) throw internalError(new Error('from is null'))
       const held = await opening(ctx.node.accounts.keyWithPassphrase(bytesToHex(tx.from), passphrase))
       if (held === undefined) throw internalError(new Error('From address private key could not be found in this node'))
-      return sendWithKey(ctx, tx, held.privateKey)
+      return sendWithKey(ctx, tx, held.privateKey, 'byte')
     }),
   ),
 }

@@ -1,0 +1,138 @@
+/**
+ * eth_sendTransaction's and personal_sendTransaction's transaction object as RSKj reads it (VETIVER-9.0.3): first
+ * `CallArgumentsParam.Deserializer` (each field's `JsonNode.asText()` into HexAddressParam / HexNumberParam /
+ * HexDataParam, in the order from, to, gas, gasPrice, gasLimit, nonce, chainId, value, data, input), then, after the
+ * sender's checks, `TransactionArgumentsUtil.processArguments` (numbers through `HexUtils.strHexOrStrNumberToBigInteger`,
+ * the chain id through `hexToChainId`), then `acceptTransactionSignature` (`EthModuleTransactionBase.sendTransaction`
+ * quotes the chain id's text, `PersonalModuleWalletEnabled.sendTransaction` the transaction's byte). Every expected value
+ * below is read from that code (src/rpc/codecs/callArgumentsParam.ts cites the methods).
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+import { Transaction } from 'ethers'
+import type { Provider } from '../src/index.js'
+import { COW, COW1, fresh, rejects, rq } from './helpers.js'
+
+const NOBODY = '0x' + '12'.repeat(20)
+const NUMBER_TEXT = 'Number values should not contain letters or hex values should start with 0x.'
+
+let p: Provider
+beforeAll(async () => {
+  p = await fresh()
+})
+
+/** Sends from cow and answers the mined transaction. */
+async function sent(fields: Record<string, unknown>): Promise<Record<string, any>> {
+  const hash = await rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, ...fields }])
+  return rq(p, 'eth_getTransactionByHash', [hash])
+}
+
+describe('eth_sendTransaction: the chain id (TransactionArgumentsUtil.hexToChainId, acceptTransactionSignature)', () => {
+  it('a chain id that is not the node\'s is quoted as the request wrote it', async () => {
+    await rejects(rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, chainId: '0x1f' }]), -32602, 'Invalid chainId: 0x1f')
+    await rejects(rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, chainId: '0x1F' }]), -32602, 'Invalid chainId: 0x1F')
+    await rejects(rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, chainId: 31 }]), -32602, 'Invalid chainId: 31')
+  })
+
+  it('must be one byte: 0x0021 and 0x100 and 0x are refused, 0x21 and 33 taken', async () => {
+    for (const chainId of ['0x0021', '0x100', '0x', '256', 'ff']) {
+      await rejects(rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, chainId }]), -32602, `Invalid chainId: ${chainId}`)
+    }
+    for (const chainId of ['0x21', '33', 33]) expect((await sent({ chainId })).v).toMatch(/^0x6[56]$/)
+  })
+
+  it('0 (0x0, 0x00, "0", 0) names none: the node\'s chain id signs', async () => {
+    for (const chainId of ['0x0', '0x00', '0', 0]) {
+      const tx = await sent({ chainId })
+      expect(tx.v).toMatch(/^0x6[56]$/)
+      // ethers reads the chain id back from the signed bytes the node holds.
+      const raw = await rq(p, 'eth_getRawTransactionByHash', [tx.hash])
+      expect(Transaction.from(raw).chainId).toBe(33n)
+    }
+  })
+
+  it('is read after the sender: an unknown sender is answered first', async () => {
+    await rejects(rq(p, 'eth_sendTransaction', [{ from: NOBODY, to: COW1, chainId: '0x100' }]), -32602, `Could not find account for address: ${NOBODY}`)
+  })
+})
+
+describe('eth_sendTransaction: numbers (HexNumberParam, then strHexOrStrNumberToBigInteger)', () => {
+  it('JSON numbers are their decimal text: 10^18 as a number is one RBTC', async () => {
+    const tx = await sent({ value: 1e18, gas: 21000, gasPrice: 0 })
+    expect([tx.value, tx.gas, tx.gasPrice]).toEqual(['0xde0b6b3a7640000', '0x5208', '0x0'])
+  })
+
+  it('a number with a fraction or an exponent is a DoubleNode, quoted as Java prints it', async () => {
+    await rejects(rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, gas: 21000.5 }]), -32602, 'Invalid param 21000.5: value must be a valid hex or string number.')
+    await rejects(rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, value: 1e21 }]), -32602, 'Invalid param 1.0E21: value must be a valid hex or string number.')
+    await rejects(rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, value: true }]), -32602, 'Invalid param true: value must be a valid hex or string number.')
+  })
+
+  it('only a lower-case 0x is a prefix; over 66 characters is "Invalid param: <text>"', async () => {
+    await rejects(rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, gas: '0X5208' }]), -32602, 'Invalid param 0X5208: value must be a valid hex or string number.')
+    const long = '0x' + '0'.repeat(61) + '5208'
+    await rejects(rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, gas: long }]), -32602, `Invalid param: ${long}`)
+    expect((await sent({ gas: '0x' + '0'.repeat(60) + '5208' })).gas).toBe('0x5208')
+  })
+
+  it('0x alone passes the parameter and fails the reading: -32603, after the sender', async () => {
+    await rejects(rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, gas: '0x' }]), -32603, 'Internal server error')
+    await rejects(rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, value: '0x' }]), -32603, 'Internal server error')
+    await rejects(rq(p, 'eth_sendTransaction', [{ from: NOBODY, to: COW1, gas: '0x' }]), -32602, `Could not find account for address: ${NOBODY}`)
+  })
+
+  it('hex digits without 0x, the empty string and an object pass the parameter and fail the reading: -32602', async () => {
+    for (const gasPrice of ['ff', '1a', '', {}, []]) {
+      await rejects(rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, gasPrice }]), -32602, NUMBER_TEXT)
+    }
+  })
+
+  it('gasLimit is not read when gas is given', async () => {
+    expect((await sent({ gas: '0x5208', gasLimit: '0x' })).gas).toBe('0x5208')
+    expect((await sent({ gas: '0x5208', gasLimit: 'ff' })).gas).toBe('0x5208')
+    expect((await sent({ gasLimit: '0x5209' })).gas).toBe('0x5209')
+    await rejects(rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, gasLimit: 'ff' }]), -32602, NUMBER_TEXT)
+  })
+
+  it('a negative decimal is the unsigned value of its two\'s-complement bytes (BigIntegers.asUnsignedByteArray)', async () => {
+    expect((await sent({ value: '-1' })).value).toBe('0xff')
+    expect((await sent({ value: '-256', gas: '+21000' })).value).toBe('0xff00')
+  })
+})
+
+describe('eth_sendTransaction: addresses and data (HexAddressParam, HexDataParam)', () => {
+  it('an address of 39 digits after 0x is left-padded to 20 bytes', async () => {
+    const tx = await sent({ to: '0x' + COW1.slice(3) })
+    expect(tx.to).toBe('0x0' + COW1.slice(3))
+  })
+
+  it('data and input are both read, data first: a bad data is refused even when input is good', async () => {
+    await rejects(rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, data: '0xzz', input: '0x' }]), -32602, 'Invalid data format: invalid hex value.')
+    await rejects(rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, data: '0X12' }]), -32602, 'Invalid data format: invalid hex value.')
+    expect((await sent({ data: '0x01', input: '0x02' })).input).toBe('0x02')
+    expect((await sent({ data: '0x123' })).input).toBe('0x0123')
+  })
+
+  it('fields are checked in the deserializer\'s order: from before data, to before gas', async () => {
+    await rejects(rq(p, 'eth_sendTransaction', [{ data: '0xzz', from: '0x12' }]), -32602, 'Invalid address: null, empty or invalid hex value.')
+    await rejects(rq(p, 'eth_sendTransaction', [{ gas: '0xzz', from: COW, to: 'nope' }]), -32602, 'Invalid address: null, empty or invalid hex value.')
+  })
+})
+
+describe('personal_sendTransaction: the chain id as the transaction holds it (tx.getChainId(), a Java byte)', () => {
+  it('quotes the byte, signed; a chain id of more than one byte is quoted as written', async () => {
+    const addr = await rq(p, 'personal_newAccount', ['pw'])
+    await rq(p, 'eth_sendTransaction', [{ from: COW, to: addr, value: '0xde0b6b3a7640000' }])
+    await rejects(rq(p, 'personal_sendTransaction', [{ from: addr, to: COW1, chainId: '0x1f' }, 'pw']), -32602, 'Invalid chainId: 31')
+    await rejects(rq(p, 'personal_sendTransaction', [{ from: addr, to: COW1, chainId: '0xa1' }, 'pw']), -32602, 'Invalid chainId: -95')
+    await rejects(rq(p, 'personal_sendTransaction', [{ from: addr, to: COW1, chainId: '0x100' }, 'pw']), -32602, 'Invalid chainId: 0x100')
+    const hash = await rq(p, 'personal_sendTransaction', [{ from: addr, to: COW1, chainId: '0x0' }, 'pw'])
+    expect((await rq(p, 'eth_getTransactionByHash', [hash])).v).toMatch(/^0x6[56]$/)
+  })
+})
+
+describe('eth_sendTransaction without a wallet (hosted)', () => {
+  it('answers "Local wallet is disabled in this node" before reading from (EthModuleTransactionDisabled)', async () => {
+    const hosted = await fresh({ hosted: true })
+    await rejects(rq(hosted, 'eth_sendTransaction', [{ to: COW1 }]), -32602, 'Local wallet is disabled in this node')
+  })
+})
