@@ -38,6 +38,16 @@ const duration: Codec<bigint | undefined> = (v) => {
   return ms
 }
 
+/**
+ * How long an unlock lasts, in milliseconds: RSKj's `Wallet.unlockAccount` keeps `System.currentTimeMillis() + duration`
+ * in a Java long, which wraps past 2^63 − 1: a duration that large (0x7fffffffffffffff) ends in the past, so the
+ * account is locked again at its next use (`Wallet.getAccount`: `ending < time`), though the answer is `true`.
+ */
+function unlockMs(ms: bigint | undefined): number {
+  const now = BigInt(Date.now())
+  return Number(BigInt.asIntN(64, now + (ms ?? BigInt(DEFAULT_UNLOCK_MS))) - now)
+}
+
 /** A private key given as hex: RSKj reads it as a big integer, so it must be in [1, n). Else -32603, as RSKj. */
 function privateKey(body: string): Uint8Array {
   if (body.length % 2 === 1) throw internalError(new Error('odd number of hex digits'))
@@ -81,7 +91,7 @@ export const personalMethods: MethodTable = {
   personal_unlockAccount: method(
     [address, string, duration],
     wallet(({ node }, addr: Uint8Array, passphrase: string, ms: bigint | undefined) =>
-      opening(node.accounts.unlockWithPassphrase(bytesToHex(addr), passphrase, Number(ms ?? BigInt(DEFAULT_UNLOCK_MS)))),
+      opening(node.accounts.unlockWithPassphrase(bytesToHex(addr), passphrase, unlockMs(ms))),
     ),
   ),
 
