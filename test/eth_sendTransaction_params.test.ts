@@ -8,9 +8,9 @@
  * below is read from that code (src/rpc/codecs/callArgumentsParam.ts cites the methods).
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { Transaction } from 'ethers'
+import { Transaction, Wallet, encodeRlp, keccak256, toBeHex } from 'ethers'
 import type { Provider } from '../src/index.js'
-import { COW, COW1, fresh, rejects, rq } from './helpers.js'
+import { COW, COW1, COW_KEY, fresh, rejects, rq } from './helpers.js'
 
 const NOBODY = '0x' + '12'.repeat(20)
 const NUMBER_TEXT = 'Number values should not contain letters or hex values should start with 0x.'
@@ -134,5 +134,45 @@ describe('eth_sendTransaction without a wallet (hosted)', () => {
   it('answers "Local wallet is disabled in this node" before reading from (EthModuleTransactionDisabled)', async () => {
     const hosted = await fresh({ hosted: true })
     await rejects(rq(hosted, 'eth_sendTransaction', [{ to: COW1 }]), -32602, 'Local wallet is disabled in this node')
+  })
+})
+
+/**
+ * The bytes RSKj signs for eth_sendTransaction (TransactionBuilder, Transaction.encode): a zero gas price written as the
+ * byte 0x00 (RLP.encodeCoinNonNullZero), a zero nonce and value as the empty string, EIP-155 for chain id 33 (0x21).
+ * Signed here with ethers' SigningKey (RFC 6979, as libsecp256k1 signs), so the hash is computed independently.
+ */
+function rskjSigned(nonce: string, gasPrice: string, gas: string, to: string, value: string, data: string): { raw: string; hash: string } {
+  const six = [nonce, gasPrice, gas, to, value, data]
+  const sig = new Wallet(COW_KEY).signingKey.sign(keccak256(encodeRlp([...six, '0x21', '0x', '0x'])))
+  const raw = encodeRlp([...six, toBeHex(sig.yParity + 35 + 2 * 33), toBeHex(BigInt(sig.r)), toBeHex(BigInt(sig.s))])
+  return { raw, hash: keccak256(raw) }
+}
+
+describe('eth_sendTransaction: the signed bytes (RSKj writes a zero gas price as 0x00)', () => {
+  it('the default gas price 0 is signed and hashed as the byte 0x00; a block holds those bytes', async () => {
+    const q = await fresh()
+    const nonce = await rq(q, 'eth_getTransactionCount', [COW, 'pending'])
+    const hash = await rq(q, 'eth_sendTransaction', [{ from: COW, to: COW1, gas: '0x5208' }])
+    const expected = rskjSigned(nonce === '0x0' ? '0x' : nonce, '0x00', '0x5208', COW1, '0x', '0x')
+    expect(hash).toBe(expected.hash)
+    expect(await rq(q, 'eth_getRawTransactionByHash', [hash])).toBe(expected.raw)
+    const tx = await rq(q, 'eth_getTransactionByHash', [hash])
+    expect([tx.gasPrice, tx.value, tx.nonce, tx.from]).toEqual(['0x0', '0x0', '0x0', COW])
+    expect((await rq(q, 'eth_getTransactionReceipt', [hash])).status).toBe('0x1')
+  })
+
+  it('a gas price above zero is written without leading zeros, as every signer writes it', async () => {
+    const q = await fresh()
+    const hash = await rq(q, 'eth_sendTransaction', [{ from: COW, to: COW1, gas: '0x5208', gasPrice: '0x1', value: '0x0a' }])
+    expect(hash).toBe(rskjSigned('0x', '0x01', '0x5208', COW1, '0x0a', '0x').hash)
+  })
+
+  it('personal_sendTransaction signs the same bytes', async () => {
+    const q = await fresh()
+    const addr = await rq(q, 'personal_importRawKey', [COW_KEY, 'pw'])
+    expect(addr).toBe(COW)
+    const hash = await rq(q, 'personal_sendTransaction', [{ from: COW, to: COW1, gas: '0x5208' }, 'pw'])
+    expect(hash).toBe(rskjSigned('0x', '0x00', '0x5208', COW1, '0x', '0x').hash)
   })
 })

@@ -7,7 +7,7 @@ import { createLegacyTx, createLegacyTxFromBytesArray, createLegacyTxFromRLP, ty
 import { RLP } from '@ethereumjs/rlp'
 import { Address, bytesToBigInt, unpadBytes } from '@ethereumjs/util'
 import { rlpEncode, unpaddedBytes, WORD_LIMIT } from '../rlp.js'
-import { keccak256, keccakRlp, publicKeyOf, signDigest } from '../crypto.js'
+import { keccak256, keccakRlp, privateKeyToAddress, publicKeyOf, signDigest } from '../crypto.js'
 import { seedSender } from '../enginePatches/senderCache.js'
 import { legacyTxFromFields } from '../enginePatches/legacyTx.js'
 import type { TxRecord } from './types.js'
@@ -75,6 +75,38 @@ function signBuilt(data: LegacyTxData, privateKey: Uint8Array, common: Common): 
   const signed = createLegacyTxFromBytesArray(signedFields, { common, ...TX_OPTIONS })
   seedSender(signed, publicKeyOf(privateKey))
   return recordOf(signed, rlpEncode(signedFields))
+}
+
+/** The fields of a transaction the node signs, as numbers in range and bytes. */
+export interface PlainTxData {
+  nonce: bigint
+  gasPrice: bigint
+  gasLimit: bigint
+  value: bigint
+  to?: Uint8Array
+  data: Uint8Array
+}
+
+/**
+ * Signs as RSKj's eth_sendTransaction and personal_sendTransaction sign (`TransactionBuilder.withTransactionArguments`,
+ * `Transaction.sign` over `getEncodedRaw`, then `toImmutableTransaction`, org/ethereum/core/): over the fields RSKj
+ * writes, where a zero gas price is the byte 0x00 (`RLP.encodeCoinNonNullZero` writes a zero `Coin` as `{0}`) and so
+ * is a zero gas limit (`BigIntegers.asUnsignedByteArray(0)` is `{0}`, written as it is), while a zero nonce and a zero
+ * value are the empty string (`encode`: a nonce `{0}` as null; `encodeCoinNullZero`). The hash, the signature and the
+ * bytes a block holds are of those fields. Fields the engine reads as they are (no zero gas price or gas limit) take
+ * `signTransaction`; the others a transaction of the fields without their leading zeros, its sender the key's.
+ */
+export function signRskjTransaction(data: PlainTxData, privateKey: Uint8Array, common: Common): TxRecord {
+  if (data.gasPrice !== 0n && data.gasLimit !== 0n) return signTransaction(data, privateKey, common)
+  const zeroByte = (n: bigint): Uint8Array => (n === 0n ? Uint8Array.of(0) : unpaddedBytes(n))
+  const fields = [unpaddedBytes(data.nonce), zeroByte(data.gasPrice), zeroByte(data.gasLimit), data.to ?? EMPTY, unpaddedBytes(data.value), data.data]
+  const signed = signedLegacyFields(fields, privateKey, common)
+  const tx = createLegacyTxFromBytesArray(engineFields(signed), { common, ...TX_OPTIONS, freeze: false })
+  const from = privateKeyToAddress(privateKey)
+  pinSender(tx, from)
+  const raw = rlpEncode(signed)
+  const hash = keccak256(raw)
+  return { tx, raw, hash, hashHex: flatHex(hash), from, fromHex: flatHex(from) }
 }
 
 /**

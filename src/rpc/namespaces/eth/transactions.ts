@@ -10,9 +10,8 @@ import { data, ZERO_HASH } from '../../format/hex.js'
 import { formatTransaction } from '../../format/transaction.js'
 import { formatReceipt } from '../../format/receipt.js'
 import { blockById } from '../../resolve.js'
-import { impersonatedTransaction, signTransaction } from '../../../node/chain/txRecord.js'
+import { impersonatedTransaction, signRskjTransaction, signTransaction, type PlainTxData } from '../../../node/chain/txRecord.js'
 import { decodeRawTransaction } from '../../codecs/rawTransaction.js'
-import type { LegacyTxData } from '@ethereumjs/tx'
 import type { TxRecord } from '../../../node/chain/types.js'
 import { signMessage } from '../../../node/accounts.js'
 import { privateKeyToAddress } from '../../../node/crypto.js'
@@ -69,7 +68,7 @@ export type ChainIdQuote = 'text' | 'byte'
  * nonce = the pool's pending nonce of the sender (or `nonce`, when the caller chose it), chain id 0 = the node's.
  * A chain id that is neither: -32602 `Invalid chainId: …` (`acceptTransactionSignature`), quoted as `quote` says.
  */
-async function transactionData(ctx: HandlerContext, tx: TxObject, from: Uint8Array, nonce?: bigint, quote: ChainIdQuote = 'text'): Promise<LegacyTxData> {
+async function transactionData(ctx: HandlerContext, tx: TxObject, from: Uint8Array, nonce?: bigint, quote: ChainIdQuote = 'text'): Promise<PlainTxData> {
   const { node } = ctx
   const args = transactionArguments(tx, DEFAULT_TX_GAS)
   const chainId = node.chain.common.chainId()
@@ -91,7 +90,7 @@ const namesGas = (tx: TxObject): boolean => tx.gas !== undefined || tx.gasLimit 
 /** Signs `tx` with `key` and submits it. Shared with personal_sendTransaction. */
 export async function sendWithKey(ctx: HandlerContext, tx: TxObject, key: Uint8Array, quote: ChainIdQuote = 'text'): Promise<string> {
   const from = tx.from ?? privateKeyToAddress(key)
-  const record = signTransaction(await transactionData(ctx, tx, from, undefined, quote), key, ctx.node.chain.common)
+  const record = signRskjTransaction(await transactionData(ctx, tx, from, undefined, quote), key, ctx.node.chain.common)
   return submit(ctx, record, !namesGas(tx))
 }
 
@@ -112,7 +111,7 @@ export async function transactionFrom(ctx: HandlerContext, tx: TxObject, from: U
   const impersonated = !node.options.hosted && node.accounts.unlockedKey(fromHex) === undefined && node.impersonation.has(fromHex)
   const key = impersonated ? undefined : walletKey(ctx, from, `Could not find account for address: ${fromHex}`)
   const data = await transactionData(ctx, tx, from, nonce)
-  return key === undefined ? impersonatedTransaction(data, from, node.chain.common) : signTransaction(data, key, node.chain.common)
+  return key === undefined ? impersonatedTransaction(data, from, node.chain.common) : signRskjTransaction(data, key, node.chain.common)
 }
 
 /** Signs `tx` with the node's key for its sender without sending it (eth_signTransaction). */
