@@ -176,3 +176,45 @@ describe('eth_sendTransaction: the signed bytes (RSKj writes a zero gas price as
     expect(hash).toBe(rskjSigned('0x', '0x00', '0x5208', COW1, '0x', '0x').hash)
   })
 })
+
+/**
+ * Numbers the engine (@ethereumjs/tx) cannot hold but RSKj's pool reads as BigIntegers (co/rsk/net/handler/
+ * TxPendingValidator.java and its txvalidator steps, in order: gas limit, account state, nonce encoding, nonce range,
+ * balance = gas price × gas limit): RSKj answers -32010 with the step's text, not a decoding error.
+ */
+describe('numbers past the engine: RSKj pool texts', () => {
+  const TWO_64 = 2n ** 64n
+  const signedRaw = (fields: Record<string, unknown>, key = COW_KEY): string => {
+    const tx = Transaction.from({ type: 0, chainId: 33, gasPrice: 0, gasLimit: 21000, to: COW1, ...fields } as never)
+    tx.signature = new Wallet(key).signingKey.sign(tx.unsignedHash)
+    return tx.serialized
+  }
+
+  it('a gas limit of 2^64 or more: `transaction\'s gas limit of X is higher than the block\'s gas limit of Y` (TxValidatorGasLimitValidator)', async () => {
+    const q = await fresh()
+    const blockGasLimit = BigInt((await rq(q, 'eth_getBlockByNumber', ['latest', false])).gasLimit)
+    const text = (g: bigint): string => `transaction's gas limit of ${g} is higher than the block's gas limit of ${blockGasLimit}`
+    await rejects(rq(q, 'eth_sendTransaction', [{ from: COW, to: COW1, gas: '0x' + TWO_64.toString(16) }]), -32010, text(TWO_64))
+    await rejects(rq(q, 'eth_sendTransaction', [{ from: COW, to: COW1, gas: '0x' + 'f'.repeat(64) }]), -32010, text(2n ** 256n - 1n))
+    await rejects(rq(q, 'eth_sendRawTransaction', [signedRaw({ gasLimit: TWO_64 })]), -32010, text(TWO_64))
+    // The account-state check comes first: a sender with no state.
+    await rejects(rq(q, 'eth_sendRawTransaction', [signedRaw({ gasLimit: TWO_64 }, '0x' + '42'.repeat(32))]), -32010, "the sender account doesn't exist")
+  })
+
+  it('a gas price × gas limit of 2^256 or more: `insufficient funds` (TxValidatorAccountBalanceValidator), after the nonce checks', async () => {
+    const q = await fresh()
+    const price = 2n ** 256n - 1n
+    await rejects(rq(q, 'eth_sendTransaction', [{ from: COW, to: COW1, gasPrice: '0x' + price.toString(16) }]), -32010, 'insufficient funds')
+    await rejects(rq(q, 'eth_sendRawTransaction', [signedRaw({ gasPrice: price })]), -32010, 'insufficient funds')
+    await rejects(rq(q, 'eth_sendRawTransaction', [signedRaw({ gasPrice: price, nonce: 5000 })]), -32010, 'transaction nonce too high')
+  })
+
+  it('a nonce of 2^64 − 1 or of nine bytes (TxValidatorNonceRangeValidator, TxValidatorNonceEncodingValidator)', async () => {
+    const q = await fresh()
+    await rejects(rq(q, 'eth_sendTransaction', [{ from: COW, to: COW1, nonce: '0xffffffffffffffff' }]), -32010, 'transaction nonce too high')
+    await rejects(rq(q, 'eth_sendTransaction', [{ from: COW, to: COW1, nonce: '0x10000000000000000' }]), -32010, 'transaction nonce byte length exceeds maximum: 9 > 8')
+    // Nothing of these reached the pool or a block.
+    expect(await rq(q, 'eth_blockNumber')).toBe('0x0')
+    expect(await rq(q, 'eth_getTransactionCount', [COW, 'pending'])).toBe('0x0')
+  })
+})

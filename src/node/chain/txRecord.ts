@@ -12,7 +12,7 @@ import { seedSender } from '../enginePatches/senderCache.js'
 import { legacyTxFromFields } from '../enginePatches/legacyTx.js'
 import type { TxRecord } from './types.js'
 import { flatHex } from './flatHex.js'
-import { engineFields, hasLeadingZeros } from './rskjTxFields.js'
+import { engineFields, hasLeadingZeros, heldEngineFields, nonceRefusal, unheldAmounts } from './rskjTxFields.js'
 
 /**
  * The engine refuses oversized initcode (EIP-3860) when it builds the transaction; pool admission refuses it with
@@ -97,16 +97,23 @@ export interface PlainTxData {
  * `signTransaction`; the others a transaction of the fields without their leading zeros, its sender the key's.
  */
 export function signRskjTransaction(data: PlainTxData, privateKey: Uint8Array, common: Common): TxRecord {
-  if (data.gasPrice !== 0n && data.gasLimit !== 0n) return signTransaction(data, privateKey, common)
   const zeroByte = (n: bigint): Uint8Array => (n === 0n ? Uint8Array.of(0) : unpaddedBytes(n))
   const fields = [unpaddedBytes(data.nonce), zeroByte(data.gasPrice), zeroByte(data.gasLimit), data.to ?? EMPTY, unpaddedBytes(data.value), data.data]
+  // Numbers the engine cannot hold (a nonce of 2^64 − 1 or more, amounts past its bounds) are kept on the record and
+  // refused by admission at the pool's place for them (types.ts `nonceRefusal`, `unheld`), as RSKj's pool refuses them.
+  const unheld = unheldAmounts(fields)
+  const refusal = nonceRefusal(fields[0]!)
+  if (data.gasPrice !== 0n && data.gasLimit !== 0n && unheld === undefined && refusal === undefined) return signTransaction(data, privateKey, common)
   const signed = signedLegacyFields(fields, privateKey, common)
-  const tx = createLegacyTxFromBytesArray(engineFields(signed), { common, ...TX_OPTIONS, freeze: false })
+  const tx = createLegacyTxFromBytesArray(heldEngineFields(signed, unheld !== undefined), { common, ...TX_OPTIONS, freeze: false })
   const from = privateKeyToAddress(privateKey)
   pinSender(tx, from)
   const raw = rlpEncode(signed)
   const hash = keccak256(raw)
-  return { tx, raw, hash, hashHex: flatHex(hash), from, fromHex: flatHex(from) }
+  const record: TxRecord = { tx, raw, hash, hashHex: flatHex(hash), from, fromHex: flatHex(from) }
+  if (refusal !== undefined) record.nonceRefusal = refusal
+  if (unheld !== undefined) record.unheld = unheld
+  return record
 }
 
 /**
