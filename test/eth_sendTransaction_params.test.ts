@@ -10,7 +10,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { Transaction, Wallet, encodeRlp, keccak256, toBeHex } from 'ethers'
 import type { Provider } from '../src/index.js'
-import { COW, COW1, COW_KEY, fresh, rejects, rq } from './helpers.js'
+import { COW, COW1, COW_KEY, fresh, rejects, rq, useHttpServer } from './helpers.js'
 
 const NOBODY = '0x' + '12'.repeat(20)
 const NUMBER_TEXT = 'Number values should not contain letters or hex values should start with 0x.'
@@ -216,5 +216,25 @@ describe('numbers past the engine: RSKj pool texts', () => {
     // Nothing of these reached the pool or a block.
     expect(await rq(q, 'eth_blockNumber')).toBe('0x0')
     expect(await rq(q, 'eth_getTransactionCount', [COW, 'pending'])).toBe('0x0')
+  })
+})
+
+describe('over HTTP: the JSON text as a client writes it', () => {
+  const http = useHttpServer()
+  const post = async (body: string): Promise<{ status: number; body: any }> => {
+    const res = await fetch(http.server.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })
+    return { status: res.status, body: await res.json() }
+  }
+  const send = (fields: string): string => `{"jsonrpc":"2.0","id":1,"method":"eth_sendTransaction","params":[{"from":"${COW}","to":"${COW1}",${fields}}]}`
+
+  it('a JSON integer is its digits (Jackson asText); a chain id that is not the node\'s is quoted as written', async () => {
+    const ok = await post(send('"value":1000000000000000000,"gas":21000'))
+    expect(ok.status).toBe(200)
+    const tx = await http.rpc.send('eth_getTransactionByHash', [ok.body.result])
+    expect([tx.value, tx.gas]).toEqual(['0xde0b6b3a7640000', '0x5208'])
+    const bad = await post(send('"chainId":"0x1f"'))
+    expect(bad.body).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid chainId: 0x1f' } })
+    const empty = await post(send('"gas":"0x"'))
+    expect(empty.body).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal server error' } })
   })
 })
