@@ -112,6 +112,12 @@ describe('eth_sendTransaction: addresses and data (HexAddressParam, HexDataParam
     expect((await sent({ data: '0x123' })).input).toBe('0x0123')
   })
 
+  it('a parameter that is no object has no fields (JsonNode.get answers null): `from is null`', async () => {
+    const raw = '0xf86c808504a817c800825208943535353535353535353535353535353535353535880de0b6b3a76400008025a0'
+    for (const param of [raw, 5, true, [COW]]) await rejects(rq(p, 'eth_sendTransaction', [param]), -32602, 'from is null')
+    await rejects(rq(p, 'eth_sendTransaction', [null]), -32602, 'Invalid transaction call object: expected an object.')
+  })
+
   it('fields are checked in the deserializer\'s order: from before data, to before gas', async () => {
     await rejects(rq(p, 'eth_sendTransaction', [{ data: '0xzz', from: '0x12' }]), -32602, 'Invalid address: null, empty or invalid hex value.')
     await rejects(rq(p, 'eth_sendTransaction', [{ gas: '0xzz', from: COW, to: 'nope' }]), -32602, 'Invalid address: null, empty or invalid hex value.')

@@ -101,9 +101,14 @@ function hexDataParam(text: string): Uint8Array {
   return bytes
 }
 
-/** Step 1: `CallArgumentsParam.Deserializer`, every field read, in its order. */
+/**
+ * Step 1: `CallArgumentsParam.Deserializer`, every field read, in its order. It reads the parameter as a tree and asks
+ * it for each field (`JsonNode.get`): a string, number, boolean or array has none, so it is an object without fields
+ * (eth_sendTransaction then answers `from is null`, as for a raw transaction sent to it by mistake). `null` stays
+ * refused here (RSKj: a NullPointerException, -32603).
+ */
 export function callArgumentsParam(v: unknown): CallArgumentsParam {
-  const o = asObject(v, 'transaction call object')
+  const o = v !== null && typeof v !== 'object' ? {} : Array.isArray(v) ? {} : asObject(v, 'transaction call object')
   const out: CallArgumentsParam = {}
   const text = (key: string): string | undefined => nodeText(o[key])
   const from = text('from')
