@@ -17,7 +17,7 @@
  */
 import { internalError, invalidParams } from '../../errors.js'
 import { asObject } from './objects.js'
-import { hexToBytesLoose } from './primitives.js'
+import { hexToBytesLoose, type Codec } from './primitives.js'
 
 /** The object as step 1 leaves it: addresses and data read, numbers kept as their text. */
 export interface CallArgumentsParam {
@@ -198,3 +198,40 @@ function chainIdByte(text: string): number {
 
 /** Java's `byte` of an unsigned chain id byte, as `tx.getChainId()` prints it (personal_sendTransaction's text). */
 export const signedByte = (b: number): number => (b > 127 ? b - 256 : b)
+
+/**
+ * The text Jackson's `JsonParser.getText()` gives a parameter's own deserializer (`HexAddressParam.Deserializer`,
+ * `HexDataParam.Deserializer`): a string itself, a number or boolean as the JSON text a JavaScript client writes
+ * (`JSON.stringify`), an object `{` and an array `[` (the token the parser stands on). Undefined for `null`, which
+ * Jackson hands to no deserializer (RSKj then meets a null: a NullPointerException, -32603; rsksim answers the
+ * parameter's -32602 instead, as elsewhere).
+ */
+function tokenText(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined
+  if (typeof v === 'string') return v
+  if (Array.isArray(v)) return '['
+  if (typeof v === 'object') return '{'
+  if (typeof v === 'number' && !Number.isFinite(v)) return undefined
+  return typeof v === 'bigint' ? v.toString() : (JSON.stringify(v) ?? String(v))
+}
+
+/**
+ * A whole parameter read as RSKj's `HexAddressParam` (eth_sign, personal_unlockAccount, personal_lockAccount,
+ * personal_dumpRawKey): 40 to 42 characters that `new RskAddress` reads as 20 bytes, so only a lower-case `0x` is a
+ * prefix (`0X…` is `Invalid address format: invalid hex value.`) and 39 digits after `0x` are left-padded.
+ */
+export const rskjAddress: Codec<Uint8Array> = (v) => {
+  const text = tokenText(v)
+  if (text === undefined) throw invalidParams('Invalid address: null, empty or invalid hex value.')
+  return hexAddressParam(text)
+}
+
+/**
+ * A whole parameter read as RSKj's `HexDataParam` (eth_sign's data, eth_sendRawTransaction): hex after an optional
+ * lower-case `0x` (`0X…` is refused), an odd count left-padded; a JSON number is its digits read as hex.
+ */
+export const rskjData: Codec<Uint8Array> = (v) => {
+  const text = tokenText(v)
+  if (text === undefined) throw invalidParams('Invalid data format: invalid hex value.')
+  return hexDataParam(text)
+}

@@ -5,7 +5,8 @@
  * parameters are still decoded first, as jsonrpc4j does before invoking the module.
  */
 import { bytesToHex } from '@ethereumjs/util'
-import { address, jsonText, string, type Codec } from '../codecs/primitives.js'
+import { jsonText, string, type Codec } from '../codecs/primitives.js'
+import { rskjAddress } from '../codecs/callArgumentsParam.js'
 import { txObject } from '../codecs/transaction.js'
 import { internalError, invalidParams, walletDisabled } from '../../errors.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../method.js'
@@ -89,20 +90,20 @@ export const personalMethods: MethodTable = {
 
   /** true once unlocked; false for an address outside the key store (seed accounts, coinbase, unknown). */
   personal_unlockAccount: method(
-    [address, string, duration],
+    [rskjAddress, string, duration],
     wallet(({ node }, addr: Uint8Array, passphrase: string, ms: bigint | undefined) =>
       opening(node.accounts.unlockWithPassphrase(bytesToHex(addr), passphrase, unlockMs(ms))),
     ),
   ),
 
   personal_lockAccount: method(
-    [address],
+    [rskjAddress],
     wallet(({ node }, addr: Uint8Array) => node.accounts.lock(bytesToHex(addr))),
   ),
 
   /** RSKj throws a plain Exception (→ -32603) when the key is locked or unknown. */
   personal_dumpRawKey: method(
-    [address],
+    [rskjAddress],
     wallet(({ node }, addr: Uint8Array) => {
       const key = node.accounts.unlockedKey(bytesToHex(addr))
       if (key === undefined) throw internalError(new Error('Address private key is locked or could not be found in this node'))

@@ -1,9 +1,9 @@
 /** Transactions: lookups, receipts, sending and signing (spec "Method reference: calls, gas and sending"). */
 import { bytesToHex } from '@ethereumjs/util'
-import { address, blockHash, data as dataCodec, hexIndex, txHash } from '../../codecs/primitives.js'
+import { blockHash, hexIndex, txHash } from '../../codecs/primitives.js'
 import { hexBlockId } from '../../codecs/block.js'
 import { txObject, type TxObject } from '../../codecs/transaction.js'
-import { signedByte, transactionArguments } from '../../codecs/callArgumentsParam.js'
+import { rskjAddress, rskjData, signedByte, transactionArguments } from '../../codecs/callArgumentsParam.js'
 import { invalidParams, revertError, RpcError, ErrorCode } from '../../../errors.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../../method.js'
 import { data, ZERO_HASH } from '../../format/hex.js'
@@ -146,7 +146,7 @@ export const ethTransactionMethods: MethodTable = {
     return at === undefined ? null : formatReceipt(at)
   }),
 
-  eth_sendRawTransaction: method([dataCodec], (ctx, raw) => submit(ctx, decodeRawTransaction(raw, ctx.node.chain.common))),
+  eth_sendRawTransaction: method([rskjData], (ctx, raw) => submit(ctx, decodeRawTransaction(raw, ctx.node.chain.common))),
 
   eth_sendTransaction: method([txObject], async (ctx, tx) => {
     // A node without a wallet answers this before anything else (EthModuleTransactionDisabled.sendTransaction).
@@ -155,7 +155,7 @@ export const ethTransactionMethods: MethodTable = {
     return submit(ctx, await transactionFrom(ctx, tx, tx.from), !namesGas(tx))
   }),
 
-  eth_sign: method([address, dataCodec], (ctx, from, message) => data(signMessage(message, walletKey(ctx, from, 'Account not found')))),
+  eth_sign: method([rskjAddress, rskjData], (ctx, from, message) => data(signMessage(message, walletKey(ctx, from, 'Account not found')))),
 
   /** Pending pool transactions sent from accounts this node holds, with the all-zero block hash (spec). */
   eth_pendingTransactions: noParams(({ node }) => {
