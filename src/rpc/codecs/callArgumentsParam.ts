@@ -14,6 +14,9 @@
  * field step 2 reads: `0x` alone (Java's `new BigInteger("", 16)`, a NumberFormatException: -32603), or text of hex
  * digits without `0x` that is not a decimal number (`ff`, `""`, an object's or array's text: -32602 `Number values
  * should not contain letters or hex values should start with 0x.`).
+ *
+ * The same address and data readings serve whole parameters too (`rskjAddress`, `rskjData`: eth_sign,
+ * eth_sendRawTransaction, personal_unlockAccount/lockAccount/dumpRawKey), whose text is `JsonParser.getText()`.
  */
 import { internalError, invalidParams } from '../../errors.js'
 import { asObject } from './objects.js'
