@@ -90,20 +90,21 @@ export interface PlainTxData {
 /**
  * Signs as RSKj's eth_sendTransaction and personal_sendTransaction sign (`TransactionBuilder.withTransactionArguments`,
  * `Transaction.sign` over `getEncodedRaw`, then `toImmutableTransaction`, org/ethereum/core/): over the fields RSKj
- * writes, where a zero gas price is the byte 0x00 (`RLP.encodeCoinNonNullZero` writes a zero `Coin` as `{0}`) and so
- * is a zero gas limit (`BigIntegers.asUnsignedByteArray(0)` is `{0}`, written as it is), while a zero nonce and a zero
- * value are the empty string (`encode`: a nonce `{0}` as null; `encodeCoinNullZero`). The hash, the signature and the
- * bytes a block holds are of those fields. Fields the engine reads as they are (no zero gas price or gas limit) take
- * `signTransaction`; the others a transaction of the fields without their leading zeros, its sender the key's.
+ * writes, where a zero gas price is the byte 0x00 (`RLP.encodeCoinNonNullZero` writes a zero `Coin` as `{0}`), while a
+ * zero nonce and a zero value are the empty string (`encode`: a nonce `{0}` as null; `encodeCoinNullZero`). The hash,
+ * the signature and the bytes a block holds are of those fields. (A zero gas limit, which the pool refuses before its
+ * hash is seen, is written as the empty string: RSKj's `BigIntegers.asUnsignedByteArray(0)` depends on its Bouncy
+ * Castle build.) Fields the engine reads as they are (a gas price above zero) take `signTransaction`; the others a
+ * transaction of the fields without their leading zeros, its sender the key's.
  */
 export function signRskjTransaction(data: PlainTxData, privateKey: Uint8Array, common: Common): TxRecord {
-  const zeroByte = (n: bigint): Uint8Array => (n === 0n ? Uint8Array.of(0) : unpaddedBytes(n))
-  const fields = [unpaddedBytes(data.nonce), zeroByte(data.gasPrice), zeroByte(data.gasLimit), data.to ?? EMPTY, unpaddedBytes(data.value), data.data]
+  const gasPrice = data.gasPrice === 0n ? Uint8Array.of(0) : unpaddedBytes(data.gasPrice)
+  const fields = [unpaddedBytes(data.nonce), gasPrice, unpaddedBytes(data.gasLimit), data.to ?? EMPTY, unpaddedBytes(data.value), data.data]
   // Numbers the engine cannot hold (a nonce of 2^64 − 1 or more, amounts past its bounds) are kept on the record and
   // refused by admission at the pool's place for them (types.ts `nonceRefusal`, `unheld`), as RSKj's pool refuses them.
   const unheld = unheldAmounts(fields)
   const refusal = nonceRefusal(fields[0]!)
-  if (data.gasPrice !== 0n && data.gasLimit !== 0n && unheld === undefined && refusal === undefined) return signTransaction(data, privateKey, common)
+  if (data.gasPrice !== 0n && unheld === undefined && refusal === undefined) return signTransaction(data, privateKey, common)
   const signed = signedLegacyFields(fields, privateKey, common)
   const tx = createLegacyTxFromBytesArray(heldEngineFields(signed, unheld !== undefined), { common, ...TX_OPTIONS, freeze: false })
   const from = privateKeyToAddress(privateKey)
