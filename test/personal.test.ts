@@ -113,6 +113,16 @@ describe('personal_unlockAccount expiry', () => {
     await rejects(call(p, 'personal_dumpRawKey', [addr]), ...INTERNAL)
     expect(await call(p, 'eth_accounts')).toContain(addr)
   })
+
+  it('a duration whose end passes a Java long (Wallet.unlockAccount: currentTimeMillis() + duration wraps) answers true and unlocks nothing', async () => {
+    const p = await fresh()
+    const addr = await call(p, 'personal_newAccount', ['pw'])
+    expect(await call(p, 'personal_unlockAccount', [addr, 'pw', '0x7fffffffffffffff'])).toBe(true)
+    await rejects(call(p, 'eth_sign', [addr, '0x00']), -32602, 'Account not found')
+    // 0x7fff000000000000 ms from now (2^63 − 2^48) still fits: unlocked for some 292 million years.
+    expect(await call(p, 'personal_unlockAccount', [addr, 'pw', '0x7fff000000000000'])).toBe(true)
+    expect(await call(p, 'eth_sign', [addr, '0x00'])).toMatch(/^0x[0-9a-f]{130}$/)
+  })
 })
 
 describe('personal_sendTransaction', () => {

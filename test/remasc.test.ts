@@ -87,8 +87,10 @@ describe('the REMASC transaction ends every block', () => {
     ])
     const viem = createPublicClient({ transport: custom(p as never) })
     const v = await viem.getBlock({ blockNumber: 1n, includeTransactions: true })
+    // v 102: cow's signature (ethers) over RSKj's bytes of the user transaction, its zero gas price written 0x00
+    // (eth_sendTransaction_params.test.ts); recovery parity 1, 35 + 2 × 33 + 1.
     expect(v.transactions.map((t) => [t.hash, t.from, t.to, t.v, t.transactionIndex])).toEqual([
-      [user.transactionHash, COW, COW1, 101n, 0],
+      [user.transactionHash, COW, COW1, 102n, 0],
       [remascHash('80'), ZERO, REMASC, 0n, 1],
     ])
   })

@@ -122,6 +122,20 @@ describe('raw requests', () => {
     await rejects((await fresh({ hosted: true })).request({ method: 'personal_ecRecover', params: [hex, signature] }), -32601, 'method not found')
   })
 
+  it("personal_sign takes geth's passphrase third, as web3.js sends it: an unlocked account signs, a locked one is opened with it", async () => {
+    const p = await fresh()
+    const hex = '0x' + Buffer.from('hello rsksim').toString('hex')
+    const web3 = new Web3(p as never)
+    expect(await web3.eth.personal.sign(hex, COW, '')).toBe(await new Wallet(COW_KEY).signMessage('hello rsksim'))
+    const w = Wallet.createRandom()
+    const addr = (await p.request({ method: 'personal_importRawKey', params: [w.privateKey, 'pw'] })) as string
+    expect(await p.request({ method: 'personal_lockAccount', params: [addr] })).toBe(true)
+    await rejects(p.request({ method: 'personal_sign', params: [hex, addr] }), -32602, `Could not find account for address: ${addr}`)
+    await rejects(p.request({ method: 'personal_sign', params: [hex, addr, 'wrong'] }), -32603, 'Internal server error')
+    expect(await web3.eth.personal.sign(hex, addr, 'pw')).toBe(await w.signMessage('hello rsksim'))
+    await rejects(p.request({ method: 'personal_sign', params: [hex, '0x' + '12'.repeat(20), 'pw'] }), -32602, `Could not find account for address: 0x${'12'.repeat(20)}`)
+  })
+
   it('refuses an unknown account, bad typed data, and everything in hosted mode (-32601)', async () => {
     const p = await fresh()
     await rejects(p.request({ method: 'personal_sign', params: ['0x00', '0x' + '12'.repeat(20)] }), -32602, /Could not find account/)

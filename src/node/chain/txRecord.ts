@@ -7,12 +7,12 @@ import { createLegacyTx, createLegacyTxFromBytesArray, createLegacyTxFromRLP, ty
 import { RLP } from '@ethereumjs/rlp'
 import { Address, bytesToBigInt, unpadBytes } from '@ethereumjs/util'
 import { rlpEncode, unpaddedBytes, WORD_LIMIT } from '../rlp.js'
-import { keccak256, keccakRlp, publicKeyOf, signDigest } from '../crypto.js'
+import { keccak256, keccakRlp, privateKeyToAddress, publicKeyOf, signDigest } from '../crypto.js'
 import { seedSender } from '../enginePatches/senderCache.js'
 import { legacyTxFromFields } from '../enginePatches/legacyTx.js'
 import type { TxRecord } from './types.js'
 import { flatHex } from './flatHex.js'
-import { engineFields, hasLeadingZeros } from './rskjTxFields.js'
+import { engineFields, hasLeadingZeros, heldEngineFields, nonceRefusal, unheldAmounts } from './rskjTxFields.js'
 
 /**
  * The engine refuses oversized initcode (EIP-3860) when it builds the transaction; pool admission refuses it with
@@ -75,6 +75,46 @@ function signBuilt(data: LegacyTxData, privateKey: Uint8Array, common: Common): 
   const signed = createLegacyTxFromBytesArray(signedFields, { common, ...TX_OPTIONS })
   seedSender(signed, publicKeyOf(privateKey))
   return recordOf(signed, rlpEncode(signedFields))
+}
+
+/** The fields of a transaction the node signs, as numbers in range and bytes. */
+export interface PlainTxData {
+  nonce: bigint
+  gasPrice: bigint
+  gasLimit: bigint
+  value: bigint
+  to?: Uint8Array
+  data: Uint8Array
+}
+
+/**
+ * Signs as RSKj's eth_sendTransaction and personal_sendTransaction sign (`TransactionBuilder.withTransactionArguments`,
+ * `Transaction.sign` over `getEncodedRaw`, then `toImmutableTransaction`, org/ethereum/core/): over the fields RSKj
+ * writes, where a zero gas price is the byte 0x00 (`RLP.encodeCoinNonNullZero` writes a zero `Coin` as `{0}`), while a
+ * zero nonce and a zero value are the empty string (`encode`: a nonce `{0}` as null; `encodeCoinNullZero`). The hash,
+ * the signature and the bytes a block holds are of those fields. (A zero gas limit, which the pool refuses before its
+ * hash is seen, is written as the empty string: RSKj's `BigIntegers.asUnsignedByteArray(0)` depends on its Bouncy
+ * Castle build.) Fields the engine reads as they are (a gas price above zero) take `signTransaction`; the others a
+ * transaction of the fields without their leading zeros, its sender the key's.
+ */
+export function signRskjTransaction(data: PlainTxData, privateKey: Uint8Array, common: Common): TxRecord {
+  const gasPrice = data.gasPrice === 0n ? Uint8Array.of(0) : unpaddedBytes(data.gasPrice)
+  const fields = [unpaddedBytes(data.nonce), gasPrice, unpaddedBytes(data.gasLimit), data.to ?? EMPTY, unpaddedBytes(data.value), data.data]
+  // Numbers the engine cannot hold (a nonce of 2^64 − 1 or more, amounts past its bounds) are kept on the record and
+  // refused by admission at the pool's place for them (types.ts `nonceRefusal`, `unheld`), as RSKj's pool refuses them.
+  const unheld = unheldAmounts(fields)
+  const refusal = nonceRefusal(fields[0]!)
+  if (data.gasPrice !== 0n && unheld === undefined && refusal === undefined) return signTransaction(data, privateKey, common)
+  const signed = signedLegacyFields(fields, privateKey, common)
+  const tx = createLegacyTxFromBytesArray(heldEngineFields(signed, unheld !== undefined), { common, ...TX_OPTIONS, freeze: false })
+  const from = privateKeyToAddress(privateKey)
+  pinSender(tx, from)
+  const raw = rlpEncode(signed)
+  const hash = keccak256(raw)
+  const record: TxRecord = { tx, raw, hash, hashHex: flatHex(hash), from, fromHex: flatHex(from) }
+  if (refusal !== undefined) record.nonceRefusal = refusal
+  if (unheld !== undefined) record.unheld = unheld
+  return record
 }
 
 /**

@@ -45,6 +45,14 @@ export interface TxRecord {
    * enters the pool, and its `tx.nonce` may not be the one sent.
    */
   nonceRefusal?: string
+  /**
+   * The gas limit, gas price and value RSKj holds when the engine cannot (@ethereumjs/tx refuses a gas limit of 2^64
+   * or more, a gas price or value of 2^256 or more, and a gas price × gas limit of 2^256 or more): `tx` then holds zero
+   * for all three. RSKj's pool refuses such a transaction at its gas-limit check or, past it, at its funds check
+   * (no balance reaches 2^256); admission answers that at the same place (src/node/pool/admission.ts), so it is never
+   * mined.
+   */
+  unheld?: { gasLimit: bigint; gasPrice: bigint; value: bigint }
   /** Set on the unsigned REMASC system transaction that ends every block (src/node/rsk/remasc/remasc.ts). */
   system?: 'remasc'
 }

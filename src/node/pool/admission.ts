@@ -43,8 +43,9 @@ export function admissionError(t: TxRecord, ctx: AdmissionContext): string | nul
   const isCreate = tx.to === undefined
   if (isCreate && tx.data.length > MAX_INITCODE_SIZE) return "transaction's init code size is invalid"
   if (t.raw.length > MAX_TX_SIZE) return `transaction's size is higher than defined maximum: ${t.raw.length} > ${MAX_TX_SIZE}`
-  if (tx.gasLimit > ctx.blockGasLimit) {
-    return `transaction's gas limit of ${tx.gasLimit} is higher than the block's gas limit of ${ctx.blockGasLimit}`
+  const gasLimit = t.unheld?.gasLimit ?? tx.gasLimit
+  if (gasLimit > ctx.blockGasLimit) {
+    return `transaction's gas limit of ${gasLimit} is higher than the block's gas limit of ${ctx.blockGasLimit}`
   }
   // TxValidatorNonceEncodingValidator, after the gas limit (TxPendingValidator's steps).
   if (t.nonceRefusal !== undefined) return t.nonceRefusal
@@ -54,7 +55,8 @@ export function admissionError(t: TxRecord, ctx: AdmissionContext): string | nul
   const balance = ctx.account?.balance ?? 0n
   // RSKj checks gasPrice × gas only and lets the value fail at execution, which drops the transaction
   // silently; rsksim counts the value too so that no accepted transaction is lost (docs/compatibility.md).
-  if (balance < tx.gasPrice * tx.gasLimit + tx.value) return 'insufficient funds'
+  // Amounts the engine cannot hold (types.ts `unheld`) cost 2^256 or more: no balance pays them.
+  if (t.unheld !== undefined || balance < tx.gasPrice * tx.gasLimit + tx.value) return 'insufficient funds'
   if (tx.gasPrice < ctx.minimumGasPrice) return "transaction's gas price lower than block's minimum"
   if (tx.getIntrinsicGas() > tx.gasLimit) return "transaction's basic cost is above the gas limit"
   if (ctx.minimumGasPrice > 0n && tx.gasPrice > ctx.minimumGasPrice * GAS_PRICE_CAP_FOR_TRANSACTION) return "transaction's gas price exceeds cap"

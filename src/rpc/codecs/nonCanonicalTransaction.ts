@@ -15,7 +15,7 @@ import { invalidParams } from '../../errors.js'
 import { legacySigningHash, pinSender, TX_OPTIONS } from '../../node/chain/txRecord.js'
 import type { TxRecord } from '../../node/chain/types.js'
 import { flatHex } from '../../node/chain/flatHex.js'
-import { beyondEngineNonce, engineFields, nonceRefusal as refusalOf, rskjEncodedFields } from '../../node/chain/rskjTxFields.js'
+import { heldEngineFields, nonceRefusal as refusalOf, rskjEncodedFields, unheldAmounts } from '../../node/chain/rskjTxFields.js'
 import { ecrecover, keccak256, publicKeyToAddress } from '../../node/crypto.js'
 import { rlpEncode } from '../../node/rlp.js'
 import { noSenderRecovered } from './rskjRawChecks.js'
@@ -31,10 +31,11 @@ export function decodeNonCanonical(fields: Uint8Array[], common: Common, chainId
   const rskj = rskjEncodedFields(fields)
   const raw = rlpEncode(rskj)
   const nonceRefusal = refusalOf(rskj[0]!)
-  const engine = engineFields(rskj)
   // A refused nonce never reaches the engine's execution: admission answers the refusal first. One the engine cannot
-  // hold is left out of its transaction (only the fields checked before the nonce are read).
-  if (beyondEngineNonce(engine[0]!)) engine[0] = new Uint8Array()
+  // hold is left out of its transaction (only the fields checked before the nonce are read); so are amounts it cannot
+  // hold, which admission refuses at their own checks (types.ts `unheld`).
+  const unheld = unheldAmounts(rskj)
+  const engine = heldEngineFields(rskj, unheld !== undefined)
   let from: Uint8Array
   try {
     const publicKey = ecrecover(legacySigningHash(rskj, chainId), bytesToV(rskj[6]!), rskj[7]!, rskj[8]!, chainId)
@@ -52,6 +53,7 @@ export function decodeNonCanonical(fields: Uint8Array[], common: Common, chainId
   const hash = keccak256(raw)
   const record: TxRecord = { tx, raw, hash, hashHex: flatHex(hash), from, fromHex: flatHex(from) }
   if (nonceRefusal !== undefined) record.nonceRefusal = nonceRefusal
+  if (unheld !== undefined) record.unheld = unheld
   return record
 }
 

@@ -17,7 +17,7 @@ import { RecentMap } from '../../node/recentMap.js'
 import { ecrecover } from '../../node/crypto.js'
 import { seedSender } from '../../node/enginePatches/senderCache.js'
 import { legacyTxFromFields } from '../../node/enginePatches/legacyTx.js'
-import { beyondEngineNonce, hasLeadingZeros } from '../../node/chain/rskjTxFields.js'
+import { beyondEngineNonce, hasLeadingZeros, unheldAmounts } from '../../node/chain/rskjTxFields.js'
 import { decodeNonCanonical } from './nonCanonicalTransaction.js'
 import { lenientTransactionFields } from './lenientRlp.js'
 import { noSenderRecovered, rskjSignatureChecks } from './rskjRawChecks.js'
@@ -76,8 +76,8 @@ function decodeAnew(raw: Uint8Array, common: Common): TxRecord {
     // transaction decoded where the engine would accept the fields (src/node/enginePatches/legacyTx.ts).
     tx = legacyTxFromFields(common, fields, () => createLegacyTxFromBytesArray(fields, { common, ...TX_OPTIONS }))
   } catch (e) {
-    // Integers with leading zero bytes, or a nonce past the engine's: RSKj reads them (nonCanonicalTransaction.ts).
-    if (hasLeadingZeros(fields) || beyondEngineNonce(fields[0]!)) return decodeNonCanonical(fields, common, eip155)
+    // Integers with leading zero bytes, or a nonce or amounts past the engine's: RSKj reads them (nonCanonicalTransaction.ts).
+    if (hasLeadingZeros(fields) || beyondEngineNonce(fields[0]!) || unheldAmounts(fields) !== undefined) return decodeNonCanonical(fields, common, eip155)
     throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
   }
   seedRecoveredSender(tx, fields, eip155)

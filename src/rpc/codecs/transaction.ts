@@ -1,7 +1,9 @@
-/** The transaction object of eth_sendTransaction / personal_sendTransaction (spec "Transaction object"). */
-import { callObject, type CallObject } from './objects.js'
+/**
+ * The transaction object of eth_sendTransaction / personal_sendTransaction (spec "Transaction object"), read as RSKj's
+ * `CallArgumentsParam` reads it; its numbers are read after the sender's checks (callArgumentsParam.ts).
+ */
+import { callArgumentsParam, type CallArgumentsParam } from './callArgumentsParam.js'
 
-export type TxObject = CallObject
+export type TxObject = CallArgumentsParam
 
-/** Same fields as the call object; `gas` falls back to `gasLimit`, then to 90,000 (reference §5.3). */
-export const txObject = (v: unknown): TxObject => callObject(v)
+export const txObject = (v: unknown): TxObject => callArgumentsParam(v)

@@ -5,7 +5,8 @@
  * parameters are still decoded first, as jsonrpc4j does before invoking the module.
  */
 import { bytesToHex } from '@ethereumjs/util'
-import { address, hexStringParam, JAVA_LONG_MAX, jsonText, removeHexPrefix, string, type Codec } from '../codecs/primitives.js'
+import { hexStringParam, JAVA_LONG_MAX, jsonText, removeHexPrefix, string, type Codec } from '../codecs/primitives.js'
+import { rskjAddress } from '../codecs/callArgumentsParam.js'
 import { txObject } from '../codecs/transaction.js'
 import { internalError, invalidParams, walletDisabled } from '../../errors.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../method.js'
@@ -36,6 +37,16 @@ const duration: Codec<bigint | undefined> = (v) => {
   const ms = text.length === 2 ? undefined : BigInt(text)
   if (ms === undefined || ms > JAVA_LONG_MAX) throw invalidParams('Invalid duration param: value must be a valid hex number.')
   return ms
+}
+
+/**
+ * How long an unlock lasts, in milliseconds: RSKj's `Wallet.unlockAccount` keeps `System.currentTimeMillis() + duration`
+ * in a Java long, which wraps past 2^63 − 1: a duration that large (0x7fffffffffffffff) ends in the past, so the
+ * account is locked again at its next use (`Wallet.getAccount`: `ending < time`), though the answer is `true`.
+ */
+function unlockMs(ms: bigint | undefined): number {
+  const now = BigInt(Date.now())
+  return Number(BigInt.asIntN(64, now + (ms ?? BigInt(DEFAULT_UNLOCK_MS))) - now)
 }
 
 /** A private key given as hex: RSKj reads it as a big integer, so it must be in [1, n). Else -32603, as RSKj. */
@@ -79,20 +90,20 @@ export const personalMethods: MethodTable = {
 
   /** true once unlocked; false for an address outside the key store (seed accounts, coinbase, unknown). */
   personal_unlockAccount: method(
-    [address, string, duration],
+    [rskjAddress, string, duration],
     wallet(({ node }, addr: Uint8Array, passphrase: string, ms: bigint | undefined) =>
-      opening(node.accounts.unlockWithPassphrase(bytesToHex(addr), passphrase, Number(ms ?? BigInt(DEFAULT_UNLOCK_MS)))),
+      opening(node.accounts.unlockWithPassphrase(bytesToHex(addr), passphrase, unlockMs(ms))),
     ),
   ),
 
   personal_lockAccount: method(
-    [address],
+    [rskjAddress],
     wallet(({ node }, addr: Uint8Array) => node.accounts.lock(bytesToHex(addr))),
   ),
 
   /** RSKj throws a plain Exception (→ -32603) when the key is locked or unknown. */
   personal_dumpRawKey: method(
-    [address],
+    [rskjAddress],
     wallet(({ node }, addr: Uint8Array) => {
       const key = node.accounts.unlockedKey(bytesToHex(addr))
       if (key === undefined) throw internalError(new Error('Address private key is locked or could not be found in this node'))
@@ -110,7 +121,7 @@ export const personalMethods: MethodTable = {
       if (tx.from === undefined) throw internalError(new Error('from is null'))
       const held = await opening(ctx.node.accounts.keyWithPassphrase(bytesToHex(tx.from), passphrase))
       if (held === undefined) throw internalError(new Error('From address private key could not be found in this node'))
-      return sendWithKey(ctx, tx, held.privateKey)
+      return sendWithKey(ctx, tx, held.privateKey, 'byte')
     }),
   ),
 }

@@ -2,7 +2,8 @@
  * Signing with the node's keys, as MetaMask, Hardhat and Anvil offer it and ethers' and viem's signers call it
  * (the service and RSKj have none of these: extensions, answered -32601 in hosted mode):
  *
- * - `personal_sign(data, address)`: EIP-191 personal message, the same signature as `eth_sign(address, data)`.
+ * - `personal_sign(data, address[, passphrase])`: EIP-191 personal message, the same signature as `eth_sign(address, data)`;
+ *   the passphrase (geth's, web3.js sends it) opens a locked key-store account.
  * - `eth_signTypedData_v4(address, typedData)` and `eth_signTypedData` (same order, as MetaMask and Hardhat): EIP-712.
  *   The digest comes from `ox`'s `TypedData.getSignPayload` (wevm's library under viem, bundled into dist): a
  *   maintained, tested encoder, rather than one written here.
@@ -14,10 +15,10 @@
  */
 import { bytesToHex, hexToBytes, type PrefixedHexString } from '@ethereumjs/util'
 import * as TypedData from 'ox/TypedData'
-import { invalidParams } from '../../errors.js'
-import { address, data as dataCodec, type Codec } from '../codecs/primitives.js'
+import { internalError, invalidParams } from '../../errors.js'
+import { address, data as dataCodec, optional, string, type Codec } from '../codecs/primitives.js'
 import { txObject } from '../codecs/transaction.js'
-import { method, type MethodTable } from '../method.js'
+import { method, type HandlerContext, type MethodTable } from '../method.js'
 import { data } from '../format/hex.js'
 import { personalMessageDigest, signMessage, signRsv } from '../../node/accounts.js'
 import { ecrecover, publicKeyToAddress } from '../../node/crypto.js'
@@ -55,6 +56,19 @@ const signTypedData = method([address, typedData], (ctx, from, typed) => {
 })
 
 /**
+ * personal_sign's key. geth's personal_sign takes a passphrase third (`personal_sign(data, address, passphrase)`), and
+ * web3.js sends it (`web3.eth.personal.sign(data, address, passphrase)`); MetaMask, Hardhat and Anvil take two. An
+ * unlocked account signs whatever the passphrase; a locked key-store account is opened with it, as
+ * personal_sendTransaction opens it (a wrong passphrase: -32603, as RSKj's key store answers it).
+ */
+async function personalSignKey(ctx: HandlerContext, from: Uint8Array, passphrase: string | undefined): Promise<Uint8Array> {
+  const notFound = `Could not find account for address: ${bytesToHex(from)}`
+  if (passphrase === undefined || ctx.node.accounts.unlockedKey(bytesToHex(from)) !== undefined) return walletKey(ctx, from, notFound)
+  const held = await ctx.node.accounts.keyWithPassphrase(bytesToHex(from), passphrase).catch((e: unknown) => Promise.reject(internalError(e)))
+  return held?.privateKey ?? walletKey(ctx, from, notFound)
+}
+
+/**
  * geth's `personal_ecRecover`: a 65-byte signature r ‖ s ‖ v with v 27 or 28 (geth's texts for a wrong length or v),
  * over the personal message's digest; a signature no key makes is -32602 too.
  */
@@ -72,8 +86,8 @@ const ecRecover = method([dataCodec, dataCodec], (_ctx, message, signature) => {
 })
 
 export const signingMethods: MethodTable = {
-  personal_sign: method([dataCodec, address], (ctx, message, from) =>
-    data(signMessage(message, walletKey(ctx, from, `Could not find account for address: ${bytesToHex(from)}`))),
+  personal_sign: method([dataCodec, address, optional(string)], async (ctx, message, from, passphrase) =>
+    data(signMessage(message, await personalSignKey(ctx, from, passphrase))),
   ),
   personal_ecRecover: ecRecover,
   eth_signTypedData_v4: signTypedData,

@@ -79,6 +79,7 @@ export const devReorgMethods: MethodTable = {
       const record = await recordOf(ctx, tx, 0n)
       // A nonce whose bytes RSKj's pool refuses (nonCanonicalTransaction.ts): its miner never gets it.
       if (record.nonceRefusal !== undefined) throw invalidParams(`Invalid reorg transaction: ${record.nonceRefusal}`)
+      if (record.unheld !== undefined) throw invalidParams('Invalid reorg transaction: its gas limit, gas price or value is past what a transaction can hold')
       if (record.tx.gasPrice < node.options.minimumGasPrice) {
         throw invalidParams(`Invalid reorg transaction: transaction's gas price lower than block's minimum (${node.options.minimumGasPrice})`)
       }

@@ -1,17 +1,17 @@
 /** Transactions: lookups, receipts, sending and signing (spec "Method reference: calls, gas and sending"). */
 import { bytesToHex } from '@ethereumjs/util'
-import { address, blockHash, data as dataCodec, hexIndex, txHash } from '../../codecs/primitives.js'
+import { blockHash, hexIndex, txHash } from '../../codecs/primitives.js'
 import { numberBlockId } from '../../codecs/rskjBlock.js'
 import { txObject, type TxObject } from '../../codecs/transaction.js'
+import { rskjAddress, rskjData, signedByte, transactionArguments } from '../../codecs/callArgumentsParam.js'
 import { invalidParams, revertError, RpcError, ErrorCode } from '../../../errors.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../../method.js'
 import { data, ZERO_HASH } from '../../format/hex.js'
 import { formatTransaction } from '../../format/transaction.js'
 import { formatReceipt } from '../../format/receipt.js'
 import { blockById } from '../../resolve.js'
-import { impersonatedTransaction, signTransaction } from '../../../node/chain/txRecord.js'
+import { impersonatedTransaction, signRskjTransaction, signTransaction, type PlainTxData } from '../../../node/chain/txRecord.js'
 import { decodeRawTransaction } from '../../codecs/rawTransaction.js'
-import type { LegacyTxData } from '@ethereumjs/tx'
 import type { TxRecord } from '../../../node/chain/types.js'
 import { signMessage } from '../../../node/accounts.js'
 import { privateKeyToAddress } from '../../../node/crypto.js'
@@ -56,18 +56,30 @@ export function walletKey(ctx: HandlerContext, from: Uint8Array, notFound: strin
 }
 
 /**
- * The transaction eth_sendTransaction builds from `tx` for `from`, with its defaults (reference §5.3): gas 90,000,
- * gasPrice 0, value 0, nonce = the pool's pending nonce of the sender (or `nonce`, when the caller chose it).
+ * How a refused chain id is named: eth_sendTransaction (`EthModuleTransactionBase.sendTransaction`) quotes the text
+ * the request gave (`args.getChainId()`); personal_sendTransaction (`PersonalModuleWalletEnabled.sendTransaction`)
+ * prints the byte the transaction holds (`tx.getChainId()`, a Java byte: 0xa1 is -95).
  */
-async function transactionData(ctx: HandlerContext, tx: TxObject, from: Uint8Array, nonce?: bigint): Promise<LegacyTxData> {
+export type ChainIdQuote = 'text' | 'byte'
+
+/**
+ * The transaction eth_sendTransaction builds from `tx` for `from`, with its defaults (reference §5.3;
+ * `TransactionArgumentsUtil.processArguments`, read after the sender's checks): gas 90,000, gasPrice 0, value 0,
+ * nonce = the pool's pending nonce of the sender (or `nonce`, when the caller chose it), chain id 0 = the node's.
+ * A chain id that is neither: -32602 `Invalid chainId: …` (`acceptTransactionSignature`), quoted as `quote` says.
+ */
+async function transactionData(ctx: HandlerContext, tx: TxObject, from: Uint8Array, nonce?: bigint, quote: ChainIdQuote = 'text'): Promise<PlainTxData> {
   const { node } = ctx
+  const args = transactionArguments(tx, DEFAULT_TX_GAS)
   const chainId = node.chain.common.chainId()
-  if (tx.chainId !== undefined && tx.chainId !== chainId) throw invalidParams(`Invalid chainId: ${tx.chainId}`)
+  if (args.chainId !== 0 && BigInt(args.chainId) !== chainId) {
+    throw invalidParams(`Invalid chainId: ${quote === 'text' ? tx.chainId! : signedByte(args.chainId)}`)
+  }
   return {
-    nonce: tx.nonce ?? nonce ?? node.pool.nextNonce(bytesToHex(from), await node.chain.nonceAt(from, node.chain.head)),
-    gasLimit: tx.gas ?? tx.gasLimit ?? DEFAULT_TX_GAS,
-    gasPrice: tx.gasPrice ?? 0n,
-    value: tx.value ?? 0n,
+    nonce: args.nonce ?? nonce ?? node.pool.nextNonce(bytesToHex(from), await node.chain.nonceAt(from, node.chain.head)),
+    gasLimit: args.gasLimit,
+    gasPrice: args.gasPrice,
+    value: args.value,
     data: tx.data ?? new Uint8Array(),
     ...(tx.to !== undefined ? { to: tx.to } : {}),
   }
@@ -76,9 +88,9 @@ async function transactionData(ctx: HandlerContext, tx: TxObject, from: Uint8Arr
 const namesGas = (tx: TxObject): boolean => tx.gas !== undefined || tx.gasLimit !== undefined
 
 /** Signs `tx` with `key` and submits it. Shared with personal_sendTransaction. */
-export async function sendWithKey(ctx: HandlerContext, tx: TxObject, key: Uint8Array): Promise<string> {
+export async function sendWithKey(ctx: HandlerContext, tx: TxObject, key: Uint8Array, quote: ChainIdQuote = 'text'): Promise<string> {
   const from = tx.from ?? privateKeyToAddress(key)
-  const record = signTransaction(await transactionData(ctx, tx, from), key, ctx.node.chain.common)
+  const record = signRskjTransaction(await transactionData(ctx, tx, from, undefined, quote), key, ctx.node.chain.common)
   return submit(ctx, record, !namesGas(tx))
 }
 
@@ -99,7 +111,7 @@ export async function transactionFrom(ctx: HandlerContext, tx: TxObject, from: U
   const impersonated = !node.options.hosted && node.accounts.unlockedKey(fromHex) === undefined && node.impersonation.has(fromHex)
   const key = impersonated ? undefined : walletKey(ctx, from, `Could not find account for address: ${fromHex}`)
   const data = await transactionData(ctx, tx, from, nonce)
-  return key === undefined ? impersonatedTransaction(data, from, node.chain.common) : signTransaction(data, key, node.chain.common)
+  return key === undefined ? impersonatedTransaction(data, from, node.chain.common) : signRskjTransaction(data, key, node.chain.common)
 }
 
 /** Signs `tx` with the node's key for its sender without sending it (eth_signTransaction). */
@@ -134,14 +146,16 @@ export const ethTransactionMethods: MethodTable = {
     return at === undefined ? null : formatReceipt(at)
   }),
 
-  eth_sendRawTransaction: method([dataCodec], (ctx, raw) => submit(ctx, decodeRawTransaction(raw, ctx.node.chain.common))),
+  eth_sendRawTransaction: method([rskjData], (ctx, raw) => submit(ctx, decodeRawTransaction(raw, ctx.node.chain.common))),
 
   eth_sendTransaction: method([txObject], async (ctx, tx) => {
+    // A node without a wallet answers this before anything else (EthModuleTransactionDisabled.sendTransaction).
+    if (ctx.node.options.hosted) throw invalidParams('Local wallet is disabled in this node')
     if (tx.from === undefined) throw invalidParams('from is null')
     return submit(ctx, await transactionFrom(ctx, tx, tx.from), !namesGas(tx))
   }),
 
-  eth_sign: method([address, dataCodec], (ctx, from, message) => data(signMessage(message, walletKey(ctx, from, 'Account not found')))),
+  eth_sign: method([rskjAddress, rskjData], (ctx, from, message) => data(signMessage(message, walletKey(ctx, from, 'Account not found')))),
 
   /** Pending pool transactions sent from accounts this node holds, with the all-zero block hash (spec). */
   eth_pendingTransactions: noParams(({ node }) => {
