@@ -67,10 +67,10 @@ describe('eth_sendTransaction: numbers (HexNumberParam, then strHexOrStrNumberTo
     await rejects(rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, value: true }]), -32602, 'Invalid param true: value must be a valid hex or string number.')
   })
 
-  it('only a lower-case 0x is a prefix; over 66 characters is "Invalid param: <text>"', async () => {
+  it('only a lower-case 0x is a prefix; over 66 characters is "Invalid param: <its first 66>..." (co.rsk.util.StringUtils.trim)', async () => {
     await rejects(rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, gas: '0X5208' }]), -32602, 'Invalid param 0X5208: value must be a valid hex or string number.')
     const long = '0x' + '0'.repeat(61) + '5208'
-    await rejects(rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, gas: long }]), -32602, `Invalid param: ${long}`)
+    await rejects(rq(p, 'eth_sendTransaction', [{ from: COW, to: COW1, gas: long }]), -32602, `Invalid param: ${long.slice(0, 66)}...`)
     expect((await sent({ gas: '0x' + '0'.repeat(60) + '5208' })).gas).toBe('0x5208')
   })
 

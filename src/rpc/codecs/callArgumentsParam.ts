@@ -19,8 +19,8 @@
  * eth_sendRawTransaction, personal_unlockAccount/lockAccount/dumpRawKey), whose text is `JsonParser.getText()`.
  */
 import { internalError, invalidParams } from '../../errors.js'
-import { asObject } from './objects.js'
-import { hexToBytesLoose, type Codec } from './primitives.js'
+import { asObject, type CallObject } from './objects.js'
+import { address, asText, data, hexNumberText, javaNumber, tokenText, type Codec } from './primitives.js'
 
 /** The object as step 1 leaves it: addresses and data read, numbers kept as their text. */
 export interface CallArgumentsParam {
@@ -37,71 +37,12 @@ export interface CallArgumentsParam {
 }
 
 /**
- * Jackson's `JsonNode.asText()` of the node it reads from the JSON text of `v`: a string itself; an integer as its
- * decimal (the digits `JSON.stringify` writes, which is what a JavaScript client sends); another number, which JSON
- * writes with a fraction or an exponent, as a `DoubleNode`, Java's `Double.toString`; `true`/`false`; an object or an
- * array (`ContainerNode`) the empty string. Undefined for what JSON writes as `null` (NaN and the infinities too).
+ * A field's text as `CallArgumentsParam.paramOrNull` reads it: Jackson's `JsonNode.asText()` (`asText`), undefined for
+ * what JSON writes as `null` (NaN and the infinities too), which the deserializer skips.
  */
 export function nodeText(v: unknown): string | undefined {
-  if (v === undefined || v === null) return undefined
-  if (typeof v === 'string') return v
-  if (typeof v === 'boolean') return String(v)
-  if (typeof v === 'bigint') return v.toString()
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v)) return undefined
-    const json = JSON.stringify(v)
-    return /^-?[0-9]+$/.test(json) ? (json === '-0' ? '0' : json) : javaDouble(v)
-  }
-  return typeof v === 'object' ? '' : String(v)
-}
-
-/** Java's `Double.toString`: plain from 10^-3 up to 10^7, else `<d>.<digits>E<exponent>`; always a fraction digit. */
-function javaDouble(d: number): string {
-  const a = Math.abs(d)
-  if (a >= 1e-3 && a < 1e7) {
-    const s = String(d)
-    return s.includes('.') ? s : `${s}.0`
-  }
-  const [mantissa, exponent] = d.toExponential().split('e') as [string, string]
-  return `${mantissa.includes('.') ? mantissa : `${mantissa}.0`}E${Number(exponent)}`
-}
-
-/** `HexUtils.isHex(s, from)`: only `0-9` and lower-case `a-f` from `from` on (the empty rest is hex). */
-const isHex = (s: string, from: number): boolean => /^[0-9a-f]*$/.test(s.slice(from))
-/** Java's `new BigInteger(String)` (radix 10): an optional sign, then at least one digit. */
-const JAVA_DECIMAL = /^[+-]?[0-9]+$/
-/** Apache `StringUtils.trim`: characters up to U+0020 off both ends. */
-const javaTrim = (s: string): string => s.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '')
-
-/** `HexNumberParam`: at most 66 characters; hex digits (any case) after an optional lower-case `0x`, or a decimal. */
-function hexNumberParam(text: string): string {
-  if (text.length > 66) throw invalidParams(`Invalid param: ${javaTrim(text)}`)
-  const prefixed = text.startsWith('0x')
-  if (!isHex(text.toLowerCase(), prefixed ? 2 : 0) && !JAVA_DECIMAL.test(text)) {
-    throw invalidParams(`Invalid param ${text}: value must be a valid hex or string number.`)
-  }
-  return text
-}
-
-/** `HexUtils.stringHexToByteArray`: a lower-case `0x` removed, an odd count left-padded, then any-case hex digits. */
-function hexBytes(text: string): Uint8Array | undefined {
-  const digits = text.startsWith('0x') ? text.slice(2) : text
-  return /^[0-9a-fA-F]*$/.test(digits) ? hexToBytesLoose(digits) : undefined
-}
-
-/** `HexAddressParam`: 40 to 42 characters, then `new RskAddress(text)`: 20 bytes once read (so 39 digits after `0x` too). */
-function hexAddressParam(text: string): Uint8Array {
-  if (text.length < 40 || text.length > 42) throw invalidParams('Invalid address: null, empty or invalid hex value.')
-  const bytes = hexBytes(text)
-  if (bytes === undefined || bytes.length !== 20) throw invalidParams('Invalid address format: invalid hex value.')
-  return bytes
-}
-
-/** `HexDataParam`. */
-function hexDataParam(text: string): Uint8Array {
-  const bytes = hexBytes(text)
-  if (bytes === undefined) throw invalidParams('Invalid data format: invalid hex value.')
-  return bytes
+  if (v === undefined || v === null || (typeof v === 'number' && !Number.isFinite(v))) return undefined
+  return asText(v)
 }
 
 /**
@@ -115,17 +56,17 @@ export function callArgumentsParam(v: unknown): CallArgumentsParam {
   const out: CallArgumentsParam = {}
   const text = (key: string): string | undefined => nodeText(o[key])
   const from = text('from')
-  if (from !== undefined) out.from = hexAddressParam(from)
+  if (from !== undefined) out.from = address(from)
   const to = text('to')
-  if (to !== undefined) out.to = hexAddressParam(to)
+  if (to !== undefined) out.to = address(to)
   for (const key of ['gas', 'gasPrice', 'gasLimit', 'nonce', 'chainId', 'value'] as const) {
     const t = text(key)
-    if (t !== undefined) out[key] = hexNumberParam(t)
+    if (t !== undefined) out[key] = hexNumberText(t)
   }
-  const data = text('data')
-  const dataBytes = data === undefined ? undefined : hexDataParam(data)
+  const dataText = text('data')
+  const dataBytes = dataText === undefined ? undefined : data(dataText)
   const input = text('input')
-  const inputBytes = input === undefined ? undefined : hexDataParam(input)
+  const inputBytes = input === undefined ? undefined : data(input)
   const payload = inputBytes ?? dataBytes
   if (payload !== undefined) out.data = payload
   return out
@@ -137,16 +78,9 @@ export function callArgumentsParam(v: unknown): CallArgumentsParam {
  * `BigInteger.toByteArray`): `-1` is 255, `-256` is 65,280.
  */
 function toNumber(text: string): bigint {
-  if (text.startsWith('0x')) {
-    if (text.length === 2) throw internalError(new Error('Zero length BigInteger'))
-    return BigInt(text)
-  }
-  if (!JAVA_DECIMAL.test(text)) throw invalidParams('Number values should not contain letters or hex values should start with 0x.')
-  const n = BigInt(text)
-  if (n >= 0n) return n
-  let bytes = 1n
-  while (n < -(1n << (8n * bytes - 1n))) bytes++
-  return n + (1n << (8n * bytes))
+  // Java's `new BigInteger("", 16)`: a NumberFormatException, -32603 (CallArgumentsToByteArray reads `0x` as 0 instead).
+  if (text === '0x') throw internalError(new Error('Zero length BigInteger'))
+  return javaNumber(text)
 }
 
 /** Step 2's numbers; a chain id of 0 (none, or named 0) is the node's. */
@@ -186,7 +120,7 @@ function chainIdByte(text: string): number {
     bytes = Math.ceil(digits.length / 2)
     first = bytes === 1 ? Number.parseInt(digits, 16) : 0
   } else {
-    if (!JAVA_DECIMAL.test(text)) return refuse()
+    if (!/^[+-]?[0-9]+$/.test(text)) return refuse()
     const n = BigInt(text)
     // ByteUtil.bigIntegerToBytes: toByteArray without a leading 0 byte (so 128-255 are one byte too).
     const magnitude = n < 0n ? -n - 1n : n
@@ -203,22 +137,6 @@ function chainIdByte(text: string): number {
 export const signedByte = (b: number): number => (b > 127 ? b - 256 : b)
 
 /**
- * The text Jackson's `JsonParser.getText()` gives a parameter's own deserializer (`HexAddressParam.Deserializer`,
- * `HexDataParam.Deserializer`): a string itself, a number or boolean as the JSON text a JavaScript client writes
- * (`JSON.stringify`), an object `{` and an array `[` (the token the parser stands on). Undefined for `null`, which
- * Jackson hands to no deserializer (RSKj then meets a null: a NullPointerException, -32603; rsksim answers the
- * parameter's -32602 instead, as elsewhere).
- */
-function tokenText(v: unknown): string | undefined {
-  if (v === undefined || v === null) return undefined
-  if (typeof v === 'string') return v
-  if (Array.isArray(v)) return '['
-  if (typeof v === 'object') return '{'
-  if (typeof v === 'number' && !Number.isFinite(v)) return undefined
-  return typeof v === 'bigint' ? v.toString() : (JSON.stringify(v) ?? String(v))
-}
-
-/**
  * A whole parameter read as RSKj's `HexAddressParam` (eth_sign, personal_unlockAccount, personal_lockAccount,
  * personal_dumpRawKey): 40 to 42 characters that `new RskAddress` reads as 20 bytes, so only a lower-case `0x` is a
  * prefix (`0X…` is `Invalid address format: invalid hex value.`) and 39 digits after `0x` are left-padded.
@@ -226,7 +144,7 @@ function tokenText(v: unknown): string | undefined {
 export const rskjAddress: Codec<Uint8Array> = (v) => {
   const text = tokenText(v)
   if (text === undefined) throw invalidParams('Invalid address: null, empty or invalid hex value.')
-  return hexAddressParam(text)
+  return address(text)
 }
 
 /**
@@ -236,5 +154,28 @@ export const rskjAddress: Codec<Uint8Array> = (v) => {
 export const rskjData: Codec<Uint8Array> = (v) => {
   const text = tokenText(v)
   if (text === undefined) throw invalidParams('Invalid data format: invalid hex value.')
-  return hexDataParam(text)
+  return data(text)
+}
+
+/**
+ * eth_call's and eth_estimateGas's call object as RSKj reads it: step 1 (`callArgumentsParam`: every known field
+ * checked, `input` over `data`, other fields ignored), then `CallArgumentsToByteArray` reads `gas`, `gasPrice` and
+ * `value`: an empty text is absent, `0x` is 0, decimals and `0x` hex as `HexUtils.strHexOrStrNumberToByteArray`
+ * (`javaNumber`); `gasLimit`, `nonce` and `chainId` are checked only. A parameter that is not an object stays refused
+ * (-32602), where RSKj finds no field in it and runs an empty call (docs/compatibility.md).
+ */
+export const callArguments = (v: unknown): CallObject => {
+  const p = callArgumentsParam(asObject(v, 'transaction call object'))
+  const number = (text: string | undefined): bigint | undefined => (text === undefined || text === '' ? undefined : javaNumber(text))
+  const out: CallObject = {}
+  const gas = number(p.gas)
+  const gasPrice = number(p.gasPrice)
+  const value = number(p.value)
+  if (p.from !== undefined) out.from = p.from
+  if (p.to !== undefined) out.to = p.to
+  if (gas !== undefined) out.gas = gas
+  if (gasPrice !== undefined) out.gasPrice = gasPrice
+  if (value !== undefined) out.value = value
+  if (p.data !== undefined) out.data = p.data
+  return out
 }

@@ -4,7 +4,7 @@
  * `CallArgumentsParam` does (reference §5.1).
  */
 import { invalidParams, RpcError, ErrorCode } from '../../errors.js'
-import { address, asText, blockHash, data, hexNumberText, javaNumber, quantity, topic } from './primitives.js'
+import { address, asText, blockHash, data, quantity, topic } from './primitives.js'
 import { type BlockSelector, hexBlockId } from './block.js'
 import { filterBound } from './rskjBlock.js'
 import type { AccountOverride, CallRequest, StateOverrides } from '../../node/exec/call.js'
@@ -67,38 +67,6 @@ export const callObject = (v: unknown): CallObject => {
   if (value !== undefined) out.value = value
   if (nonce !== undefined) out.nonce = nonce
   if (chainId !== undefined) out.chainId = chainId
-  if (input !== undefined) out.data = input
-  return out
-}
-
-/**
- * eth_call's and eth_estimateGas's call object as RSKj reads it: `CallArgumentsParam` (CallArgumentsParam.java
- * `paramOrNull`) checks the text (`JsonNode.asText`: a JSON number's digits, `""` for an object or an array) of each
- * known field that is present and not null (`from`/`to` as `HexAddressParam`, the numbers as `HexNumberParam`, `data`
- * and `input` both as `HexDataParam`) and ignores every other field (`type`, `maxFeePerGas`, …). `input` wins over
- * `data` (`CallArguments.setInput`). `CallArgumentsToByteArray` then reads `gas`, `gasPrice` and `value`: an empty
- * string is absent, `0x` is 0, decimals and `0x` hex as `HexUtils.strHexOrStrNumberToByteArray` (`javaNumber`);
- * `gasLimit`, `nonce` and `chainId` are checked only.
- */
-export const callArguments = (v: unknown): CallObject => {
-  const o = asObject(v, 'transaction call object')
-  const field = <T>(key: string, codec: (text: string) => T): T | undefined => opt(o[key], (x) => codec(asText(x)))
-  const from = field('from', address)
-  const to = field('to', address)
-  const texts: Record<string, string | undefined> = {}
-  for (const key of ['gas', 'gasPrice', 'gasLimit', 'nonce', 'chainId', 'value']) texts[key] = field(key, hexNumberText)
-  const dataField = field('data', data)
-  const input = field('input', data) ?? dataField
-  const number = (key: string): bigint | undefined => (texts[key] === undefined || texts[key] === '' ? undefined : javaNumber(texts[key]))
-  const out: CallObject = {}
-  const gas = number('gas')
-  const gasPrice = number('gasPrice')
-  const value = number('value')
-  if (from !== undefined) out.from = from
-  if (to !== undefined) out.to = to
-  if (gas !== undefined) out.gas = gas
-  if (gasPrice !== undefined) out.gasPrice = gasPrice
-  if (value !== undefined) out.value = value
   if (input !== undefined) out.data = input
   return out
 }

@@ -88,9 +88,41 @@ export function scalarText(v: unknown): string | undefined {
 
 /**
  * A JSON value's text as Jackson's `JsonNode.asText` gives it: a string as it is, a number's digits, `true`/`false`,
- * `null` for JSON null, and "" for an object or an array (`scalarText`'s, with those two).
+ * `null` for JSON null, and "" for an object or an array.
  */
-export const asText = (v: unknown): string => (v === null ? 'null' : (scalarText(v) ?? ''))
+export const asText = (v: unknown): string => {
+  if (v === null) return 'null'
+  if (typeof v === 'bigint') return v.toString()
+  if (typeof v !== 'number') return scalarText(v) ?? ''
+  if (!Number.isFinite(v)) return 'null' // JSON writes them as null
+  // An integer is the digits a JavaScript client writes (`JSON.stringify`); JSON writes another number with a fraction
+  // or an exponent, which Jackson keeps as a `DoubleNode`, written by Java's `Double.toString`.
+  const json = JSON.stringify(v)
+  return /^-?[0-9]+$/.test(json) ? json : javaDouble(v)
+}
+
+/** Java's `Double.toString`: plain from 10^-3 up to 10^7, else `<d>.<digits>E<exponent>`; always a fraction digit. */
+function javaDouble(d: number): string {
+  const a = Math.abs(d)
+  if (a >= 1e-3 && a < 1e7) {
+    const s = String(d)
+    return s.includes('.') ? s : `${s}.0`
+  }
+  const [mantissa, exponent] = d.toExponential().split('e') as [string, string]
+  return `${mantissa.includes('.') ? mantissa : `${mantissa}.0`}E${Number(exponent)}`
+}
+
+/**
+ * The text Jackson's `JsonParser.getText()` gives a parameter's own deserializer (`HexAddressParam.Deserializer`,
+ * `HexDataParam.Deserializer`, `BlockIdentifierParam`): a string itself, a number or boolean as the JSON text a
+ * JavaScript client writes (`JSON.stringify`), an object `{` and an array `[` (the token the parser stands on).
+ * Undefined for `null` (and NaN, the infinities), which Jackson hands to no deserializer.
+ */
+export function tokenText(v: unknown): string | undefined {
+  if (v === undefined || v === null || (typeof v === 'number' && !Number.isFinite(v))) return undefined
+  if (typeof v === 'bigint') return v.toString()
+  return scalarText(v) ?? (Array.isArray(v) ? '[' : '{')
+}
 
 /**
  * 32-byte hash (`HashParam32`); `type` names it in messages: `block hash`, `transaction hash`, `topic`. 64 to 66

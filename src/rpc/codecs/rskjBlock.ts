@@ -6,7 +6,7 @@
  * eth_estimateGas). docs/modules/proofs-calls.md "Block parameters" lists what each method takes.
  */
 import { invalidParams } from '../../errors.js'
-import { asText, blockHash, JAVA_LONG_MAX, hexNumberText, scalarText, show, type Codec } from './primitives.js'
+import { asText, blockHash, JAVA_LONG_MAX, hexNumberText, show, tokenText, type Codec } from './primitives.js'
 import { retrieverBlockId } from './rskjText.js'
 import type { BlockSelector } from './block.js'
 
@@ -23,9 +23,8 @@ const TAGS = ['pending', 'latest', 'earliest', 'finalized', 'safe']
 export function identifierText(v: unknown): string {
   // JSON null never reaches the constructor in RSKj (Jackson gives a null parameter: a NullPointerException, -32603);
   // here it gets the constructor's text for null.
-  if (v === null || v === undefined) throw invalidParams('Invalid block identifier: empty or null.')
-  const text = scalarText(v) ?? (Array.isArray(v) ? '[' : '{')
-  if (text === '') throw invalidParams('Invalid block identifier: empty or null.')
+  const text = tokenText(v)
+  if (text === undefined || text === '') throw invalidParams('Invalid block identifier: empty or null.')
   if (!TAGS.includes(text.toLowerCase()) && !DECIMAL.test(text) && !HEX_NUMBER.test(text)) throw invalidParams(`Invalid block identifier '${show(text)}'`)
   return text
 }
