@@ -10,6 +10,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { Transaction, Wallet, encodeRlp, keccak256, toBeHex } from 'ethers'
 import type { Provider } from '../src/index.js'
+import { setEnginePatches } from '../src/node/enginePatches/index.js'
 import { COW, COW1, COW_KEY, fresh, rejects, rq, useHttpServer } from './helpers.js'
 
 const NOBODY = '0x' + '12'.repeat(20)
@@ -166,6 +167,23 @@ describe('eth_sendTransaction: the signed bytes (RSKj writes a zero gas price as
     const tx = await rq(q, 'eth_getTransactionByHash', [hash])
     expect([tx.gasPrice, tx.value, tx.nonce, tx.from]).toEqual(['0x0', '0x0', '0x0', COW])
     expect((await rq(q, 'eth_getTransactionReceipt', [hash])).status).toBe('0x1')
+  })
+
+  it('the transaction signed at gas price 0 runs as its sender\'s, with the engine patches on and off', async () => {
+    for (const on of [true, false]) {
+      setEnginePatches(on)
+      try {
+        const q = await fresh()
+        const hash = await rq(q, 'eth_sendTransaction', [{ from: COW, to: NOBODY, value: '0x5' }])
+        expect((await rq(q, 'eth_getTransactionReceipt', [hash])).status).toBe('0x1')
+        expect(await rq(q, 'eth_getBalance', [NOBODY, 'latest'])).toBe('0x5')
+        expect(await rq(q, 'eth_getTransactionCount', [COW, 'latest'])).toBe('0x1')
+        // The traced sender is the engine's own reading of the transaction, not the record's.
+        expect((await rq(q, 'debug_traceTransaction', [hash, { tracer: 'callTracer' }])).from).toBe(COW)
+      } finally {
+        setEnginePatches(true)
+      }
+    }
   })
 
   it('a gas price above zero is written without leading zeros, as every signer writes it', async () => {

@@ -106,10 +106,20 @@ export function signRskjTransaction(data: PlainTxData, privateKey: Uint8Array, c
   const refusal = nonceRefusal(fields[0]!)
   if (data.gasPrice !== 0n && unheld === undefined && refusal === undefined) return signTransaction(data, privateKey, common)
   const signed = signedLegacyFields(fields, privateKey, common)
-  const tx = createLegacyTxFromBytesArray(heldEngineFields(signed, unheld !== undefined), { common, ...TX_OPTIONS, freeze: false })
   const from = privateKeyToAddress(privateKey)
-  pinSender(tx, from)
   const raw = rlpEncode(signed)
+  const engine = heldEngineFields(signed, unheld !== undefined)
+  // The engine's transaction holds the numbers without their leading zeros, so its own recovery would use another
+  // message than the one signed: it is handed the key's sender. The common case, a zero gas price alone, as
+  // signTransaction does it (a copy of the Common's template, its sender cache seeded: the engine's constructor and a
+  // pinned method cost a send at gas price 0 a fifth of its time); else an unfrozen transaction, its sender pinned.
+  const seeded = unheld === undefined && refusal === undefined ? legacyTxFromFields(common, engine, () => createLegacyTxFromBytesArray(engine, { common, ...TX_OPTIONS })) : undefined
+  let tx: LegacyTx
+  if (seeded !== undefined && seedSender(seeded, publicKeyOf(privateKey))) tx = seeded
+  else {
+    tx = createLegacyTxFromBytesArray(engine, { common, ...TX_OPTIONS, freeze: false })
+    pinSender(tx, from)
+  }
   const hash = keccak256(raw)
   const record: TxRecord = { tx, raw, hash, hashHex: flatHex(hash), from, fromHex: flatHex(from) }
   if (refusal !== undefined) record.nonceRefusal = refusal
