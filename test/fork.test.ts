@@ -772,6 +772,29 @@ describe('forking a remote rsksim', () => {
     }
   })
 
+  it('a request that asked the remote before rsksim answers it has only the rest of rpcTimeout for its local run', async () => {
+    const p = await fresh({ fork: { url: proxy.url, blockNumber: at.forkNumber, cache: false } as never, rpcTimeout: 5_000 })
+    await rpc(p, 'evm_mine')
+    const guard = p.node.chain.guard
+    const within = guard.within.bind(guard)
+    const budgets: number[] = []
+    guard.within = ((ms: number, task: () => unknown) => (budgets.push(ms), within(ms, task as never))) as typeof guard.within
+    proxy.delay = 400
+    try {
+      // A block hash the remote does not know: asked of the remote (400 ms), then answered by rsksim (not found).
+      await rpc(p, 'eth_getBalance', [COW, { blockHash: '0x' + 'ab'.repeat(32) }]).catch(() => undefined)
+      // trace_filter across the forked block: the remote's traces (400 ms a page), then rsksim's block's.
+      await rpc(p, 'trace_filter', [{ fromBlock: hex(at.forkNumber), toBlock: hex(at.forkNumber + 1) }])
+    } finally {
+      proxy.delay = 0
+      guard.within = within
+    }
+    // Each local run got what was left of the 5 s: at most 4.6 s (before, a whole second rpcTimeout: 5,000).
+    expect(budgets).toHaveLength(2)
+    for (const ms of budgets) expect(ms > 0 && ms <= 4_600, `local budget ${ms} ms`).toBe(true)
+    await p.disconnect()
+  })
+
   it('with the disk cache, a second run at the same block asks the remote nothing, to start or for what the first one read', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rsksim-fork-warm-'))
     const reads = async (p: Provider) => [

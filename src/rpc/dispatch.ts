@@ -42,20 +42,25 @@ function decodeParams(spec: MethodSpec, params: unknown): unknown[] {
 
 /**
  * Runs one call through the node's queue, under the request deadline (`rpcTimeout`, src/node/exec/guard.ts), which
- * starts when the call leaves the queue; throws RpcError.
+ * starts when the call leaves the queue, less the time a fork route spent asking the remote; throws RpcError.
  */
 export async function invoke(node: RskNode, name: string, params: unknown): Promise<unknown> {
   const spec = lookup(name, node.options.hosted)
   const args = decodeParams(spec, params)
   const fork = node.fork
+  let timeout = node.options.rpcTimeout
   if (fork !== undefined) {
     // The remote's history is answered by the remote, outside the queue (src/rpc/forkRoute.ts).
+    const routed = Date.now()
     const remote = await routeToFork(node, fork, name, args, params)
     if (remote !== LOCAL) return remote
+    // A route that asked the remote before it left the request to rsksim spent part of the request's time: the local
+    // run has what is left (at least 1 ms, so that 0 keeps meaning no deadline), not a second `rpcTimeout`.
+    if (timeout > 0) timeout = Math.max(1, timeout - (Date.now() - routed))
   }
   const ctx = { node, method: name }
   if (spec.queuesItself) return spec.handler(ctx, ...args)
-  return node.queue.run(() => node.chain.guard.within(node.options.rpcTimeout, () => spec.handler(ctx, ...args)))
+  return node.queue.run(() => node.chain.guard.within(timeout, () => spec.handler(ctx, ...args)))
 }
 
 const isId = (v: unknown): v is JsonRpcId => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))

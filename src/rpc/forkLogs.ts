@@ -183,7 +183,9 @@ export const traceFilterRoute: Route = async (ctx, args, raw) => {
     after: Math.max(0, f.after - remote.length),
     count: f.count - out.length,
   }
-  const own = await node.queue.run(() => node.chain.guard.within(node.options.rpcTimeout, () => filterTraces({ node }, local)))
+  // The local part has what is left of the request's time after the remote's pages (forkAsk.ts `inTime`).
+  const left = ctx.deadline === undefined ? 0 : Math.max(1, ctx.deadline - Date.now())
+  const own = await node.queue.run(() => node.chain.guard.within(left, () => filterTraces({ node }, local)))
   return [...out, ...own]
 }
 
