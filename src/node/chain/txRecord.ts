@@ -120,9 +120,17 @@ export function signRskjTransaction(data: PlainTxData, privateKey: Uint8Array, c
     tx = createLegacyTxFromBytesArray(engine, { common, ...TX_OPTIONS, freeze: false })
     pinSender(tx, from)
   }
+  return rskjRecord(tx, raw, from, refusal, unheld)
+}
+
+/**
+ * The record of a transaction whose bytes are RSKj's (`raw`, hashed as they are) and whose engine transaction `tx` was
+ * handed its sender `from`, with what admission refuses it for (`nonceRefusal`, `unheld`; types.ts).
+ */
+export function rskjRecord(tx: LegacyTx, raw: Uint8Array, from: Uint8Array, nonceRefusal?: string, unheld?: TxRecord['unheld']): TxRecord {
   const hash = keccak256(raw)
   const record: TxRecord = { tx, raw, hash, hashHex: flatHex(hash), from, fromHex: flatHex(from) }
-  if (refusal !== undefined) record.nonceRefusal = refusal
+  if (nonceRefusal !== undefined) record.nonceRefusal = nonceRefusal
   if (unheld !== undefined) record.unheld = unheld
   return record
 }

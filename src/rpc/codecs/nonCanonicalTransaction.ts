@@ -12,11 +12,10 @@
 import type { Common } from '@ethereumjs/common'
 import { createLegacyTxFromBytesArray } from '@ethereumjs/tx'
 import { invalidParams } from '../../errors.js'
-import { legacySigningHash, pinSender, TX_OPTIONS } from '../../node/chain/txRecord.js'
+import { legacySigningHash, pinSender, rskjRecord, TX_OPTIONS } from '../../node/chain/txRecord.js'
 import type { TxRecord } from '../../node/chain/types.js'
-import { flatHex } from '../../node/chain/flatHex.js'
 import { heldEngineFields, nonceRefusal as refusalOf, rskjEncodedFields, unheldAmounts } from '../../node/chain/rskjTxFields.js'
-import { ecrecover, keccak256, publicKeyToAddress } from '../../node/crypto.js'
+import { ecrecover, publicKeyToAddress } from '../../node/crypto.js'
 import { rlpEncode } from '../../node/rlp.js'
 import { noSenderRecovered } from './rskjRawChecks.js'
 
@@ -50,11 +49,7 @@ export function decodeNonCanonical(fields: Uint8Array[], common: Common, chainId
     throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
   }
   pinSender(tx, from)
-  const hash = keccak256(raw)
-  const record: TxRecord = { tx, raw, hash, hashHex: flatHex(hash), from, fromHex: flatHex(from) }
-  if (nonceRefusal !== undefined) record.nonceRefusal = nonceRefusal
-  if (unheld !== undefined) record.unheld = unheld
-  return record
+  return rskjRecord(tx, raw, from, nonceRefusal, unheld)
 }
 
 const bytesToV = (v: Uint8Array): bigint => BigInt(v[0] ?? 0)
