@@ -262,3 +262,30 @@ describe('over HTTP: the JSON text as a client writes it', () => {
     expect(empty.body).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal server error' } })
   })
 })
+
+describe('over HTTP: an integer literal no double holds (Jackson keeps its digits)', () => {
+  const http = useHttpServer()
+  const post = async (body: string): Promise<any> =>
+    (await fetch(http.server.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })).json()
+
+  it('value 1234567890123456789 as a JSON number moves exactly that, not JSON.parse\'s 1234567890123456800', async () => {
+    const body = `{"jsonrpc":"2.0","id":12345678901234567891,"method":"eth_sendTransaction","params":[{"from":"${COW}","to":"${COW1}","value":1234567890123456789,"gas":21000}]}`
+    const reply = await post(body)
+    // The id stays a number (the reply echoes what JSON.parse reads).
+    expect(reply.id).toBe(12345678901234567891)
+    const tx = await http.rpc.send('eth_getTransactionByHash', [reply.result])
+    expect(BigInt(tx.value)).toBe(1234567890123456789n)
+  })
+
+  it('digits inside strings, and objects with a __proto__ key, are read as JSON.parse reads them', async () => {
+    const { parseRequestJson } = await import('../src/rpc/requestJson.js')
+    const text = '{"a":"x:12345678901234567891","b":[12345678901234567891,1e300,-12345678901234567891,1.5],"__proto__":{"c":12345678901234567891}}'
+    const v = parseRequestJson(text) as any
+    expect(v.a).toBe('x:12345678901234567891')
+    expect(v.b).toEqual([12345678901234567891n, 1e300, -12345678901234567891n, 1.5])
+    expect(Object.getPrototypeOf(v)).toBe(Object.prototype)
+    expect(Object.getOwnPropertyDescriptor(v, '__proto__')?.value).toEqual({ c: 12345678901234567891n })
+    const deep = '['.repeat(50_000) + '12345678901234567891' + ']'.repeat(50_000)
+    expect(() => parseRequestJson(deep)).not.toThrow()
+  })
+})
