@@ -243,6 +243,23 @@ describe('numbers past the engine: RSKj pool texts', () => {
   })
 })
 
+describe('numbers past the engine from an impersonated sender (anvil_impersonateAccount): the same pool texts', () => {
+  it('a gas limit of 2^64, a gas price x gas of 2^256 or more and a nonce of 2^64 - 1 are refused as from a sender with a key, not -32603', async () => {
+    const q = await fresh()
+    const who = '0x' + '34'.repeat(20)
+    await rq(q, 'anvil_impersonateAccount', [who])
+    await rq(q, 'anvil_setBalance', [who, '0xffffffffffffffffffff'])
+    const blockGasLimit = BigInt((await rq(q, 'eth_getBlockByNumber', ['latest', false])).gasLimit)
+    const send = (fields: Record<string, unknown>): Promise<unknown> => rq(q, 'eth_sendTransaction', [{ from: who, to: COW1, ...fields }])
+    await rejects(send({ gas: '0x10000000000000000' }), -32010, `transaction's gas limit of ${2n ** 64n} is higher than the block's gas limit of ${blockGasLimit}`)
+    await rejects(send({ gas: '0x5208', gasPrice: '0x' + 'f'.repeat(64) }), -32010, 'insufficient funds')
+    await rejects(send({ nonce: '0xffffffffffffffff' }), -32010, 'transaction nonce too high')
+    expect(await rq(q, 'eth_getTransactionCount', [who, 'pending'])).toBe('0x0')
+    // In range, it is sent as before.
+    expect(await send({ value: '0x1' })).toMatch(/^0x[0-9a-f]{64}$/)
+  })
+})
+
 describe('over HTTP: the JSON text as a client writes it', () => {
   const http = useHttpServer()
   const post = async (body: string): Promise<{ status: number; body: any }> => {
