@@ -294,6 +294,11 @@ describe('over HTTP: an integer literal no double holds (Jackson keeps its digit
     expect(BigInt(tx.value)).toBe(1234567890123456789n)
   })
 
+  it('error texts quote such a number by its digits, as Jackson\'s getText() gives them', async () => {
+    const body = `{"jsonrpc":"2.0","id":1,"method":"personal_unlockAccount","params":["${COW}","pw",12345678901234567891]}`
+    expect((await post(body)).error).toEqual({ code: -32602, message: 'Invalid argument "12345678901234567891": param should be a hex value string.' })
+  })
+
   it('digits inside strings, and objects with a __proto__ key, are read as JSON.parse reads them', async () => {
     const { parseRequestJson } = await import('../src/rpc/requestJson.js')
     const text = '{"a":"x:12345678901234567891","b":[12345678901234567891,1e300,-12345678901234567891,1.5],"__proto__":{"c":12345678901234567891}}'

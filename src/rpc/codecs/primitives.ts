@@ -41,7 +41,7 @@ export function hexToBytesLoose(hex: string): Uint8Array {
  */
 export function jsonText(v: unknown): string {
   try {
-    return JSON.stringify(v, bigintDigits) ?? String(v)
+    return typeof v === 'bigint' ? v.toString() : (JSON.stringify(v, bigintDigits) ?? String(v))
   } catch {
     throw invalidParams('Invalid argument: nested too deeply.')
   }
@@ -54,7 +54,7 @@ const bigintDigits = (_key: string, x: unknown): unknown => (typeof x === 'bigin
 export function show(v: unknown): string {
   let text: string
   try {
-    text = typeof v === 'string' ? v : (JSON.stringify(v, bigintDigits) ?? String(v))
+    text = typeof v === 'string' ? v : typeof v === 'bigint' ? v.toString() : (JSON.stringify(v, bigintDigits) ?? String(v))
   } catch {
     text = Array.isArray(v) ? '[…]' : '{…}'
   }
