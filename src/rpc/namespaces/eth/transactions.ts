@@ -70,9 +70,9 @@ export type ChainIdQuote = 'text' | 'byte'
  */
 async function transactionData(ctx: HandlerContext, tx: TxObject, from: Uint8Array, nonce?: bigint, quote: ChainIdQuote = 'text'): Promise<PlainTxData> {
   const { node } = ctx
-  const args = transactionArguments(tx, DEFAULT_TX_GAS)
   const chainId = node.chain.common.chainId()
-  if (args.chainId !== 0 && BigInt(args.chainId) !== chainId) {
+  const args = transactionArguments(tx, DEFAULT_TX_GAS, chainId)
+  if (BigInt(args.chainId) !== 0n && BigInt(args.chainId) !== chainId) {
     throw invalidParams(`Invalid chainId: ${quote === 'text' ? tx.chainId! : signedByte(args.chainId)}`)
   }
   return {
