@@ -243,6 +243,23 @@ describe('numbers past the engine: RSKj pool texts', () => {
   })
 })
 
+describe('numbers past the engine from an impersonated sender (anvil_impersonateAccount): the same pool texts', () => {
+  it('a gas limit of 2^64, a gas price x gas of 2^256 or more and a nonce of 2^64 - 1 are refused as from a sender with a key, not -32603', async () => {
+    const q = await fresh()
+    const who = '0x' + '34'.repeat(20)
+    await rq(q, 'anvil_impersonateAccount', [who])
+    await rq(q, 'anvil_setBalance', [who, '0xffffffffffffffffffff'])
+    const blockGasLimit = BigInt((await rq(q, 'eth_getBlockByNumber', ['latest', false])).gasLimit)
+    const send = (fields: Record<string, unknown>): Promise<unknown> => rq(q, 'eth_sendTransaction', [{ from: who, to: COW1, ...fields }])
+    await rejects(send({ gas: '0x10000000000000000' }), -32010, `transaction's gas limit of ${2n ** 64n} is higher than the block's gas limit of ${blockGasLimit}`)
+    await rejects(send({ gas: '0x5208', gasPrice: '0x' + 'f'.repeat(64) }), -32010, 'insufficient funds')
+    await rejects(send({ nonce: '0xffffffffffffffff' }), -32010, 'transaction nonce too high')
+    expect(await rq(q, 'eth_getTransactionCount', [who, 'pending'])).toBe('0x0')
+    // In range, it is sent as before.
+    expect(await send({ value: '0x1' })).toMatch(/^0x[0-9a-f]{64}$/)
+  })
+})
+
 describe('over HTTP: the JSON text as a client writes it', () => {
   const http = useHttpServer()
   const post = async (body: string): Promise<{ status: number; body: any }> => {
@@ -260,5 +277,37 @@ describe('over HTTP: the JSON text as a client writes it', () => {
     expect(bad.body).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid chainId: 0x1f' } })
     const empty = await post(send('"gas":"0x"'))
     expect(empty.body).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal server error' } })
+  })
+})
+
+describe('over HTTP: an integer literal no double holds (Jackson keeps its digits)', () => {
+  const http = useHttpServer()
+  const post = async (body: string): Promise<any> =>
+    (await fetch(http.server.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })).json()
+
+  it('value 1234567890123456789 as a JSON number moves exactly that, not JSON.parse\'s 1234567890123456800', async () => {
+    const body = `{"jsonrpc":"2.0","id":12345678901234567891,"method":"eth_sendTransaction","params":[{"from":"${COW}","to":"${COW1}","value":1234567890123456789,"gas":21000}]}`
+    const reply = await post(body)
+    // The id stays a number (the reply echoes what JSON.parse reads).
+    expect(reply.id).toBe(12345678901234567891)
+    const tx = await http.rpc.send('eth_getTransactionByHash', [reply.result])
+    expect(BigInt(tx.value)).toBe(1234567890123456789n)
+  })
+
+  it('error texts quote such a number by its digits, as Jackson\'s getText() gives them', async () => {
+    const body = `{"jsonrpc":"2.0","id":1,"method":"personal_unlockAccount","params":["${COW}","pw",12345678901234567891]}`
+    expect((await post(body)).error).toEqual({ code: -32602, message: 'Invalid argument "12345678901234567891": param should be a hex value string.' })
+  })
+
+  it('digits inside strings, and objects with a __proto__ key, are read as JSON.parse reads them', async () => {
+    const { parseRequestJson } = await import('../src/rpc/requestJson.js')
+    const text = '{"a":"x:12345678901234567891","b":[12345678901234567891,1e300,-12345678901234567891,1.5],"__proto__":{"c":12345678901234567891}}'
+    const v = parseRequestJson(text) as any
+    expect(v.a).toBe('x:12345678901234567891')
+    expect(v.b).toEqual([12345678901234567891n, 1e300, -12345678901234567891n, 1.5])
+    expect(Object.getPrototypeOf(v)).toBe(Object.prototype)
+    expect(Object.getOwnPropertyDescriptor(v, '__proto__')?.value).toEqual({ c: 12345678901234567891n })
+    const deep = '['.repeat(50_000) + '12345678901234567891' + ']'.repeat(50_000)
+    expect(() => parseRequestJson(deep)).not.toThrow()
   })
 })

@@ -61,4 +61,17 @@ describe('forking an Anvil node', () => {
     expect(r.status).toBe('0x1')
     await f.disconnect()
   })
+
+  it("eth_sendTransaction naming the fork's chain id (31337, as viem, ethers and cast send it) is sent, signed for it", async () => {
+    const f = await fresh({ fork: { url, blockNumber: at.forkNumber, cache: false } })
+    for (const chainId of ['0x7a69', '31337']) {
+      const hash = await rpc(f, 'eth_sendTransaction', [{ from: COW, to: HOLDER, value: '0x1', chainId }])
+      const tx = await rpc(f, 'eth_getTransactionByHash', [hash])
+      expect(BigInt(tx.v)).toBeGreaterThanOrEqual(35n + 2n * 31337n)
+      expect((await rpc(f, 'eth_getTransactionReceipt', [hash])).status).toBe('0x1')
+    }
+    // Another chain id is still refused, quoted as written.
+    await expect(rpc(f, 'eth_sendTransaction', [{ from: COW, to: HOLDER, chainId: '0x21' }])).rejects.toMatchObject({ code: -32602, message: 'Invalid chainId: 0x21' })
+    await f.disconnect()
+  })
 })

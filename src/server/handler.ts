@@ -23,6 +23,7 @@ import type { JsonRpcId, JsonRpcReply } from '../rpc/types.js'
 import { isJsonContentType, readBody, replyHeads, statusOf, writeEmpty, writeJson, writePreflight, type ReplyConfig } from './http.js'
 import { hostAllowed, walletRefusal, type AccessConfig } from './access.js'
 import { replyText, type MethodVeto } from '../rpc/dispatch.js'
+import { parseRequestJson } from '../rpc/requestJson.js'
 import { responseTooLarge } from '../errors.js'
 import type { ReplyBudget } from './replyBudget.js'
 
@@ -200,7 +201,7 @@ export function createRequestCore(endpoint: JsonRpcEndpoint, config: HandlerConf
   const run = (text: string, origin: string | undefined, send: SendReply): void => {
     let payload: unknown
     try {
-      payload = JSON.parse(text)
+      payload = parseRequestJson(text)
     } catch {
       // An empty (or blank) body is RSKj's catch-all, 200; anything else that is not JSON a parse error, 400.
       return send(text.trim() === '' ? 200 : 400, text.trim() === '' ? UNEXPECTED_ERROR_JSON : PARSE_ERROR_JSON)

@@ -24,6 +24,7 @@ import { apiKeyOf, overReplyLimit, tooLargeReplyJson, UNAUTHORIZED_CODE, UNAUTHO
 import { hostAllowed, walletRefusal, type AccessConfig } from './access.js'
 import { replyText, type MethodVeto, type Transport } from '../rpc/dispatch.js'
 import { callsSubscribe } from '../rpc/subscribe/subscriptions.js'
+import { parseRequestJson } from '../rpc/requestJson.js'
 import { lazily } from '../node/lazily.js'
 import type { ReplyBudget } from './replyBudget.js'
 
@@ -178,7 +179,7 @@ export function attachWebSocket(
       void (async () => {
         let payload: unknown
         try {
-          payload = JSON.parse(isBinary ? Buffer.from(data as Buffer).toString('utf8') : String(data))
+          payload = parseRequestJson(isBinary ? Buffer.from(data as Buffer).toString('utf8') : String(data))
         } catch {
           return send(rpcError(-32700, 'JSON parse error'))
         }

@@ -40,6 +40,28 @@ export function impersonatedTransaction(data: LegacyTxData, from: Uint8Array, co
 }
 
 /**
+ * `impersonatedTransaction` for the fields eth_sendTransaction builds (`PlainTxData`), where numbers the engine cannot
+ * hold (a nonce of 2^64 − 1 or more, amounts past its bounds: rskjTxFields.ts) are kept on the record for admission to
+ * refuse with RSKj's pool texts, as `signRskjTransaction` keeps them for a sender with a key; the engine's constructor
+ * would throw (-32603) on them.
+ */
+export function impersonatedPlainTransaction(data: PlainTxData, from: Uint8Array, common: Common): TxRecord {
+  const fields = [unpaddedBytes(data.nonce), unpaddedBytes(data.gasPrice), unpaddedBytes(data.gasLimit), data.to ?? EMPTY, unpaddedBytes(data.value), data.data]
+  const unheld = unheldAmounts(fields)
+  const refusal = nonceRefusal(fields[0]!)
+  if (unheld === undefined && refusal === undefined) return impersonatedTransaction(data, from, common)
+  const signed = [...fields, unpaddedBytes(35n + 2n * common.chainId()), unpaddedBytes(bytesToBigInt(from)), Uint8Array.of(1)]
+  const tx = createLegacyTxFromBytesArray(heldEngineFields(signed, unheld !== undefined), { common, ...TX_OPTIONS, freeze: false })
+  pinSender(tx, from)
+  const raw = rlpEncode(signed)
+  const hash = keccak256(raw)
+  const record: TxRecord = { tx, raw, hash, hashHex: flatHex(hash), from, fromHex: flatHex(from) }
+  if (refusal !== undefined) record.nonceRefusal = refusal
+  if (unheld !== undefined) record.unheld = unheld
+  return record
+}
+
+/**
  * Makes an unfrozen transaction (built with `freeze: false`) answer `from` as its sender, whatever its signature
  * recovers to: for impersonated transactions, stored ones (the sender recorded), and raw ones whose sender RSKj
  * recovers from another message than the engine would (src/rpc/codecs/nonCanonicalTransaction.ts).

@@ -89,21 +89,26 @@ export interface TransactionArguments {
   value: bigint
   gasPrice: bigint
   gasLimit: bigint
-  /** The chain id as the one byte RSKj keeps, unsigned (0-255). */
-  chainId: number
+  /**
+   * The chain id as the one byte RSKj keeps, unsigned (0-255); on a node whose own chain id is no byte (a fork of
+   * another chain, which no RSKj node is), the number named.
+   */
+  chainId: number | bigint
 }
 
 /**
  * Step 2, `processArguments`: the defaults (value and gas price 0, gas `gasLimit` then `defaultGas`) and the chain id,
  * which must be one byte (`HexUtils.strHexOrStrNumberToByteArray`: `0x21` and `33`, not `0x0021` nor `0x`), else
  * -32602 `Invalid chainId: <its text>`. The nonce stays undefined when none is named (the pool's pending one is used).
+ * `nodeChainId`: a node whose chain id is no byte (a fork of another chain, docs/forking.md: Anvil's 31337) reads the
+ * chain id as a number, so that the clients' own chain id (viem, ethers and cast name it) is taken.
  */
-export function transactionArguments(p: CallArgumentsParam, defaultGas: bigint): TransactionArguments {
+export function transactionArguments(p: CallArgumentsParam, defaultGas: bigint, nodeChainId = 0n): TransactionArguments {
   const nonce = p.nonce === undefined ? undefined : toNumber(p.nonce)
   const value = p.value === undefined ? 0n : toNumber(p.value)
   const gasPrice = p.gasPrice === undefined ? 0n : toNumber(p.gasPrice)
   const gasLimit = p.gas !== undefined ? toNumber(p.gas) : p.gasLimit !== undefined ? toNumber(p.gasLimit) : defaultGas
-  const out: TransactionArguments = { value, gasPrice, gasLimit, chainId: p.chainId === undefined ? 0 : chainIdByte(p.chainId) }
+  const out: TransactionArguments = { value, gasPrice, gasLimit, chainId: p.chainId === undefined ? 0 : nodeChainId > 0xffn ? wideChainId(p.chainId) : chainIdByte(p.chainId) }
   if (nonce !== undefined) out.nonce = nonce
   return out
 }
@@ -133,8 +138,14 @@ function chainIdByte(text: string): number {
   return first
 }
 
+/** A chain id of any size (a `0x` hex or a decimal number), on a node whose own is no byte; else `Invalid chainId`. */
+function wideChainId(text: string): bigint {
+  if (/^0x[0-9a-fA-F]+$/.test(text) || /^[+]?[0-9]+$/.test(text)) return BigInt(text.replace(/^\+/, ''))
+  throw invalidParams(`Invalid chainId: ${text}`)
+}
+
 /** Java's `byte` of an unsigned chain id byte, as `tx.getChainId()` prints it (personal_sendTransaction's text). */
-export const signedByte = (b: number): number => (b > 127 ? b - 256 : b)
+export const signedByte = (b: number | bigint): number | bigint => (typeof b === 'number' && b > 127 ? b - 256 : b)
 
 /**
  * A whole parameter read as RSKj's `HexAddressParam` (eth_sign, personal_unlockAccount, personal_lockAccount,

@@ -41,17 +41,20 @@ export function hexToBytesLoose(hex: string): Uint8Array {
  */
 export function jsonText(v: unknown): string {
   try {
-    return JSON.stringify(v) ?? String(v)
+    return typeof v === 'bigint' ? v.toString() : (JSON.stringify(v, bigintDigits) ?? String(v))
   } catch {
     throw invalidParams('Invalid argument: nested too deeply.')
   }
 }
 
+/** `JSON.stringify`'s replacer for a bigint (an integer literal no double holds, src/rpc/requestJson.ts): its digits. */
+const bigintDigits = (_key: string, x: unknown): unknown => (typeof x === 'bigint' ? x.toString() : x)
+
 /** A parameter as error texts quote it: at most 100 characters, whatever its size or depth. */
 export function show(v: unknown): string {
   let text: string
   try {
-    text = typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v))
+    text = typeof v === 'string' ? v : typeof v === 'bigint' ? v.toString() : (JSON.stringify(v, bigintDigits) ?? String(v))
   } catch {
     text = Array.isArray(v) ? '[…]' : '{…}'
   }
@@ -82,7 +85,7 @@ export const javaTrim = (s: string): string => (s.length <= 66 ? s : `${s.slice(
  */
 export function scalarText(v: unknown): string | undefined {
   if (typeof v === 'string') return v
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v)
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v)
   return undefined
 }
 

@@ -7,7 +7,8 @@
  * - `eth_signTypedData_v4(address, typedData)` and `eth_signTypedData` (same order, as MetaMask and Hardhat): EIP-712.
  *   The digest comes from `ox`'s `TypedData.getSignPayload` (wevm's library under viem, bundled into dist): a
  *   maintained, tested encoder, rather than one written here.
- * - `eth_signTransaction(tx)`: the raw signed legacy transaction eth_sendTransaction would send, not sent.
+ * - `eth_signTransaction(tx)`: the raw signed legacy transaction of eth_sendTransaction's fields, not sent, in canonical
+ *   bytes (a zero gas price as the empty string, not RSKj's `0x00`, which eth_sendTransaction signs: docs/compatibility.md).
  * - `personal_ecRecover(data, signature)` (geth's; web3.js `personal.ecRecover`): the address whose key made `signature`
  *   over the EIP-191 personal message `data`, as personal_sign makes it. Needs no key of the node.
  *

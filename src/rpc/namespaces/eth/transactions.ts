@@ -10,7 +10,7 @@ import { data, ZERO_HASH } from '../../format/hex.js'
 import { formatTransaction } from '../../format/transaction.js'
 import { formatReceipt } from '../../format/receipt.js'
 import { blockById } from '../../resolve.js'
-import { impersonatedTransaction, signRskjTransaction, signTransaction, type PlainTxData } from '../../../node/chain/txRecord.js'
+import { impersonatedPlainTransaction, signRskjTransaction, signTransaction, type PlainTxData } from '../../../node/chain/txRecord.js'
 import { decodeRawTransaction } from '../../codecs/rawTransaction.js'
 import type { TxRecord } from '../../../node/chain/types.js'
 import { signMessage } from '../../../node/accounts.js'
@@ -70,9 +70,9 @@ export type ChainIdQuote = 'text' | 'byte'
  */
 async function transactionData(ctx: HandlerContext, tx: TxObject, from: Uint8Array, nonce?: bigint, quote: ChainIdQuote = 'text'): Promise<PlainTxData> {
   const { node } = ctx
-  const args = transactionArguments(tx, DEFAULT_TX_GAS)
   const chainId = node.chain.common.chainId()
-  if (args.chainId !== 0 && BigInt(args.chainId) !== chainId) {
+  const args = transactionArguments(tx, DEFAULT_TX_GAS, chainId)
+  if (BigInt(args.chainId) !== 0n && BigInt(args.chainId) !== chainId) {
     throw invalidParams(`Invalid chainId: ${quote === 'text' ? tx.chainId! : signedByte(args.chainId)}`)
   }
   return {
@@ -96,7 +96,7 @@ export async function sendWithKey(ctx: HandlerContext, tx: TxObject, key: Uint8A
 
 /** Submits `tx` from `from` without a signature: impersonation (Anvil's and Hardhat's), and eth_sendUnsignedTransaction. */
 export async function sendImpersonated(ctx: HandlerContext, tx: TxObject, from: Uint8Array): Promise<string> {
-  const record = impersonatedTransaction(await transactionData(ctx, tx, from), from, ctx.node.chain.common)
+  const record = impersonatedPlainTransaction(await transactionData(ctx, tx, from), from, ctx.node.chain.common)
   return submit(ctx, record, !namesGas(tx))
 }
 
@@ -111,7 +111,7 @@ export async function transactionFrom(ctx: HandlerContext, tx: TxObject, from: U
   const impersonated = !node.options.hosted && node.accounts.unlockedKey(fromHex) === undefined && node.impersonation.has(fromHex)
   const key = impersonated ? undefined : walletKey(ctx, from, `Could not find account for address: ${fromHex}`)
   const data = await transactionData(ctx, tx, from, nonce)
-  return key === undefined ? impersonatedTransaction(data, from, node.chain.common) : signRskjTransaction(data, key, node.chain.common)
+  return key === undefined ? impersonatedPlainTransaction(data, from, node.chain.common) : signRskjTransaction(data, key, node.chain.common)
 }
 
 /** Signs `tx` with the node's key for its sender without sending it (eth_signTransaction). */
