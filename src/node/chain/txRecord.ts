@@ -22,9 +22,7 @@ export const TX_OPTIONS = { allowUnlimitedInitCodeSize: true }
 
 /** Wraps a signed, frozen transaction; the hash is taken over the bytes received, not a re-encoding. */
 export function recordOf(tx: LegacyTx, raw: Uint8Array = tx.serialize()): TxRecord {
-  const from = tx.getSenderAddress().bytes
-  const hash = keccak256(raw)
-  return { tx, raw, hash, hashHex: flatHex(hash), from, fromHex: flatHex(from) }
+  return rskjRecord(tx, raw, tx.getSenderAddress().bytes)
 }
 
 /**
@@ -51,14 +49,17 @@ export function impersonatedPlainTransaction(data: PlainTxData, from: Uint8Array
   const refusal = nonceRefusal(fields[0]!)
   if (unheld === undefined && refusal === undefined) return impersonatedTransaction(data, from, common)
   const signed = [...fields, unpaddedBytes(35n + 2n * common.chainId()), unpaddedBytes(bytesToBigInt(from)), Uint8Array.of(1)]
-  const tx = createLegacyTxFromBytesArray(heldEngineFields(signed, unheld !== undefined), { common, ...TX_OPTIONS, freeze: false })
+  return pinnedRskjRecord(signed, from, common, refusal, unheld)
+}
+
+/**
+ * The record of RSKj's nine signed fields `rskj` whose engine transaction (unfrozen, built from `heldEngineFields`)
+ * answers `from` as its sender, whatever its own recovery would give; the engine's constructor throws what it refuses.
+ */
+export function pinnedRskjRecord(rskj: Uint8Array[], from: Uint8Array, common: Common, nonceRefusal?: string, unheld?: TxRecord['unheld']): TxRecord {
+  const tx = createLegacyTxFromBytesArray(heldEngineFields(rskj, unheld !== undefined), { common, ...TX_OPTIONS, freeze: false })
   pinSender(tx, from)
-  const raw = rlpEncode(signed)
-  const hash = keccak256(raw)
-  const record: TxRecord = { tx, raw, hash, hashHex: flatHex(hash), from, fromHex: flatHex(from) }
-  if (refusal !== undefined) record.nonceRefusal = refusal
-  if (unheld !== undefined) record.unheld = unheld
-  return record
+  return rskjRecord(tx, rlpEncode(rskj), from, nonceRefusal, unheld)
 }
 
 /**
@@ -129,25 +130,21 @@ export function signRskjTransaction(data: PlainTxData, privateKey: Uint8Array, c
   if (data.gasPrice !== 0n && unheld === undefined && refusal === undefined) return signTransaction(data, privateKey, common)
   const signed = signedLegacyFields(fields, privateKey, common)
   const from = privateKeyToAddress(privateKey)
-  const raw = rlpEncode(signed)
-  const engine = heldEngineFields(signed, unheld !== undefined)
   // The engine's transaction holds the numbers without their leading zeros, so its own recovery would use another
   // message than the one signed: it is handed the key's sender. The common case, a zero gas price alone, as
   // signTransaction does it (a copy of the Common's template, its sender cache seeded: the engine's constructor and a
   // pinned method cost a send at gas price 0 a fifth of its time); else an unfrozen transaction, its sender pinned.
-  const seeded = unheld === undefined && refusal === undefined ? legacyTxFromFields(common, engine, () => createLegacyTxFromBytesArray(engine, { common, ...TX_OPTIONS })) : undefined
-  let tx: LegacyTx
-  if (seeded !== undefined && seedSender(seeded, publicKeyOf(privateKey))) tx = seeded
-  else {
-    tx = createLegacyTxFromBytesArray(engine, { common, ...TX_OPTIONS, freeze: false })
-    pinSender(tx, from)
+  if (unheld === undefined && refusal === undefined) {
+    const engine = heldEngineFields(signed, false)
+    const seeded = legacyTxFromFields(common, engine, () => createLegacyTxFromBytesArray(engine, { common, ...TX_OPTIONS }))
+    if (seedSender(seeded, publicKeyOf(privateKey))) return rskjRecord(seeded, rlpEncode(signed), from)
   }
-  return rskjRecord(tx, raw, from, refusal, unheld)
+  return pinnedRskjRecord(signed, from, common, refusal, unheld)
 }
 
 /**
- * The record of a transaction whose bytes are RSKj's (`raw`, hashed as they are) and whose engine transaction `tx` was
- * handed its sender `from`, with what admission refuses it for (`nonceRefusal`, `unheld`; types.ts).
+ * The record of the engine transaction `tx` with the bytes `raw` (hashed as they are: RSKj's, which may not be the
+ * engine's encoding) and the sender `from`, with what admission refuses it for (`nonceRefusal`, `unheld`; types.ts).
  */
 export function rskjRecord(tx: LegacyTx, raw: Uint8Array, from: Uint8Array, nonceRefusal?: string, unheld?: TxRecord['unheld']): TxRecord {
   const hash = keccak256(raw)

@@ -10,13 +10,11 @@
  * pool's text, which admission answers at the pool's place for it (src/node/pool/admission.ts).
  */
 import type { Common } from '@ethereumjs/common'
-import { createLegacyTxFromBytesArray } from '@ethereumjs/tx'
 import { invalidParams } from '../../errors.js'
-import { legacySigningHash, pinSender, rskjRecord, TX_OPTIONS } from '../../node/chain/txRecord.js'
+import { legacySigningHash, pinnedRskjRecord } from '../../node/chain/txRecord.js'
 import type { TxRecord } from '../../node/chain/types.js'
-import { heldEngineFields, nonceRefusal as refusalOf, rskjEncodedFields, unheldAmounts } from '../../node/chain/rskjTxFields.js'
+import { nonceRefusal as refusalOf, rskjEncodedFields, unheldAmounts } from '../../node/chain/rskjTxFields.js'
 import { ecrecover, publicKeyToAddress } from '../../node/crypto.js'
-import { rlpEncode } from '../../node/rlp.js'
 import { noSenderRecovered } from './rskjRawChecks.js'
 
 /**
@@ -28,13 +26,11 @@ import { noSenderRecovered } from './rskjRawChecks.js'
  */
 export function decodeNonCanonical(fields: Uint8Array[], common: Common, chainId: bigint | undefined): TxRecord {
   const rskj = rskjEncodedFields(fields)
-  const raw = rlpEncode(rskj)
   const nonceRefusal = refusalOf(rskj[0]!)
   // A refused nonce never reaches the engine's execution: admission answers the refusal first. One the engine cannot
   // hold is left out of its transaction (only the fields checked before the nonce are read); so are amounts it cannot
   // hold, which admission refuses at their own checks (types.ts `unheld`).
   const unheld = unheldAmounts(rskj)
-  const engine = heldEngineFields(rskj, unheld !== undefined)
   let from: Uint8Array
   try {
     const publicKey = ecrecover(legacySigningHash(rskj, chainId), bytesToV(rskj[6]!), rskj[7]!, rskj[8]!, chainId)
@@ -42,14 +38,11 @@ export function decodeNonCanonical(fields: Uint8Array[], common: Common, chainId
   } catch {
     throw noSenderRecovered()
   }
-  let tx
   try {
-    tx = createLegacyTxFromBytesArray(engine, { common, ...TX_OPTIONS, freeze: false })
+    return pinnedRskjRecord(rskj, from, common, nonceRefusal, unheld)
   } catch (e) {
     throw invalidParams(`Invalid input: ${e instanceof Error ? e.message : String(e)}`)
   }
-  pinSender(tx, from)
-  return rskjRecord(tx, raw, from, nonceRefusal, unheld)
 }
 
 const bytesToV = (v: Uint8Array): bigint => BigInt(v[0] ?? 0)
