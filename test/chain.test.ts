@@ -152,7 +152,11 @@ describe('chain_getRawTransactionReceiptByHash and chain_getTransactionReceiptNo
     expect(await p.request({ method: 'chain_getRawTransactionReceiptByHash', params: [ZERO_HASH] })).toBeNull()
     expect(await p.request({ method: 'chain_getTransactionReceiptNodesByHash', params: [(await block(p, '0x1')).hash, hashes[0]] })).toBeNull()
     expect(await p.request({ method: 'chain_getTransactionReceiptNodesByHash', params: [ZERO_HASH, hashes[0]] })).toBeNull()
-    await rejects(p.request({ method: 'chain_getRawTransactionReceiptByHash', params: ['0xzz'] }), -32602, 'Invalid transaction hash: incorrect length.')
+    // RskModuleImpl.getRawTransactionReceiptByHash takes a plain String: HexUtils.stringHexToByteArray, then the receipt
+    // store's lookup of those bytes, which finds nothing for another length than 32 bytes.
+    expect(await p.request({ method: 'chain_getRawTransactionReceiptByHash', params: ['0x1234'] })).toBeNull()
+    expect(await p.request({ method: 'rsk_getRawTransactionReceiptByHash', params: [hashes[0]!.slice(0, 64)] })).toBeNull()
+    await rejects(p.request({ method: 'chain_getRawTransactionReceiptByHash', params: ['0xzz'] }), -32602, 'Invalid transaction hash format: invalid hex value')
     await rejects(p.request({ method: 'chain_getTransactionReceiptNodesByHash', params: [mined.hash] }), -32602, 'method parameters invalid')
   })
 

@@ -5,7 +5,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { blockHash, txHash } from '../codecs/primitives.js'
-import { retrieverBlockId } from '../codecs/rskjText.js'
+import { hashText, retrieverBlockId } from '../codecs/rskjText.js'
 import { method, noParams, type MethodTable } from '../method.js'
 import { data } from '../format/hex.js'
 import { blockOrPending } from '../resolve.js'
@@ -37,8 +37,12 @@ export const chainMethods: MethodTable = {
     return block === undefined ? null : data(encodeRskHeaderFull(block.header))
   }),
 
-  /** RSK receipt RLP `[postTxState, cumulativeGas, bloom, logs, gasUsed, status]`; null if not mined. */
-  chain_getRawTransactionReceiptByHash: method([txHash], ({ node }, hash) => {
+  /**
+   * RSK receipt RLP `[postTxState, cumulativeGas, bloom, logs, gasUsed, status]`; null if not mined. The hash is a plain
+   * `String` read by `HexUtils.stringHexToByteArray` and looked up as it is (`ReceiptStoreImpl.getInMainChain`), so hex
+   * of another length than 32 bytes finds no receipt: null (`hashText`).
+   */
+  chain_getRawTransactionReceiptByHash: method([hashText], ({ node }, hash) => {
     const loc = node.chain.store.getTx(bytesToHex(hash))
     return loc === undefined ? null : data(encodeRskReceipt(loc.block.receipts[loc.index]!))
   }),
