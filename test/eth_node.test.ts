@@ -40,6 +40,12 @@ describe('network identity', () => {
   it('web3_sha3 hashes with keccak-256 and wants a 0x prefix', async () => {
     expect(await p.request({ method: 'web3_sha3', params: ['0x68656c6c6f'] })).toBe(keccak256('0x68656c6c6f'))
     await rejects(p.request({ method: 'web3_sha3', params: ['68656c6c6f'] }), -32602, "Parameter must be hexadecimal encoded with the '0x' prefix.")
+    // Web3Impl.web3_sha3: HexUtils.isHexWithPrefix wants a digit after the prefix and reads the text lower-cased; then
+    // HexUtils.decode removes a lower-case 0x only, and Bouncy Castle's Hex.decode throws at the X (-32603).
+    await rejects(p.request({ method: 'web3_sha3', params: ['0x'] }), -32602, "Parameter must be hexadecimal encoded with the '0x' prefix.")
+    await rejects(p.request({ method: 'web3_sha3', params: ['0X68656c6c6f'] }), -32603, 'Internal server error')
+    expect(await p.request({ method: 'web3_sha3', params: ['0x68656C6C6F'] })).toBe(keccak256('0x68656c6c6f'))
+    expect(await p.request({ method: 'web3_sha3', params: ['0x123'] })).toBe(keccak256('0x0123'))
   })
 })
 

@@ -2,7 +2,7 @@
  * Pure decoders of JSON-RPC parameters into domain values. Each throws -32602 with RSKj's text
  * (`java/org/ethereum/rpc/parameters/*`, reference §1.4).
  */
-import { invalidParams } from '../../errors.js'
+import { internalError, invalidParams } from '../../errors.js'
 
 /** A decoder of one positional parameter. `optional` ones may be omitted (or null) at the end of `params`. */
 export interface Codec<T> {
@@ -236,9 +236,15 @@ export const data: Codec<Uint8Array> = (v) => {
   throw invalidParams('Invalid data format: invalid hex value.')
 }
 
-/** `0x`-prefixed byte string, as `web3_sha3` requires. */
+/**
+ * `web3_sha3`'s input (`Web3Impl.web3_sha3`): `HexUtils.isHexWithPrefix` checks the lower-cased text, so a `0x` or `0X`
+ * and at least one hex digit of any case, else -32602 `Parameter must be hexadecimal encoded with the '0x' prefix.`
+ * (`0x` alone too); then `HexUtils.decode` removes a lower-case `0x` only and left-pads an odd digit count, so after
+ * `0X` Bouncy Castle's `Hex.decode` meets the `X` and throws (`DecoderException`: -32603 `Internal server error`).
+ */
 export const prefixedData: Codec<Uint8Array> = (v) => {
-  if (typeof v !== 'string' || !v.startsWith('0x')) throw invalidParams("Parameter must be hexadecimal encoded with the '0x' prefix.")
+  if (typeof v !== 'string' || !/^0[xX][0-9a-fA-F]+$/.test(v)) throw invalidParams("Parameter must be hexadecimal encoded with the '0x' prefix.")
+  if (v[1] === 'X') throw internalError(new Error('exception decoding Hex string: invalid characters encountered in Hex string'))
   return data(v)
 }
 
