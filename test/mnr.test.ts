@@ -129,6 +129,26 @@ describe('mnr_submitBitcoinBlock*', () => {
     expect(await rq(p, 'eth_blockNumber')).toBe('0x0')
   })
 
+  it("reads the arguments as MnrModuleImpl's Strings: JSON numbers as their text, the first ignored, the count by Integer.parseInt(x, 16)", async () => {
+    const p = await fresh({ mining: { auto: false } })
+    // submitBitcoinBlockPartialMerkle tests merkleHashesHex.isEmpty() before it decodes the header or the coinbase.
+    await rejects(rq(p, 'mnr_submitBitcoinBlockPartialMerkle', ['0', 'zz', 'zz', '', '1']), -33000, "The list of merkle hashes can't be empty")
+    const args = (b: ReturnType<typeof bitcoinBlock>) => [
+      b.block.toHex(true),
+      b.coinbase.toHex(),
+      [Buffer.from(b.coinbase.getHash()), ...branch(b.txs)].map((h) => h.toString('hex')).join(' '),
+    ]
+    let work = await rq(p, 'mnr_getWork')
+    let b = bitcoinBlock(work.blockHashForMergedMining, 2)
+    // Integer.parseInt takes a sign, and nothing past a Java int.
+    await rejects(rq(p, 'mnr_submitBitcoinBlockPartialMerkle', [null, ...args(b), '80000000']), -32602, /Invalid transaction count 80000000/)
+    // The block hash argument is only logged (null is fine); the count 3, a JSON number, is Jackson's text "3".
+    expect((await rq(p, 'mnr_submitBitcoinBlockPartialMerkle', [null, ...args(b), 3])).blockIncludedHeight).toBe('0x1')
+    work = await rq(p, 'mnr_getWork')
+    b = bitcoinBlock(work.blockHashForMergedMining, 2)
+    expect((await rq(p, 'mnr_submitBitcoinBlockPartialMerkle', [12, ...args(b), '-1'])).blockIncludedHeight).toBe('0x2')
+  })
+
   it('a template goes stale when the chain moves on', async () => {
     const p = await fresh()
     const work = await rq(p, 'mnr_getWork')

@@ -5,7 +5,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { invalidParams, submitBlockError } from '../../errors.js'
-import { data as dataCodec, hash32, show, string, type Codec } from '../codecs/primitives.js'
+import { data as dataCodec, hash32, scalarText, show, string, type Codec } from '../codecs/primitives.js'
 import { method, noParams, type HandlerContext, type MethodTable } from '../method.js'
 import { data, jsonHex, quantity } from '../format/hex.js'
 import { rskBlockHash } from '../../node/rsk/header/header.js'
@@ -36,6 +36,34 @@ const hashList: Codec<Uint8Array[]> = (v) => {
     if (b.length !== 32) throw invalidParams(`Invalid hash ${h}: expected 32 bytes`)
     return b
   })
+}
+
+/**
+ * A `String` argument of `Web3MnrModule` as Jackson's `StringDeserializer` reads it: a string as it is, a JSON number
+ * or boolean as its text (`scalarText`), so a transaction count sent as the number `3` is the text `3`. Null is a
+ * NullPointerException in `MnrModuleImpl` (-32603), and an object or array a Jackson mapping error (-32700): -32602
+ * here.
+ */
+const javaString: Codec<string> = (v) => {
+  const text = scalarText(v)
+  if (text === undefined) throw invalidParams(`Invalid argument "${show(v)}": param should be a string.`)
+  return text
+}
+
+/** The first argument of the two submit methods with a header: only logged by `MnrModuleImpl`, so any scalar or null. */
+const ignored: Codec<undefined> = (v) => {
+  if (v !== null && v !== undefined) javaString(v)
+  return undefined
+}
+
+/**
+ * The transaction count, `Integer.parseInt(text, 16)`: hex digits of any case after an optional sign, within a Java
+ * `int` (RSKj's NumberFormatException, -32603, is -32602 here). The RSKIP92 proof builder does not use it.
+ */
+function txCount(text: string): number {
+  const n = /^[+-]?[0-9a-fA-F]+$/.test(text) ? parseInt(text, 16) : NaN
+  if (!(n >= -(2 ** 31) && n < 2 ** 31)) throw invalidParams(`Invalid transaction count ${text}: expected a Java int in hex without 0x`)
+  return n
 }
 
 const target = (difficulty: bigint): string => '0x' + difficultyToTarget(difficulty).toString(16).padStart(64, '0')
@@ -97,17 +125,25 @@ export const mnrMethods: MethodTable = {
     }
   }),
 
-  mnr_submitBitcoinBlock: method([bareHex], (ctx, block) => submit(ctx, parse(() => fieldsFromBitcoinBlock(block)))),
+  mnr_submitBitcoinBlock: method([javaString], (ctx, block) => {
+    const bytes = bareHex(block)
+    return submit(ctx, parse(() => fieldsFromBitcoinBlock(bytes)))
+  }),
 
-  /** The first argument (a block hash) is ignored, as in RSKj. */
-  mnr_submitBitcoinBlockTransactions: method([string, bareHex, bareHex, hashList], (ctx, _hash, header, coinbase, txids) =>
-    submit(ctx, parse(() => fieldsFromBlockTransactions(header, coinbase, txids))),
-  ),
+  /** The first argument (a block hash) is ignored, as in RSKj; the others are read in `MnrModuleImpl`'s order. */
+  mnr_submitBitcoinBlockTransactions: method([ignored, javaString, javaString, javaString], (ctx, _hash, header, coinbase, txids) => {
+    const [h, c, t] = [bareHex(header), bareHex(coinbase), hashList(txids)]
+    return submit(ctx, parse(() => fieldsFromBlockTransactions(h, c, t)))
+  }),
 
-  mnr_submitBitcoinBlockPartialMerkle: method([string, bareHex, bareHex, string, string], (ctx, _hash, header, coinbase, hashes, count) => {
+  /**
+   * `MnrModuleImpl.submitBitcoinBlockPartialMerkle`: the empty-list check comes before any argument is decoded, the
+   * count is read last.
+   */
+  mnr_submitBitcoinBlockPartialMerkle: method([ignored, javaString, javaString, javaString, javaString], (ctx, _hash, header, coinbase, hashes, count) => {
     if (hashes.trim() === '') throw submitBlockError("The list of merkle hashes can't be empty")
-    if (!/^[0-9a-fA-F]+$/.test(count)) throw invalidParams(`Invalid transaction count ${count}: expected hex without 0x`)
-    return submit(ctx, parse(() => fieldsFromPartialMerkle(header, coinbase, hashList(hashes), parseInt(count, 16))))
+    const [h, c, m, n] = [bareHex(header), bareHex(coinbase), hashList(hashes), txCount(count)]
+    return submit(ctx, parse(() => fieldsFromPartialMerkle(h, c, m, n)))
   }),
 
   /** [pow-hash, seed hash, target] (spec "Work data"): the pow-hash is the hash for merged mining; RSK has no DAG seed. */
