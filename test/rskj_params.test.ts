@@ -94,6 +94,9 @@ describe('indexes (HexIndexParam: HexStringParam, then Integer.parseInt(digits, 
       await rejects(rq(p, m!, [block, '0x' + '0'.repeat(65)]), -32602, `Invalid argument: 0x${'0'.repeat(64)}...`)
       await rejects(rq(p, m!, [block, '0xA']), -32602, 'Invalid argument "0xA": param should be a hex value string.')
       await rejects(rq(p, m!, [block, 1]), -32602, 'Invalid argument "1": param should be a hex value string.')
+      // HexIndexParam.Deserializer reads jp.getText(): the token an object or array starts with.
+      await rejects(rq(p, m!, [block, { index: '0x0' }]), -32602, 'Invalid argument "{": param should be a hex value string.')
+      await rejects(rq(p, m!, [block, ['0x0']]), -32602, 'Invalid argument "[": param should be a hex value string.')
     }
     expect(await rq(p, 'eth_getTransactionByBlockNumberAndIndex', ['0x1', '0x7fffffff'])).toBeNull()
     expect((await rq(p, 'eth_getTransactionByBlockNumberAndIndex', ['0x1', '0x0000'])).blockHash).toBe(block1.hash)

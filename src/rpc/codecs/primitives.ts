@@ -214,10 +214,11 @@ export function hexStringParam(text: string): void {
 /**
  * Index (`HexIndexParam`, org/ethereum/rpc/parameters/HexIndexParam.java): `hexStringParam`'s check, then
  * `Integer.parseInt(digits, 16)`: `0x`, `""` and anything past 2^31 − 1 are `Invalid index param: value must be a
- * valid hex number.` A JSON number is its text (no `0x`: refused).
+ * valid hex number.` A JSON number is its text (no `0x`: refused), an object or array the token `jp.getText()` stands
+ * on (`{`, `[`: `tokenText`).
  */
 export const hexIndex: Codec<bigint> = (v) => {
-  const text = scalarText(v) ?? show(v)
+  const text = tokenText(v) ?? show(v)
   hexStringParam(text)
   const digits = text.slice(2)
   if (digits === '' || BigInt('0x' + digits) > 0x7fffffffn) throw invalidParams('Invalid index param: value must be a valid hex number.')
