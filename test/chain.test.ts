@@ -157,6 +157,13 @@ describe('chain_getRawTransactionReceiptByHash and chain_getTransactionReceiptNo
     expect(await p.request({ method: 'chain_getRawTransactionReceiptByHash', params: ['0x1234'] })).toBeNull()
     expect(await p.request({ method: 'rsk_getRawTransactionReceiptByHash', params: [hashes[0]!.slice(0, 64)] })).toBeNull()
     await rejects(p.request({ method: 'chain_getRawTransactionReceiptByHash', params: ['0xzz'] }), -32602, 'Invalid transaction hash format: invalid hex value')
+    // rsk_getRawBlockHeaderByHash / getTransactionReceiptNodesByHash take plain Strings (HexUtils.stringHexToByteArray
+    // left-pads an odd digit count, then Keccak256 wants 32 bytes): 63 digits without 0x name the block.
+    // 63 digits without 0x are 32 bytes: an unknown block (null), and a transaction not in the block (null).
+    expect(await p.request({ method: 'rsk_getRawBlockHeaderByHash', params: ['1'.repeat(63)] })).toBeNull()
+    expect(await p.request({ method: 'chain_getTransactionReceiptNodesByHash', params: [mined.hash, '1'.repeat(63)] })).toBeNull()
+    await rejects(p.request({ method: 'chain_getRawBlockHeaderByHash', params: ['0x1234'] }), -32602, 'Invalid block hash: incorrect length.')
+    await rejects(p.request({ method: 'chain_getTransactionReceiptNodesByHash', params: [mined.hash, '0x1234'] }), -32602, 'Invalid transaction hash: incorrect length.')
     await rejects(p.request({ method: 'chain_getTransactionReceiptNodesByHash', params: [mined.hash] }), -32602, 'method parameters invalid')
   })
 
