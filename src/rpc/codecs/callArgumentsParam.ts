@@ -20,7 +20,7 @@
  */
 import { internalError, invalidParams } from '../../errors.js'
 import { asObject, type CallObject } from './objects.js'
-import { address, asText, data, hexNumberText, javaNumber, tokenText, type Codec } from './primitives.js'
+import { address, asText, data, hexNumberText, JAVA_DECIMAL, javaNumber, tokenText, type Codec } from './primitives.js'
 
 /** The object as step 1 leaves it: addresses and data read, numbers kept as their text. */
 export interface CallArgumentsParam {
@@ -52,7 +52,7 @@ export function nodeText(v: unknown): string | undefined {
  * refused here (RSKj: a NullPointerException, -32603).
  */
 export function callArgumentsParam(v: unknown): CallArgumentsParam {
-  const o = v !== null && typeof v !== 'object' ? {} : Array.isArray(v) ? {} : asObject(v, 'transaction call object')
+  const o = v === null || (typeof v === 'object' && !Array.isArray(v)) ? asObject(v, 'transaction call object') : {}
   const out: CallArgumentsParam = {}
   const text = (key: string): string | undefined => nodeText(o[key])
   const from = text('from')
@@ -125,7 +125,7 @@ function chainIdByte(text: string): number {
     bytes = Math.ceil(digits.length / 2)
     first = bytes === 1 ? Number.parseInt(digits, 16) : 0
   } else {
-    if (!/^[+-]?[0-9]+$/.test(text)) return refuse()
+    if (!JAVA_DECIMAL.test(text)) return refuse()
     const n = BigInt(text)
     // ByteUtil.bigIntegerToBytes: toByteArray without a leading 0 byte (so 128-255 are one byte too).
     const magnitude = n < 0n ? -n - 1n : n

@@ -22,6 +22,9 @@ const HEX = /^[0-9a-fA-F]*$/
 /** Java's `Long.MAX_VALUE`: the largest number RSKj's readers that parse into a `long` accept. */
 export const JAVA_LONG_MAX = 2n ** 63n - 1n
 
+/** What Java's `new BigInteger(text)` (radix 10) reads: an optional sign, then decimal digits. */
+export const JAVA_DECIMAL = /^[+-]?[0-9]+$/
+
 /**
  * RSKj's `HexUtils.removeHexPrefix`: the text without a leading lower-case `0x` (`hasHexPrefix`); an upper-case `0X`
  * is no prefix, so its `X` is read as a (bad) digit.
@@ -158,7 +161,7 @@ export function hexNumberText(v: unknown): string {
   const text = scalarText(v)
   if (text === undefined || text.length > 66) throw invalidParams(`Invalid param: ${text === undefined ? 'null' : javaTrim(text)}`)
   const body = removeHexPrefix(text)
-  if (!HEX.test(body) && !/^[+-]?[0-9]+$/.test(text)) throw invalidParams(`Invalid param ${text}: value must be a valid hex or string number.`)
+  if (!HEX.test(body) && !JAVA_DECIMAL.test(text)) throw invalidParams(`Invalid param ${text}: value must be a valid hex or string number.`)
   return text
 }
 
@@ -170,7 +173,7 @@ export function hexNumberText(v: unknown): string {
  */
 export function javaNumber(text: string): bigint {
   if (text.startsWith('0x')) return text.length === 2 ? 0n : BigInt(text)
-  if (!/^[+-]?[0-9]+$/.test(text)) throw invalidParams('Number values should not contain letters or hex values should start with 0x.')
+  if (!JAVA_DECIMAL.test(text)) throw invalidParams('Number values should not contain letters or hex values should start with 0x.')
   const n = BigInt(text)
   if (n >= 0n) return n
   let bits = 8n

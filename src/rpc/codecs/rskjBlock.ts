@@ -8,7 +8,7 @@
 import { invalidParams } from '../../errors.js'
 import { asText, blockHash, JAVA_LONG_MAX, hexNumberText, show, tokenText, type Codec } from './primitives.js'
 import { retrieverBlockId } from './rskjText.js'
-import type { BlockSelector } from './block.js'
+import type { BlockSelector, BlockTag } from './block.js'
 
 /** `Utils.isDecimalString` and `Utils.isHexadecimalString` (org/ethereum/util/Utils.java): `\d+`, `0x[\da-fA-F]+`. */
 const DECIMAL = /^[0-9]+$/
@@ -39,9 +39,8 @@ export function executionBlockId(text: string): BlockSelector {
   if (text === 'earliest' || text === 'latest' || text === 'pending') return { kind: 'tag', tag: text }
   const hex = HEX_NUMBER.test(text)
   if (hex || DECIMAL.test(text)) {
-    const digits = (hex ? text.slice(2) : text).replace(/^0+(?=.)/, '')
-    const number = digits.length > 20 ? JAVA_LONG_MAX + 1n : BigInt(hex ? '0x' + digits : digits)
-    if (number > JAVA_LONG_MAX) {
+    const number = javaLong(text, hex)
+    if (number === undefined) {
       // RSKj's own text, then what the number most likely is: ethers passes a block hash given as `blockTag` on.
       const hint = hex && text.length === 66 ? ' (a block hash is not a block number here: pass {"blockHash": "<hash>"}, EIP-1898)' : ''
       throw invalidParams(`Invalid ${hex ? 'hexadecimal' : 'decimal'} number: ${show(text)}${hint}`)
@@ -118,11 +117,21 @@ export const numberBlockId = blockIdentifierParam(retrieverBlockId)
 export const filterBound: Codec<BlockSelector> = (v) => {
   const text = identifierText(asText(v))
   const tag = text.toLowerCase()
-  if (tag === 'latest' || tag === 'earliest' || tag === 'pending' || tag === 'safe' || tag === 'finalized') return { kind: 'tag', tag }
-  if (DECIMAL.test(text)) throw invalidParams(`invalid blocknumber ${show(text)}`)
-  // Significant digits only: a long string of zeros is a small number, and a long one is not turned into a BigInt.
-  const digits = text.slice(2).replace(/^0+/, '')
-  const number = digits.length <= 16 ? BigInt('0x' + (digits === '' ? '0' : digits)) : undefined
-  if (number === undefined || number > JAVA_LONG_MAX) throw invalidParams(`invalid blocknumber ${show(text)}`)
+  if (TAGS.includes(tag)) return { kind: 'tag', tag: tag as BlockTag }
+  // identifierText let through decimal digits or a `0x` number: only the latter is read, as a long.
+  const number = DECIMAL.test(text) ? undefined : javaLong(text, true)
+  if (number === undefined) throw invalidParams(`invalid blocknumber ${show(text)}`)
   return { kind: 'number', number }
+}
+
+/**
+ * `text`'s `0x` hex or decimal digits as Java reads them into a `long` (`Long.parseLong`, `Utils.hexadecimalStringToLong`);
+ * undefined past 2^63 − 1. Significant digits only: leading zeros are a small number, and a long run never becomes a
+ * BigInt.
+ */
+function javaLong(text: string, hex: boolean): bigint | undefined {
+  const digits = (hex ? text.slice(2) : text).replace(/^0+/, '')
+  if (digits.length > (hex ? 16 : 19)) return undefined
+  const n = digits === '' ? 0n : BigInt(hex ? '0x' + digits : digits)
+  return n > JAVA_LONG_MAX ? undefined : n
 }
