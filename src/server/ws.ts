@@ -122,10 +122,14 @@ export function attachWebSocket(
         return ws.bufferedAmount + heldBytes
       },
     }
-    const overflow = (reason: string): void => {
+    /** Ends the socket's subscriptions and drops what they hold: the socket is going. */
+    const endSubscriptions = (): void => {
       subs.close()
       held.clear()
       heldBytes = 0
+    }
+    const overflow = (reason: string): void => {
+      endSubscriptions()
       ws.close(1008, reason)
     }
     const send = (json: string): void => {
@@ -139,9 +143,7 @@ export function attachWebSocket(
     // Closed by the budget: the subscriptions stop at once (the 'close' event comes only once the loop turns, and a
     // hardhat_mine turn makes 1,000 blocks), then the socket goes with what it holds.
     const cut = (): void => {
-      subs.close()
-      held.clear()
-      heldBytes = 0
+      endSubscriptions()
       ws.terminate()
     }
     const subs = provider.openSubscriptions((subscription, result) => {
@@ -170,11 +172,7 @@ export function attachWebSocket(
     const plain: Transport = { local: subs.methods, maxReplyBytes, ...(veto ? { veto } : {}) }
     ws.on('pong', () => alive.set(ws, true))
     ws.on('error', () => ws.terminate())
-    ws.on('close', () => {
-      subs.close()
-      held.clear()
-      heldBytes = 0
-    })
+    ws.on('close', endSubscriptions)
     ws.on('message', (data, isBinary) => {
       void (async () => {
         let payload: unknown
