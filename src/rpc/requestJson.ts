@@ -9,6 +9,8 @@
 
 /** The marker a lossy literal is written as before the second parse; a string no client sends. */
 const MARK = `\u0000rsksim-integer-${Math.random().toString(36).slice(2)}:`
+/** The marker as it opens a JSON string (its NUL escaped): a literal and `"` close it. */
+const MARK_JSON = JSON.stringify(MARK).slice(0, -1)
 
 /** `JSON.parse(text)` (throws as it does), with integer literals no double holds exactly as bigints. */
 export function parseRequestJson(text: string): unknown {
@@ -29,10 +31,9 @@ export function parseRequestJson(text: string): unknown {
 
 /** The text with each integer literal outside strings that a double does not hold exactly written as a marked string; undefined when there is none. */
 function markLossyIntegers(text: string): string | undefined {
-  let out = ''
+  const parts: string[] = []
   let from = 0
   let i = 0
-  let found = false
   const n = text.length
   while (i < n) {
     const c = text.charCodeAt(i)
@@ -43,22 +44,30 @@ function markLossyIntegers(text: string): string | undefined {
       i++
       continue
     }
-    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+    if (c === 0x2d || isDigit(c)) {
       const start = i
+      // An integer literal is a sign and digits only; a fraction or an exponent makes it a double.
+      let integer = true
       i++
-      while (i < n && /[0-9.eE+-]/.test(text[i]!)) i++
-      const literal = text.slice(start, i)
-      if (/^-?[0-9]+$/.test(literal) && String(Number(literal)) !== literal) {
-        out += text.slice(from, start) + JSON.stringify(MARK + literal)
-        from = i
-        found = true
+      for (let d = text.charCodeAt(i); i < n && isNumberChar(d); d = text.charCodeAt(++i)) integer &&= isDigit(d)
+      // Fewer than 16 characters is at most 15 digits, which a double holds exactly.
+      if (integer && i - start >= 16) {
+        const literal = text.slice(start, i)
+        if (String(Number(literal)) !== literal) {
+          parts.push(text.slice(from, start), MARK_JSON, literal, '"')
+          from = i
+        }
       }
       continue
     }
     i++
   }
-  return found ? out + text.slice(from) : undefined
+  if (parts.length === 0) return undefined
+  parts.push(text.slice(from))
+  return parts.join('')
 }
+
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39
 
 /** The parsed value with the marked strings turned into bigints (iteratively: a deep body must not overflow the stack). */
 function unmark(root: unknown): unknown {
@@ -83,4 +92,9 @@ function unmark(root: unknown): unknown {
     }
   }
   return fix(root)
+}
+
+/** A character of a JSON number literal after its first: a digit, `.`, `e`, `E`, `+` or `-`. */
+function isNumberChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d
 }
