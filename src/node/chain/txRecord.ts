@@ -67,7 +67,7 @@ export function pinnedRskjRecord(rskj: Uint8Array[], from: Uint8Array, common: C
  * recovers to: for impersonated transactions, stored ones (the sender recorded), and raw ones whose sender RSKj
  * recovers from another message than the engine would (src/rpc/codecs/nonCanonicalTransaction.ts).
  */
-export function pinSender(tx: LegacyTx, from: Uint8Array): void {
+function pinSender(tx: LegacyTx, from: Uint8Array): void {
   const sender = new Address(from)
   Object.defineProperty(tx, 'getSenderAddress', { value: () => sender })
 }
@@ -146,7 +146,7 @@ export function signRskjTransaction(data: PlainTxData, privateKey: Uint8Array, c
  * The record of the engine transaction `tx` with the bytes `raw` (hashed as they are: RSKj's, which may not be the
  * engine's encoding) and the sender `from`, with what admission refuses it for (`nonceRefusal`, `unheld`; types.ts).
  */
-export function rskjRecord(tx: LegacyTx, raw: Uint8Array, from: Uint8Array, nonceRefusal?: string, unheld?: TxRecord['unheld']): TxRecord {
+function rskjRecord(tx: LegacyTx, raw: Uint8Array, from: Uint8Array, nonceRefusal?: string, unheld?: TxRecord['unheld']): TxRecord {
   const hash = keccak256(raw)
   const record: TxRecord = { tx, raw, hash, hashHex: flatHex(hash), from, fromHex: flatHex(from) }
   if (nonceRefusal !== undefined) record.nonceRefusal = nonceRefusal

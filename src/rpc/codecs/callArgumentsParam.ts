@@ -40,7 +40,7 @@ export interface CallArgumentsParam {
  * A field's text as `CallArgumentsParam.paramOrNull` reads it: Jackson's `JsonNode.asText()` (`asText`), undefined for
  * what JSON writes as `null` (NaN and the infinities too), which the deserializer skips.
  */
-export function nodeText(v: unknown): string | undefined {
+function nodeText(v: unknown): string | undefined {
   if (v === undefined || v === null || (typeof v === 'number' && !Number.isFinite(v))) return undefined
   return asText(v)
 }

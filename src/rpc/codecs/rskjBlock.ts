@@ -20,7 +20,7 @@ const TAGS = ['pending', 'latest', 'earliest', 'finalized', 'safe']
  * object or array: its first token, `{` or `[`): a tag of `BlockTag` in any case, a decimal or a `0x` number, else
  * -32602 `Invalid block identifier '<x>'` (`Invalid block identifier: empty or null.` for `""` and null).
  */
-export function identifierText(v: unknown): string {
+function identifierText(v: unknown): string {
   // JSON null never reaches the constructor in RSKj (Jackson gives a null parameter: a NullPointerException, -32603);
   // here it gets the constructor's text for null.
   const text = tokenText(v)
@@ -35,7 +35,7 @@ export function identifierText(v: unknown): string {
  * 2^63 − 1 an IllegalArgumentException, -32603 in RSKj, -32602 with its text here, docs/compatibility.md); anything
  * else (`safe`, `LATEST`) -32602 `Unsupported block specifier '<x>'…`. A block hash is such a hex number (too big).
  */
-export function executionBlockId(text: string): BlockSelector {
+function executionBlockId(text: string): BlockSelector {
   if (text === 'earliest' || text === 'latest' || text === 'pending') return { kind: 'tag', tag: text }
   const hex = HEX_NUMBER.test(text)
   if (hex || DECIMAL.test(text)) {
@@ -53,7 +53,7 @@ export function executionBlockId(text: string): BlockSelector {
 }
 
 /** `BlockIdentifierParam`, then `read` (the method's reader) on its text. */
-export function blockIdentifierParam(read: (text: string) => BlockSelector): Codec<BlockSelector> {
+function blockIdentifierParam(read: (text: string) => BlockSelector): Codec<BlockSelector> {
   return (v) => read(identifierText(v))
 }
 
@@ -65,7 +65,7 @@ export function blockIdentifierParam(read: (text: string) => BlockSelector): Cod
  * `blockHash` a `BlockHashParam`, `blockNumber` a `HexNumberParam`. `blockHash` wins (its block found, the method reads
  * it by number, `Web3Impl.toInvokeByBlockHash`); a `blockNumber` goes to `read`.
  */
-export function blockRefParam(read: (text: string) => BlockSelector): Codec<BlockSelector> {
+function blockRefParam(read: (text: string) => BlockSelector): Codec<BlockSelector> {
   return (v) => {
     if (typeof v === 'string') {
       if (v !== 'earliest' && v !== 'latest' && v !== 'pending' && !DECIMAL.test(v) && !HEX_NUMBER.test(v)) {
