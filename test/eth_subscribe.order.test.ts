@@ -356,3 +356,15 @@ describe('web3.js v4 over the in-process provider (it files a subscription by id
     expect(inWindow).toBeGreaterThan(0)
   })
 })
+
+describe('eth_subscribe in process through the JSON-RPC body entry points', () => {
+  it('is served by request and send(method, params) only: sendAsync and handleJsonRpc, single or batch, answer -32601', async () => {
+    const p = await fresh()
+    const sub = { jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }
+    const notFound = { jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'method not found' } }
+    expect(await p.handleJsonRpc(sub)).toEqual(notFound)
+    expect(await p.handleJsonRpc([sub, { jsonrpc: '2.0', id: 2, method: 'eth_chainId' }])).toEqual([notFound, { jsonrpc: '2.0', id: 2, result: '0x21' }])
+    expect(await new Promise((resolve) => p.sendAsync(sub, (_e, r) => resolve(r)))).toEqual(notFound)
+    expect(await p.send('eth_subscribe', ['newHeads'])).toMatch(/^0x[0-9a-f]{32}$/)
+  })
+})
