@@ -41,6 +41,15 @@ interface Race {
   events: number
 }
 
+/**
+ * The provider lets the event loop turn before a request once 10 ms passed since it last did: made to happen now, so
+ * that what a test runs next (well within 10 ms) runs on microtasks alone, as the test means it to.
+ */
+async function yieldNow(p: Provider): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 11))
+  await rq(p, 'eth_chainId')
+}
+
 /** Awaits `f()` through `n` async functions, as a client's layers above `provider.request` do. */
 async function through<T>(n: number, f: () => Promise<T>): Promise<T> {
   return n === 0 ? f() : await through(n - 1, f)
@@ -62,10 +71,7 @@ async function raceSubscribe(r: Race): Promise<number> {
     const p = await fresh(r.options)
     await r.setup?.(p)
     const settled = await rq(p, 'eth_subscribe', r.params)
-    // The provider lets the event loop turn before a request once 10 ms passed since it last did: made to happen
-    // here, so that the race and the subscription below run on microtasks alone, as the test means them to.
-    await new Promise((resolve) => setTimeout(resolve, 11))
-    await rq(p, 'eth_chainId')
+    await yieldNow(p)
     const seen: string[] = []
     let id: string | undefined
     p.on('message', (m: Message) => {
@@ -186,8 +192,8 @@ function follow(p: Provider, key: (result: any) => string, others: readonly stri
   p.on('data', (d) => {
     if (!others.includes(d.params.subscription) && !known.has(d.params.subscription)) beforeId.push('data ' + key(d.params.result))
   })
-  const subscribe = async (params: unknown[]): Promise<string> => {
-    const id: string = await rq(p, 'eth_subscribe', params)
+  const subscribe = async (params: unknown[], layers = 0): Promise<string> => {
+    const id: string = await through(layers, () => rq(p, 'eth_subscribe', params))
     known.add(id)
     p.on('message', (m: Message) => {
       if (m.data.subscription === id) add(late, id, key(m.data.result))
@@ -244,6 +250,31 @@ describe('eth_subscribe in process: a subscription made by a listener while an e
     expect(f.beforeId).toEqual([])
     expect(f.late.get(id)).toEqual(f.early.get(id))
     expect([[first, second].join(), second]).toContain(f.late.get(id)!.join())
+  })
+
+  it('newHeads from a `message` listener while what waited for another id is released', async () => {
+    const p = await fresh()
+    const f = follow(p, headOrLog)
+    await yieldNow(p)
+    // A's block 0x1 waits for A's id; when it is released, A's listener subscribes B (through a client's layers)
+    // and mines block 0x2, which is announced before B's id has reached its caller.
+    const minedA = rq(p, 'evm_mine')
+    const a = await f.subscribe(['newHeads'])
+    let b: Promise<string> | undefined
+    let minedB: Promise<unknown> | undefined
+    p.on('message', (m: Message) => {
+      if (m.data.subscription !== a || b !== undefined) return
+      minedB = rq(p, 'evm_mine')
+      b = f.subscribe(['newHeads'], 3 * LAYERS)
+    })
+    await minedA
+    await nextTurn()
+    await minedB
+    await nextTurn()
+    expect(f.beforeId).toEqual([])
+    expect(f.late.get(a)).toEqual(['head 0x1', 'head 0x2'])
+    expect(f.late.get(await b!)).toEqual(['head 0x2'])
+    expect(f.early.get(await b!)).toEqual(['head 0x2'])
   })
 
   it('newHeads under interval mining, from the listeners of blocks the timer mines', async () => {
@@ -316,9 +347,7 @@ describe('web3.js v4 over the in-process provider (it files a subscription by id
     for (let k = 0; ; k += STEP) {
       const p = await fresh()
       const settled = await rq(p, 'eth_subscribe', ['newHeads'])
-      // As in raceSubscribe: the provider's turn of the event loop happens here, not during the race.
-      await new Promise((resolve) => setTimeout(resolve, 11))
-      await rq(p, 'eth_chainId')
+      await yieldNow(p)
       const web3 = new Web3(p as never)
       const seen: string[] = []
       const emitted = new Map<string, string[]>()
