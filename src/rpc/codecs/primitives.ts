@@ -3,6 +3,7 @@
  * (`java/org/ethereum/rpc/parameters/*`, reference §1.4).
  */
 import { internalError, invalidParams } from '../../errors.js'
+import { stringifyJson } from '../../node/integerJson.js'
 
 /** A decoder of one positional parameter. `optional` ones may be omitted (or null) at the end of `params`. */
 export interface Codec<T> {
@@ -39,25 +40,23 @@ export function hexToBytesLoose(hex: string): Uint8Array {
 }
 
 /**
- * JSON text of a parameter value, as Jackson gives a `String` parameter from a non-string scalar. A value too deep
- * for `JSON.stringify` (it recurses) is a bad parameter, not an internal error.
+ * JSON text of a parameter value, as Jackson gives a `String` parameter from a non-string scalar; a bigint (an integer
+ * literal no double holds, src/rpc/requestJson.ts) is its digits, unquoted, as Jackson writes a `BigIntegerNode`
+ * (`stringifyJson`). A value too deep for `JSON.stringify` (it recurses) is a bad parameter, not an internal error.
  */
 export function jsonText(v: unknown): string {
   try {
-    return typeof v === 'bigint' ? v.toString() : (JSON.stringify(v, bigintDigits) ?? String(v))
+    return stringifyJson(v) ?? String(v)
   } catch {
     throw invalidParams('Invalid argument: nested too deeply.')
   }
 }
 
-/** `JSON.stringify`'s replacer for a bigint (an integer literal no double holds, src/rpc/requestJson.ts): its digits. */
-const bigintDigits = (_key: string, x: unknown): unknown => (typeof x === 'bigint' ? x.toString() : x)
-
-/** A parameter as error texts quote it: at most 100 characters, whatever its size or depth. */
+/** A parameter as error texts quote it (a bigint as its digits): at most 100 characters, whatever its size or depth. */
 export function show(v: unknown): string {
   let text: string
   try {
-    text = typeof v === 'string' ? v : typeof v === 'bigint' ? v.toString() : (JSON.stringify(v, bigintDigits) ?? String(v))
+    text = typeof v === 'string' ? v : (stringifyJson(v) ?? String(v))
   } catch {
     text = Array.isArray(v) ? '[…]' : '{…}'
   }
