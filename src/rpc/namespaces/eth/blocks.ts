@@ -1,23 +1,39 @@
 /** Blocks, uncles and transaction counts (spec "Method reference: blocks and transactions"). */
 import { bytesToHex } from '@ethereumjs/util'
-import { blockHash, boolean, hexIndex, optional } from '../../codecs/primitives.js'
+import { blockHash, hexIndex, javaBoolean, type Codec } from '../../codecs/primitives.js'
 import { numberBlockId } from '../../codecs/rskjBlock.js'
-import { blockHashNotFound, blockNotFound } from '../../../errors.js'
+import { blockHashNotFound, blockNotFound, invalidParams } from '../../../errors.js'
 import { method, type MethodTable } from '../../method.js'
 import { quantity } from '../../format/hex.js'
 import { formatBlock } from '../../format/block.js'
 import { blockById, blockIdText } from '../../resolve.js'
 
-export const ethBlockMethods: MethodTable = {
-  eth_getBlockByHash: method([blockHash, optional(boolean)], ({ node }, hash, full) => {
-    const block = node.chain.store.getByHash(bytesToHex(hash))
-    return block === undefined ? null : formatBlock(block, full ?? false)
-  }),
+/**
+ * The second parameter of eth_getBlockByHash and eth_getBlockByNumber, RSKj's `Boolean fullTransactionObjects`
+ * (co/rsk/rpc/Web3EthModule.java), read as Jackson reads a `Boolean` (`javaBoolean`: null for Java's null Boolean);
+ * omitted: false (spec "Method reference"; RSKj wants both parameters).
+ */
+const fullTransactionObjects: Codec<boolean | null | undefined> = Object.assign((v: unknown) => javaBoolean(v), { optional: true })
 
-  eth_getBlockByNumber: method([numberBlockId, optional(boolean)], ({ node, method: name }, sel, full) => {
-    const block = blockById(node, sel, name)
-    return block === undefined ? null : formatBlock(block, full ?? false)
-  }),
+/**
+ * The block formatted, once found: RSKj unboxes the Boolean only then (`Web3Impl.getBlockResult(Block, boolean)`), so a
+ * null Boolean answers null where no block is found and, where one is, throws a NullPointerException that RSKj's
+ * `RskErrorResolver` answers -32603 `Internal server error`; rsksim answers -32602 (docs/compatibility.md).
+ */
+function blockResult(block: Parameters<typeof formatBlock>[0] | undefined, full: boolean | null | undefined): unknown {
+  if (block === undefined) return null
+  if (full === null) throw invalidParams('Invalid argument: fullTransactionObjects is null (JSON null, "" or "null"), which RSKj cannot read for a block it finds; pass true or false.')
+  return formatBlock(block, full ?? false)
+}
+
+export const ethBlockMethods: MethodTable = {
+  eth_getBlockByHash: method([blockHash, fullTransactionObjects], ({ node }, hash, full) =>
+    blockResult(node.chain.store.getByHash(bytesToHex(hash)), full),
+  ),
+
+  eth_getBlockByNumber: method([numberBlockId, fullTransactionObjects], ({ node, method: name }, sel, full) =>
+    blockResult(blockById(node, sel, name), full),
+  ),
 
   eth_getBlockTransactionCountByHash: method([blockHash], ({ node }, hash) => {
     const block = node.chain.store.getByHash(bytesToHex(hash))
