@@ -18,6 +18,7 @@ import type { RskNode } from '../node/node.js'
 import type { ForkPoint } from '../node/fork/fork.js'
 import { hexNumber } from '../node/fork/fork.js'
 import type { BlockSelector } from './codecs/block.js'
+import { callBlockId } from './codecs/rskjBlock.js'
 import { ask, blockNumberOf, hashParam, inTime, isRemoteBlock, isRemoteTooLarge, LOCAL, ofRemoteTx, remoteBlock, remoteBlockParam, remoteTooLarge, withParam, type Answer, type Route } from './forkAsk.js'
 import { filterChangesRoute, filterLogs, logs, newFilter, traceFilterRoute } from './forkLogs.js'
 import { accountInfo, blockReceipts, erigonHeader, otsBlockDetails, otsHasCode, rawByTx, rawTransactionFrom } from './forkExtensions.js'
@@ -70,6 +71,12 @@ const atState =
     }
     return LOCAL
   }
+
+/** eth_call: as `atState(1)`, its block read first (`callBlockId`; rsksim's own blocks read it after the overrides). */
+const callAtState: Route = (ctx, args, raw) => {
+  const ref = args[1] as Parameters<typeof callBlockId>[0] | undefined
+  return atState(1)(ctx, [args[0], ref === undefined ? undefined : callBlockId(ref), ...args.slice(2)], raw)
+}
 
 /** Transaction methods by hash: a transaction rsksim does not know is the remote's, if mined at or below the fork. */
 const byTx: Route = ofRemoteTx((ctx, _hash, _tx, raw) => ask(ctx, raw))
@@ -131,7 +138,7 @@ const ROUTES: Record<string, Route> = {
   eth_getTransactionCount: atState(1),
   eth_getCode: atState(1),
   eth_getStorageAt: atState(2),
-  eth_call: atState(1),
+  eth_call: callAtState,
   eth_estimateGas: atState(1),
   // A call traced below the forked block runs on the remote, as eth_call there (an RSKj remote has no such method:
   // its own -32601 is the answer).

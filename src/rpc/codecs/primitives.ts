@@ -182,14 +182,8 @@ export function javaNumber(text: string): bigint {
 }
 
 /**
- * A `HexNumberParam` read as `HexUtils.strHexOrStrNumberToByteArray` reads it: eth_getStorageAt's position and the
- * call object's numbers (org/ethereum/rpc/converters/CallArgumentsToByteArray.java). A JSON number is its text.
- */
-export const hexNumber: Codec<bigint> = (v) => javaNumber(hexNumberText(v))
-
-/**
  * Unsigned integer in `0x` hex of any case or a decimal string, at most 66 characters (the extensions' numbers; the
- * methods RSKj reads through `HexNumberParam` use `hexNumber`).
+ * methods RSKj reads through `HexNumberParam` use `hexNumberText`, then `javaNumber` where RSKj reads the number).
  */
 export const quantity: Codec<bigint> = (v) => {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v)
