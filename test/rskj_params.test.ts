@@ -236,6 +236,31 @@ describe('the order of the checks: a block RSKj looks up before it reads a numbe
   })
 })
 
+describe('the order of the checks: the second parameter of the …ByNumber and …ByHash methods', () => {
+  /**
+   * `BlockIdentifierParam` takes `1` and `safe`, which `Web3InformationRetriever.getBlock` refuses only in the method, after
+   * jsonrpc4j has read the index (`HexIndexParam`) or the Boolean; a JSON null hash reaches `Web3Impl`'s own checks
+   * (`blockHash is null`, `index is null`) after the other parameter is read too.
+   */
+  it('a bad index or Boolean wins over a block text getBlock refuses; a null hash or index is the method\'s error', async () => {
+    const { p, block1 } = await twoBlocks()
+    const index = 'Invalid argument "zz": param should be a hex value string.'
+    for (const m of ['eth_getTransactionByBlockNumberAndIndex', 'eth_getUncleByBlockNumberAndIndex']) {
+      await rejects(rq(p, m, ['1', 'zz']), -32602, index)
+      await rejects(rq(p, m, ['safe', 'zz']), -32602, index)
+      await rejects(rq(p, m, ['1', '0x0']), -32602, 'invalid blocknumber 1')
+    }
+    await rejects(rq(p, 'eth_getBlockByNumber', ['safe', 'yes']), -32602, 'Invalid argument "yes": param should be a boolean.')
+    await rejects(rq(p, 'eth_getBlockByNumber', ['safe', true]), -32602, 'invalid blocknumber safe')
+    await rejects(rq(p, 'eth_getBlockByHash', [null, false]), -32602, 'blockHash is null')
+    await rejects(rq(p, 'eth_getBlockByHash', [null, 'yes']), -32602, 'Invalid argument "yes": param should be a boolean.')
+    await rejects(rq(p, 'eth_getTransactionByBlockHashAndIndex', [null, '0x0']), -32602, 'blockHash is null')
+    await rejects(rq(p, 'eth_getTransactionByBlockHashAndIndex', [null, 'zz']), -32602, index)
+    await rejects(rq(p, 'eth_getTransactionByBlockHashAndIndex', [block1.hash, null]), -32602, 'index is null')
+    await rejects(rq(p, 'eth_getTransactionByBlockHashAndIndex', [null, null]), -32602, 'blockHash is null')
+  })
+})
+
 describe('32-byte hashes (HashParam32: 64 to 66 characters, HexUtils.stringHexToByteArray, then 32 bytes)', () => {
   it('0x and 63 digits is a hash (padded); 0x and 62, or 65/66 digits without 0x, are the wrong length; 0X is no prefix', async () => {
     const p = await fresh()

@@ -17,6 +17,14 @@ export function optional<T>(codec: Codec<T>): Codec<T | undefined> {
   return c
 }
 
+/**
+ * `codec`, but JSON `null` kept as null for the method to answer: Jackson hands a parameter class's deserializer no null
+ * (`ObjectReader` gives `getNullValue()`, null), so the method meets it (`Web3Impl`'s `blockHash is null`).
+ */
+export function orNull<T>(codec: Codec<T>): Codec<T | null> {
+  return (v) => (v === null ? null : codec(v))
+}
+
 const HEX = /^[0-9a-fA-F]*$/
 
 /** Java's `Long.MAX_VALUE`: the largest number RSKj's readers that parse into a `long` accept. */

@@ -120,6 +120,14 @@ export const estimateBlockId = blockIdentifierParam(executionBlockId)
 export const numberBlockId = blockIdentifierParam(retrieverBlockId)
 
 /**
+ * The `BlockIdentifierParam` of the …ByNumber methods with a second parameter (eth_getBlockByNumber,
+ * eth_getTransactionByBlockNumberAndIndex, eth_getUncleByBlockNumberAndIndex), its check only: the method reads the
+ * text with `retrieverBlockId` (`Web3InformationRetriever.getBlock`) once jsonrpc4j has read the second parameter too,
+ * so a bad index or Boolean wins over a text `getBlock` refuses (`1`, `safe`).
+ */
+export const numberBlockIdText: Codec<string> = identifierText
+
+/**
  * A log filter bound (`fromBlock`/`toBlock` of eth_getLogs and eth_newFilter) as RSKj reads it.
  * `FilterRequestParam.Deserializer` passes the JSON value's text (`asText`; a bound given as JSON `null` is the text
  * `null`, not an omitted bound) to `BlockIdentifierParam` (`identifierText`). `LogFilter` reads what is not a tag with

@@ -1,7 +1,8 @@
 /** Blocks, uncles and transaction counts (spec "Method reference: blocks and transactions"). */
 import { bytesToHex } from '@ethereumjs/util'
-import { blockHash, hexIndex, javaBoolean, type Codec } from '../../codecs/primitives.js'
-import { numberBlockId } from '../../codecs/rskjBlock.js'
+import { blockHash, hexIndex, javaBoolean, orNull, type Codec } from '../../codecs/primitives.js'
+import { numberBlockId, numberBlockIdText } from '../../codecs/rskjBlock.js'
+import { retrieverBlockId } from '../../codecs/rskjText.js'
 import { blockHashNotFound, blockNotFound, invalidParams } from '../../../errors.js'
 import { method, type MethodTable } from '../../method.js'
 import { quantity } from '../../format/hex.js'
@@ -27,12 +28,14 @@ function blockResult(block: Parameters<typeof formatBlock>[0] | undefined, full:
 }
 
 export const ethBlockMethods: MethodTable = {
-  eth_getBlockByHash: method([blockHash, fullTransactionObjects], ({ node }, hash, full) =>
-    blockResult(node.chain.store.getByHash(bytesToHex(hash)), full),
-  ),
+  /** A JSON `null` hash reaches the method, which refuses it after the second parameter is read (`Web3Impl`). */
+  eth_getBlockByHash: method([orNull(blockHash), fullTransactionObjects], ({ node }, hash, full) => {
+    if (hash === null) throw invalidParams('blockHash is null')
+    return blockResult(node.chain.store.getByHash(bytesToHex(hash)), full)
+  }),
 
-  eth_getBlockByNumber: method([numberBlockId, fullTransactionObjects], ({ node, method: name }, sel, full) =>
-    blockResult(blockById(node, sel, name), full),
+  eth_getBlockByNumber: method([numberBlockIdText, fullTransactionObjects], ({ node, method: name }, id, full) =>
+    blockResult(blockById(node, retrieverBlockId(id), name), full),
   ),
 
   eth_getBlockTransactionCountByHash: method([blockHash], ({ node }, hash) => {
@@ -67,8 +70,8 @@ export const ethBlockMethods: MethodTable = {
 
   eth_getUncleByBlockHashAndIndex: method([blockHash, hexIndex], () => null),
 
-  eth_getUncleByBlockNumberAndIndex: method([numberBlockId, hexIndex], ({ node, method: name }, sel) => {
-    blockById(node, sel, name)
+  eth_getUncleByBlockNumberAndIndex: method([numberBlockIdText, hexIndex], ({ node, method: name }, id) => {
+    blockById(node, retrieverBlockId(id), name)
     return null
   }),
 }
