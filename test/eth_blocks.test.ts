@@ -59,6 +59,45 @@ describe('eth_getBlockByNumber / eth_getBlockByHash', () => {
     expect(t.gasPrice).toBe('0x2')
     expect((await rq(p, 'eth_getBlockByNumber', ['0x1'])).transactions[0]).toBe(receipt.transactionHash)
   })
+
+  /**
+   * RSKj's `Boolean fullTransactionObjects` (co/rsk/rpc/Web3EthModule.java) as jsonrpc4j 1.6 has Jackson 2.15.4 read it
+   * (`JsonRpcBasicServer.convertJsonToParameters`, RSKj's plain `new ObjectMapper()`): databind
+   * `NumberDeserializers.BooleanDeserializer` → `StdDeserializer._parseBoolean` (`_isTrue`/`_isFalse` after `trim()`,
+   * `_coerceBooleanFromInt`, `_checkTextualNull`) with `CoercionConfigs.findCoercion`'s defaults (empty and blank
+   * strings to a scalar: null).
+   */
+  describe('the second parameter read as Jackson reads a Boolean', () => {
+    const both = (full: unknown) => [
+      ['eth_getBlockByNumber', ['0x1', full]],
+      ['eth_getBlockByHash', [receipt.blockHash, full]],
+    ] as const
+    const isFull = (b: any) => typeof b.transactions[0] === 'object'
+
+    it('true/True/TRUE (trimmed) and integers other than 0 are true, false/False/FALSE and 0 false; other strings, fractions, objects and arrays are refused (RSKj: Jackson mapping error, -32700)', async () => {
+      for (const full of ['true', 'True', 'TRUE', ' true\n', 1, 2, -1]) {
+        for (const [m, params] of both(full)) expect(isFull(await rq(p, m, [...params])), `${m} ${JSON.stringify(full)}`).toBe(true)
+      }
+      for (const full of ['false', 'False', 'FALSE', '\tfalse ', 0]) {
+        for (const [m, params] of both(full)) expect(isFull(await rq(p, m, [...params])), `${m} ${JSON.stringify(full)}`).toBe(false)
+      }
+      for (const full of ['yes', 'tRUE', '1', 1.5, {}, [], [true]]) {
+        for (const [m, params] of both(full)) {
+          await rejects(rq(p, m, [...params]), -32602, `Invalid argument "${typeof full === 'string' ? full : JSON.stringify(full)}": param should be a boolean.`)
+        }
+      }
+    })
+
+    it('null, "", a blank string and "null" are a null Boolean: null for no block, an error for a block (RSKj: NullPointerException, -32603)', async () => {
+      for (const full of [null, '', '  ', 'null', ' null ']) {
+        for (const [m, params] of both(full)) {
+          await rejects(rq(p, m, [...params]), -32602, 'Invalid argument: fullTransactionObjects is null (JSON null, "" or "null"), which RSKj cannot read for a block it finds; pass true or false.')
+        }
+        expect(await rq(p, 'eth_getBlockByNumber', ['0x99', full])).toBeNull()
+        expect(await rq(p, 'eth_getBlockByHash', ['0x' + 'ab'.repeat(32), full])).toBeNull()
+      }
+    })
+  })
 })
 
 describe('counts and positional lookups', () => {

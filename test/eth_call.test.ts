@@ -200,10 +200,50 @@ describe('eth_call: state overrides', async () => {
       await rejects(call(p, get(1), 'latest', { [pre]: { balance: '0x1' } }), -32602, 'Precompiled contracts can not be overridden')
     }
     await rejects(call(p, get(1), 'latest', { '0x12': { balance: '0x1' } }), -32602, 'Invalid address: null, empty or invalid hex value.')
-    await rejects(call(p, get(1), 'latest', { [s]: { balance: '-1' } }), -32602, 'Invalid param -1: value must be a valid hex or string number.')
+    await rejects(call(p, get(1), 'latest', { [s]: { balance: '-1' } }), -32602, `Invalid state override for ${s}: balance -1 is not a 0x hex number`)
+    await rejects(call(p, get(1), 'latest', { [s]: { balance: true } }), -32602, 'Invalid param true: value must be a valid hex or string number.')
     await rejects(call(p, get(1), 'latest', { [s]: { code: 'xyz' } }), -32602, 'Invalid data format: invalid hex value.')
-    await rejects(call(p, get(1), 'latest', { [s]: 5 }), -32602, /Invalid state override for/)
+    await rejects(call(p, get(1), 'latest', { [s]: null }), -32602, `Invalid state override for ${s}: expected an object.`)
     await rejects(call(p, get(1), 'latest', []), -32602, /Invalid state override set/)
+  })
+
+  /**
+   * The fields as RSKj reads them: `AccountOverrideParam.Deserializer` (org/ethereum/rpc/parameters/AccountOverrideParam.java)
+   * takes each field's `asText()` into `HexNumberParam` (balance, nonce), `HexDataParam` (code, and the keys and values
+   * of `state`/`stateDiff`: hex with or without `0x`, an odd count left-padded, so `10` is slot 0x10), then
+   * `AccountOverride.fromAccountOverrideParam` (co/rsk/rpc/modules/eth/AccountOverride.java) reads the balance with
+   * `HexUtils.stringHexToBigInteger` and the nonce with `HexUtils.jsonHexToLong` (a `0x` wanted: RSKj's
+   * NumberFormatException is -32603, -32602 here) and the slots with `DataWord.valueOf` (at most 32 bytes).
+   */
+  it('reads the fields as RSKj\'s AccountOverrideParam and AccountOverride do', async () => {
+    const now = await uint(p, counter)
+    // stateDiff keys and values are hex without 0x too; a JSON number is its digits read as hex; `0x` is 0.
+    expect(await uint(p, counter, 'latest', { [s]: { stateDiff: { '1': 16 } } })).toBe(0x16n)
+    expect(await uint(p, counter, 'latest', { [s]: { stateDiff: { '01': '9' } } })).toBe(9n)
+    expect(await uint(p, counter, 'latest', { [s]: { stateDiff: { '0x01': '0x' } } })).toBe(0n)
+    expect(await uint(p, counter, 'latest', { [s]: { stateDiff: { '10': '0x7' } } })).toBe(now) // slot 0x10, not 10
+    expect(await uint(p, { to: s, data: st.encodeFunctionData('get', [1]) }, 'latest', { [s]: { stateDiff: { '0x': '0x3' } } })).toBe(42n)
+    await rejects(call(p, counter, 'latest', { [s]: { stateDiff: { '0x1': null } } }), -32602, 'Invalid data format: invalid hex value.')
+    await rejects(call(p, counter, 'latest', { [s]: { stateDiff: { ['0x' + '00'.repeat(33)]: '0x1' } } }), -32602, `Invalid state override for ${s}: the storage key 0x${'00'.repeat(33)} is longer than 32 bytes`)
+    // balance and nonce: 0x hex only (a decimal passes HexNumberParam, then stringHexToBigInteger/jsonHexToLong refuse it).
+    const ov = (o: Record<string, unknown>) => ({ [e]: o })
+    const selfBalance = { to: e, data: env.encodeFunctionData('selfBalance') }
+    expect(await uint(p, selfBalance, 'latest', ov({ balance: '0xFF' }))).toBe(255n)
+    for (const balance of ['100', 100, '0x', {}]) {
+      const text = typeof balance === 'object' ? '' : String(balance)
+      await rejects(call(p, selfBalance, 'latest', ov({ balance })), -32602, `Invalid state override for ${e}: balance ${text} is not a 0x hex number`)
+    }
+    for (const nonce of ['7', '0x', '0x8000000000000000']) {
+      await rejects(call(p, selfBalance, 'latest', ov({ nonce })), -32602, `Invalid state override for ${e}: nonce ${nonce} is not a 0x hex number below 2^63`)
+    }
+    expect(coder.decode(['address'], await call(p, { to: c, data: cl.encodeFunctionData('create') }, 'latest', { [c]: { nonce: '0x7fffffffffffffff' } }))[0]).toBe(
+      getCreateAddress({ from: c, nonce: 0x7fffffffffffffffn }),
+    )
+    // An entry that is not an object has no fields: it changes nothing; a `state` that is not an object is an empty map.
+    expect(await uint(p, counter, 'latest', { [s]: 5 })).toBe(now)
+    expect(await uint(p, counter, 'latest', { [s]: ['0x1'] })).toBe(now)
+    expect(await uint(p, counter, 'latest', { [s]: { state: 'junk' } })).toBe(0n)
+    expect(await uint(p, counter, 'latest', { [s]: { stateDiff: 'junk', balance: null, other: 1 } })).toBe(now)
   })
 })
 

@@ -201,7 +201,7 @@ describe('filter ids and errors', () => {
     await rejects(rpc(p, 'eth_getFilterLogs', ['0x' + 'ab'.repeat(40)]), -32000, 'filter not found')
     expect(await rpc(p, 'eth_uninstallFilter', ['0x5'])).toBe(false)
     await rejects(rpc(p, 'eth_getFilterChanges', ['0xzz']), -32602, 'Invalid data format: invalid hex value.')
-    await rejects(rpc(p, 'eth_getFilterLogs', [7]), -32602, 'Invalid data format: invalid hex value.')
+    await rejects(rpc(p, 'eth_getFilterLogs', [-7]), -32602, 'Invalid data format: invalid hex value.')
     await rejects(rpc(p, 'eth_uninstallFilter', [{}]), -32602)
     await rejects(rpc(p, 'eth_getFilterChanges', []), -32602)
     // JSON null: Jackson gives the method a null HexDataParam (a custom deserializer is not called for null).
@@ -212,6 +212,33 @@ describe('filter ids and errors', () => {
     await rejects(rpc(p, 'eth_getFilterLogs', [null]), -32602, 'Invalid data format: invalid hex value.')
     // Nothing crashed: the provider still answers.
     expect(await rpc(p, 'eth_newBlockFilter')).toBe('0x1')
+  })
+
+  /**
+   * RSKj's `HexDataParam.Deserializer` (org/ethereum/rpc/parameters/HexDataParam.java) takes `jp.getText()`: for a JSON
+   * number its digits (databind `TreeTraversingParser.getText`: `String.valueOf(numberValue())`), which
+   * `HexUtils.stringHexToByteArray` reads as hex (an odd count left-padded), and `FilterManager` looks up
+   * `getAsHexString()`. So the number 10 is the id 0x10, not 0xa; 0 is the byte 00, no filter; a sign, a fraction or a
+   * boolean is no hex (`Hex.decode` throws: `Invalid data format: invalid hex value.`).
+   */
+  it('a JSON number as a filter id is its digits read as hex', async () => {
+    const p = await fresh()
+    for (let i = 1; i <= 17; i++) expect(await rpc(p, 'eth_newBlockFilter')).toBe('0x' + i.toString(16))
+    const mined = await send(p, { to: COW1, value: '0x1' })
+    expect(await rpc(p, 'eth_getFilterChanges', [1])).toEqual([mined.blockHash])
+    expect(await rpc(p, 'eth_getFilterLogs', [11])).toEqual([mined.blockHash]) // 0x11, never polled
+    expect(await rpc(p, 'eth_uninstallFilter', [10])).toBe(true)
+    await rejects(rpc(p, 'eth_getFilterChanges', ['0x10']), -32000, 'filter not found')
+    expect(await rpc(p, 'eth_getFilterChanges', ['0xa'])).toEqual([mined.blockHash])
+    for (const missing of [0, 100, 12345678901234567890n]) {
+      await rejects(rpc(p, 'eth_getFilterChanges', [missing]), -32000, 'filter not found')
+      await rejects(rpc(p, 'eth_getFilterLogs', [missing]), -32000, 'filter not found')
+      expect(await rpc(p, 'eth_uninstallFilter', [missing])).toBe(false)
+    }
+    for (const bad of [-1, 1.5, true]) {
+      await rejects(rpc(p, 'eth_getFilterChanges', [bad]), -32602, 'Invalid data format: invalid hex value.')
+      await rejects(rpc(p, 'eth_uninstallFilter', [bad]), -32602, 'Invalid data format: invalid hex value.')
+    }
   })
 
   it('a filter not polled for filterTimeout ms is removed', async () => {

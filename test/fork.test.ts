@@ -565,6 +565,39 @@ describe('forking a remote rsksim', () => {
     }
   })
 
+  it('a JSON integer no double holds, in a request forwarded to the remote over HTTP, reaches the remote as the same digits, and its answer is the reply', async () => {
+    const server = await startServer({ port: 0, accountTxRateLimit: false, fork: { url: proxy.url, blockNumber: at.forkNumber, cache: cacheDir } } as never)
+    const post = async (url: string, body: string): Promise<any> => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()
+    // JSON.parse reads 1234567890123456789 as 1234567890123456800: the literal must go on as written.
+    const object = `{"from":"${COW}","to":"${BOB}","value":1234567890123456789,"gas":21000}`
+    try {
+      for (const method of ['eth_call', 'eth_estimateGas']) {
+        // Below the forked block: the remote's (forkRoute.ts `atState`), asked with the params as sent.
+        const below = `{"jsonrpc":"2.0","id":7,"method":"${method}","params":[${object},"${hex(at.forkNumber - 1)}"]}`
+        const before = proxy.bodies.length
+        const reply = await post(server.url, below)
+        expect([method, reply]).toEqual([method, await post(remote.url, below)])
+        expect(reply.error).toBeUndefined()
+        const sent = proxy.bodies.slice(before).filter((b) => b.includes(method))
+        expect(sent).toHaveLength(1)
+        expect(sent[0]).toContain(`"value":1234567890123456789,`)
+        // Asked again: the same call, answered from the fork cache (its key holds the digits) without the remote.
+        expect(await post(server.url, below)).toEqual(reply)
+        expect(proxy.bodies.slice(before).filter((b) => b.includes(method))).toHaveLength(1)
+        // At the head the call runs here, over the remote's state: the remote's answer at the forked block.
+        const atHead = `{"jsonrpc":"2.0","id":8,"method":"${method}","params":[${object},"latest"]}`
+        expect([method, await post(server.url, atHead)]).toEqual([method, await post(remote.url, atHead.replace('"latest"', `"${hex(at.forkNumber)}"`))])
+      }
+      // In process, a bigint param goes to the remote as the same JSON integer.
+      const before = proxy.bodies.length
+      const call = { from: COW, to: BOB, value: 1234567890123456789n, gas: 21000 }
+      expect(await rpc(server.provider, 'eth_call', [call, hex(at.forkNumber - 2)])).toBe('0x')
+      expect(proxy.bodies.slice(before).find((b) => b.includes('eth_call'))).toContain(`"value":1234567890123456789,`)
+    } finally {
+      await server.close()
+    }
+  })
+
   it('eth_getBlocksByNumber answers the remote\'s heights below the forked block, and rsksim\'s from it on', async () => {
     const f = await forkAt()
     await rpc(f, 'evm_mine')

@@ -21,14 +21,15 @@ export function asRskjTraces(call: { method: string; params?: unknown[] }, resul
 }
 
 /**
- * An HTTP proxy to `target` that counts the JSON-RPC calls it forwards (and the batches), can refuse everything
+ * An HTTP proxy to `target` that counts the JSON-RPC calls it forwards (and the batches), keeps the request bodies as
+ * they came (`bodies`: the text, so a test sees the very digits of a number), can refuse everything
  * (`down`), can hold requests for `delay` ms (only those calling `delayOnly`, when set), and can answer traces as RSKj
  * shapes them (`rskjTraces`).
  */
 export async function countingProxy(
   target: string,
-): Promise<{ url: string; calls: string[]; batches: string[][]; down: boolean; delay: number; delayOnly: string | undefined; rskjTraces: boolean; close(): Promise<void> }> {
-  const state = { url: '', calls: [] as string[], batches: [] as string[][], down: false, delay: 0, delayOnly: undefined as string | undefined, rskjTraces: false, close: async () => {} }
+): Promise<{ url: string; calls: string[]; batches: string[][]; bodies: string[]; down: boolean; delay: number; delayOnly: string | undefined; rskjTraces: boolean; close(): Promise<void> }> {
+  const state = { url: '', calls: [] as string[], batches: [] as string[][], bodies: [] as string[], down: false, delay: 0, delayOnly: undefined as string | undefined, rskjTraces: false, close: async () => {} }
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
@@ -38,6 +39,7 @@ export async function countingProxy(
         return
       }
       const body = Buffer.concat(chunks).toString()
+      state.bodies.push(body)
       const parsed = JSON.parse(body) as { method: string } | { method: string }[]
       for (const c of Array.isArray(parsed) ? parsed : [parsed]) state.calls.push(c.method)
       if (Array.isArray(parsed)) state.batches.push(parsed.map((c) => c.method))

@@ -25,6 +25,8 @@ interface Seen {
   url: string
   headers: IncomingHttpHeaders
   body: Envelope | Envelope[]
+  /** The body as sent (JSON.parse reads an integer past 2^53 as another number). */
+  text: string
 }
 /** What the server answers: status, body (a string is sent as it is), headers; or 'hang' to never answer. */
 type Answer = { status?: number; body: unknown; headers?: Record<string, string> } | 'hang'
@@ -45,8 +47,9 @@ beforeAll(async () => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Envelope | Envelope[]
-      seen.push({ url: req.url ?? '', headers: req.headers, body })
+      const sent = Buffer.concat(chunks).toString('utf8')
+      const body = JSON.parse(sent) as Envelope | Envelope[]
+      seen.push({ url: req.url ?? '', headers: req.headers, body, text: sent })
       const answer = script(body, seen.length)
       if (answer === 'hang') {
         hanging.push(res)
@@ -143,6 +146,31 @@ describe('batching and dedupe', () => {
     // Once answered, the same call goes out again (only the cache keeps answers).
     await r.request('eth_getCode', ['0x01', 'latest'])
     expect(r.stats.calls).toBe(2)
+  })
+
+  it('sends a bigint param (a JSON integer no double holds, as a request body keeps it) as the same integer literal, and keys the cache with it', async () => {
+    const dir = tempDir()
+    const key = { chainId: 31n, blockNumber: 5_910_000n, blockHash: HASH }
+    const r = remote({ cache: ForkCache.open(dir, key) })
+    const big = [{ value: 1234567890123456789n, gas: 21000 }, '0x1']
+    const a = r.request('eth_call', big, { cache: true })
+    // The same digits are the same call (shared); a number JSON writes otherwise is another one.
+    expect(r.request('eth_call', [{ value: 1234567890123456789n, gas: 21000 }, '0x1'], { cache: true })).toBe(a)
+    const b = r.request('eth_call', [{ value: 1234567890123456800, gas: 21000 }, '0x1'], { cache: true })
+    expect(await Promise.all([a, b])).toEqual(['eth_call:[{"value":1234567890123456800,"gas":21000},"0x1"]', 'eth_call:[{"value":1234567890123456800,"gas":21000},"0x1"]'])
+    expect(seen).toHaveLength(1)
+    expect(seen[0]!.text).toBe(
+      '[{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{"value":1234567890123456789,"gas":21000},"0x1"]},{"jsonrpc":"2.0","id":2,"method":"eth_call","params":[{"value":1234567890123456800,"gas":21000},"0x1"]}]',
+    )
+    // Kept under the digits, so the next run finds it without asking.
+    const again = remote({ cache: ForkCache.open(dir, key) })
+    expect(await again.request('eth_call', big, { cache: true })).toBe(await a)
+    expect(again.stats).toEqual({ httpRequests: 0, calls: 0, cacheHits: 1 })
+    // A failure names the params with the digits too.
+    script = (body) => ({ body: rpcError(body as Envelope, -32000, 'nope') })
+    const e = await failure(r.request('eth_estimateGas', [{ value: -12345678901234567891n }]))
+    expect(e.message).toContain('eth_estimateGas([{"value":-12345678901234567891}]) failed')
+    expect(seen[1]!.text).toBe('{"jsonrpc":"2.0","id":1,"method":"eth_estimateGas","params":[{"value":-12345678901234567891}]}')
   })
 
   it('sends extra headers', async () => {

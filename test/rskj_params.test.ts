@@ -202,6 +202,65 @@ describe('the call object (CallArgumentsParam, then CallArgumentsToByteArray)', 
   })
 })
 
+/**
+ * Which bad parameter RSKj answers first. The parameter classes are built in parameter order when jsonrpc4j reads the
+ * parameters (`JsonRpcBasicServer.convertJsonToParameters`); what the method reads later comes after: the block
+ * (`Web3Impl.eth_getStorageAt` → `Web3InformationRetriever.getInformationProvider`; `EthModule.call`/`estimateGas` →
+ * `ExecutionBlockRetriever.retrieveExecutionBlock`), then the numbers (`HexUtils.strHexOrStrNumberToByteArray` in
+ * `eth_getStorageAt`; `CallArgumentsToByteArray` in `EthModule.callConstant`/`estimateGas`). eth_call's overrides:
+ * `Web3Impl.eth_call` reads them (`AccountOverride.fromAccountOverrideParam`) before the block, and `EthModule.call`
+ * checks them against the precompiles (`applyStateOverride`) after it and before the call object's numbers.
+ */
+describe('the order of the checks: a block RSKj looks up before it reads a number wins', () => {
+  it('eth_getStorageAt, eth_call, eth_estimateGas', async () => {
+    const { p } = await twoBlocks()
+    const numbers = 'Number values should not contain letters or hex values should start with 0x.'
+    await rejects(rq(p, 'eth_getStorageAt', [COW, 'ff', '0x99']), -32600, 'Block 0x99 not found')
+    await rejects(rq(p, 'eth_getStorageAt', [COW, 'ff', { blockHash: UNKNOWN }]), -32600, `Block with hash ${UNKNOWN} not found`)
+    await rejects(rq(p, 'eth_getStorageAt', [COW, 'ff', '1']), -32602, 'invalid blocknumber 1')
+    await rejects(rq(p, 'eth_getStorageAt', [COW, 'ff', 'latest']), -32602, numbers)
+    // A parameter class still wins over the block: HexNumberParam's check is made when the parameters are read.
+    await rejects(rq(p, 'eth_getStorageAt', [COW, '0XFF', '0x99']), -32602, 'Invalid param 0XFF: value must be a valid hex or string number.')
+    for (const m of ['eth_call', 'eth_estimateGas']) {
+      await rejects(rq(p, m, [{ to: COW1, gas: 'ff' }, '0x99']), -32602, 'Invalid block number 153')
+      await rejects(rq(p, m, [{ to: COW1, value: 'ff' }, 'safe']), -32602, m === 'eth_call' ? "Invalid block identifier 'safe'" : /^Unsupported block specifier 'safe'/)
+      await rejects(rq(p, m, [{ to: COW1, gasPrice: 'ff' }, 'latest']), -32602, numbers)
+    }
+    await rejects(rq(p, 'eth_call', [{ to: COW1, gas: 'ff' }, { blockHash: UNKNOWN }]), -32600, `Block with hash ${UNKNOWN} not found`)
+    const precompile = '0x0000000000000000000000000000000000000001'
+    // The overrides' numbers are read before the block; their check against the precompiles after it, before the call's numbers.
+    await rejects(rq(p, 'eth_call', [{ to: COW1 }, '0x99', { [COW1]: { balance: '100' } }]), -32602, `Invalid state override for ${COW1}: balance 100 is not a 0x hex number`)
+    await rejects(rq(p, 'eth_call', [{ to: COW1 }, '0x99', { [precompile]: { balance: '0x1' } }]), -32602, 'Invalid block number 153')
+    await rejects(rq(p, 'eth_call', [{ to: COW1, gas: 'ff' }, 'latest', { [precompile]: { balance: '0x1' } }]), -32602, 'Precompiled contracts can not be overridden')
+    await rejects(rq(p, 'eth_call', [{ to: COW1 }, 'latest', { [precompile]: { state: {}, stateDiff: {} } }]), -32602, 'Precompiled contracts can not be overridden')
+  })
+})
+
+describe('the order of the checks: the second parameter of the …ByNumber and …ByHash methods', () => {
+  /**
+   * `BlockIdentifierParam` takes `1` and `safe`, which `Web3InformationRetriever.getBlock` refuses only in the method, after
+   * jsonrpc4j has read the index (`HexIndexParam`) or the Boolean; a JSON null hash reaches `Web3Impl`'s own checks
+   * (`blockHash is null`, `index is null`) after the other parameter is read too.
+   */
+  it('a bad index or Boolean wins over a block text getBlock refuses; a null hash or index is the method\'s error', async () => {
+    const { p, block1 } = await twoBlocks()
+    const index = 'Invalid argument "zz": param should be a hex value string.'
+    for (const m of ['eth_getTransactionByBlockNumberAndIndex', 'eth_getUncleByBlockNumberAndIndex']) {
+      await rejects(rq(p, m, ['1', 'zz']), -32602, index)
+      await rejects(rq(p, m, ['safe', 'zz']), -32602, index)
+      await rejects(rq(p, m, ['1', '0x0']), -32602, 'invalid blocknumber 1')
+    }
+    await rejects(rq(p, 'eth_getBlockByNumber', ['safe', 'yes']), -32602, 'Invalid argument "yes": param should be a boolean.')
+    await rejects(rq(p, 'eth_getBlockByNumber', ['safe', true]), -32602, 'invalid blocknumber safe')
+    await rejects(rq(p, 'eth_getBlockByHash', [null, false]), -32602, 'blockHash is null')
+    await rejects(rq(p, 'eth_getBlockByHash', [null, 'yes']), -32602, 'Invalid argument "yes": param should be a boolean.')
+    await rejects(rq(p, 'eth_getTransactionByBlockHashAndIndex', [null, '0x0']), -32602, 'blockHash is null')
+    await rejects(rq(p, 'eth_getTransactionByBlockHashAndIndex', [null, 'zz']), -32602, index)
+    await rejects(rq(p, 'eth_getTransactionByBlockHashAndIndex', [block1.hash, null]), -32602, 'index is null')
+    await rejects(rq(p, 'eth_getTransactionByBlockHashAndIndex', [null, null]), -32602, 'blockHash is null')
+  })
+})
+
 describe('32-byte hashes (HashParam32: 64 to 66 characters, HexUtils.stringHexToByteArray, then 32 bytes)', () => {
   it('0x and 63 digits is a hash (padded); 0x and 62, or 65/66 digits without 0x, are the wrong length; 0X is no prefix', async () => {
     const p = await fresh()

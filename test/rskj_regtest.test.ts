@@ -6,7 +6,11 @@
  * answers). Outside hosted mode only.
  */
 import { describe, expect, it } from 'vitest'
-import { COW, COW1, fresh, rejects, send, rq } from './helpers.js'
+import { startServer } from '../src/index.js'
+import { COW, COW1, fresh, NO_QUOTA, rejects, send, rq } from './helpers.js'
+
+/** A body POSTed as written: a JSON integer no double holds keeps its digits only over the wire (requestJson.ts). */
+const post = async (url: string, body: string): Promise<any> => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()
 
 
 describe('eth_getBlocksByNumber (Web3Impl, BlockInformationResult)', () => {
@@ -23,6 +27,35 @@ describe('eth_getBlocksByNumber (Web3Impl, BlockInformationResult)', () => {
     expect(Object.keys((await rq(p, 'eth_getBlocksByNumber', ['0x0']))[0])).toEqual(['hash', 'totalDifficulty', 'inMainChain'])
     expect(await rq(p, 'eth_getBlocksByNumber', ['0x3'])).toEqual([])
     expect(await rq(p, 'eth_getBlocksByNumber', ['-1'])).toEqual([])
+  })
+
+  it('keeps the low 64 bits, signed (Web3Impl.java 704 `.longValue()`), of the exact digits of a JSON integer no double holds', async () => {
+    const server = await startServer({ port: 0, ...NO_QUOTA })
+    try {
+      const p = server.provider
+      await rq(p, 'evm_mine')
+      const block = await rq(p, 'eth_getBlockByNumber', ['0x1', false])
+      const one = [{ hash: block.hash, totalDifficulty: block.totalDifficulty, inMainChain: true }]
+      // 2^64 + 1 is block 1; JSON.parse's 18446744073709552000 would be block 384 (none).
+      const ask = (param: string): Promise<any> => post(server.url, `{"jsonrpc":"2.0","id":1,"method":"eth_getBlocksByNumber","params":[${param}]}`)
+      expect(await ask('18446744073709551617')).toEqual({ jsonrpc: '2.0', id: 1, result: one })
+      expect(await ask('"18446744073709551617"')).toEqual({ jsonrpc: '2.0', id: 1, result: one })
+      expect(await ask('"0x10000000000000001"')).toEqual({ jsonrpc: '2.0', id: 1, result: one })
+      // HexUtils.hasHexPrefix is a lower-case `0x`, after which BigInteger takes a sign; `0X1` is a bad decimal.
+      expect(await ask('"0x+1"')).toEqual({ jsonrpc: '2.0', id: 1, result: one })
+      expect(await ask('"0x-1"')).toEqual({ jsonrpc: '2.0', id: 1, result: [] })
+      expect((await ask('"0X1"')).error).toEqual({ code: -32602, message: 'invalid blocknumber 0X1' })
+      // Long.MAX_VALUE + 2 wraps to a negative height: no block.
+      expect(await ask('9223372036854775809')).toEqual({ jsonrpc: '2.0', id: 1, result: [] })
+      expect(await ask('1234567890123456789')).toEqual({ jsonrpc: '2.0', id: 1, result: [] })
+      // Quoted as JSON writes it, the digits unquoted (as Jackson writes a BigIntegerNode).
+      expect((await ask('{"a":12345678901234567891}')).error).toEqual({ code: -32602, message: 'invalid blocknumber {"a":12345678901234567891}' })
+      const h = (await send(p, { to: COW1, value: '0x1' })).transactionHash
+      const traced = await post(server.url, `{"jsonrpc":"2.0","id":2,"method":"trace_get","params":["${h}",[12345678901234567891]]}`)
+      expect(traced.error).toEqual({ code: -32602, message: 'invalid position 12345678901234567891' })
+    } finally {
+      await server.close()
+    }
   })
 
   it('anything else is -32602 invalid blocknumber <x>; exactly one parameter', async () => {

@@ -2,6 +2,7 @@
  * The node's own failures, in domain terms. The node never builds JSON-RPC errors: `toRpcError` (src/errors.ts)
  * turns each of these into the code and text RSKj answers, in one place.
  */
+import { stringifyJson } from './integerJson.js'
 
 /** An execution ended in REVERT with `data` as its return data (eth_estimateGas). */
 export class ExecutionReverted extends Error {
@@ -104,11 +105,11 @@ export class RemoteFailed extends Error {
   }
 }
 
-/** JSON of `value` cut to 120 characters, for messages. */
+/** JSON of `value` (a bigint as its digits) cut to 120 characters, for messages. */
 function shortJson(value: unknown): string {
   let text: string
   try {
-    text = JSON.stringify(value) ?? String(value)
+    text = stringifyJson(value) ?? String(value)
   } catch {
     text = String(value)
   }

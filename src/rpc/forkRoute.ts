@@ -18,6 +18,8 @@ import type { RskNode } from '../node/node.js'
 import type { ForkPoint } from '../node/fork/fork.js'
 import { hexNumber } from '../node/fork/fork.js'
 import type { BlockSelector } from './codecs/block.js'
+import { callBlockId } from './codecs/rskjBlock.js'
+import { retrieverBlockId } from './codecs/rskjText.js'
 import { ask, blockNumberOf, hashParam, inTime, isRemoteBlock, isRemoteTooLarge, LOCAL, ofRemoteTx, remoteBlock, remoteBlockParam, remoteTooLarge, withParam, type Answer, type Route } from './forkAsk.js'
 import { filterChangesRoute, filterLogs, logs, newFilter, traceFilterRoute } from './forkLogs.js'
 import { accountInfo, blockReceipts, erigonHeader, otsBlockDetails, otsHasCode, rawByTx, rawTransactionFrom } from './forkExtensions.js'
@@ -47,6 +49,8 @@ const byHash =
   (answer: Answer = ask): Route =>
   async (ctx, args, raw) => {
     const given = args[0]
+    // A JSON null hash (eth_getBlockByHash, eth_getTransactionByBlockHashAndIndex) is the method's to refuse.
+    if (given === null) return LOCAL
     const hash = hashParam(given, raw)
     return (await isRemoteBlock(ctx, hash)) ? answer(ctx, given instanceof Uint8Array ? withParam(raw, 0, hash) : raw) : LOCAL
   }
@@ -70,6 +74,15 @@ const atState =
     }
     return LOCAL
   }
+
+/** The …ByNumber methods whose block text the handler reads (`numberBlockIdText`): as `byNumber`, the text read first. */
+const byNumberText: Route = (ctx, args, raw) => byNumber()(ctx, [retrieverBlockId(args[0] as string), ...args.slice(1)], raw)
+
+/** eth_call: as `atState(1)`, its block read first (`callBlockId`; rsksim's own blocks read it after the overrides). */
+const callAtState: Route = (ctx, args, raw) => {
+  const ref = args[1] as Parameters<typeof callBlockId>[0] | undefined
+  return atState(1)(ctx, [args[0], ref === undefined ? undefined : callBlockId(ref), ...args.slice(2)], raw)
+}
 
 /** Transaction methods by hash: a transaction rsksim does not know is the remote's, if mined at or below the fork. */
 const byTx: Route = ofRemoteTx((ctx, _hash, _tx, raw) => ask(ctx, raw))
@@ -103,11 +116,11 @@ const blocksByNumber: Route = async (ctx, args) => {
 }
 
 const ROUTES: Record<string, Route> = {
-  eth_getBlockByNumber: byNumber(),
+  eth_getBlockByNumber: byNumberText,
   eth_getBlockTransactionCountByNumber: byNumber(),
   eth_getUncleCountByBlockNumber: byNumber(),
-  eth_getTransactionByBlockNumberAndIndex: byNumber(),
-  eth_getUncleByBlockNumberAndIndex: byNumber(),
+  eth_getTransactionByBlockNumberAndIndex: byNumberText,
+  eth_getUncleByBlockNumberAndIndex: byNumberText,
   debug_traceBlockByNumber: byNumber(),
   trace_block: byNumber(),
   // Replays of the remote's blocks are the remote's (an RSKj remote has none: its -32601 is the answer).
@@ -131,7 +144,7 @@ const ROUTES: Record<string, Route> = {
   eth_getTransactionCount: atState(1),
   eth_getCode: atState(1),
   eth_getStorageAt: atState(2),
-  eth_call: atState(1),
+  eth_call: callAtState,
   eth_estimateGas: atState(1),
   // A call traced below the forked block runs on the remote, as eth_call there (an RSKj remote has no such method:
   // its own -32601 is the answer).

@@ -17,6 +17,7 @@ import type { Agent } from 'node:http'
 import { MAX_REPLY_BYTES, httpPost, remoteAgent } from './httpPost.js'
 import { RemoteFailed } from '../errors.js'
 import type { ForkCache } from './cache.js'
+import { stringifyJson } from '../integerJson.js'
 
 /** How a RemoteNode reaches its remote. */
 export interface RemoteOptions {
@@ -48,7 +49,7 @@ const MAX_DELAY = 8_000
 interface Call {
   readonly method: string
   readonly params: unknown[]
-  /** `${method}${JSON.stringify(params)}`: the dedupe and cache key. */
+  /** `${method}${stringifyJson(params)}` (a bigint as its digits): the dedupe and cache key. */
   readonly key: string
   /** Keep the answer in the cache (true if any of the deduped callers asked for it). */
   cache: boolean
@@ -163,8 +164,9 @@ export class RemoteNode {
   /**
    * One JSON-RPC call; rejects with RemoteFailed. Calls made in the same macrotask turn are sent together; identical
    * calls in flight share one promise; with `cache: true` and a cache attached the answer is looked up under
-   * `${method}${JSON.stringify(params)}` first and kept there after success (null results too). Treat the result as
-   * read-only: a cached answer is the very object kept in the cache.
+   * `${method}${stringifyJson(params)}` first and kept there after success (null results too). Treat the result as
+   * read-only: a cached answer is the very object kept in the cache. A bigint in `params` (a request's JSON integer no
+   * double holds, src/rpc/requestJson.ts) is sent as the integer literal of its digits.
    *
    * @example
    * ```ts
@@ -176,7 +178,7 @@ export class RemoteNode {
     if (this.closed) return Promise.reject(this.failure(method, params, 'client closed'))
     let key: string
     try {
-      key = `${method}${JSON.stringify(params)}`
+      key = `${method}${stringifyJson(params)}`
     } catch (e) {
       return Promise.reject(new TypeError(`fork remote: the params of ${method} are not JSON (${describe(e)})`))
     }
@@ -274,7 +276,8 @@ export class RemoteNode {
     let retryAfter: string | null
     let text: string
     try {
-      const body = JSON.stringify(single ? envelopes[0] : envelopes)
+      // The params as the request gave them: a bigint as the same integer literal (integerJson.ts).
+      const body = stringifyJson(single ? envelopes[0] : envelopes)
       const res = await httpPost(this.targetUrl, this.agent, this.headers, body, this.timeout, this.aborter.signal, this.maxReplyBytes)
       status = res.status
       statusText = res.statusText

@@ -40,7 +40,7 @@ export interface CallArgumentsParam {
  * A field's text as `CallArgumentsParam.paramOrNull` reads it: Jackson's `JsonNode.asText()` (`asText`), undefined for
  * what JSON writes as `null` (NaN and the infinities too), which the deserializer skips.
  */
-function nodeText(v: unknown): string | undefined {
+export function nodeText(v: unknown): string | undefined {
   if (v === undefined || v === null || (typeof v === 'number' && !Number.isFinite(v))) return undefined
   return asText(v)
 }
@@ -169,18 +169,25 @@ export const rskjData: Codec<Uint8Array> = (v) => {
 }
 
 /**
- * eth_call's and eth_estimateGas's call object as RSKj reads it: step 1 (`callArgumentsParam`: every known field
- * checked, `input` over `data`, other fields ignored), then `CallArgumentsToByteArray` reads `gas`, `gasPrice` and
- * `value`: an empty text is absent, `0x` is 0, decimals and `0x` hex as `HexUtils.strHexOrStrNumberToByteArray`
- * (`javaNumber`); `gasLimit`, `nonce` and `chainId` are checked only. A parameter that is not an object stays refused
- * (-32602), where RSKj finds no field in it and runs an empty call (docs/compatibility.md).
+ * eth_call's and eth_estimateGas's call object as RSKj reads it when the parameters are read: step 1
+ * (`callArgumentsParam`: every known field checked, `input` over `data`, other fields ignored); its numbers are read by
+ * `callArgumentsToByteArray` once the block is. A parameter that is not an object stays refused (-32602), where RSKj
+ * finds no field in it and runs an empty call (docs/compatibility.md).
  */
-export const callArguments = (v: unknown): CallObject => {
-  const p = callArgumentsParam(asObject(v, 'transaction call object'))
+export const callArguments: Codec<CallArgumentsParam> = (v) => callArgumentsParam(asObject(v, 'transaction call object'))
+
+/**
+ * `CallArgumentsToByteArray` (org/ethereum/rpc/converters/CallArgumentsToByteArray.java), which `EthModule.call` and
+ * `EthModule.estimateGas` build after the block is read (and, for eth_call, the state overrides applied), so a block
+ * error wins over a number it cannot read: `gasPrice`, `gas`, then `value`; an empty text is absent, `0x` is 0,
+ * decimals and `0x` hex as `HexUtils.strHexOrStrNumberToByteArray` (`javaNumber`: `ff` is -32602 `Number values should
+ * not contain letters or hex values should start with 0x.`); `gasLimit`, `nonce` and `chainId` are checked only.
+ */
+export function callArgumentsToByteArray(p: CallArgumentsParam): CallObject {
   const number = (text: string | undefined): bigint | undefined => (text === undefined || text === '' ? undefined : javaNumber(text))
   const out: CallObject = {}
-  const gas = number(p.gas)
   const gasPrice = number(p.gasPrice)
+  const gas = number(p.gas)
   const value = number(p.value)
   if (p.from !== undefined) out.from = p.from
   if (p.to !== undefined) out.to = p.to

@@ -3,6 +3,7 @@
  * (`java/org/ethereum/rpc/parameters/*`, reference §1.4).
  */
 import { internalError, invalidParams } from '../../errors.js'
+import { stringifyJson } from '../../node/integerJson.js'
 
 /** A decoder of one positional parameter. `optional` ones may be omitted (or null) at the end of `params`. */
 export interface Codec<T> {
@@ -15,6 +16,14 @@ export function optional<T>(codec: Codec<T>): Codec<T | undefined> {
   const c: Codec<T | undefined> = (v: unknown) => (v === undefined || v === null ? undefined : codec(v))
   c.optional = true
   return c
+}
+
+/**
+ * `codec`, but JSON `null` kept as null for the method to answer: Jackson hands a parameter class's deserializer no null
+ * (`ObjectReader` gives `getNullValue()`, null), so the method meets it (`Web3Impl`'s `blockHash is null`).
+ */
+export function orNull<T>(codec: Codec<T>): Codec<T | null> {
+  return (v) => (v === null ? null : codec(v))
 }
 
 const HEX = /^[0-9a-fA-F]*$/
@@ -39,25 +48,23 @@ export function hexToBytesLoose(hex: string): Uint8Array {
 }
 
 /**
- * JSON text of a parameter value, as Jackson gives a `String` parameter from a non-string scalar. A value too deep
- * for `JSON.stringify` (it recurses) is a bad parameter, not an internal error.
+ * JSON text of a parameter value, as Jackson gives a `String` parameter from a non-string scalar; a bigint (an integer
+ * literal no double holds, src/rpc/requestJson.ts) is its digits, unquoted, as Jackson writes a `BigIntegerNode`
+ * (`stringifyJson`). A value too deep for `JSON.stringify` (it recurses) is a bad parameter, not an internal error.
  */
 export function jsonText(v: unknown): string {
   try {
-    return typeof v === 'bigint' ? v.toString() : (JSON.stringify(v, bigintDigits) ?? String(v))
+    return stringifyJson(v) ?? String(v)
   } catch {
     throw invalidParams('Invalid argument: nested too deeply.')
   }
 }
 
-/** `JSON.stringify`'s replacer for a bigint (an integer literal no double holds, src/rpc/requestJson.ts): its digits. */
-const bigintDigits = (_key: string, x: unknown): unknown => (typeof x === 'bigint' ? x.toString() : x)
-
-/** A parameter as error texts quote it: at most 100 characters, whatever its size or depth. */
+/** A parameter as error texts quote it (a bigint as its digits): at most 100 characters, whatever its size or depth. */
 export function show(v: unknown): string {
   let text: string
   try {
-    text = typeof v === 'string' ? v : typeof v === 'bigint' ? v.toString() : (JSON.stringify(v, bigintDigits) ?? String(v))
+    text = typeof v === 'string' ? v : (stringifyJson(v) ?? String(v))
   } catch {
     text = Array.isArray(v) ? '[…]' : '{…}'
   }
@@ -182,14 +189,8 @@ export function javaNumber(text: string): bigint {
 }
 
 /**
- * A `HexNumberParam` read as `HexUtils.strHexOrStrNumberToByteArray` reads it: eth_getStorageAt's position and the
- * call object's numbers (org/ethereum/rpc/converters/CallArgumentsToByteArray.java). A JSON number is its text.
- */
-export const hexNumber: Codec<bigint> = (v) => javaNumber(hexNumberText(v))
-
-/**
  * Unsigned integer in `0x` hex of any case or a decimal string, at most 66 characters (the extensions' numbers; the
- * methods RSKj reads through `HexNumberParam` use `hexNumber`).
+ * methods RSKj reads through `HexNumberParam` use `hexNumberText`, then `javaNumber` where RSKj reads the number).
  */
 export const quantity: Codec<bigint> = (v) => {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v)
@@ -254,6 +255,35 @@ export const prefixedData: Codec<Uint8Array> = (v) => {
 
 export const boolean: Codec<boolean> = (v) => {
   if (typeof v === 'boolean') return v
+  throw invalidParams(`Invalid argument "${show(v)}": param should be a boolean.`)
+}
+
+/** Java's `String.trim()`: the characters up to U+0020 removed from both ends. */
+const javaStringTrim = (s: string): string => s.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '')
+
+/**
+ * A `Boolean` parameter as jsonrpc4j 1.6 has Jackson 2.15 read it (`JsonRpcBasicServer.convertJsonToParameters`:
+ * `mapper.readerFor(type).readValue`, on RSKj's `new ObjectMapper()` without coercion settings,
+ * co/rsk/rpc/netty/JsonRpcWeb3ServerHandler.java): `NumberDeserializers.BooleanDeserializer` →
+ * `StdDeserializer._parseBoolean`. JSON `true`/`false`; an integer (`_coerceBooleanFromInt`, allowed by the default
+ * `CoercionAction.TryConvert`): 0 is false, any other true; a string, trimmed as `String.trim()` does: `true`/`True`/
+ * `TRUE`, `false`/`False`/`FALSE`. Java's null Boolean (returned as `null`): JSON null (`getNullValue`), `""` and blank
+ * strings (`CoercionConfigs`: empty and blank strings to a scalar are `AsNull`), the string `null`
+ * (`_checkTextualNull`, `ALLOW_COERCION_OF_SCALARS` being on). Jackson refuses the rest (other strings, a fraction,
+ * an object, an array: a `JsonMappingException`, which jsonrpc4j answers -32700 `JSON parse error` with id null);
+ * rsksim answers -32602 (docs/compatibility.md). A number with a fraction of zero (`1.0`) is an integer here: a parsed
+ * JSON number does not keep how it was written.
+ */
+export const javaBoolean: Codec<boolean | null> = (v) => {
+  if (typeof v === 'boolean' || v === null) return v
+  if (typeof v === 'number' && Number.isInteger(v)) return v !== 0
+  if (typeof v === 'bigint') return v !== 0n
+  if (typeof v === 'string') {
+    const t = javaStringTrim(v)
+    if (t === '' || t === 'null') return null
+    if (t === 'true' || t === 'True' || t === 'TRUE') return true
+    if (t === 'false' || t === 'False' || t === 'FALSE') return false
+  }
   throw invalidParams(`Invalid argument "${show(v)}": param should be a boolean.`)
 }
 

@@ -58,52 +58,74 @@ function blockIdentifierParam(read: (text: string) => BlockSelector): Codec<Bloc
 }
 
 /**
- * `BlockRefParam` (BlockRefParam.java), then `read`: a string that is `earliest`, `latest` or `pending` (exact case),
- * a decimal or a `0x` number (else `Invalid block identifier '<x>'`); or an EIP-1898 map; anything else `Invalid
- * input`. A map's entries are checked in their order: `requireCanonical` a string `true`/`false` in any case (a JSON
- * boolean is accepted, as EIP-1898 writes it: RSKj's `Map<String, String>` meets a ClassCastException, -32603),
- * `blockHash` a `BlockHashParam`, `blockNumber` a `HexNumberParam`. `blockHash` wins (its block found, the method reads
- * it by number, `Web3Impl.toInvokeByBlockHash`); a `blockNumber` goes to `read`.
+ * `BlockRefParam` (BlockRefParam.java): a string that is `earliest`, `latest` or `pending` (exact case), a decimal or a
+ * `0x` number (else `Invalid block identifier '<x>'`); or an EIP-1898 map; anything else `Invalid input`. A map's
+ * entries are checked in their order: `requireCanonical` a string `true`/`false` in any case (a JSON boolean is
+ * accepted, as EIP-1898 writes it: RSKj's `Map<String, String>` meets a ClassCastException, -32603), `blockHash` a
+ * `BlockHashParam`, `blockNumber` a `HexNumberParam`. `blockHash` wins (its block found, the method reads it by number,
+ * `Web3Impl.toInvokeByBlockHash`): its selector; else the identifier text (or the map's `blockNumber`) the method's
+ * reader is to take.
  */
+function blockRef(v: unknown): Extract<BlockSelector, { kind: 'hash' }> | string {
+  if (typeof v === 'string') {
+    if (v !== 'earliest' && v !== 'latest' && v !== 'pending' && !DECIMAL.test(v) && !HEX_NUMBER.test(v)) {
+      throw invalidParams(`Invalid block identifier '${show(v)}'`)
+    }
+    return v
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalidParams('Invalid input')
+  const map = v as Record<string, unknown>
+  if (!('blockHash' in map) && !('blockNumber' in map)) throw invalidParams('Invalid block input')
+  for (const [key, value] of Object.entries(map)) {
+    if (key === 'requireCanonical') {
+      if (typeof value !== 'boolean' && (typeof value !== 'string' || !/^(true|false)$/i.test(value))) {
+        throw invalidParams('Invalid input: requireCanonical must be a String "true" or "false"')
+      }
+    } else if (key === 'blockHash') blockHash(value)
+    else if (key === 'blockNumber') hexNumberText(value)
+  }
+  if (map.blockHash !== undefined) {
+    const rc = map.requireCanonical
+    const requireCanonical = rc === true || (typeof rc === 'string' && rc.toLowerCase() === 'true')
+    return { kind: 'hash', hash: blockHash(map.blockHash), requireCanonical, fromMap: true, text: String(map.blockHash) }
+  }
+  return hexNumberText(map.blockNumber)
+}
+
+/** `BlockRefParam`, then `read` (the method's reader) on the identifier text it leaves. */
 function blockRefParam(read: (text: string) => BlockSelector): Codec<BlockSelector> {
   return (v) => {
-    if (typeof v === 'string') {
-      if (v !== 'earliest' && v !== 'latest' && v !== 'pending' && !DECIMAL.test(v) && !HEX_NUMBER.test(v)) {
-        throw invalidParams(`Invalid block identifier '${show(v)}'`)
-      }
-      return read(v)
-    }
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalidParams('Invalid input')
-    const map = v as Record<string, unknown>
-    if (!('blockHash' in map) && !('blockNumber' in map)) throw invalidParams('Invalid block input')
-    for (const [key, value] of Object.entries(map)) {
-      if (key === 'requireCanonical') {
-        if (typeof value !== 'boolean' && (typeof value !== 'string' || !/^(true|false)$/i.test(value))) {
-          throw invalidParams('Invalid input: requireCanonical must be a String "true" or "false"')
-        }
-      } else if (key === 'blockHash') blockHash(value)
-      else if (key === 'blockNumber') hexNumberText(value)
-    }
-    if (map.blockHash !== undefined) {
-      const rc = map.requireCanonical
-      const requireCanonical = rc === true || (typeof rc === 'string' && rc.toLowerCase() === 'true')
-      return { kind: 'hash', hash: blockHash(map.blockHash), requireCanonical, fromMap: true, text: String(map.blockHash) }
-    }
-    return read(hexNumberText(map.blockNumber))
+    const ref = blockRef(v)
+    return typeof ref === 'string' ? read(ref) : ref
   }
 }
 
 /** The state reads' `BlockRefParam` (eth_getBalance, eth_getStorageAt, eth_getTransactionCount, eth_getCode). */
 export const stateBlockRef = blockRefParam(retrieverBlockId)
 
-/** eth_call's `BlockRefParam`: `Web3Impl.eth_call` makes a `BlockIdentifierParam` of the identifier, then executes. */
-export const callBlockRef = blockRefParam((text) => executionBlockId(identifierText(text)))
+/**
+ * eth_call's `BlockRefParam`, as the parameters are read: a `{blockHash}` selector or the identifier text, which
+ * `callBlockId` reads once `Web3Impl.eth_call` has read the state overrides.
+ */
+export const callBlockRef: Codec<Extract<BlockSelector, { kind: 'hash' }> | string> = blockRef
+
+/** eth_call's block: `Web3Impl.eth_call` makes a `BlockIdentifierParam` of the identifier, then executes there. */
+export const callBlockId = (ref: Extract<BlockSelector, { kind: 'hash' }> | string): BlockSelector =>
+  typeof ref === 'string' ? executionBlockId(identifierText(ref)) : ref
 
 /** eth_estimateGas's `BlockIdentifierParam`. */
 export const estimateBlockId = blockIdentifierParam(executionBlockId)
 
 /** The …ByNumber methods' `BlockIdentifierParam` (eth_getBlockByNumber and kin): `Web3InformationRetriever.getBlock`. */
 export const numberBlockId = blockIdentifierParam(retrieverBlockId)
+
+/**
+ * The `BlockIdentifierParam` of the …ByNumber methods with a second parameter (eth_getBlockByNumber,
+ * eth_getTransactionByBlockNumberAndIndex, eth_getUncleByBlockNumberAndIndex), its check only: the method reads the
+ * text with `retrieverBlockId` (`Web3InformationRetriever.getBlock`) once jsonrpc4j has read the second parameter too,
+ * so a bad index or Boolean wins over a text `getBlock` refuses (`1`, `safe`).
+ */
+export const numberBlockIdText: Codec<string> = identifierText
 
 /**
  * A log filter bound (`fromBlock`/`toBlock` of eth_getLogs and eth_newFilter) as RSKj reads it.

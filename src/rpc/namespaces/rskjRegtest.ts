@@ -10,7 +10,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { invalidParams } from '../../errors.js'
-import { type Codec } from '../codecs/primitives.js'
+import { JAVA_DECIMAL, jsonText, type Codec } from '../codecs/primitives.js'
 import { method, noParams, type MethodTable } from '../method.js'
 import { quantity } from '../format/hex.js'
 import { blockTraces } from './trace.js'
@@ -18,16 +18,19 @@ import { hashText, javaHex } from '../codecs/rskjText.js'
 import { debugRegtestMethods } from './debug.js'
 
 /**
- * `HexUtils.stringNumberAsBigInt`: `0x` hex or a decimal `BigInteger` (sign allowed); Jackson turns a JSON integer
- * into its decimal text. Anything else is `invalid blocknumber <x>`, as `Web3Impl.eth_getBlocksByNumber` says.
+ * `HexUtils.stringNumberAsBigInt` (HexUtils.java 61-67): after a lower-case `0x` Java's `BigInteger` of hex digits
+ * (sign allowed), else a decimal `BigInteger` (so `0X1` is refused); Jackson turns a JSON integer into its decimal
+ * text (a bigint where no double holds it: src/rpc/requestJson.ts). Then `.longValue()` (Web3Impl.java 704) keeps the
+ * low 64 bits, signed: 18446744073709551617 (2^64 + 1) is block 1. Anything else is `invalid blocknumber <x>`, as
+ * `Web3Impl.eth_getBlocksByNumber` says.
  */
 const blockNumberText: Codec<bigint> = (v) => {
-  const text = typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : v
+  const text = (typeof v === 'number' && Number.isSafeInteger(v)) || typeof v === 'bigint' ? String(v) : v
   if (typeof text === 'string') {
-    if (/^0[xX][0-9a-fA-F]+$/.test(text)) return BigInt('0x' + text.slice(2))
-    if (/^[+-]?[0-9]+$/.test(text)) return BigInt(text)
+    const n = text.startsWith('0x') ? javaHex(text, 64) : JAVA_DECIMAL.test(text) ? BigInt.asIntN(64, BigInt(text)) : undefined
+    if (n !== undefined) return n
   }
-  throw invalidParams(`invalid blocknumber ${typeof v === 'string' ? v : JSON.stringify(v) ?? String(v)}`)
+  throw invalidParams(`invalid blocknumber ${typeof v === 'string' ? v : jsonText(v)}`)
 }
 
 /**
@@ -42,7 +45,7 @@ const tracePositions: Codec<number> = (v) => {
   const p = v[0]
   const n = typeof p === 'string' ? javaHex(p, 32) : undefined
   // RSKj's `HexUtils.stringHexToBigInteger` throws a NumberFormatException (-32603) here; rsksim answers -32602.
-  if (n === undefined) throw invalidParams(`invalid position ${JSON.stringify(p) ?? String(p)}`)
+  if (n === undefined) throw invalidParams(`invalid position ${jsonText(p)}`)
   return Number(n)
 }
 

@@ -1,23 +1,42 @@
 /** Blocks, uncles and transaction counts (spec "Method reference: blocks and transactions"). */
 import { bytesToHex } from '@ethereumjs/util'
-import { blockHash, boolean, hexIndex, optional } from '../../codecs/primitives.js'
-import { numberBlockId } from '../../codecs/rskjBlock.js'
-import { blockHashNotFound, blockNotFound } from '../../../errors.js'
+import { blockHash, hexIndex, javaBoolean, orNull, type Codec } from '../../codecs/primitives.js'
+import { numberBlockId, numberBlockIdText } from '../../codecs/rskjBlock.js'
+import { retrieverBlockId } from '../../codecs/rskjText.js'
+import { blockHashNotFound, blockNotFound, invalidParams } from '../../../errors.js'
 import { method, type MethodTable } from '../../method.js'
 import { quantity } from '../../format/hex.js'
 import { formatBlock } from '../../format/block.js'
 import { blockById, blockIdText } from '../../resolve.js'
 
+/**
+ * The second parameter of eth_getBlockByHash and eth_getBlockByNumber, RSKj's `Boolean fullTransactionObjects`
+ * (co/rsk/rpc/Web3EthModule.java), read as Jackson reads a `Boolean` (`javaBoolean`: null for Java's null Boolean);
+ * omitted: false (spec "Method reference"; RSKj wants both parameters).
+ */
+const fullTransactionObjects: Codec<boolean | null | undefined> = Object.assign((v: unknown) => javaBoolean(v), { optional: true })
+
+/**
+ * The block formatted, once found: RSKj unboxes the Boolean only then (`Web3Impl.getBlockResult(Block, boolean)`), so a
+ * null Boolean answers null where no block is found and, where one is, throws a NullPointerException that RSKj's
+ * `RskErrorResolver` answers -32603 `Internal server error`; rsksim answers -32602 (docs/compatibility.md).
+ */
+function blockResult(block: Parameters<typeof formatBlock>[0] | undefined, full: boolean | null | undefined): unknown {
+  if (block === undefined) return null
+  if (full === null) throw invalidParams('Invalid argument: fullTransactionObjects is null (JSON null, "" or "null"), which RSKj cannot read for a block it finds; pass true or false.')
+  return formatBlock(block, full ?? false)
+}
+
 export const ethBlockMethods: MethodTable = {
-  eth_getBlockByHash: method([blockHash, optional(boolean)], ({ node }, hash, full) => {
-    const block = node.chain.store.getByHash(bytesToHex(hash))
-    return block === undefined ? null : formatBlock(block, full ?? false)
+  /** A JSON `null` hash reaches the method, which refuses it after the second parameter is read (`Web3Impl`). */
+  eth_getBlockByHash: method([orNull(blockHash), fullTransactionObjects], ({ node }, hash, full) => {
+    if (hash === null) throw invalidParams('blockHash is null')
+    return blockResult(node.chain.store.getByHash(bytesToHex(hash)), full)
   }),
 
-  eth_getBlockByNumber: method([numberBlockId, optional(boolean)], ({ node, method: name }, sel, full) => {
-    const block = blockById(node, sel, name)
-    return block === undefined ? null : formatBlock(block, full ?? false)
-  }),
+  eth_getBlockByNumber: method([numberBlockIdText, fullTransactionObjects], ({ node, method: name }, id, full) =>
+    blockResult(blockById(node, retrieverBlockId(id), name), full),
+  ),
 
   eth_getBlockTransactionCountByHash: method([blockHash], ({ node }, hash) => {
     const block = node.chain.store.getByHash(bytesToHex(hash))
@@ -51,8 +70,8 @@ export const ethBlockMethods: MethodTable = {
 
   eth_getUncleByBlockHashAndIndex: method([blockHash, hexIndex], () => null),
 
-  eth_getUncleByBlockNumberAndIndex: method([numberBlockId, hexIndex], ({ node, method: name }, sel) => {
-    blockById(node, sel, name)
+  eth_getUncleByBlockNumberAndIndex: method([numberBlockIdText, hexIndex], ({ node, method: name }, id) => {
+    blockById(node, retrieverBlockId(id), name)
     return null
   }),
 }

@@ -6,7 +6,8 @@
  */
 import { bytesToHex } from '@ethereumjs/util'
 import { filterObject, type FilterObject } from '../../codecs/objects.js'
-import { data, type Codec } from '../../codecs/primitives.js'
+import { type Codec } from '../../codecs/primitives.js'
+import { rskjData } from '../../codecs/callArgumentsParam.js'
 import { method, noParams, type MethodTable } from '../../method.js'
 import { quantity } from '../../format/hex.js'
 import { blockLogs, markRemoved } from '../../format/log.js'
@@ -16,11 +17,13 @@ import type { RskNode } from '../../../node/node.js'
 import { bloomMatcher, collectLogs, filterBlocks, filterValueCount, logBound, logRange, overBlockRange, rawLogMatcher } from './logs.js'
 
 /**
- * A filter id. RSKj reads it as `HexDataParam` (so a bad one gets `Invalid data format: invalid hex value.`);
- * ids are QUANTITY here (spec), and `0x1`, `0x01` and `1` name the same filter.
+ * A filter id. RSKj reads it as `HexDataParam` (co/rsk/rpc/Web3EthModule.java; its deserializer takes `getText()`, so a
+ * JSON number is its digits, read as hex: `10` is `0x10`), then looks up `getAsHexString()`, the bytes as `0x` and two
+ * digits each; a bad one gets `Invalid data format: invalid hex value.` Ids are QUANTITY here (spec), so the bytes are
+ * read as a number: `0x1`, `0x01`, `1` and the JSON number 1 name the same filter.
  */
 const filterId: Codec<bigint> = (v) => {
-  const bytes = data(v)
+  const bytes = rskjData(v)
   if (bytes.length > 32) return 0n // no such filter, answered as `filter not found`
   return bytes.length === 0 ? 0n : BigInt(bytesToHex(bytes))
 }

@@ -1,6 +1,6 @@
 /** Account state reads at a block (spec "Method reference: state reads"). */
 import { bigIntToBytes, bytesToHex, setLengthLeft } from '@ethereumjs/util'
-import { address, hexNumber, optional } from '../../codecs/primitives.js'
+import { address, hexNumberText, javaNumber, optional } from '../../codecs/primitives.js'
 import { LATEST } from '../../codecs/block.js'
 import { stateBlockRef } from '../../codecs/rskjBlock.js'
 import { method, type MethodTable } from '../../method.js'
@@ -12,8 +12,15 @@ export const ethStateMethods: MethodTable = {
     quantity(await node.chain.balanceAt(addr, await readBlock(node, sel ?? LATEST))),
   ),
 
-  eth_getStorageAt: method([address, hexNumber, optional(stateBlockRef)], async ({ node }, addr, slot, sel) => {
-    const value = await node.chain.storageAt(addr, setLengthLeft(bigIntToBytes(slot), 32), await readBlock(node, sel ?? LATEST))
+  /**
+   * The position is read in RSKj's order (`Web3Impl.eth_getStorageAt`): `HexNumberParam`'s check when the parameters are
+   * read, then the block (`Web3InformationRetriever.getInformationProvider`), then the number
+   * (`HexUtils.strHexOrStrNumberToByteArray`), so a block that is not found wins over a position such as `ff`.
+   */
+  eth_getStorageAt: method([address, hexNumberText, optional(stateBlockRef)], async ({ node }, addr, position, sel) => {
+    const block = await readBlock(node, sel ?? LATEST)
+    const slot = javaNumber(position)
+    const value = await node.chain.storageAt(addr, setLengthLeft(bigIntToBytes(slot), 32), block)
     return data(setLengthLeft(value, 32))
   }),
 

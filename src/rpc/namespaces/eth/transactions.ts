@@ -1,7 +1,8 @@
 /** Transactions: lookups, receipts, sending and signing (spec "Method reference: calls, gas and sending"). */
 import { bytesToHex } from '@ethereumjs/util'
-import { blockHash, hexIndex, txHash } from '../../codecs/primitives.js'
-import { numberBlockId } from '../../codecs/rskjBlock.js'
+import { blockHash, hexIndex, orNull, txHash } from '../../codecs/primitives.js'
+import { numberBlockIdText } from '../../codecs/rskjBlock.js'
+import { retrieverBlockId } from '../../codecs/rskjText.js'
 import { txObject, type TxObject } from '../../codecs/transaction.js'
 import { rskjAddress, rskjData, signedByte, transactionArguments } from '../../codecs/callArgumentsParam.js'
 import { invalidParams, revertError, RpcError, ErrorCode } from '../../../errors.js'
@@ -129,14 +130,17 @@ export const ethTransactionMethods: MethodTable = {
     return pending === undefined ? null : formatTransaction(pending)
   }),
 
-  eth_getTransactionByBlockHashAndIndex: method([blockHash, hexIndex], ({ node }, hash, index) => {
+  /** JSON `null`s reach the method, which refuses them after both parameters are read (`Web3Impl`). */
+  eth_getTransactionByBlockHashAndIndex: method([orNull(blockHash), orNull(hexIndex)], ({ node }, hash, index) => {
+    if (hash === null) throw invalidParams('blockHash is null')
+    if (index === null) throw invalidParams('index is null')
     const block = node.chain.store.getByHash(bytesToHex(hash))
     const t = block?.transactions[Number(index)]
     return t === undefined ? null : formatTransaction(t, block, Number(index))
   }),
 
-  eth_getTransactionByBlockNumberAndIndex: method([numberBlockId, hexIndex], ({ node, method: name }, sel, index) => {
-    const block = blockById(node, sel, name)
+  eth_getTransactionByBlockNumberAndIndex: method([numberBlockIdText, hexIndex], ({ node, method: name }, id, index) => {
+    const block = blockById(node, retrieverBlockId(id), name)
     const t = block?.transactions[Number(index)]
     return t === undefined ? null : formatTransaction(t, block, Number(index))
   }),
