@@ -386,6 +386,44 @@ describe('web3.js v4 over the in-process provider (it files a subscription by id
   })
 })
 
+describe('eth_subscribe in process: a request sent after the id came back is told before it answers', () => {
+  // The common test runs on microtasks alone: await the id, await a request, then read what the listener got. That
+  // request was sent after the id reached its caller, so its events are emitted before its answer (as a WebSocket
+  // client reads a notification before the reply that follows it); no turn of the event loop is needed.
+  it('newHeads and logs through provider.request, with no turn of the event loop', async () => {
+    const p = await fresh()
+    const addr = await deploy(p, Events)
+    await yieldNow(p)
+    const got: Message[] = []
+    p.on('message', (m: Message) => void got.push(m))
+    const heads: string = await rq(p, 'eth_subscribe', ['newHeads'])
+    const logs: string = await rq(p, 'eth_subscribe', ['logs', { address: addr }])
+    await rq(p, 'evm_mine')
+    expect(got.map((m) => [m.data.subscription, m.data.result.number])).toEqual([[heads, '0x2']])
+    const hash: string = await rq(p, 'eth_sendTransaction', [{ from: COW, to: addr, data: events.encodeFunctionData('emitMany', [2]) }])
+    const byId = (id: string): any[] => got.filter((m) => m.data.subscription === id).map((m) => m.data.result)
+    expect(byId(heads).map((h) => h.number)).toEqual(['0x2', '0x3'])
+    expect(byId(logs).map((l) => [l.transactionHash, l.blockNumber])).toEqual([
+      [hash, '0x3'],
+      [hash, '0x3'],
+    ])
+  })
+
+  it('web3.js v4: `data` of a block mined by the next awaited request, with no turn of the event loop', async () => {
+    const p = await fresh()
+    await yieldNow(p)
+    const web3 = new Web3(p as never)
+    const sub = await web3.eth.subscribe('newBlockHeaders')
+    const got: string[] = []
+    sub.on('data', (h) => void got.push('0x' + BigInt(h.number!).toString(16)))
+    await rq(p, 'evm_mine')
+    expect(got).toEqual(['0x1'])
+    await rq(p, 'evm_mine')
+    expect(got).toEqual(['0x1', '0x2'])
+    await sub.unsubscribe()
+  })
+})
+
 describe('eth_subscribe in process through the JSON-RPC body entry points', () => {
   it('is served by request and send(method, params) only: sendAsync and handleJsonRpc, single or batch, answer -32601', async () => {
     const p = await fresh()

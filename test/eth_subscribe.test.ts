@@ -12,12 +12,6 @@ import { Events } from './fixtures/index.js'
 const events = new Interface(Events.abi as never)
 const VALUE = keccakId('Value(uint256,uint256)')
 
-/**
- * Lets the event loop turn once: a subscription's first notifications wait for it, so that its id has reached the
- * caller first (test/eth_subscribe.order.test.ts).
- */
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
-
 function collect(p: Provider): Map<string, unknown[]> {
   const got = new Map<string, unknown[]>()
   p.on('message', (m) => {
@@ -38,7 +32,6 @@ describe('eth_subscribe in process', () => {
     const id = await rpc(p, 'eth_subscribe', ['newHeads'])
     expect(id).toMatch(/^0x[0-9a-f]{32}$/)
     for (let i = 0; i < 5; i++) await rpc(p, 'evm_mine')
-    await nextTurn()
     const heads = got.get(id) as any[]
     expect(heads.map((h) => h.number)).toEqual(['0x1', '0x2', '0x3', '0x4', '0x5'])
     const block = await rpc(p, 'eth_getBlockByNumber', ['0x3', false])
@@ -62,7 +55,6 @@ describe('eth_subscribe in process', () => {
     const all = await rpc(p, 'eth_subscribe', ['logs'])
     const snap = await rpc(p, 'evm_snapshot')
     const r = await send(p, { to: addr, data: events.encodeFunctionData('emitMany', [3]) })
-    await nextTurn()
     // RSKj's LogsNotification carries the eth_getLogs fields, but numbers each log within its transaction
     // (LogsNotificationEmitter.getLogsNotifications: `logIndex` of the receipt's log list), not within the block.
     const blockLogs: any[] = await rpc(p, 'eth_getLogs', [{ blockHash: r.blockHash }])
@@ -84,7 +76,6 @@ describe('eth_subscribe in process', () => {
     const got = collect(p)
     const id = await rpc(p, 'eth_subscribe', ['newPendingTransactions'])
     const hash = await rpc(p, 'eth_sendTransaction', [{ from: COW, to: COW1, value: '0x1' }])
-    await nextTurn()
     expect(got.get(id)).toEqual([hash])
     expect(await rpc(p, 'eth_getTransactionReceipt', [hash])).toBeNull() // still pending: announced on entry
   })
@@ -94,7 +85,6 @@ describe('eth_subscribe in process', () => {
     const got = collect(p)
     const id = await rpc(p, 'eth_subscribe', ['syncing'])
     await rpc(p, 'evm_mine')
-    await nextTurn()
     expect(got.get(id)).toBeUndefined()
     await rejects(rpc(p, 'eth_subscribe', ['newBlocks']), -32602)
     await rejects(rpc(p, 'eth_subscribe', []), -32602)
@@ -111,7 +101,6 @@ describe('eth_subscribe in process', () => {
     const gotA = collect(a)
     await rpc(a, 'eth_subscribe', ['newHeads'])
     await rpc(a, 'evm_mine')
-    await nextTurn()
     expect(gotA.size).toBe(1)
     expect(gotB.size).toBe(0)
     const h = await fresh({ hosted: true })

@@ -97,6 +97,7 @@ export class Provider extends EventEmitter<ProviderEvents> {
     // may call it on a block's first log) nothing more is emitted for the id. Notifications wait for the id to reach
     // the caller (src/provider/ownSubscriptions.ts).
     if (!this.options.hosted && (args.method === 'eth_subscribe' || args.method === 'eth_unsubscribe')) return this.subscriptionRequest(args) as T
+    const sent = ++this.sent
     if (performance.now() - this.lastYield > YIELD_AFTER_MS) await this.yieldToEventLoop()
     try {
       const result = await invoke(this.node, args.method, args.params)
@@ -104,8 +105,15 @@ export class Provider extends EventEmitter<ProviderEvents> {
       return (result === undefined ? null : result) as T
     } catch (e) {
       throw toRpcError(e)
+    } finally {
+      // Subscriptions made before this request was sent had answered their ids: what they hold goes out before this
+      // answer, as over WebSocket (src/provider/ownSubscriptions.ts).
+      this.subs?.releaseMadeBefore(sent)
     }
   }
+
+  /** Requests sent to `request` so far (subscription requests aside): orders them against subscriptions. */
+  private sent = 0
 
   /**
    * Subscribes to a provider event (`connect`, `disconnect`, `block`, `console`, `message`, `data`; see
@@ -212,7 +220,7 @@ export class Provider extends EventEmitter<ProviderEvents> {
   private subscriptionRequest(args: RequestArguments): string | boolean {
     try {
       const subs = this.subscriptions()
-      return args.method === 'eth_subscribe' ? subs.subscribe(args.params) : subs.unsubscribe(args.params)
+      return args.method === 'eth_subscribe' ? subs.subscribe(args.params, this.sent) : subs.unsubscribe(args.params)
     } catch (e) {
       throw toRpcError(e)
     }
