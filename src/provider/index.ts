@@ -13,6 +13,7 @@ import { handlePayload, invoke, type Transport } from '../rpc/dispatch.js'
 import { checkStateDump, dumpState, loadState, type StateDump } from '../node/dev/stateDump.js'
 import type { JsonRpcReply, RequestArguments } from '../rpc/types.js'
 import { Subscriptions, type Sink } from '../rpc/subscribe/subscriptions.js'
+import { OwnSubscriptions } from './ownSubscriptions.js'
 
 export interface ProviderEvents {
   /** EIP-1193 `connect`, emitted once the node is ready. */
@@ -90,19 +91,29 @@ export class Provider extends EventEmitter<ProviderEvents> {
     if (typeof args !== 'object' || args === null || typeof args.method !== 'string') {
       throw invalidRequest('invalid request: expected { method: string, params?: unknown[] }')
     }
+    // Subscriptions belong to this provider (default mode only; RSKj serves them over WebSocket alone, so the hosted
+    // mode answers -32601 as the service's HTTP endpoint does). They act when called, before any turn of the event
+    // loop: a subscription hears every event announced after the call, and once eth_unsubscribe is called (a listener
+    // may call it on a block's first log) nothing more is emitted for the id. Notifications wait for the id to reach
+    // the caller (src/provider/ownSubscriptions.ts).
+    if (!this.options.hosted && (args.method === 'eth_subscribe' || args.method === 'eth_unsubscribe')) return this.subscriptionRequest(args) as T
+    const sent = ++this.sent
     if (performance.now() - this.lastYield > YIELD_AFTER_MS) await this.yieldToEventLoop()
     try {
-      // Subscriptions belong to this provider (default mode only; RSKj serves them over WebSocket alone, so the
-      // hosted mode answers -32601 as the service's HTTP endpoint does).
-      if (!this.options.hosted && args.method === 'eth_subscribe') return this.subscriptions().subscribe(args.params) as T
-      if (!this.options.hosted && args.method === 'eth_unsubscribe') return this.subscriptions().unsubscribe(args.params) as T
       const result = await invoke(this.node, args.method, args.params)
       // The JSON value of the method's answer; `T` is the caller's claim about it (as in viem's typed requests).
       return (result === undefined ? null : result) as T
     } catch (e) {
       throw toRpcError(e)
+    } finally {
+      // Subscriptions made before this request was sent had answered their ids: what they hold goes out before this
+      // answer, as over WebSocket (src/provider/ownSubscriptions.ts).
+      this.subs?.releaseMadeBefore(sent)
     }
   }
+
+  /** Requests sent to `request` so far (subscription requests aside): orders them against subscriptions. */
+  private sent = 0
 
   /**
    * Subscribes to a provider event (`connect`, `disconnect`, `block`, `console`, `message`, `data`; see
@@ -195,7 +206,7 @@ export class Provider extends EventEmitter<ProviderEvents> {
     })
   }
 
-  private subs: Subscriptions | undefined
+  private subs: OwnSubscriptions | undefined
 
   /**
    * A set of subscriptions owned by a connection (the WebSocket server): notifications go to `sink`; pass its
@@ -206,8 +217,18 @@ export class Provider extends EventEmitter<ProviderEvents> {
     return new Subscriptions(this.node, sink)
   }
 
-  private subscriptions(): Subscriptions {
-    return (this.subs ??= new Subscriptions(this.node, (subscription, result) => {
+  private subscriptionRequest(args: RequestArguments): string | boolean {
+    try {
+      const subs = this.subscriptions()
+      return args.method === 'eth_subscribe' ? subs.subscribe(args.params, this.sent) : subs.unsubscribe(args.params)
+    } catch (e) {
+      throw toRpcError(e)
+    }
+  }
+
+  /** The provider's own subscriptions: a notification is emitted only once its id reached the caller. */
+  private subscriptions(): OwnSubscriptions {
+    return (this.subs ??= new OwnSubscriptions(this.node, (subscription, result) => {
       this.emit('message', { type: 'eth_subscription', data: { subscription, result } })
       this.emit('data', { jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } })
     }))

@@ -189,7 +189,11 @@ export class Subscriptions {
       if (k.type === 'newHeads' && !removed) this.sink(id, (header ??= headerNotification(block)))
       else if (k.type === 'logs') {
         // RSKj's LogsNotification: the eth_getLogs fields in the same order, logIndex counted within the transaction.
-        for (const log of markRemoved(blockLogs(block, k.keep, k.mayHold, true), removed)) this.sink(id, log)
+        // A listener of the in-process provider may unsubscribe on a block's first log: the rest are not sent.
+        for (const log of markRemoved(blockLogs(block, k.keep, k.mayHold, true), removed)) {
+          if (this.active.get(id) !== k) break
+          this.sink(id, log)
+        }
       }
     }
   }
