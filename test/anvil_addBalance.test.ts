@@ -40,4 +40,18 @@ describe('anvil_addBalance over HTTP, beside Anvil', () => {
       expect(await node.send('eth_getBalance', [WHO, 'latest'])).toBe('0x54')
     }
   })
+
+  it('reads a JSON integer amount past 2^53 exactly, as written in the body (a bigint past a double)', async () => {
+    const OTHER = '0x00000000000000000000000000000000000add01'
+    const post = async (method: string, params: string): Promise<any> =>
+      (await fetch(http.server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"jsonrpc":"2.0","id":1,"method":"${method}","params":${params}}` })).json()
+    // Expected balances worked out by hand: 10^21 = 0x3635c9adc5dea00000, plus 2^64 + 1 = 0x10000000000000001.
+    expect(await post('anvil_setBalance', `["${OTHER}", 1000000000000000000000]`)).toEqual({ jsonrpc: '2.0', id: 1, result: null })
+    expect(await http.rpc.send('eth_getBalance', [OTHER, 'latest'])).toBe('0x3635c9adc5dea00000')
+    expect(await post('anvil_addBalance', `["${OTHER}", 18446744073709551617]`)).toEqual({ jsonrpc: '2.0', id: 1, result: null })
+    expect(await http.rpc.send('eth_getBalance', [OTHER, 'latest'])).toBe('0x3735c9adc5dea00001')
+    // Not an unsigned integer: refused with the codec's text.
+    expect((await post('anvil_setBalance', `["${OTHER}", -1]`)).error).toEqual({ code: -32602, message: 'Invalid param -1: value must be a valid hex or string number.' })
+    expect((await post('anvil_setBalance', `["${OTHER}", 1.5]`)).error).toEqual({ code: -32602, message: 'Invalid param 1.5: value must be a valid hex or string number.' })
+  })
 })
