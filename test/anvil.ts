@@ -99,3 +99,15 @@ export async function anvilReceipt(eth: JsonRpcProvider, hash: string): Promise<
     await new Promise((r) => setTimeout(r, 20))
   }
 }
+
+/**
+ * Sends the signed transaction `raw` to Anvil and answers its hash once Anvil has mined it (anvilReceipt). What a
+ * test asks Anvil next then sees it mined: asked before, Anvil answers `eth_getTransactionCount` 'latest' without it,
+ * and `debug_traceTransaction` (any tracer) with the empty default trace `{ failed: false, gas: 0, returnValue: '0x',
+ * structLogs: [] }`; debug_prestate's comparison with Anvil failed that way under load.
+ */
+export async function sendRawMined(eth: JsonRpcProvider, raw: string): Promise<string> {
+  const hash = (await eth.send('eth_sendRawTransaction', [raw])) as string
+  await anvilReceipt(eth, hash)
+  return hash
+}

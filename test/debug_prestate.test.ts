@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Interface, type JsonRpcProvider, Wallet, solidityPackedKeccak256, toBeHex, zeroPadValue } from 'ethers'
 import type { Provider } from '../src/index.js'
 import { COW, deploy, fresh, rejects, send, sendSigned, useHttpServer, rq } from './helpers.js'
-import { anvilReceipt, ANVIL_KEY, ANVIL_SENDER, startAnvil, type RunningAnvil } from './anvil.js'
+import { anvilReceipt, ANVIL_KEY, ANVIL_SENDER, sendRawMined, startAnvil, type RunningAnvil } from './anvil.js'
 import { Caller, Reverter, Storage, Target } from './fixtures/index.js'
 
 const REMASC = '0x0000000000000000000000000000000001000008'
@@ -311,12 +311,15 @@ describe('prestateTracer against Anvil 1.7.1', () => {
   const raw = (tx: { to?: string; data: string; value?: bigint }, chainId: number, nonce: number, gasPrice: bigint): Promise<string> =>
     new Wallet(ANVIL_KEY).signTransaction({ type: 0, chainId, nonce, gasLimit: 3_000_000n, gasPrice, ...tx })
 
-  /** Sends `tx` to both nodes (each mines it at once), at the same nonce; answers both hashes. */
+  /**
+   * Sends `tx` to both nodes at the same nonce and answers both hashes once both have mined it (ours under automine
+   * before it answers; Anvil on its own task after, so it is waited for).
+   */
   async function both(tx: { to?: string; data: string; value?: bigint }): Promise<[string, string]> {
     const nonce = Number(await rq(p, 'eth_getTransactionCount', [ANVIL_SENDER, 'latest']))
     expect(Number(await eth.send('eth_getTransactionCount', [ANVIL_SENDER, 'latest']))).toBe(nonce)
     const ours = await rq(p, 'eth_sendRawTransaction', [await raw(tx, 33, nonce, 1n)])
-    const theirs = await eth.send('eth_sendRawTransaction', [await raw(tx, 31337, nonce, 10_000_000_000n)])
+    const theirs = await sendRawMined(eth, await raw(tx, 31337, nonce, 10_000_000_000n))
     return [ours, theirs]
   }
 

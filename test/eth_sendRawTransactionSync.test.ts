@@ -143,7 +143,9 @@ describe('eth_sendRawTransactionSync without automine', () => {
     const p = await fresh({ mining: { auto: false } })
     const { raw, hash } = await signed(p, { to: OTHER, value: 1n })
     const waiting = errorOf(rq(p, 'eth_sendRawTransactionSync', [raw, 5_000]))
-    await new Promise((r) => setTimeout(r, 50))
+    // A request queued after it is answered once the submission is done and the wait begun (the node's queue is first
+    // in, first out), whatever the load: a fixed sleep could end before, and the disconnect come before the wait.
+    expect((await rq(p, 'eth_getTransactionByHash', [hash])).hash).toBe(hash)
     await p.disconnect()
     // At its deadline it would answer "wasn't processed in 5s": the message tells which ended the wait.
     const e = await waiting
@@ -217,10 +219,13 @@ describe('eth_sendRawTransactionSync over HTTP', () => {
     const nonce = Number((await post('eth_getTransactionCount', [COW, 'pending'])).result)
     const raw = await new Wallet(COW_KEY).signTransaction({ type: 0, chainId: 33, nonce, gasLimit: 21_000n, gasPrice: 0n, to: OTHER, value: 3n })
     const waiting = post('eth_sendRawTransactionSync', [raw, 10_000])
-    await new Promise((r) => setTimeout(r, 100))
+    // Mined once the server has the transaction in its pool: after a fixed sleep, under load, evm_mine could come
+    // first and mine an empty block, the transaction then waiting out its 10 s.
+    const hash = Transaction.from(raw).hash
+    while ((await post('eth_getTransactionByHash', [hash])).result === null) await new Promise((r) => setTimeout(r, 10))
     expect(await post('evm_mine', [])).toEqual({ jsonrpc: '2.0', id: 1, result: null })
     const { result } = await waiting
-    expect(result.transactionHash).toBe(Transaction.from(raw).hash)
+    expect(result.transactionHash).toBe(hash)
     expect(result).toEqual((await post('eth_getTransactionReceipt', [result.transactionHash])).result)
     expect((await post('evm_setAutomine', [true])).result).toBe(true)
   })

@@ -21,15 +21,16 @@ export function asRskjTraces(call: { method: string; params?: unknown[] }, resul
 }
 
 /**
- * An HTTP proxy to `target` that counts the JSON-RPC calls it forwards (and the batches), keeps the request bodies as
- * they came (`bodies`: the text, so a test sees the very digits of a number), can refuse everything
+ * An HTTP proxy to `target` that counts the JSON-RPC calls it forwards (and the batches, and the answers to requests
+ * it held that it passed back: `heldAnswered`), keeps the request bodies as they came (`bodies`: the text, so a test
+ * sees the very digits of a number), can refuse everything
  * (`down`), can hold requests for `delay` ms (only those calling `delayOnly`, when set), and can answer traces as RSKj
  * shapes them (`rskjTraces`).
  */
 export async function countingProxy(
   target: string,
-): Promise<{ url: string; calls: string[]; batches: string[][]; bodies: string[]; down: boolean; delay: number; delayOnly: string | undefined; rskjTraces: boolean; close(): Promise<void> }> {
-  const state = { url: '', calls: [] as string[], batches: [] as string[][], bodies: [] as string[], down: false, delay: 0, delayOnly: undefined as string | undefined, rskjTraces: false, close: async () => {} }
+): Promise<{ url: string; calls: string[]; batches: string[][]; bodies: string[]; heldAnswered: number; down: boolean; delay: number; delayOnly: string | undefined; rskjTraces: boolean; close(): Promise<void> }> {
+  const state = { url: '', calls: [] as string[], batches: [] as string[][], bodies: [] as string[], heldAnswered: 0, down: false, delay: 0, delayOnly: undefined as string | undefined, rskjTraces: false, close: async () => {} }
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
@@ -55,6 +56,7 @@ export async function countingProxy(
             for (const a of Array.isArray(reply) ? reply : [reply]) if ('result' in a) a.result = asRskjTraces(calls.get(a.id), a.result)
             text = JSON.stringify(reply)
           }
+          if (delay > 0) state.heldAnswered++
           res.writeHead(r.status, { 'content-type': 'application/json' }).end(text)
         })
         .catch(() => res.writeHead(502).end())

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Interface, type JsonRpcProvider, Wallet, getCreate2Address, getCreateAddress, keccak256, zeroPadValue } from 'ethers'
 import { startServer, type Provider } from '../src/index.js'
 import { COW, deploy, fresh, rejects, send, sendSigned, useHttpServer, rq } from './helpers.js'
-import { anvilReceipt, ANVIL_KEY, ANVIL_SENDER, startAnvil, type RunningAnvil } from './anvil.js'
+import { anvilReceipt, ANVIL_KEY, ANVIL_SENDER, sendRawMined, startAnvil, type RunningAnvil } from './anvil.js'
 import { Caller, Child, Reverter, Target } from './fixtures/index.js'
 import { MAX_SCANNED_BLOCKS } from '../src/node/ots/search.js'
 
@@ -357,6 +357,10 @@ describe('ots_* against Anvil 1.7.1', () => {
   const raw = (t: { to?: string; data: string; value?: bigint }, chainId: number, nonce: number, gasPrice: bigint): Promise<string> =>
     new Wallet(ANVIL_KEY).signTransaction({ type: 0, chainId, nonce, gasLimit: 3_000_000n, gasPrice, ...t })
 
+  /**
+   * Sends `t` to both nodes at the same nonce and answers both hashes once both have mined it (ours under automine
+   * before it answers; Anvil on its own task after, so it is waited for: the next call's nonce check reads it).
+   */
   async function both(t: { to?: string; data: string; value?: bigint }): Promise<[string, string]> {
     const nonce = Number(await rq(p, 'eth_getTransactionCount', [ANVIL_SENDER, 'latest']))
     expect(Number(await eth.send('eth_getTransactionCount', [ANVIL_SENDER, 'latest']))).toBe(nonce)
@@ -365,7 +369,7 @@ describe('ots_* against Anvil 1.7.1', () => {
     await p.request({ method: 'eth_sendRawTransaction', params: [signed] }).catch((e: any) => {
       if (e.code !== -32015) throw e
     })
-    return [keccak256(signed), await eth.send('eth_sendRawTransaction', [await raw(t, 31337, nonce, 10_000_000_000n)])]
+    return [keccak256(signed), await sendRawMined(eth, await raw(t, 31337, nonce, 10_000_000_000n))]
   }
 
   beforeAll(async () => {
