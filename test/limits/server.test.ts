@@ -190,11 +190,15 @@ describe('a long hardhat_mine over HTTP', () => {
   it('lets a request on another connection be answered between its turns of 1,000 blocks', async () => {
     const server = await startServer({ port: 0 })
     try {
+      // The second request is sent once the first block is mined, so that it reaches the server while the 10,000
+      // blocks are being mined (sent on a timer, it could be answered before mining began, at block 0).
+      const started = new Promise<void>((resolve) => server.provider.once('block', () => resolve()))
       const mining = post(server.url, body('hardhat_mine', ['0x2710']))
-      await new Promise((r) => setTimeout(r, 20))
+      await started
       const meanwhile = JSON.parse((await post(server.url, body('eth_blockNumber'))).text) as { result: string }
       // Answered while the 10,000 blocks were still being mined, at a turn's end.
       expect(Number(meanwhile.result) % 1_000).toBe(0)
+      expect(Number(meanwhile.result)).toBeGreaterThanOrEqual(1_000)
       expect(Number(meanwhile.result)).toBeLessThan(10_000)
       expect(JSON.parse((await mining).text)).toEqual({ jsonrpc: '2.0', id: 1, result: true })
       expect(JSON.parse((await post(server.url, body('eth_blockNumber'))).text).result).toBe('0x2710')
