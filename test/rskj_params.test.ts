@@ -308,6 +308,33 @@ describe('over HTTP with ethers', () => {
     expect((await http.rpc.send('eth_getBlockByNumber', ['0x10000000000000001', false])).number).toBe('0x1')
   })
 
+  /**
+   * Jackson 2.15 reads a float literal past a double's range into a `DoubleNode` of Infinity
+   * (`JsonNodeDeserializer._fromFloat`), whose `asText()` is Java's `Double.toString`, `Infinity`
+   * (com/fasterxml/jackson/databind/node/DoubleNode.java). `CallArgumentsParam` and `AccountOverrideParam` hand that
+   * text to `HexNumberParam` (org/ethereum/rpc/parameters/HexNumberParam.java), which refuses it; it is not an absent
+   * field. `BlockIdentifierParam` gets the same text from the parser (`getText`).
+   */
+  it('a number literal past a double (1e400) is the text Infinity, refused, not an absent field', async () => {
+    const B = '0x0000000000000000000000000000000000000b0b'
+    const post = async (method: string, params: string): Promise<unknown> => {
+      const res = await fetch(http.server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: `{"jsonrpc":"2.0","id":1,"method":"${method}","params":${params}}`,
+      })
+      return ((await res.json()) as { error?: unknown }).error
+    }
+    const number = { code: -32602, message: 'Invalid param Infinity: value must be a valid hex or string number.' }
+    expect(await post('eth_call', `[{"from":"${COW}","to":"${B}"},"latest",{"${B}":{"balance":1e400}}]`)).toEqual(number)
+    expect(await post('eth_call', `[{"from":"${COW}","to":"${B}","value":1e400},"latest"]`)).toEqual(number)
+    const head = await rq(http.server.provider, 'eth_blockNumber')
+    expect(await post('eth_sendTransaction', `[{"from":"${COW}","to":"${B}","value":1e400}]`)).toEqual(number)
+    expect(await rq(http.server.provider, 'eth_blockNumber')).toBe(head)
+    expect(await post('eth_call', `[{"from":"${COW}","to":"${B}","value":-1e400},"latest"]`)).toEqual({ ...number, message: number.message.replace('Infinity', '-Infinity') })
+    expect(await post('eth_getBlockByNumber', '[1e400, false]')).toEqual({ code: -32602, message: "Invalid block identifier 'Infinity'" })
+  })
+
   it('ethers sends a block hash blockTag to eth_call as the block string: refused, as ExecutionBlockRetriever refuses it', async () => {
     const head = await http.rpc.getBlock('latest')
     const failure = await http.rpc.call({ to: COW1, blockTag: head!.hash! }).catch((e) => e)
