@@ -259,6 +259,23 @@ describe('the order of the checks: the second parameter of the …ByNumber and �
     await rejects(rq(p, 'eth_getTransactionByBlockHashAndIndex', [block1.hash, null]), -32602, 'index is null')
     await rejects(rq(p, 'eth_getTransactionByBlockHashAndIndex', [null, null]), -32602, 'blockHash is null')
   })
+
+  /**
+   * Jackson hands `HexIndexParam`'s deserializer no JSON null: the method gets a null index and reads it only once the
+   * block is found (co/rsk/rpc/Web3Impl.java: `eth_getTransactionByBlockNumberAndIndex`'s `index.getIndex()`,
+   * `eth_getUncleByBlock…AndIndex`'s `uncleIdx.getIndex()`), so a block that is not found answers null; one that is
+   * found is RSKj's NullPointerException (-32603), here -32602 `index is null`.
+   */
+  it('a null index: null where no block is found, -32602 where one is', async () => {
+    const { p, block1 } = await twoBlocks()
+    for (const m of ['eth_getTransactionByBlockNumberAndIndex', 'eth_getUncleByBlockNumberAndIndex']) {
+      expect(await rq(p, m, ['0x99', null]), m).toBeNull()
+      await rejects(rq(p, m, ['0x1', null]), -32602, 'index is null')
+    }
+    expect(await rq(p, 'eth_getUncleByBlockHashAndIndex', [UNKNOWN, null])).toBeNull()
+    await rejects(rq(p, 'eth_getUncleByBlockHashAndIndex', [block1.hash, null]), -32602, 'index is null')
+    expect(await rq(p, 'eth_getTransactionByBlockNumberAndIndex', ['0x1', '0x0'])).toMatchObject({ blockHash: block1.hash, transactionIndex: '0x0' })
+  })
 })
 
 describe('32-byte hashes (HashParam32: 64 to 66 characters, HexUtils.stringHexToByteArray, then 32 bytes)', () => {

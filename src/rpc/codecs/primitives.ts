@@ -239,6 +239,17 @@ export const hexIndex: Codec<bigint> = (v) => {
 }
 
 /**
+ * An index given as JSON `null` (`orNull(hexIndex)`), read once its block is found: Jackson hands `HexIndexParam`'s
+ * deserializer no null, so the method meets it, and RSKj's …AndIndex methods answer null where no block is found before
+ * they read it (`Web3Impl`: `index.getIndex()` / `uncleIdx.getIndex()`), where one is a NullPointerException (-32603),
+ * which rsksim answers -32602 `index is null`, the text `eth_getTransactionByBlockHashAndIndex` checks it with.
+ */
+export function foundBlockIndex(index: bigint | null): bigint {
+  if (index === null) throw invalidParams('index is null')
+  return index
+}
+
+/**
  * Byte string (`HexDataParam`, `HexUtils.stringHexToByteArray`): hex with an optional lower-case `0x` (`0X…` is not
  * hex); an odd length is left-padded.
  */

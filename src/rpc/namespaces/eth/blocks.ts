@@ -1,6 +1,6 @@
 /** Blocks, uncles and transaction counts (spec "Method reference: blocks and transactions"). */
 import { bytesToHex } from '@ethereumjs/util'
-import { blockHash, hexIndex, javaBoolean, orNull, type Codec } from '../../codecs/primitives.js'
+import { blockHash, foundBlockIndex, hexIndex, javaBoolean, orNull, type Codec } from '../../codecs/primitives.js'
 import { numberBlockId, numberBlockIdText } from '../../codecs/rskjBlock.js'
 import { retrieverBlockId } from '../../codecs/rskjText.js'
 import { blockHashNotFound, blockNotFound, invalidParams } from '../../../errors.js'
@@ -68,10 +68,14 @@ export const ethBlockMethods: MethodTable = {
     return '0x0'
   }),
 
-  eth_getUncleByBlockHashAndIndex: method([blockHash, hexIndex], () => null),
+  /** A `null` index: null where no block is found, else -32602 (`foundBlockIndex`). */
+  eth_getUncleByBlockHashAndIndex: method([blockHash, orNull(hexIndex)], ({ node }, hash, index) => {
+    if (node.chain.store.getByHash(bytesToHex(hash)) !== undefined) foundBlockIndex(index)
+    return null
+  }),
 
-  eth_getUncleByBlockNumberAndIndex: method([numberBlockIdText, hexIndex], ({ node, method: name }, id) => {
-    blockById(node, retrieverBlockId(id), name)
+  eth_getUncleByBlockNumberAndIndex: method([numberBlockIdText, orNull(hexIndex)], ({ node, method: name }, id, index) => {
+    if (blockById(node, retrieverBlockId(id), name) !== undefined) foundBlockIndex(index)
     return null
   }),
 }
