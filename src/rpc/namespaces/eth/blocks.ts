@@ -12,9 +12,12 @@ import { blockById, blockIdText } from '../../resolve.js'
 /**
  * The second parameter of eth_getBlockByHash and eth_getBlockByNumber, RSKj's `Boolean fullTransactionObjects`
  * (co/rsk/rpc/Web3EthModule.java), read as Jackson reads a `Boolean` (`javaBoolean`: null for Java's null Boolean);
- * omitted: false (spec "Method reference"; RSKj wants both parameters).
+ * omitted: false (spec "Method reference"; RSKj wants both parameters). In process, `undefined` is omitted, as for
+ * every optional parameter (`optional`): it is no JSON value.
  */
-const fullTransactionObjects: Codec<boolean | null | undefined> = Object.assign((v: unknown) => javaBoolean(v), { optional: true })
+const fullTransactionObjects: Codec<boolean | null | undefined> = Object.assign((v: unknown) => (v === undefined ? undefined : javaBoolean(v)), {
+  optional: true,
+})
 
 /**
  * The block formatted, once found: RSKj unboxes the Boolean only then (`Web3Impl.getBlockResult(Block, boolean)`), so a
