@@ -17,7 +17,9 @@
  *    may have no change (`DefaultStateOverrideApplier.validateOperationOverPrecompiledContract`), then `state` and
  *    `stateDiff` together are refused (`applyToRepository`).
  *
- * RSKj answers a bad key -32700 `JSON parse error` (Jackson's key deserializer wraps the constructor's exception), and the
+ * RSKj answers a bad key -32700 `JSON parse error` (Jackson's key deserializer wraps the constructor's exception), so too a
+ * field of step 1 its class refuses (`MapDeserializer` wraps what the value's deserializer throws,
+ * `ContainerDeserializerBase.wrapAndThrow`; rsksim: -32602 with the class's text), and the
  * failures of steps 2 and 3 that are not its own parameter errors -32603 (NumberFormatException, IllegalArgumentException,
  * IllegalStateException, a null value's NullPointerException); rsksim answers -32602 saying what is wrong
  * (docs/compatibility.md).
