@@ -97,6 +97,10 @@ describe('eth_getBlockByNumber / eth_getBlockByHash', () => {
         expect(await rq(p, 'eth_getBlockByHash', ['0x' + 'ab'.repeat(32), full])).toBeNull()
       }
     })
+
+    it('in process, undefined is no JSON value: omitted, so false (spec: optional, default false)', async () => {
+      for (const [m, params] of both(undefined)) expect(isFull(await rq(p, m, [...params])), m).toBe(false)
+    })
   })
 })
 

@@ -245,6 +245,28 @@ describe('eth_call: state overrides', async () => {
     expect(await uint(p, counter, 'latest', { [s]: { state: 'junk' } })).toBe(0n)
     expect(await uint(p, counter, 'latest', { [s]: { stateDiff: 'junk', balance: null, other: 1 } })).toBe(now)
   })
+
+  /**
+   * RSKj's `HexAddressParam` has no `equals`, so two keys that name one address in another case are two entries of its
+   * `Map<HexAddressParam, AccountOverrideParam>` (org/ethereum/rpc/parameters/HexAddressParam.java), each made an
+   * `AccountOverride` and applied in turn by `EthModule.applyStateOverride` (co/rsk/rpc/modules/eth/EthModule.java),
+   * which checks each one by itself (`DefaultStateOverrideApplier.applyToRepository`: state with stateDiff).
+   */
+  it('two keys naming one address are two overrides, applied and checked one after the other', async () => {
+    const lower = '0x' + e.slice(2).toLowerCase()
+    const upper = '0x' + e.slice(2).toUpperCase()
+    const selfBalance = { to: e, data: env.encodeFunctionData('selfBalance') }
+    expect(await uint(p, selfBalance, 'latest', { [lower]: { balance: '0x2a' }, [upper]: { nonce: '0x7' } })).toBe(42n)
+    const ls = '0x' + s.slice(2).toLowerCase()
+    const us = '0x' + s.slice(2).toUpperCase()
+    // The first clears the storage and sets the counter, the second patches another slot: the counter stays 5.
+    expect(await uint(p, counter, 'latest', { [ls]: { state: { '0x1': '0x5' } }, [us]: { stateDiff: { [mappingSlot(2)]: word(7) } } })).toBe(5n)
+    await rejects(
+      call(p, counter, 'latest', { [ls]: { state: {}, stateDiff: {} }, [us]: { balance: '0x1' } }),
+      -32602,
+      `Invalid state override for ${ls}: state and stateDiff cannot be given together`,
+    )
+  })
 })
 
 describe('eth_call: reverts (-32015, data = raw revert bytes)', async () => {

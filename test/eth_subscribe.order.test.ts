@@ -341,6 +341,36 @@ describe('eth_unsubscribe in process: nothing more once it is called', () => {
   })
 })
 
+describe('a listener that throws while what waited for the ids is released', () => {
+  it('rejects the request that released them (-32603) and loses no subscription: the rest go at the next turn', async () => {
+    const p = await fresh()
+    const got: string[] = []
+    let thrown = false
+    p.on('message', (m: Message) => {
+      got.push(`${m.data.subscription} ${m.data.result.number}`)
+      if (!thrown) {
+        thrown = true
+        throw new Error('listener failed')
+      }
+    })
+    // Two subscriptions made with no turn of the event loop: what they are told waits for the next request's answer.
+    const a = await rq(p, 'eth_subscribe', ['newHeads'])
+    const b = await rq(p, 'eth_subscribe', ['newHeads'])
+    const error = await rq(p, 'evm_mine').then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    // The block was mined; the first listener call threw, before the answer: the request fails as an RpcError.
+    expect(error).toMatchObject({ code: -32603 })
+    expect(got).toEqual([`${a} 0x1`])
+    await nextTurn()
+    expect(got).toEqual([`${a} 0x1`, `${b} 0x1`])
+    await rq(p, 'evm_mine')
+    expect(got).toEqual([`${a} 0x1`, `${b} 0x1`, `${a} 0x2`, `${b} 0x2`])
+    await p.disconnect()
+  })
+})
+
 describe('web3.js v4 over the in-process provider (it files a subscription by id once eth_subscribe answered)', () => {
   it('gets every block announced after its subscription was made, the block a request sent just before mines included', async () => {
     let inWindow = 0

@@ -598,6 +598,24 @@ describe('forking a remote rsksim', () => {
     }
   })
 
+  /**
+   * RSKj reads eth_call's overrides (`AccountOverride.fromAccountOverrideParam`) before the block
+   * (`Web3Impl.eth_call`, then `new BlockIdentifierParam(...)` and `ExecutionBlockRetriever`), so an override it cannot
+   * read wins over a block number it cannot read; on a fork too, where the block is looked at to route the call.
+   */
+  it('eth_call: a bad override wins over a block text that cannot be read, as without a fork', async () => {
+    const f = await forkAt()
+    const want = `Invalid state override for ${BOB}: balance 100 is not a 0x hex number`
+    for (const block of ['0x8000000000000000', '99999999999999999999', '0x' + 'ab'.repeat(32)]) {
+      await expect(rpc(f, 'eth_call', [{ from: COW, to: BOB }, block, { [BOB]: { balance: '100' } }]), block).rejects.toMatchObject({ code: -32602, message: want })
+    }
+    // The block's own error is still answered when the overrides are good.
+    await expect(rpc(f, 'eth_call', [{ from: COW, to: BOB }, '0x8000000000000000', { [BOB]: { balance: '0x1' } }])).rejects.toMatchObject({
+      code: -32602,
+      message: 'Invalid hexadecimal number: 0x8000000000000000',
+    })
+  })
+
   it('eth_getBlocksByNumber answers the remote\'s heights below the forked block, and rsksim\'s from it on', async () => {
     const f = await forkAt()
     await rpc(f, 'evm_mine')

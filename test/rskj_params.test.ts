@@ -259,6 +259,23 @@ describe('the order of the checks: the second parameter of the …ByNumber and �
     await rejects(rq(p, 'eth_getTransactionByBlockHashAndIndex', [block1.hash, null]), -32602, 'index is null')
     await rejects(rq(p, 'eth_getTransactionByBlockHashAndIndex', [null, null]), -32602, 'blockHash is null')
   })
+
+  /**
+   * Jackson hands `HexIndexParam`'s deserializer no JSON null: the method gets a null index and reads it only once the
+   * block is found (co/rsk/rpc/Web3Impl.java: `eth_getTransactionByBlockNumberAndIndex`'s `index.getIndex()`,
+   * `eth_getUncleByBlock…AndIndex`'s `uncleIdx.getIndex()`), so a block that is not found answers null; one that is
+   * found is RSKj's NullPointerException (-32603), here -32602 `index is null`.
+   */
+  it('a null index: null where no block is found, -32602 where one is', async () => {
+    const { p, block1 } = await twoBlocks()
+    for (const m of ['eth_getTransactionByBlockNumberAndIndex', 'eth_getUncleByBlockNumberAndIndex']) {
+      expect(await rq(p, m, ['0x99', null]), m).toBeNull()
+      await rejects(rq(p, m, ['0x1', null]), -32602, 'index is null')
+    }
+    expect(await rq(p, 'eth_getUncleByBlockHashAndIndex', [UNKNOWN, null])).toBeNull()
+    await rejects(rq(p, 'eth_getUncleByBlockHashAndIndex', [block1.hash, null]), -32602, 'index is null')
+    expect(await rq(p, 'eth_getTransactionByBlockNumberAndIndex', ['0x1', '0x0'])).toMatchObject({ blockHash: block1.hash, transactionIndex: '0x0' })
+  })
 })
 
 describe('32-byte hashes (HashParam32: 64 to 66 characters, HexUtils.stringHexToByteArray, then 32 bytes)', () => {
@@ -306,6 +323,33 @@ describe('over HTTP with ethers', () => {
     expect(res.status).toBe(400)
     expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'invalid blocknumber LATEST' } })
     expect((await http.rpc.send('eth_getBlockByNumber', ['0x10000000000000001', false])).number).toBe('0x1')
+  })
+
+  /**
+   * Jackson 2.15 reads a float literal past a double's range into a `DoubleNode` of Infinity
+   * (`JsonNodeDeserializer._fromFloat`), whose `asText()` is Java's `Double.toString`, `Infinity`
+   * (com/fasterxml/jackson/databind/node/DoubleNode.java). `CallArgumentsParam` and `AccountOverrideParam` hand that
+   * text to `HexNumberParam` (org/ethereum/rpc/parameters/HexNumberParam.java), which refuses it; it is not an absent
+   * field. `BlockIdentifierParam` gets the same text from the parser (`getText`).
+   */
+  it('a number literal past a double (1e400) is the text Infinity, refused, not an absent field', async () => {
+    const B = '0x0000000000000000000000000000000000000b0b'
+    const post = async (method: string, params: string): Promise<unknown> => {
+      const res = await fetch(http.server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: `{"jsonrpc":"2.0","id":1,"method":"${method}","params":${params}}`,
+      })
+      return ((await res.json()) as { error?: unknown }).error
+    }
+    const number = { code: -32602, message: 'Invalid param Infinity: value must be a valid hex or string number.' }
+    expect(await post('eth_call', `[{"from":"${COW}","to":"${B}"},"latest",{"${B}":{"balance":1e400}}]`)).toEqual(number)
+    expect(await post('eth_call', `[{"from":"${COW}","to":"${B}","value":1e400},"latest"]`)).toEqual(number)
+    const head = await rq(http.server.provider, 'eth_blockNumber')
+    expect(await post('eth_sendTransaction', `[{"from":"${COW}","to":"${B}","value":1e400}]`)).toEqual(number)
+    expect(await rq(http.server.provider, 'eth_blockNumber')).toBe(head)
+    expect(await post('eth_call', `[{"from":"${COW}","to":"${B}","value":-1e400},"latest"]`)).toEqual({ ...number, message: number.message.replace('Infinity', '-Infinity') })
+    expect(await post('eth_getBlockByNumber', '[1e400, false]')).toEqual({ code: -32602, message: "Invalid block identifier 'Infinity'" })
   })
 
   it('ethers sends a block hash blockTag to eth_call as the block string: refused, as ExecutionBlockRetriever refuses it', async () => {

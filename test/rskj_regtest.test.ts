@@ -128,6 +128,18 @@ describe('trace_get (TraceModuleImpl.traceGet, TraceGetRequest)', () => {
     await rejects(rq(p, 'trace_get', [h]), -32602)
   })
 
+  it('takes one position given alone, not in an array: jsonrpc4j reads List<String> positions with ACCEPT_SINGLE_VALUE_AS_ARRAY', async () => {
+    // com/googlecode/jsonrpc4j/JsonRpcBasicServer.java `convertJsonToParameters`; Jackson's CollectionDeserializer
+    // `handleNonArray` wraps the value (Web3TraceModule.java: `trace_get(String, List<String>)`).
+    const p = await fresh()
+    const { transactionHash: h } = await send(p, { to: COW1, value: '0x1' })
+    const block = await rq(p, 'trace_block', ['0x1'])
+    expect(await rq(p, 'trace_get', [h, '0x1'])).toEqual(block[1])
+    expect(await rq(p, 'trace_get', [h, '0x0'])).toEqual(block[0])
+    await rejects(rq(p, 'trace_get', [h, '1']), -32602, 'invalid position "1"')
+    await rejects(rq(p, 'trace_get', [h, { a: '0x0' }]), -32602, "'positions' must be an array of hex numbers")
+  })
+
   it('reads a position as HexUtils.stringHexToBigInteger(p).intValue(): a sign, and the low 32 bits (TraceGetRequest.java 76-78)', async () => {
     const p = await fresh()
     const { transactionHash: h } = await send(p, { to: COW1, value: '0x1' })

@@ -107,8 +107,13 @@ export class Provider extends EventEmitter<ProviderEvents> {
       throw toRpcError(e)
     } finally {
       // Subscriptions made before this request was sent had answered their ids: what they hold goes out before this
-      // answer, as over WebSocket (src/provider/ownSubscriptions.ts).
-      this.subs?.releaseMadeBefore(sent)
+      // answer, as over WebSocket (src/provider/ownSubscriptions.ts). A listener that throws there rejects the request,
+      // as an RpcError like any other failure.
+      try {
+        this.subs?.releaseMadeBefore(sent)
+      } catch (e) {
+        throw toRpcError(e)
+      }
     }
   }
 

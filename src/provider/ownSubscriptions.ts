@@ -73,7 +73,9 @@ export class OwnSubscriptions {
   /**
    * Called before a request answers, with its count (the requests sent before it, itself included): what the
    * subscriptions made before it was sent hold is emitted, in the order they were made. The request was sent after
-   * those eth_subscribe calls had answered, so by the time its own answer is read their ids were.
+   * those eth_subscribe calls had answered, so by the time its own answer is read their ids were. A listener that
+   * throws stops the release there (the request rejects, as when a listener throws while its block is announced);
+   * what is left waits for the next turn, as in `release`.
    */
   releaseMadeBefore(sent: number): void {
     if (this.held.size === 0) return
@@ -81,7 +83,7 @@ export class OwnSubscriptions {
     while (n < this.waiting.length && (this.held.get(this.waiting[n]!)?.made ?? -1) < sent) n++
     if (n === 0) return
     const ids = this.waiting.splice(0, n)
-    for (const id of ids) this.flush(id)
+    this.flushAll(ids)
   }
 
   /** Drops every subscription and what they hold. */
@@ -100,6 +102,15 @@ export class OwnSubscriptions {
     this.scheduled = false
     const ids = this.waiting
     this.waiting = []
+    this.flushAll(ids)
+  }
+
+  /**
+   * Flushes `ids` (taken from the front of `waiting`) in order. If a listener throws, the ids not done (the one whose
+   * listener threw included: it resumes after the notification that threw) go back to the front of `waiting` for the
+   * next turn, and the error goes on to the caller.
+   */
+  private flushAll(ids: readonly string[]): void {
     let done = 0
     try {
       for (; done < ids.length; done++) this.flush(ids[done]!)

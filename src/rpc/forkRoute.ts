@@ -78,10 +78,19 @@ const atState =
 /** The …ByNumber methods whose block text the handler reads (`numberBlockIdText`): as `byNumber`, the text read first. */
 const byNumberText: Route = (ctx, args, raw) => byNumber()(ctx, [retrieverBlockId(args[0] as string), ...args.slice(1)], raw)
 
-/** eth_call: as `atState(1)`, its block read first (`callBlockId`; rsksim's own blocks read it after the overrides). */
-const callAtState: Route = (ctx, args, raw) => {
+/**
+ * eth_call: as `atState(1)`, its block read first (`callBlockId`). A block text that cannot be read is the handler's to
+ * refuse: it reads the overrides' numbers first (`Web3Impl.eth_call`), so a bad override wins over it, as on RSKj.
+ */
+const callAtState: Route = async (ctx, args, raw) => {
   const ref = args[1] as Parameters<typeof callBlockId>[0] | undefined
-  return atState(1)(ctx, [args[0], ref === undefined ? undefined : callBlockId(ref), ...args.slice(2)], raw)
+  let sel: BlockSelector | undefined
+  try {
+    sel = ref === undefined ? undefined : callBlockId(ref)
+  } catch {
+    return LOCAL
+  }
+  return atState(1)(ctx, [args[0], sel, ...args.slice(2)], raw)
 }
 
 /** Transaction methods by hash: a transaction rsksim does not know is the remote's, if mined at or below the fork. */

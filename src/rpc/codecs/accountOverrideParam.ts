@@ -17,7 +17,9 @@
  *    may have no change (`DefaultStateOverrideApplier.validateOperationOverPrecompiledContract`), then `state` and
  *    `stateDiff` together are refused (`applyToRepository`).
  *
- * RSKj answers a bad key -32700 `JSON parse error` (Jackson's key deserializer wraps the constructor's exception), and the
+ * RSKj answers a bad key -32700 `JSON parse error` (Jackson's key deserializer wraps the constructor's exception), so too a
+ * field of step 1 its class refuses (`MapDeserializer` wraps what the value's deserializer throws,
+ * `ContainerDeserializerBase.wrapAndThrow`; rsksim: -32602 with the class's text), and the
  * failures of steps 2 and 3 that are not its own parameter errors -32603 (NumberFormatException, IllegalArgumentException,
  * IllegalStateException, a null value's NullPointerException); rsksim answers -32602 saying what is wrong
  * (docs/compatibility.md).
@@ -108,8 +110,9 @@ export function accountOverrides(params: readonly AccountOverrideParam[]): State
     if (fields.state !== undefined) override.state = slots(fields.state)
     if (fields.stateDiff !== undefined) override.stateDiff = slots(fields.stateDiff)
     if (fields.movePrecompileToAddress !== undefined) throw new RpcError(ErrorCode.Unimplemented, 'Move precompile to address is not supported yet')
-    // A second key naming the same address (another case) replaces the first's entry, in the first's place.
-    out.set(bytesToHex(addr), { address: addr, override })
+    // Keyed by the key as written: two keys naming one address (in another case) are two `HexAddressParam`s, which
+    // have no `equals`, so RSKj's map keeps both and `applyStateOverride` applies them one after the other.
+    out.set(key, { address: addr, override })
   }
   return out
 }
@@ -122,7 +125,7 @@ export function accountOverrides(params: readonly AccountOverrideParam[]): State
  */
 export function checkOverrides(params: readonly AccountOverrideParam[], overrides: StateOverrides): void {
   for (const { key, address: addr } of params) {
-    const override = overrides.get(bytesToHex(addr))?.override ?? {}
+    const override = overrides.get(key)?.override ?? {}
     const changes = override.balance !== undefined || override.nonce !== undefined || override.code !== undefined || override.state !== undefined || override.stateDiff !== undefined
     if (changes && isPrecompile(addr)) throw invalidParams('Precompiled contracts can not be overridden')
     if (override.state !== undefined && override.stateDiff !== undefined) {

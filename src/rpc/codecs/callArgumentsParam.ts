@@ -37,11 +37,11 @@ export interface CallArgumentsParam {
 }
 
 /**
- * A field's text as `CallArgumentsParam.paramOrNull` reads it: Jackson's `JsonNode.asText()` (`asText`), undefined for
- * what JSON writes as `null` (NaN and the infinities too), which the deserializer skips.
+ * A field's text as `CallArgumentsParam.paramOrNull` reads it: Jackson's `JsonNode.asText()` (`asText`; a body's `1e400`
+ * is an infinite `DoubleNode`, the text `Infinity`), undefined for an absent field or `null`, which the deserializer skips.
  */
 export function nodeText(v: unknown): string | undefined {
-  if (v === undefined || v === null || (typeof v === 'number' && !Number.isFinite(v))) return undefined
+  if (v === undefined || v === null) return undefined
   return asText(v)
 }
 

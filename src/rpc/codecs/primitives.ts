@@ -107,12 +107,16 @@ export const asText = (v: unknown): string => {
   if (v === null) return 'null'
   if (typeof v === 'bigint') return v.toString()
   if (typeof v !== 'number') return scalarText(v) ?? ''
-  if (!Number.isFinite(v)) return 'null' // JSON writes them as null
+  // A JSON literal no double holds (`1e400`) is an infinite `DoubleNode`, written by Java's `Double.toString`.
+  if (!Number.isFinite(v)) return javaNonFinite(v)
   // An integer is the digits a JavaScript client writes (`JSON.stringify`); JSON writes another number with a fraction
   // or an exponent, which Jackson keeps as a `DoubleNode`, written by Java's `Double.toString`.
   const json = JSON.stringify(v)
   return /^-?[0-9]+$/.test(json) ? json : javaDouble(v)
 }
+
+/** Java's `Double.toString` of NaN and the infinities (JSON.parse reads `1e400` as Infinity, as Jackson reads it). */
+const javaNonFinite = (d: number): string => (Number.isNaN(d) ? 'NaN' : d > 0 ? 'Infinity' : '-Infinity')
 
 /** Java's `Double.toString`: plain from 10^-3 up to 10^7, else `<d>.<digits>E<exponent>`; always a fraction digit. */
 function javaDouble(d: number): string {
@@ -128,11 +132,13 @@ function javaDouble(d: number): string {
 /**
  * The text Jackson's `JsonParser.getText()` gives a parameter's own deserializer (`HexAddressParam.Deserializer`,
  * `HexDataParam.Deserializer`, `BlockIdentifierParam`): a string itself, a number or boolean as the JSON text a
- * JavaScript client writes (`JSON.stringify`), an object `{` and an array `[` (the token the parser stands on).
- * Undefined for `null` (and NaN, the infinities), which Jackson hands to no deserializer.
+ * JavaScript client writes (`JSON.stringify`), an object `{` and an array `[` (the token the parser stands on); an
+ * infinite number (a body's `1e400`) as Java writes the double, `Infinity` (`TreeTraversingParser.getText`).
+ * Undefined for `null`, which Jackson hands to no deserializer.
  */
 export function tokenText(v: unknown): string | undefined {
-  if (v === undefined || v === null || (typeof v === 'number' && !Number.isFinite(v))) return undefined
+  if (v === undefined || v === null) return undefined
+  if (typeof v === 'number' && !Number.isFinite(v)) return javaNonFinite(v)
   if (typeof v === 'bigint') return v.toString()
   return scalarText(v) ?? (Array.isArray(v) ? '[' : '{')
 }
@@ -230,6 +236,17 @@ export const hexIndex: Codec<bigint> = (v) => {
   const digits = text.slice(2)
   if (digits === '' || BigInt('0x' + digits) > 0x7fffffffn) throw invalidParams('Invalid index param: value must be a valid hex number.')
   return BigInt('0x' + digits)
+}
+
+/**
+ * An index given as JSON `null` (`orNull(hexIndex)`), read once its block is found: Jackson hands `HexIndexParam`'s
+ * deserializer no null, so the method meets it, and RSKj's …AndIndex methods answer null where no block is found before
+ * they read it (`Web3Impl`: `index.getIndex()` / `uncleIdx.getIndex()`), where one is a NullPointerException (-32603),
+ * which rsksim answers -32602 `index is null`, the text `eth_getTransactionByBlockHashAndIndex` checks it with.
+ */
+export function foundBlockIndex(index: bigint | null): bigint {
+  if (index === null) throw invalidParams('index is null')
+  return index
 }
 
 /**

@@ -40,9 +40,13 @@ const blockNumberText: Codec<bigint> = (v) => {
  */
 const tracePositions: Codec<number> = (v) => {
   if (v === undefined || v === null || (Array.isArray(v) && v.length === 0)) throw invalidParams("'positions' cannot be null or empty")
-  if (!Array.isArray(v)) throw invalidParams("'positions' must be an array of hex numbers")
-  if (v.length > 1) throw invalidParams("'positions' accepts only one index")
-  const p = v[0]
+  // `List<String> positions` (Web3TraceModule.java): jsonrpc4j reads every parameter with ACCEPT_SINGLE_VALUE_AS_ARRAY
+  // (JsonRpcBasicServer.convertJsonToParameters), so Jackson's CollectionDeserializer takes a scalar as a list of it.
+  // An object is no String (RSKj: a Jackson mapping error, -32700).
+  if (typeof v === 'object' && !Array.isArray(v)) throw invalidParams("'positions' must be an array of hex numbers")
+  const list: unknown[] = Array.isArray(v) ? v : [v]
+  if (list.length > 1) throw invalidParams("'positions' accepts only one index")
+  const p = list[0]
   const n = typeof p === 'string' ? javaHex(p, 32) : undefined
   // RSKj's `HexUtils.stringHexToBigInteger` throws a NumberFormatException (-32603) here; rsksim answers -32602.
   if (n === undefined) throw invalidParams(`invalid position ${jsonText(p)}`)

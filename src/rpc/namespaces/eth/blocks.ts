@@ -1,6 +1,6 @@
 /** Blocks, uncles and transaction counts (spec "Method reference: blocks and transactions"). */
 import { bytesToHex } from '@ethereumjs/util'
-import { blockHash, hexIndex, javaBoolean, orNull, type Codec } from '../../codecs/primitives.js'
+import { blockHash, foundBlockIndex, hexIndex, javaBoolean, orNull, type Codec } from '../../codecs/primitives.js'
 import { numberBlockId, numberBlockIdText } from '../../codecs/rskjBlock.js'
 import { retrieverBlockId } from '../../codecs/rskjText.js'
 import { blockHashNotFound, blockNotFound, invalidParams } from '../../../errors.js'
@@ -12,9 +12,12 @@ import { blockById, blockIdText } from '../../resolve.js'
 /**
  * The second parameter of eth_getBlockByHash and eth_getBlockByNumber, RSKj's `Boolean fullTransactionObjects`
  * (co/rsk/rpc/Web3EthModule.java), read as Jackson reads a `Boolean` (`javaBoolean`: null for Java's null Boolean);
- * omitted: false (spec "Method reference"; RSKj wants both parameters).
+ * omitted: false (spec "Method reference"; RSKj wants both parameters). In process, `undefined` is omitted, as for
+ * every optional parameter (`optional`): it is no JSON value.
  */
-const fullTransactionObjects: Codec<boolean | null | undefined> = Object.assign((v: unknown) => javaBoolean(v), { optional: true })
+const fullTransactionObjects: Codec<boolean | null | undefined> = Object.assign((v: unknown) => (v === undefined ? undefined : javaBoolean(v)), {
+  optional: true,
+})
 
 /**
  * The block formatted, once found: RSKj unboxes the Boolean only then (`Web3Impl.getBlockResult(Block, boolean)`), so a
@@ -68,10 +71,14 @@ export const ethBlockMethods: MethodTable = {
     return '0x0'
   }),
 
-  eth_getUncleByBlockHashAndIndex: method([blockHash, hexIndex], () => null),
+  /** A `null` index: null where no block is found, else -32602 (`foundBlockIndex`). */
+  eth_getUncleByBlockHashAndIndex: method([blockHash, orNull(hexIndex)], ({ node }, hash, index) => {
+    if (node.chain.store.getByHash(bytesToHex(hash)) !== undefined) foundBlockIndex(index)
+    return null
+  }),
 
-  eth_getUncleByBlockNumberAndIndex: method([numberBlockIdText, hexIndex], ({ node, method: name }, id) => {
-    blockById(node, retrieverBlockId(id), name)
+  eth_getUncleByBlockNumberAndIndex: method([numberBlockIdText, orNull(hexIndex)], ({ node, method: name }, id, index) => {
+    if (blockById(node, retrieverBlockId(id), name) !== undefined) foundBlockIndex(index)
     return null
   }),
 }

@@ -1,6 +1,6 @@
 /** Transactions: lookups, receipts, sending and signing (spec "Method reference: calls, gas and sending"). */
 import { bytesToHex } from '@ethereumjs/util'
-import { blockHash, hexIndex, orNull, txHash } from '../../codecs/primitives.js'
+import { blockHash, foundBlockIndex, hexIndex, orNull, txHash } from '../../codecs/primitives.js'
 import { numberBlockIdText } from '../../codecs/rskjBlock.js'
 import { retrieverBlockId } from '../../codecs/rskjText.js'
 import { txObject, type TxObject } from '../../codecs/transaction.js'
@@ -139,10 +139,13 @@ export const ethTransactionMethods: MethodTable = {
     return t === undefined ? null : formatTransaction(t, block, Number(index))
   }),
 
-  eth_getTransactionByBlockNumberAndIndex: method([numberBlockIdText, hexIndex], ({ node, method: name }, id, index) => {
+  /** A `null` index: null where no block is found, else -32602 (`foundBlockIndex`). */
+  eth_getTransactionByBlockNumberAndIndex: method([numberBlockIdText, orNull(hexIndex)], ({ node, method: name }, id, given) => {
     const block = blockById(node, retrieverBlockId(id), name)
-    const t = block?.transactions[Number(index)]
-    return t === undefined ? null : formatTransaction(t, block, Number(index))
+    if (block === undefined) return null
+    const index = Number(foundBlockIndex(given))
+    const t = block.transactions[index]
+    return t === undefined ? null : formatTransaction(t, block, index)
   }),
 
   eth_getTransactionReceipt: method([txHash], ({ node }, hash) => {
