@@ -455,13 +455,46 @@ describe('eth_subscribe in process: a request sent after the id came back is tol
 })
 
 describe('eth_subscribe in process through the JSON-RPC body entry points', () => {
-  it('is served by request and send(method, params) only: sendAsync and handleJsonRpc, single or batch, answer -32601', async () => {
+  /** `sendAsync` as a promise: the error handed to the callback, or its reply. */
+  const sendAsync = (p: Provider, body: unknown): Promise<any> =>
+    new Promise((resolve, reject) => p.sendAsync(body, (e, r) => (e === null ? resolve(r) : reject(e))))
+
+  it('is served by request, send(method, params), sendAsync and send(payload, callback); handleJsonRpc (the servers\' and the Hardhat plugin\'s entry) answers -32601', async () => {
     const p = await fresh()
     const sub = { jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }
     const notFound = { jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'method not found' } }
     expect(await p.handleJsonRpc(sub)).toEqual(notFound)
     expect(await p.handleJsonRpc([sub, { jsonrpc: '2.0', id: 2, method: 'eth_chainId' }])).toEqual([notFound, { jsonrpc: '2.0', id: 2, result: '0x21' }])
-    expect(await new Promise((resolve) => p.sendAsync(sub, (_e, r) => resolve(r)))).toEqual(notFound)
     expect(await p.send('eth_subscribe', ['newHeads'])).toMatch(/^0x[0-9a-f]{32}$/)
+    expect((await sendAsync(p, sub)).result).toMatch(/^0x[0-9a-f]{32}$/)
+    expect((await new Promise<any>((resolve) => p.send(sub, (_e, r) => resolve(r)))).result).toMatch(/^0x[0-9a-f]{32}$/)
+    // Hosted mode: the service's HTTP endpoint has no eth_subscribe.
+    const h = await fresh({ hosted: true })
+    expect(await sendAsync(h, sub)).toEqual(notFound)
+  })
+
+  it('sendAsync (web3.js 1.x): the `data` event after the reply with the id, before the reply of a body sent later; eth_unsubscribe stops it', async () => {
+    const p = await fresh()
+    const order: string[] = []
+    p.on('data', (m: any) => order.push(`data ${m.params.subscription} ${m.params.result.number}`))
+    // A batch that subscribes and mines: the block is told after the batch's reply, which gives the id.
+    const [subscribed, mined] = await sendAsync(p, [
+      { jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] },
+      { jsonrpc: '2.0', id: 2, method: 'evm_mine' },
+    ]).then((reply) => {
+      order.push('reply 1')
+      return reply
+    })
+    const id: string = subscribed.result
+    expect(mined).toEqual({ jsonrpc: '2.0', id: 2, result: null }) // RSKj's evm_mine is void
+    await nextTurn()
+    expect(order).toEqual(['reply 1', `data ${id} 0x1`])
+    // A body sent after the id came back: its block is told before its reply.
+    await sendAsync(p, { jsonrpc: '2.0', id: 3, method: 'evm_mine' }).then(() => order.push('reply 3'))
+    expect(order.slice(2)).toEqual([`data ${id} 0x2`, 'reply 3'])
+    expect((await sendAsync(p, { jsonrpc: '2.0', id: 4, method: 'eth_unsubscribe', params: [id] })).result).toBe(true)
+    await sendAsync(p, { jsonrpc: '2.0', id: 5, method: 'evm_mine' })
+    await nextTurn()
+    expect(order).toHaveLength(4)
   })
 })

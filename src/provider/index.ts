@@ -176,9 +176,37 @@ export class Provider extends EventEmitter<ProviderEvents> {
     this.sendAsync(payloadOrMethod, callbackOrParams as Callback)
   }
 
-  /** Legacy: answers a request or batch through a Node-style callback with the response envelope(s). */
+  /**
+   * Legacy: answers a request or batch through a Node-style callback with the response envelope(s). Outside hosted
+   * mode it serves eth_subscribe and eth_unsubscribe too (web3.js 1.x and Truffle subscribe through it and read the
+   * `data` event), with `request`'s order: a subscription's notifications come after the reply that gives its id.
+   */
   sendAsync(payload: unknown, callback: Callback): void {
-    void this.handleJsonRpc(payload).then((reply) => callback(null, reply))
+    const sent = ++this.sent
+    void this.handleJsonRpc(payload, this.legacyTransport()).then((reply) => {
+      // As in `request`: what subscriptions made before this body was sent hold goes out before its reply; a
+      // listener that throws meanwhile is this body's error, as it is the request's there.
+      try {
+        this.subs?.releaseMadeBefore(sent)
+      } catch (e) {
+        callback(toRpcError(e))
+        return
+      }
+      callback(null, reply)
+    })
+  }
+
+  private legacy: Transport | undefined
+
+  /** The provider's own eth_subscribe/eth_unsubscribe for bodies sent through `sendAsync` (none in hosted mode). */
+  private legacyTransport(): Transport {
+    if (this.options.hosted) return {}
+    return (this.legacy ??= {
+      local: {
+        eth_subscribe: (params) => this.subscriptionRequest({ method: 'eth_subscribe', params }),
+        eth_unsubscribe: (params) => this.subscriptionRequest({ method: 'eth_unsubscribe', params }),
+      },
+    })
   }
 
   /**
