@@ -497,4 +497,32 @@ describe('eth_subscribe in process through the JSON-RPC body entry points', () =
     await nextTurn()
     expect(order).toHaveLength(4)
   })
+
+  it('sendAsync: a `data` listener that throws while a body releases what waited is that body\'s error (-32603); nothing is lost', async () => {
+    const p = await fresh()
+    const got: string[] = []
+    let thrown = false
+    p.on('data', (m: any) => {
+      got.push(`${m.params.subscription} ${m.params.result.number}`)
+      if (!thrown) {
+        thrown = true
+        throw new Error('listener failed')
+      }
+    })
+    // Both made by one body: what they are told waits for the next body's reply (or the loop's turn).
+    const [a, b]: string[] = (
+      await sendAsync(p, [
+        { jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] },
+        { jsonrpc: '2.0', id: 2, method: 'eth_subscribe', params: ['newHeads'] },
+      ])
+    ).map((r: any) => r.result)
+    const error = await sendAsync(p, { jsonrpc: '2.0', id: 3, method: 'evm_mine' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(error).toMatchObject({ code: -32603 })
+    expect(got).toEqual([`${a} 0x1`])
+    await nextTurn()
+    expect(got).toEqual([`${a} 0x1`, `${b} 0x1`])
+  })
 })
