@@ -3,10 +3,11 @@
  * shapes: RSKj `BlockHeaderNotification` (its 14 block fields + baseEvent) and `LogsNotification` (the
  * eth_getLogs log with `removed`); values checked against eth_getBlockByNumber / eth_getLogs.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { Interface, id as keccakId } from 'ethers'
-import type { Provider } from '../src/index.js'
-import { COW, COW1, deploy, fresh, rejects, send, rq as rpc } from './helpers.js'
+import { startServer, type Provider } from '../src/index.js'
+import { COW, COW1, deploy, fresh, NO_QUOTA, rejects, send, rq as rpc } from './helpers.js'
+import { openWs } from './wsClient.js'
 import { Events } from './fixtures/index.js'
 
 const events = new Interface(Events.abi as never)
@@ -112,5 +113,31 @@ describe('eth_subscribe in process', () => {
     for (let i = 0; i < 1000; i++) await rpc(p, 'eth_subscribe', ['syncing'])
     await rejects(rpc(p, 'eth_subscribe', ['newHeads']), -32602, /too many subscriptions/)
     expect(await rpc(p, 'eth_blockNumber')).toBe('0x0')
+  })
+})
+
+describe('subscriptions outlive filterTimeout (Hardhat\'s WebSocket subscriptions stop after 5 minutes: hardhat#2053)', () => {
+  it('in process and over WebSocket, newHeads still notifies after an hour without a poll', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const server = await startServer({ port: 0, ...NO_QUOTA })
+    try {
+      const p = server.provider
+      const got = collect(p)
+      const id = await rpc(p, 'eth_subscribe', ['newHeads'])
+      const ws = await openWs(server.wsUrl!)
+      const wsId = (await ws.call('eth_subscribe', ['newHeads'])).result
+      // A polling filter made at the same time expires unpolled after filterTimeout (5 minutes); the subscriptions stay.
+      const filter = await rpc(p, 'eth_newBlockFilter')
+      vi.setSystemTime(Date.now() + 60 * 60_000)
+      await rejects(rpc(p, 'eth_getFilterChanges', [filter]), -32000)
+      await rpc(p, 'evm_mine')
+      expect((got.get(id) as any[]).map((h) => h.number)).toEqual(['0x1'])
+      const note = await ws.next()
+      expect([note.params.subscription, note.params.result.number]).toEqual([wsId, '0x1'])
+      ws.ws.close()
+    } finally {
+      vi.useRealTimers()
+      await server.close()
+    }
   })
 })
