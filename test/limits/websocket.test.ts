@@ -302,6 +302,9 @@ describe('WebSocket: no client holds the node or the others', () => {
     const topics = addresses.map((a) => '0x' + a.slice(2).padStart(64, '0'))
     const largest = { address: addresses, topics: [topics, topics, topics, topics] }
     const raw = await new Wallet(COW_KEY).signTransaction({ type: 0, chainId: 33, nonce: 0, gasLimit: 21_000n, gasPrice: 0n, to: COW, value: 1n })
+    // Each socket's subscriptions listen to the node's blocks from its opening to its close.
+    const listeners = (): number => s.provider.node.events.listenerCount('block')
+    const base = listeners()
     const a = await open(s.wsUrl)
     a.ws.send(JSON.stringify([
       { jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransactionSync', params: [raw, 10_000] },
@@ -310,9 +313,11 @@ describe('WebSocket: no client holds the node or the others', () => {
     // The transaction is in the pool: the batch has started. Then the socket goes.
     while ((await s.provider.request({ method: 'eth_getTransactionCount', params: [COW, 'pending'] })) !== '0x1') await sleep(5)
     a.ws.terminate()
-    await sleep(50) // the server sees the close (had it not yet, the subscription made would be dropped with the socket)
+    // The server has seen the close (had it not yet, the subscription made would be dropped with the socket).
+    while (listeners() > base) await sleep(5)
     await s.provider.request({ method: 'evm_mine' }) // the first element's block: the batch goes on to eth_subscribe
-    await sleep(50)
+    // The batch's eth_subscribe runs on microtasks once the block is announced: two turns of the loop are past it.
+    for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r))
     const b = await open(s.wsUrl)
     // The whole node-wide allowance (100,000 values, 20 such subscriptions) is free.
     for (let i = 0; i < 20; i++) expect((await b.call('eth_subscribe', ['logs', largest])).result).toMatch(/^0x[0-9a-f]{32}$/)
