@@ -26,6 +26,16 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 
 type Message = { data: { subscription: string; result: any } }
 
+/** A listener of `event` that records each message as `show` writes it and throws on the first one. */
+function throwsOnce<M>(p: Provider, event: 'message' | 'data', show: (m: M) => string): string[] {
+  const got: string[] = []
+  p.on(event, (m: M) => {
+    got.push(show(m))
+    if (got.length === 1) throw new Error('listener failed')
+  })
+  return got
+}
+
 interface Race {
   options?: ProviderOptions
   /** Run once per provider before the race (deploys, snapshots). */
@@ -344,15 +354,7 @@ describe('eth_unsubscribe in process: nothing more once it is called', () => {
 describe('a listener that throws while what waited for the ids is released', () => {
   it('rejects the request that released them (-32603) and loses no subscription: the rest go at the next turn', async () => {
     const p = await fresh()
-    const got: string[] = []
-    let thrown = false
-    p.on('message', (m: Message) => {
-      got.push(`${m.data.subscription} ${m.data.result.number}`)
-      if (!thrown) {
-        thrown = true
-        throw new Error('listener failed')
-      }
-    })
+    const got = throwsOnce(p, 'message', (m: Message) => `${m.data.subscription} ${m.data.result.number}`)
     // Two subscriptions made with no turn of the event loop: what they are told waits for the next request's answer.
     const a = await rq(p, 'eth_subscribe', ['newHeads'])
     const b = await rq(p, 'eth_subscribe', ['newHeads'])
@@ -500,15 +502,7 @@ describe('eth_subscribe in process through the JSON-RPC body entry points', () =
 
   it('sendAsync: a `data` listener that throws while a body releases what waited is that body\'s error (-32603); nothing is lost', async () => {
     const p = await fresh()
-    const got: string[] = []
-    let thrown = false
-    p.on('data', (m: any) => {
-      got.push(`${m.params.subscription} ${m.params.result.number}`)
-      if (!thrown) {
-        thrown = true
-        throw new Error('listener failed')
-      }
-    })
+    const got = throwsOnce(p, 'data', (m: any) => `${m.params.subscription} ${m.params.result.number}`)
     // Both made by one body: what they are told waits for the next body's reply (or the loop's turn).
     const [a, b]: string[] = (
       await sendAsync(p, [
