@@ -8,6 +8,7 @@ import { EXTENSIONS, METHODS, UNSUPPORTED } from './methods.js'
 import type { MethodSpec } from './method.js'
 import type { JsonRpcId, JsonRpcReply, JsonRpcResponse } from './types.js'
 import { LOCAL, routeToFork } from './forkRoute.js'
+import { timeLeft } from './forkAsk.js'
 
 /**
  * Looks a method up by wire name; unknown and unsupported names throw -32601 with RSKj's texts. In hosted mode an
@@ -50,13 +51,13 @@ export async function invoke(node: RskNode, name: string, params: unknown): Prom
   const fork = node.fork
   let timeout = node.options.rpcTimeout
   if (fork !== undefined) {
-    // The remote's history is answered by the remote, outside the queue (src/rpc/forkRoute.ts).
-    const routed = Date.now()
-    const remote = await routeToFork(node, fork, name, args, params)
+    // The remote's history is answered by the remote, outside the queue (src/rpc/forkRoute.ts), by the deadline.
+    const deadline = timeout > 0 ? Date.now() + timeout : undefined
+    const remote = await routeToFork(node, fork, name, args, params, deadline)
     if (remote !== LOCAL) return remote
     // A route that asked the remote before it left the request to rsksim spent part of the request's time: the local
-    // run has what is left (at least 1 ms, so that 0 keeps meaning no deadline), not a second `rpcTimeout`.
-    if (timeout > 0) timeout = Math.max(1, timeout - (Date.now() - routed))
+    // run has what is left (forkAsk.ts `timeLeft`), not a second `rpcTimeout`.
+    timeout = timeLeft(deadline)
   }
   const ctx = { node, method: name }
   if (spec.queuesItself) return spec.handler(ctx, ...args)

@@ -24,11 +24,19 @@ export interface RouteContext {
   fork: ForkPoint
   method: string
   /**
-   * When the request's time is up (ms since the epoch; undefined: `rpcTimeout` 0, none): `rpcTimeout` after the route
-   * started, as a local request's deadline runs from when it leaves the queue.
+   * When the request's time is up (ms since the epoch; undefined: `rpcTimeout` 0, none): `rpcTimeout` after dispatch
+   * handed the request to its route (src/rpc/dispatch.ts `invoke`), as a local request's deadline runs from when it
+   * leaves the queue.
    */
   deadline?: number
 }
+
+/**
+ * The time a request has left before `deadline` (`RouteContext.deadline`), as `guard.within` takes it: 0 (no limit) when
+ * there is none, else at least 1 ms, so that a request past its time still fails by the deadline rather than running
+ * without one.
+ */
+export const timeLeft = (deadline: number | undefined): number => (deadline === undefined ? 0 : Math.max(1, deadline - Date.now()))
 
 /** A block hash as the routes of the methods that take only a hash (ots_getBlockDetailsByHash) give it. */
 export type HashSelector = { kind: 'hash'; hash: Uint8Array }

@@ -12,7 +12,7 @@ import { asFilterResults, filterChanges, filterLogsQuery, hasHistory, logFilterO
 import { filtersOf, type RemoteRange } from '../node/filters/index.js'
 import { quantity } from './format/hex.js'
 import { filterTraces, MAX_TRACES_PER_REQUEST, refuseNegativeCount, type TraceFilter } from './namespaces/trace.js'
-import { ask, blockNumberOf, LOCAL, remoteBlockOfHash, type Route, type RouteContext } from './forkAsk.js'
+import { ask, blockNumberOf, LOCAL, remoteBlockOfHash, timeLeft, type Route, type RouteContext } from './forkAsk.js'
 
 /**
  * The part of a log query the remote answers, as block numbers; `overRange`: the whole range is over
@@ -184,8 +184,7 @@ export const traceFilterRoute: Route = async (ctx, args, raw) => {
     count: f.count - out.length,
   }
   // The local part has what is left of the request's time after the remote's pages (forkAsk.ts `inTime`).
-  const left = ctx.deadline === undefined ? 0 : Math.max(1, ctx.deadline - Date.now())
-  const own = await node.queue.run(() => node.chain.guard.within(left, () => filterTraces({ node }, local)))
+  const own = await node.queue.run(() => node.chain.guard.within(timeLeft(ctx.deadline), () => filterTraces({ node }, local)))
   return [...out, ...own]
 }
 

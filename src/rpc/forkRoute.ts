@@ -198,14 +198,13 @@ const ROUTES: Record<string, Route> = {
 
 /**
  * The remote's answer to a request about its history, or LOCAL. `args`: the decoded params (selectors parsed),
- * `raw`: the params as sent.
+ * `raw`: the params as sent; `deadline`: when the request's time is up (`RouteContext.deadline`).
  */
-export async function routeToFork(node: RskNode, fork: ForkPoint, method: string, args: unknown[], raw: unknown): Promise<unknown> {
+export async function routeToFork(node: RskNode, fork: ForkPoint, method: string, args: unknown[], raw: unknown, deadline: number | undefined): Promise<unknown> {
   const route = Object.hasOwn(ROUTES, method) ? ROUTES[method] : undefined
   if (route === undefined) return LOCAL
   try {
-    const timeout = node.options.rpcTimeout
-    return await route({ node, fork, method, ...(timeout > 0 ? { deadline: Date.now() + timeout } : {}) }, args, Array.isArray(raw) ? raw : [])
+    return await route({ node, fork, method, ...(deadline !== undefined ? { deadline } : {}) }, args, Array.isArray(raw) ? raw : [])
   } catch (e) {
     // A call the remote refuses as over its response size limit: -32011 saying so (forkAsk.ts `remoteTooLarge`).
     if (isRemoteTooLarge(e)) throw remoteTooLarge(e, method, 'is answered from the remote')
