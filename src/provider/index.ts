@@ -106,14 +106,20 @@ export class Provider extends EventEmitter<ProviderEvents> {
     } catch (e) {
       throw toRpcError(e)
     } finally {
-      // Subscriptions made before this request was sent had answered their ids: what they hold goes out before this
-      // answer, as over WebSocket (src/provider/ownSubscriptions.ts). A listener that throws there rejects the request,
-      // as an RpcError like any other failure.
-      try {
-        this.subs?.releaseMadeBefore(sent)
-      } catch (e) {
-        throw toRpcError(e)
-      }
+      this.releaseHeld(sent)
+    }
+  }
+
+  /**
+   * Before the answer of the `sent`-th request (`request` or `sendAsync`): subscriptions made before it was sent had
+   * answered their ids, so what they hold goes out now, as over WebSocket (src/provider/ownSubscriptions.ts). A
+   * listener that throws there fails that request, as an RpcError like any other failure.
+   */
+  private releaseHeld(sent: number): void {
+    try {
+      this.subs?.releaseMadeBefore(sent)
+    } catch (e) {
+      throw toRpcError(e)
     }
   }
 
@@ -184,12 +190,10 @@ export class Provider extends EventEmitter<ProviderEvents> {
   sendAsync(payload: unknown, callback: Callback): void {
     const sent = ++this.sent
     void this.handleJsonRpc(payload, this.legacyTransport()).then((reply) => {
-      // As in `request`: what subscriptions made before this body was sent hold goes out before its reply; a
-      // listener that throws meanwhile is this body's error, as it is the request's there.
       try {
-        this.subs?.releaseMadeBefore(sent)
+        this.releaseHeld(sent)
       } catch (e) {
-        callback(toRpcError(e))
+        callback(e as Error)
         return
       }
       callback(null, reply)
