@@ -84,18 +84,15 @@ export function nonceRefusal(nonce: Uint8Array): string | undefined {
   return nonceEncodingRefusal(nonce) ?? (beyondEngineNonce(nonce) ? 'transaction nonce too high' : undefined)
 }
 
-/** The number of any length of big-endian bytes (bytesToWord is for words). */
-const bigNumber = (bytes: Uint8Array): bigint => (bytes.length === 0 ? 0n : BigInt('0x' + Buffer.from(bytes).toString('hex')))
-
 /**
  * The gas limit, gas price and value of RSKj's fields when the engine cannot hold them (a gas limit of 2^64 or more, a
  * gas price or value of 2^256 or more, or a gas price × gas limit of 2^256 or more: @ethereumjs/tx's
  * `valueOverflowCheck` and its product check), else undefined.
  */
 export function unheldAmounts(fields: readonly Uint8Array[]): { gasLimit: bigint; gasPrice: bigint; value: bigint } | undefined {
-  const gasPrice = bigNumber(fields[1]!)
-  const gasLimit = bigNumber(fields[2]!)
-  const value = bigNumber(fields[4]!)
+  const gasPrice = bytesToWord(fields[1]!)
+  const gasLimit = bytesToWord(fields[2]!)
+  const value = bytesToWord(fields[4]!)
   const word = 1n << 256n
   if (gasLimit < 1n << 64n && gasPrice < word && value < word && gasPrice * gasLimit < word) return undefined
   return { gasLimit, gasPrice, value }

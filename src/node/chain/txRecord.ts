@@ -44,7 +44,7 @@ export function impersonatedTransaction(data: LegacyTxData, from: Uint8Array, co
  * would throw (-32603) on them.
  */
 export function impersonatedPlainTransaction(data: PlainTxData, from: Uint8Array, common: Common): TxRecord {
-  const fields = [unpaddedBytes(data.nonce), unpaddedBytes(data.gasPrice), unpaddedBytes(data.gasLimit), data.to ?? EMPTY, unpaddedBytes(data.value), data.data]
+  const fields = unsignedFields(data, unpaddedBytes(data.gasPrice))
   const unheld = unheldAmounts(fields)
   const refusal = nonceRefusal(fields[0]!)
   if (unheld === undefined && refusal === undefined) return impersonatedTransaction(data, from, common)
@@ -111,6 +111,14 @@ export interface PlainTxData {
 }
 
 /**
+ * The six unsigned fields of `data`, of any size (`plainFields` takes only what the engine holds), the numbers without
+ * leading zeros and the gas price as given (`gasPrice`).
+ */
+function unsignedFields(data: PlainTxData, gasPrice: Uint8Array): Uint8Array[] {
+  return [unpaddedBytes(data.nonce), gasPrice, unpaddedBytes(data.gasLimit), data.to ?? EMPTY, unpaddedBytes(data.value), data.data]
+}
+
+/**
  * Signs as RSKj's eth_sendTransaction and personal_sendTransaction sign (`TransactionBuilder.withTransactionArguments`,
  * `Transaction.sign` over `getEncodedRaw`, then `toImmutableTransaction`, org/ethereum/core/): over the fields RSKj
  * writes, where a zero gas price is the byte 0x00 (`RLP.encodeCoinNonNullZero` writes a zero `Coin` as `{0}`), while a
@@ -121,8 +129,7 @@ export interface PlainTxData {
  * transaction of the fields without their leading zeros, its sender the key's.
  */
 export function signRskjTransaction(data: PlainTxData, privateKey: Uint8Array, common: Common): TxRecord {
-  const gasPrice = data.gasPrice === 0n ? Uint8Array.of(0) : unpaddedBytes(data.gasPrice)
-  const fields = [unpaddedBytes(data.nonce), gasPrice, unpaddedBytes(data.gasLimit), data.to ?? EMPTY, unpaddedBytes(data.value), data.data]
+  const fields = unsignedFields(data, data.gasPrice === 0n ? Uint8Array.of(0) : unpaddedBytes(data.gasPrice))
   // Numbers the engine cannot hold (a nonce of 2^64 − 1 or more, amounts past its bounds) are kept on the record and
   // refused by admission at the pool's place for them (types.ts `nonceRefusal`, `unheld`), as RSKj's pool refuses them.
   const unheld = unheldAmounts(fields)
