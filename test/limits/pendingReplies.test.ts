@@ -71,12 +71,18 @@ const CODE = '0x' + 'ab'.repeat(48 * 1024)
 const BIG_BATCH = JSON.stringify(Array.from({ length: 64 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_getCode', params: [CODE_ADDRESS, 'latest'] })))
 const BIG_REPLY = JSON.stringify(Array.from({ length: 64 }, (_, i) => ({ jsonrpc: '2.0', id: i, result: CODE }))) + '\n'
 
+/** A server with an 8 MiB reply budget and batches of 64, and `CODE` at `CODE_ADDRESS` (so `BIG_BATCH` answers 6.3 MB). */
+async function serveBigCode(fastPath: boolean): Promise<{ s: RsksimServer; budget: ReplyBudget; limit: number }> {
+  const limit = 8 * 1024 * 1024
+  const s = await serve({ fastPath, maxPendingReplyBytes: limit, maxBatchSize: 64 })
+  const budget = budgetOf(s)
+  expect((await post(s.url, 'hardhat_setCode', [CODE_ADDRESS, CODE])).result).toBe(true)
+  return { s, budget, limit }
+}
+
 describe.each([true, false])('HTTP clients that do not read (fast path %s)', (fastPath) => {
   it('are closed to keep what the server holds under the budget, while a client that reads gets every answer', async () => {
-    const limit = 8 * 1024 * 1024
-    const s = await serve({ fastPath, maxPendingReplyBytes: limit, maxBatchSize: 64 })
-    const budget = budgetOf(s)
-    expect((await post(s.url, 'hardhat_setCode', [CODE_ADDRESS, CODE])).result).toBe(true)
+    const { s, budget, limit } = await serveBigCode(fastPath)
     const height = await post(s.url, 'eth_blockNumber')
     const stuck: Array<ReturnType<typeof nonReader>> = []
     for (let i = 0; i < 5; i++) {
@@ -102,10 +108,7 @@ describe.each([true, false])('one HTTP connection that pipelines requests and do
     // Ten requests for a 6.3 MB reply each, sent at once on one keep-alive connection (RFC 9112 §9.3.2 pipelining):
     // the server answers them in order whether or not the client took the replies before, so without the budget it
     // held eight replies' worth (docs/robustness.md). With an 8 MiB budget the second reply passes it.
-    const limit = 8 * 1024 * 1024
-    const s = await serve({ fastPath, maxPendingReplyBytes: limit, maxBatchSize: 64 })
-    const budget = budgetOf(s)
-    expect((await post(s.url, 'hardhat_setCode', [CODE_ADDRESS, CODE])).result).toBe(true)
+    const { s, budget, limit } = await serveBigCode(fastPath)
     const socket = connect(s.port, '127.0.0.1')
     sockets.push(socket)
     socket.on('error', () => undefined)
