@@ -53,5 +53,8 @@ describe('anvil_addBalance over HTTP, beside Anvil', () => {
     // Not an unsigned integer: refused with the codec's text.
     expect((await post('anvil_setBalance', `["${OTHER}", -1]`)).error).toEqual({ code: -32602, message: 'Invalid param -1: value must be a valid hex or string number.' })
     expect((await post('anvil_setBalance', `["${OTHER}", 1.5]`)).error).toEqual({ code: -32602, message: 'Invalid param 1.5: value must be a valid hex or string number.' })
+    // A literal with an exponent whose double is not its value (10^65 needs 151 bits): refused, not rounded.
+    expect((await post('anvil_setBalance', `["${OTHER}", 1e65]`)).error).toEqual({ code: -32602, message: 'Invalid param 1e+65: value must be a valid hex or string number.' })
+    expect(await http.rpc.send('eth_getBalance', [OTHER, 'latest'])).toBe('0x3735c9adc5dea00001')
   })
 })

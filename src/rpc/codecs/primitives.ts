@@ -195,13 +195,15 @@ export function javaNumber(text: string): bigint {
 }
 
 /**
- * Unsigned integer in `0x` hex of any case or a decimal string, at most 66 characters, or a JSON integer below 10^66
- * (the extensions' numbers; the methods RSKj reads through `HexNumberParam` use `hexNumberText`, then `javaNumber`
- * where RSKj reads the number). A JSON integer past 2^53 is read exactly: a body read by src/rpc/requestJson.ts keeps
- * one no double holds as a bigint, and a double it kept is the literal's value; in process, the caller's value as given.
+ * Unsigned integer in `0x` hex of any case or a decimal string, at most 66 characters, or a JSON integer (the
+ * extensions' numbers; the methods RSKj reads through `HexNumberParam` use `hexNumberText`, then `javaNumber` where
+ * RSKj reads the number). A JSON integer past 2^53 is read exactly: a body read by src/rpc/requestJson.ts keeps an
+ * integer literal no double holds as a bigint (at most 66 digits, as a string), and one it kept as a number is that
+ * number's digits, below 10^21. A number of 10^21 or more (JavaScript writes it with an exponent) can only come from
+ * a literal with an exponent or a fraction (`1e65`), which the double may have rounded: refused.
  */
 export const quantity: Codec<bigint> = (v) => {
-  if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 1e66) return BigInt(v)
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 1e21) return BigInt(v)
   if (typeof v === 'bigint' && v >= 0n && v < 10n ** 66n) return v
   if (typeof v === 'string' && v.length > 0 && v.length <= 66) {
     if (/^0[xX]/.test(v)) {
