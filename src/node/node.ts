@@ -57,6 +57,11 @@ export interface NodeEvents {
 
 export class RskNode {
   readonly events = new EventEmitter<NodeEvents>()
+  /**
+   * Chain events (a block, blocks removed, a pending transaction) whose announcement has begun: counted before their
+   * listeners run, so that a subscription made by one of them is told only of later events (subscriptions.ts).
+   */
+  announcements = 0
   readonly queue = new SerialQueue()
   /** Set when `close` begins: a request that queues its own steps (hardhat_mine) stops before its next one. */
   closed = false
@@ -267,7 +272,7 @@ export class RskNode {
     await this.pool.restore([], async () => 0n)
     await createForkGenesis(chain, next.block, accounts)
     chain.trees.setEra(chain.store.headNumber)
-    if (dropped.length > 0) this.events.emit('blocksRemoved', dropped)
+    if (dropped.length > 0) this.announceRemoved(dropped)
     this.events.emit('forked', next.number, previous)
   }
 
@@ -298,8 +303,8 @@ export class RskNode {
     const unfunded = t.tx.nonce <= pendingNonce ? pendingFundsError(t, this.pool, account?.balance ?? 0n) : null
     if (unfunded !== null) throw new TransactionRejected(unfunded)
     const { where, promoted } = this.pool.add(t, account?.nonce ?? 0n)
-    if (where === 'pending') this.events.emit('pendingTransaction', t)
-    for (const p of promoted) this.events.emit('pendingTransaction', p)
+    if (where === 'pending') this.announcePending(t)
+    for (const p of promoted) this.announcePending(p)
     if (!this.automine || where !== 'pending') return undefined
     let mined
     try {
@@ -358,9 +363,27 @@ export class RskNode {
     // The block before is settled: its transactions keep only their bytes (txRecord.ts `compactTransactions`).
     compactTransactions(previous.transactions, this.chain.common)
     await this.chain.blockAppended(this.options.stateHistory, () => this.snapshots.roots())
-    this.events.emit('block', mined.block)
+    this.announceBlock(mined.block)
     this.flushMinedConsole()
     return mined
+  }
+
+  /** Announces a block appended to the chain (`block`). */
+  announceBlock(block: BlockRecord): void {
+    this.announcements++
+    this.events.emit('block', block)
+  }
+
+  /** Announces blocks removed from the chain, oldest first (`blocksRemoved`). */
+  announceRemoved(blocks: BlockRecord[]): void {
+    this.announcements++
+    this.events.emit('blocksRemoved', blocks)
+  }
+
+  /** Announces a transaction that entered the pending set (`pendingTransaction`). */
+  private announcePending(t: TxRecord): void {
+    this.announcements++
+    this.events.emit('pendingTransaction', t)
   }
 
   private flushMinedConsole(): void {
@@ -376,7 +399,7 @@ export class RskNode {
     if (block !== undefined) {
       await this.chain.blockAppended(this.options.stateHistory, () => this.snapshots.roots())
       this.work.forget(t)
-      this.events.emit('block', block)
+      this.announceBlock(block)
       this.flushMinedConsole()
     }
     return block

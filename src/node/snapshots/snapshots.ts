@@ -99,5 +99,5 @@ async function rewind(node: RskNode, number: bigint, root: Uint8Array, nodesMark
     const account = await chain.state.getAccount(new Address(toAddressBytes(sender)))
     return account?.nonce ?? 0n
   })
-  if (dropped.length > 0) node.events.emit('blocksRemoved', dropped)
+  if (dropped.length > 0) node.announceRemoved(dropped)
 }

@@ -77,8 +77,16 @@ export function callsSubscribe(payload: unknown): boolean {
 
 const isSubscribe = (req: unknown): boolean => typeof req === 'object' && req !== null && (req as { method?: unknown }).method === 'eth_subscribe'
 
+/**
+ * A subscription and `since`, the node's announcement count when it was made (`RskNode.announcements`): it is told of
+ * events whose announcement began later. One made by a listener while an event is announced (in process, a `block` or
+ * `message` listener runs inside the announcement) is not told of that event, as a WebSocket client's subscription,
+ * which arrives after it, would not be.
+ */
+type Subscription = Kind & { since: number }
+
 export class Subscriptions {
-  private readonly active = new Map<string, Kind>()
+  private readonly active = new Map<string, Subscription>()
   /** Set by `close`: the owner (a socket) is gone. */
   private closed = false
   private readonly off: Array<() => void> = []
@@ -88,13 +96,15 @@ export class Subscriptions {
     private readonly node: RskNode,
     private readonly sink: Sink,
   ) {
-    const onBlock = (b: BlockRecord): void => this.onBlock(b, false)
+    const onBlock = (b: BlockRecord): void => this.onBlock(b, false, this.node.announcements)
     const onRemoved = (bs: BlockRecord[]): void => {
+      const at = this.node.announcements
       // Newest first: the reverse of the order in which they were announced.
-      for (let i = bs.length - 1; i >= 0; i--) this.onBlock(bs[i]!, true)
+      for (let i = bs.length - 1; i >= 0; i--) this.onBlock(bs[i]!, true, at)
     }
     const onPending = (t: TxRecord): void => {
-      for (const [id, k] of this.active) if (k.type === 'newPendingTransactions') this.sink(id, t.hashHex)
+      const at = this.node.announcements
+      for (const [id, k] of this.active) if (k.type === 'newPendingTransactions' && k.since < at) this.sink(id, t.hashHex)
     }
     node.events.on('block', onBlock)
     node.events.on('blocksRemoved', onRemoved)
@@ -157,7 +167,7 @@ export class Subscriptions {
     if (kind.type === 'logs') filterValuesOf(this.node).take(kind.values)
     // RSKj `SubscriptionId`: 16 random bytes as DATA.
     const id = bytesToHex(randomBytes(16))
-    this.active.set(id, kind)
+    this.active.set(id, { ...kind, since: this.node.announcements })
     return id
   }
 
@@ -183,9 +193,11 @@ export class Subscriptions {
     return true
   }
 
-  private onBlock(block: BlockRecord, removed: boolean): void {
+  /** Tells the subscriptions made before announcement `at` began of a block (appended, or `removed`). */
+  private onBlock(block: BlockRecord, removed: boolean, at: number): void {
     let header: Record<string, unknown> | undefined
     for (const [id, k] of this.active) {
+      if (k.since >= at) continue
       if (k.type === 'newHeads' && !removed) this.sink(id, (header ??= headerNotification(block)))
       else if (k.type === 'logs') {
         // RSKj's LogsNotification: the eth_getLogs fields in the same order, logIndex counted within the transaction.
