@@ -81,7 +81,8 @@ export interface ProviderOptions {
   /**
    * What `web3_clientVersion` answers instead of `RskJ/<RSKj version>/<os>/Node<n>/RSKSIM-<version>`. Hardhat's
    * network helpers accept only nodes whose version starts with `HardhatNetwork`, `anvil` or `zksync`: the Hardhat
-   * integration sets e.g. `HardhatNetwork/2.22.0/rsksim`. Never changed by default: RSK tools detect RSKj by `RskJ/`.
+   * integration sets `HardhatNetwork/rsksim/<version>` (src/integrations/hardhat/shared.ts). Never changed by default:
+   * RSK tools detect RSKj by `RskJ/`.
    */
   clientVersion?: string
   /**
