@@ -22,7 +22,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'rsksim-open-'))
 try {
   let p = await createProvider({ accountTxRateLimit: false, database: { path: dir } })
   let t = performance.now()
-  // hardhat_mine takes at most 10,000 blocks per request.
+  // In requests of 10,000 blocks (hardhat_mine takes at most 100,000: MAX_MINED_BLOCKS, src/rpc/namespaces/dev/mining.ts).
   for (let left = blocks; left > 0; left -= 10_000) await rq(p, 'hardhat_mine', ['0x' + Math.min(left, 10_000).toString(16)])
   for (let i = 0; i < 200; i++) await rq(p, 'eth_sendTransaction', [{ from: COW, to: '0x' + 'ab'.repeat(20), value: '0x1' }])
   console.log(`${dist}: wrote ${blocks} empty blocks and 200 transfers in ${(performance.now() - t).toFixed(0)} ms`)

@@ -38,6 +38,8 @@ function generate(): string {
     'list (`eth_getBlocksByNumber`, `rpc_modules`, `trace_get`, `debug_accountTransactionQuota`;',
     'src/rpc/namespaces/rskjRegtest.ts). RSKj regtest\'s disabled methods (`rsk_shutdown`, `rsk_flush`,',
     '`rsk_getStorageBytesAt`, `ext_*`) answer as RSKj answers them.',
+    '`eth_subscribe` and `eth_unsubscribe` are not in the table: the provider and the WebSocket server answer them in',
+    'the default mode; over HTTP and in hosted mode they answer -32601 `method not found` (README, "Live updates").',
     'Behaviour details and differences from the reference node are in',
     '[compatibility.md](compatibility.md); the extensions in [extensions.md](extensions.md).',
     '',

@@ -81,7 +81,8 @@ export interface ProviderOptions {
   /**
    * What `web3_clientVersion` answers instead of `RskJ/<RSKj version>/<os>/Node<n>/RSKSIM-<version>`. Hardhat's
    * network helpers accept only nodes whose version starts with `HardhatNetwork`, `anvil` or `zksync`: the Hardhat
-   * integration sets e.g. `HardhatNetwork/2.22.0/rsksim`. Never changed by default: RSK tools detect RSKj by `RskJ/`.
+   * integration sets `HardhatNetwork/rsksim/<version>` (src/integrations/hardhat/shared.ts). Never changed by default:
+   * RSK tools detect RSKj by `RskJ/`.
    */
   clientVersion?: string
   /**
@@ -167,7 +168,11 @@ export interface ProviderOptions {
 
 /** The remote node a fork reads from. */
 export interface ForkOptions {
-  /** JSON-RPC over HTTP(S). The hosted service's form with the API key in the path works; the key is never printed. */
+  /**
+   * JSON-RPC over HTTP(S). The hosted service's form with the API key in the path works; a path segment that looks like
+   * a key (16+ characters of [A-Za-z0-9_-], or 12+ with letters and digits), query values and `user:password@` are
+   * never printed (`redactUrl`, src/node/fork/remote.ts).
+   */
   url: string
   /** The block to fork at. Default: the remote's latest block minus 4 (a short reorganisation does not move it). */
   blockNumber?: number | bigint

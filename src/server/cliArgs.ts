@@ -116,8 +116,9 @@ Database (the chain survives restarts; docs/persistence.md):
       --state-history <n>      keep the state of the last <n> blocks only (older ones are released
                                from memory; reads there answer "State not found")
 Fork (read a live network's state lazily and build on it; docs/forking.md):
-  -f, --fork-url <url>         the remote's JSON-RPC URL (an API key in the path is never printed);
-                               chain id, network, gas limit and minimum gas price come from it
+  -f, --fork-url <url>         the remote's JSON-RPC URL (path segments that look like an API key are
+                               never printed); chain id, network, gas limit and minimum gas price
+                               come from it
       --fork-block-number <n>  the block to fork at (default: the remote's latest minus 4)
       --fork-header <k:v>      HTTP header sent to the remote; repeatable
       --no-fork-cache          do not keep what was read on disk (default: ~/.cache/rsksim/fork)

@@ -23,7 +23,7 @@ import { ForkState, hexBytes, once, quantity } from './forkState.js'
 export const FORK_CONFIRMATIONS = 4n
 
 export interface ForkConfig {
-  /** The remote's JSON-RPC URL over HTTP(S); an API key in the path is never printed. */
+  /** The remote's JSON-RPC URL over HTTP(S); path segments that look like API keys are never printed (`redactUrl`). */
   url: string
   /** The block to fork at; default: the remote's latest minus FORK_CONFIRMATIONS. */
   blockNumber?: bigint
