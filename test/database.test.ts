@@ -332,3 +332,27 @@ describe('damaged databases', () => {
     await expect(createProvider({ database: { level: stateless } })).rejects.toThrow(/is damaged: the state 0x[0-9a-f]{64} is missing/)
   })
 })
+
+describe('a state file of a reopened database', () => {
+  // Found by test/stateful.test.ts (seed 20261128, on disk, step 5): anvil_dumpState after a restart listed no
+  // account (the node knew only the addresses written in its own process), so loading that file restored nothing.
+  it('anvil_dumpState after the node reopened its database lists every account, as before', async () => {
+    const dir = path.join(tempDir(), 'chain')
+    const a = await createProvider({ ...NO_QUOTA, database: { path: dir } })
+    const token = await deploy(a, Token, [1000n])
+    await rpc(a, 'eth_sendTransaction', [{ from: COW, to: token, data: new Interface(Token.abi as never).encodeFunctionData('transfer', [COW1, 7n]), gas: '0x186a0' }])
+    const KEYLESS = '0x00000000000000000000000000000000000000aa'
+    await rpc(a, 'anvil_setBalance', [KEYLESS, '0x1234'])
+    const before = await rpc(a, 'anvil_dumpState')
+    await a.disconnect()
+    const b = await createProvider({ ...NO_QUOTA, database: { path: dir } })
+    expect(await rpc(b, 'anvil_dumpState')).toBe(before)
+    // Loaded into a new node, the file gives the accounts back.
+    const c = await createProvider(NO_QUOTA)
+    await rpc(c, 'anvil_loadState', [await rpc(b, 'anvil_dumpState')])
+    expect(await rpc(c, 'eth_getBalance', [KEYLESS, 'latest'])).toBe('0x1234')
+    expect(await rpc(c, 'eth_call', [{ to: token, data: new Interface(Token.abi as never).encodeFunctionData('balanceOf', [COW1]) }, 'latest'])).toBe('0x' + '7'.padStart(64, '0'))
+    expect(await rpc(c, 'eth_getTransactionCount', [COW, 'latest'])).toBe('0x2')
+    await Promise.all([b.disconnect(), c.disconnect()])
+  })
+})

@@ -143,12 +143,32 @@ describe('debug_storageRangeAt', () => {
     expect(rest.nextKey).toBeNull()
   })
 
-  it('answers key null for slots whose preimage it does not know (a node reopened from its database)', async () => {
+  it('keeps the slots it wrote across a restart from its database (their keys are given)', async () => {
     const level = new MemoryLevel()
     const a = await createProvider({ ...NO_QUOTA, database: { level } })
     const contract = await deploy(a, Storage)
     await send(a, { to: contract, data: iface.encodeFunctionData('set', [7, 70]) })
     await a.disconnect()
+    const b = await createProvider({ ...NO_QUOTA, database: { level } })
+    try {
+      const r = await send(b, { to: contract, data: iface.encodeFunctionData('inc') })
+      // slots[7] was written by the first process; the database kept which slots were written.
+      expect(await rpc(b, 'debug_storageRangeAt', [r.blockHash, 0, contract, '0x', 10])).toEqual({ storage: expected({ [mapSlot(7)]: 70n }), nextKey: null })
+    } finally {
+      await b.disconnect()
+      await level.close()
+    }
+  })
+
+  it('answers key null for slots whose preimage it does not know (a database written before the written slots were kept)', async () => {
+    const level = new MemoryLevel()
+    const a = await createProvider({ ...NO_QUOTA, database: { level } })
+    const contract = await deploy(a, Storage)
+    await send(a, { to: contract, data: iface.encodeFunctionData('set', [7, 70]) })
+    await a.disconnect()
+    // The records of written addresses and slots (key prefix `w`, docs/persistence.md) removed, as in an older database.
+    await level.open()
+    await level.clear({ gte: Uint8Array.of(0x77), lt: Uint8Array.of(0x78), keyEncoding: 'view' })
     const b = await createProvider({ ...NO_QUOTA, database: { level } })
     try {
       const r = await send(b, { to: contract, data: iface.encodeFunctionData('inc') })

@@ -68,6 +68,33 @@ describe('evm_snapshot / evm_revert', () => {
     expect(await rq(p, 'eth_pendingTransactions')).toEqual([])
     expect(await rq(p, 'evm_increaseTime', ['0x0'])).toBe('0x64')
   })
+
+  // Found by test/stateful.test.ts (seed 20261128, in memory, step 187): a block mined after the revert had the time
+  // pinned after the snapshot.
+  it('evm_revert gives back the next block time as it was at the snapshot (a pin set after it is gone)', async () => {
+    const p = await fresh()
+    const head = await rq(p, 'eth_getBlockByNumber', ['latest', false])
+    const id = await rq(p, 'evm_snapshot')
+    const pin = BigInt(head.timestamp) + 1_000_000n
+    await rq(p, 'evm_setNextBlockTimestamp', ['0x' + pin.toString(16)])
+    expect(await rq(p, 'evm_revert', [id])).toBe(true)
+    const w1 = BigInt(Math.floor(Date.now() / 1000))
+    await rq(p, 'evm_mine')
+    const mined = await rq(p, 'eth_getBlockByNumber', ['latest', false])
+    // The wall clock's time (the node's clock had no offset at the snapshot), not the pin.
+    expect(BigInt(mined.timestamp)).toBeLessThanOrEqual((w1 > BigInt(head.timestamp) ? w1 : BigInt(head.timestamp)) + 2n)
+    // And a pin set before the snapshot, used up after it, is back after the revert.
+    const base = await rq(p, 'eth_getBlockByNumber', ['latest', false])
+    const pin2 = BigInt(base.timestamp) + 500n
+    await rq(p, 'evm_setNextBlockTimestamp', ['0x' + pin2.toString(16)])
+    const id2 = await rq(p, 'evm_snapshot')
+    await rq(p, 'evm_mine')
+    expect((await rq(p, 'eth_getBlockByNumber', ['latest', false])).timestamp).toBe('0x' + pin2.toString(16))
+    expect(await rq(p, 'evm_revert', [id2])).toBe(true)
+    await rq(p, 'evm_mine')
+    expect((await rq(p, 'eth_getBlockByNumber', ['latest', false])).timestamp).toBe('0x' + pin2.toString(16))
+    await p.disconnect()
+  })
 })
 
 describe('time', () => {

@@ -114,3 +114,28 @@ describe('block order of the pool', () => {
     expect(block.transactions.slice(0, -1).map((h: string) => sent.get(h))).toEqual(['b0', 'c0', 'c1', 'a0', 'a1'])
   })
 })
+
+describe('anvil_dropTransaction and the pool', () => {
+  // Found by test/stateful.test.ts (seed 20261129, in memory, step 373; seed 20261128 on disk, step 562): after a drop
+  // from the middle of a sender's pending transactions, txpool_content still listed the later ones as pending, though
+  // no block could take them (the miner skipped them; the next block moved them to queued).
+  it('anvil_dropTransaction of a pending transaction moves the sender\'s later ones to queued; filling the gap brings them back', async () => {
+    const p = await fresh()
+    await rpc(p, 'evm_setAutomine', [false])
+    const hashes: string[] = []
+    for (let i = 0; i < 3; i++) hashes.push(await rpc(p, 'eth_sendTransaction', [{ from: COW, to: COW1, value: '0x1', gasPrice: '0x0' }]))
+    expect(await rpc(p, 'anvil_dropTransaction', [hashes[0]])).toBe(hashes[0])
+    const content = await rpc(p, 'txpool_content')
+    expect(content.pending).toEqual({})
+    expect(Object.keys(content.queued[cow])).toEqual(['1', '2'])
+    expect(await rpc(p, 'txpool_status')).toEqual({ pending: 0, queued: 2 })
+    expect(await rpc(p, 'eth_getTransactionCount', [COW, 'pending'])).toBe('0x0')
+    // The gap filled (eth_sendTransaction takes the pending nonce, 0): all three are pending and mined.
+    const filler = await rpc(p, 'eth_sendTransaction', [{ from: COW, to: COW1, value: '0x2', gasPrice: '0x0' }])
+    expect(Object.keys((await rpc(p, 'txpool_content')).pending[cow])).toEqual(['0', '1', '2'])
+    await rpc(p, 'evm_mine')
+    const block = await rpc(p, 'eth_getBlockByNumber', ['latest', false])
+    expect(block.transactions.slice(0, -1)).toEqual([filler, hashes[1], hashes[2]])
+    await p.disconnect()
+  })
+})

@@ -109,6 +109,8 @@ export const builtOnKey = (n: bigint): Uint8Array => {
 export const nodeKey = (hash: Uint8Array): Uint8Array => prefixed('n', hash)
 export const codeKey = (hash: Uint8Array): Uint8Array => prefixed('c', hash)
 export const poolKey = (hash: Uint8Array): Uint8Array => prefixed('p', hash)
+/** An address, or an address and a slot, written in the state (LiveState `written`, for `anvil_dumpState`). */
+export const writtenKey = (key: Uint8Array): Uint8Array => prefixed('w', key)
 /** The key range of one prefix, for iterators. */
 export const range = (prefix: string): { gte: Uint8Array; lt: Uint8Array } => ({
   gte: Uint8Array.of(prefix.charCodeAt(0)),

@@ -21,6 +21,7 @@ import { toAddressBytes } from '../accounts.js'
 import { Address } from '@ethereumjs/util'
 import { decodeBlock, decodeTx, encodeBlock, encodeTx, isPackedBlock } from './blockCodec.js'
 import { WriteLog } from './writeLog.js'
+import { binKey } from '../binKey.js'
 import { DatabaseWriteFailed } from '../errors.js'
 import {
   DB_FORMAT,
@@ -34,6 +35,7 @@ import {
   codeKey,
   nodeKey,
   poolKey,
+  writtenKey,
   dbBatch,
   dbGet,
   dbValues,
@@ -57,6 +59,11 @@ interface HeadRecord {
 }
 
 const q = (n: bigint): string => n.toString()
+/** A key of LiveState `written` (binary: an address, or an address and a slot), kept as its key and its value. */
+const writtenOp = (k: string): BatchOp => {
+  const bytes = Buffer.from(k, 'latin1')
+  return { type: 'put', key: writtenKey(bytes), value: bytes }
+}
 /** The log is emptied once LevelDB has caught up and it holds more than this. */
 const LOG_CLEAR_BYTES = 1 << 20
 const MAX_QUEUED_OPS = 20_000
@@ -89,6 +96,8 @@ export class Persistence {
     private readonly node: RskNode,
   ) {
     this.log = db.dir === undefined ? undefined : new WriteLog(logFile(db.dir))
+    // From now on the state keeps what it writes for the next batch.
+    node.chain.state.takeNewlyWritten()
     node.events.on('blocksRemoved', (dropped: BlockRecord[]) => {
       const low = dropped[0]?.number
       if (low !== undefined && (this.removedFrom === undefined || low < this.removedFrom)) this.removedFrom = low
@@ -103,11 +112,13 @@ export class Persistence {
     const headNumber = chain.store.headNumber
     // Most requests change nothing: a key of the head record's inputs, cheaper than the record, tells.
     const quick = await this.quickKey()
-    if (quick === this.quick && this.extra.length === 0 && !chain.trees.hasWrites && pool.changes === this.poolChanges && this.removedFrom === undefined && headNumber === this.head) return
+    const written = chain.state.takeNewlyWritten()
+    if (quick === this.quick && this.extra.length === 0 && written.length === 0 && !chain.trees.hasWrites && pool.changes === this.poolChanges && this.removedFrom === undefined && headNumber === this.head) return
     this.seq++
     const headJson = JSON.stringify({ seq: this.seq.toString(), ...(await this.headRecord()) })
     const ops: BatchOp[] = this.extra
     this.extra = []
+    for (const k of written) ops.push(writtenOp(k))
     const { nodes, codes } = chain.trees.takeWrites()
     for (const [hash, encoded] of nodes) ops.push({ type: 'put', key: nodeKey(hash), value: encoded })
     for (const [hash, code] of codes) ops.push({ type: 'put', key: codeKey(hash), value: code })
@@ -221,6 +232,11 @@ export class Persistence {
     }
     // In the same batch as the first block: a database is never found with blocks and no description.
     this.extra = [{ type: 'put', key: META_KEY, value: utf8.encode(JSON.stringify(meta)) }]
+    // The accounts the genesis wrote (the state keeps what it writes from now on for the next batches).
+    for (const [address, slots] of chain.state.written) {
+      this.extra.push(writtenOp(address))
+      for (const slot of slots) this.extra.push(writtenOp(address + slot))
+    }
     this.head = first.number - 1n
     await this.sync()
   }
@@ -267,6 +283,9 @@ export class Persistence {
     // The live state may be an edit on top of the head: the next block records it (Chain.editedRoot).
     chain.stateEdited()
     for (const v of await dbValues(this.db, 'e')) chain.restoreBuiltOn(bytesToHex(v.subarray(0, 32)), v.slice(32))
+    // The addresses and slots written so far, which anvil_dumpState lists (the trie keeps only their hashes). A
+    // database written before they were kept has none: its dumps list what was written since it was reopened.
+    for (const v of await dbValues(this.db, 'w')) chain.state.restoreWritten(binKey(v))
     chain.genesisTrees = chain.trees.mark()
     chain.trees.setEra(chain.store.headNumber)
     node.clock.offset = BigInt(head.clock.offset)

@@ -79,6 +79,23 @@ export class TxPool {
     }
   }
 
+  /**
+   * Removes a transaction on request (`anvil_dropTransaction`): the sender's pending transactions after it no longer
+   * follow its state nonce without a gap, so they go back to queued (as geth's pool demotes them) until it is filled.
+   */
+  drop(t: TxRecord): void {
+    this.remove(t)
+    const mine = this.pending.get(t.fromHex)
+    if (mine === undefined) return
+    for (const later of [...mine.values()]) {
+      if (later.tx.nonce > t.tx.nonce) {
+        mine.delete(later.tx.nonce)
+        put(this.queued, later)
+      }
+    }
+    if (mine.size === 0) this.pending.delete(t.fromHex)
+  }
+
   /** Moves the sender's queued transactions whose nonce now follows without a gap into pending. */
   promote(senderHex: string, stateNonce: bigint): TxRecord[] {
     const q = this.queued.get(senderHex)

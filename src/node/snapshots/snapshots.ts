@@ -1,10 +1,10 @@
 /**
  * evm_snapshot / evm_revert / evm_reset (reference §3.3). A snapshot records the head number, the live state root,
- * the pool's contents and the clock offset; reverting truncates the chain, moves the live state back to the
- * recorded root when it differs (trie nodes are never pruned, so this is O(1)) and restores the pool and the
- * clock. The live root is recorded rather than the head block's because dev-chain edits (`anvil_setBalance`, …)
- * change the state between blocks. As in RSKj, reverting keeps the snapshot and every earlier one, so an id can be
- * reverted to again; later ids are dropped.
+ * the pool's contents and the clock (offset, drift and pinned next timestamp, as Hardhat's snapshot keeps them);
+ * reverting truncates the chain, moves the live state back to the recorded root when it differs (trie nodes are never
+ * pruned, so this is O(1)) and restores the pool and the clock. The live root is recorded rather than the head
+ * block's because dev-chain edits (`anvil_setBalance`, …) change the state between blocks. As in RSKj, reverting
+ * keeps the snapshot and every earlier one, so an id can be reverted to again; later ids are dropped.
  */
 import { Address, equalsBytes } from '@ethereumjs/util'
 import type { RskNode } from '../node.js'
@@ -21,6 +21,8 @@ interface Snapshot {
   pool: TxRecord[]
   clockOffset: bigint
   clockDrift: bigint
+  /** `evm_setNextBlockTimestamp`'s time when the snapshot was taken: a pin set after it must not outlive a revert. */
+  clockPinned: bigint | undefined
 }
 
 export class Snapshots {
@@ -39,7 +41,7 @@ export class Snapshots {
   /** Records the node's state; returns the 1-based id. */
   async take(node: RskNode): Promise<number> {
     const root = await node.chain.state.getStateRoot()
-    this.list.push({ number: node.chain.store.headNumber, root, nodes: node.chain.trees.mark(), pool: node.pool.save(), clockOffset: node.clock.offset, clockDrift: node.clock.drift })
+    this.list.push({ number: node.chain.store.headNumber, root, nodes: node.chain.trees.mark(), pool: node.pool.save(), clockOffset: node.clock.offset, clockDrift: node.clock.drift, clockPinned: node.clock.pinned })
     return this.list.length
   }
 
@@ -51,6 +53,7 @@ export class Snapshots {
     await rewind(node, snap.number, snap.root, snap.nodes, snap.pool)
     node.clock.offset = snap.clockOffset
     node.clock.drift = snap.clockDrift
+    node.clock.pinned = snap.clockPinned
     return true
   }
 

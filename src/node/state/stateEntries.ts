@@ -46,6 +46,7 @@ export abstract class StateEntries {
   readonly originalStorageCache: OriginalStorageCache
   /** Addresses and slots ever written (binary keys), for `anvil_dumpState` (the trie keeps only their hashes). */
   readonly written = new Map<string, Set<string>>()
+  private newlyWritten: string[] | undefined
 
   protected root: TrieNode | undefined
   protected entries = new Map<string, Entry>()
@@ -148,8 +149,33 @@ export abstract class StateEntries {
   /** Notes a write for `written`: the account's binary key, and the slot's if a slot was written. */
   protected remember(address: string, slot?: string): void {
     let slots = this.written.get(address)
+    if (slots === undefined) {
+      this.written.set(address, (slots = new Set()))
+      this.newlyWritten?.push(address)
+    }
+    if (slot !== undefined && !slots.has(slot)) {
+      slots.add(slot)
+      this.newlyWritten?.push(address + slot)
+    }
+  }
+
+  /**
+   * What `written` gained since the last call (each an address's binary key, or an address's followed by a slot's),
+   * for the database to keep (persistence.ts): a node reopened from it still dumps every account
+   * (`anvil_dumpState`). Kept only once asked for, so a node without a database holds no second copy.
+   */
+  takeNewlyWritten(): string[] {
+    const taken = this.newlyWritten ?? []
+    this.newlyWritten = []
+    return taken
+  }
+
+  /** Adds a key `takeNewlyWritten` gave (read back from the database) to `written`. */
+  restoreWritten(key: string): void {
+    const address = key.slice(0, 20)
+    let slots = this.written.get(address)
     if (slots === undefined) this.written.set(address, (slots = new Set()))
-    if (slot !== undefined) slots.add(slot)
+    if (key.length > 20) slots.add(key.slice(20))
   }
 
   // ---- checkpoints -------------------------------------------------------------------------------------------

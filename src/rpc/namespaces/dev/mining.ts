@@ -99,7 +99,7 @@ function setIntervalMining(ctx: HandlerContext, ms: bigint): true | null {
 const dropTransaction = method([txHash], (ctx, hash) => {
   const hex = bytesToHex(hash)
   const t = ctx.node.pool.get(hex)
-  if (t !== undefined) ctx.node.pool.remove(t)
+  if (t !== undefined) ctx.node.pool.drop(t)
   if (ctx.method.startsWith('anvil_')) return t === undefined ? null : hex
   return t !== undefined
 })

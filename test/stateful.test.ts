@@ -1,0 +1,482 @@
+/**
+ * A seeded, stateful sequence test of the dev-chain toolkit: random steps (transfers, token transfers, mining,
+ * automine on/off, snapshots and reverts, balance and nonce cheats, impersonation, time travel, dropping pooled
+ * transactions, state dump/load, and with the chain on disk closing and reopening the node) are applied to rsksim
+ * and to a plain model (test/stateful/model.ts), and after every step what the node answers through
+ * `provider.request` must be what the model holds: balances, nonces and token balances at `latest` and `pending`,
+ * the block number, the pool (pending and queued), receipts of mined transactions and none for those reverted away
+ * or dropped, blocks linked by parentHash with timestamps the clock allows; at each revert, the answers recorded
+ * when the snapshot was taken are given again.
+ *
+ * CI runs a short campaign; `npm run stateful` runs a long one (STATEFUL_STEPS, STATEFUL_SEED, STATEFUL_SEEDS) and
+ * prints the figures recorded in docs/robustness.md. A failure names the seed and step; replay it with
+ * STATEFUL_SEED=<seed> STATEFUL_SEEDS=1 STATEFUL_STEPS=<past the step> (the steps are the seed's; block timestamps
+ * follow the wall clock, and the model allows for it).
+ */
+import { describe, expect, it } from 'vitest'
+import { gunzipSync } from 'node:zlib'
+import { Interface } from 'ethers'
+import { createProvider, type Provider } from '../src/index.js'
+import { Token } from './fixtures/index.js'
+import { NO_QUOTA, deploy, rq, tempDirs } from './helpers.js'
+import { prng } from './fuzz/shapes.js'
+import { applied, clockAfterLoad, copyWorld, mine, nextNonce, nextTimestamp, outgoing, split, type PoolTx, type World } from './stateful/model.js'
+
+const STEPS = Number(process.env.STATEFUL_STEPS ?? 150)
+const SEED = Number(process.env.STATEFUL_SEED ?? 20261128)
+const SEEDS = Number(process.env.STATEFUL_SEEDS ?? 2)
+const LONG = process.env.STATEFUL_STEPS !== undefined
+
+const tempDir = tempDirs('rsksim-stateful-')
+const tokenAbi = new Interface(Token.abi as never)
+/** A keyless account: it sends only while impersonated (docs/extensions.md "Accounts"). */
+const X = '0x00000000000000000000000000000000000000aa'
+const REMASC = '0x0000000000000000000000000000000001000008'
+const hex = (n: bigint | number): string => '0x' + n.toString(16)
+const wall = (): bigint => BigInt(Math.floor(Date.now() / 1000))
+
+interface Snap {
+  world: World
+  /** The node's answers when the snapshot was taken. */
+  recorded: { hash: string; stateRoot: string; balances: string[] }
+}
+
+class Run {
+  readonly r: () => number
+  p!: Provider
+  token = ''
+  addrs: string[] = []
+  world!: World
+  automine = true
+  impersonated = new Set<string>()
+  snapshots: Snap[] = []
+  /** The highest snapshot id ever answered: reverting to one above the model's list must answer false. */
+  maxId = 0
+  /** Every transaction hash the node answered. */
+  known = new Set<string>()
+  counts: Record<string, number> = {}
+  log: string[] = []
+
+  constructor(
+    readonly seed: number,
+    /** With a database: the directory of the chain (`reopen` closes the node and opens it again from it). */
+    private dir: string | undefined,
+  ) {
+    this.r = prng(seed)
+  }
+
+  int = (n: number): number => Math.floor(this.r() * n)
+  pick = <T>(xs: readonly T[]): T => xs[this.int(xs.length)]!
+  /** A random amount in 1 … max, spread over magnitudes. */
+  amount(max: bigint): bigint {
+    if (max < 1n) return 0n
+    const scale = 10n ** BigInt(this.int(22))
+    let x = 0n
+    for (let i = 0; i < 3; i++) x = (x << 32n) | BigInt(this.int(2 ** 32))
+    const a = 1n + (x % scale)
+    return a > max ? 1n + (x % max) : a
+  }
+
+  open(dir = this.dir): Promise<Provider> {
+    return createProvider({ ...NO_QUOTA, ...(dir !== undefined ? { database: { path: dir } } : {}) })
+  }
+
+  async start(): Promise<void> {
+    this.p = await this.open()
+    this.token = await deploy(this.p, Token, [10n ** 24n])
+    const accounts = (await rq(this.p, 'eth_accounts')) as string[]
+    this.addrs = [...accounts.slice(0, 5), X]
+    // The model starts from the chain as the node opened it (genesis and the token's deployment); from here on it
+    // is the model that says what the node must answer.
+    const head = await rq(this.p, 'eth_getBlockByNumber', ['latest', false])
+    this.world = { accounts: new Map(), number: BigInt(head.number), headHash: head.hash, headTs: BigInt(head.timestamp), pool: new Map(), mined: new Map(), clock: { offset: 0n, driftLo: 0n, driftHi: 0n, pin: undefined } }
+    for (const a of this.addrs) {
+      this.world.accounts.set(a, {
+        balance: BigInt(await rq(this.p, 'eth_getBalance', [a, 'latest'])),
+        nonce: BigInt(await rq(this.p, 'eth_getTransactionCount', [a, 'latest'])),
+        token: await this.tokenOf(a, 'latest'),
+      })
+    }
+    expect(this.world.accounts.get(X)).toEqual({ balance: 0n, nonce: 0n, token: 0n })
+    expect(this.world.accounts.get(this.addrs[0]!)!.token).toBe(10n ** 24n)
+    await this.check(true)
+  }
+
+  async tokenOf(a: string, tag: string): Promise<bigint> {
+    return BigInt(await rq(this.p, 'eth_call', [{ to: this.token, data: tokenAbi.encodeFunctionData('balanceOf', [a]) }, tag]))
+  }
+
+  // ---------------------------------------------------------------------------------------------------- steps
+
+  /** A value or token transfer by eth_sendTransaction from a random account; X's outcome as the docs say. */
+  async transfer(kind: 'value' | 'token'): Promise<string | undefined> {
+    const from = this.pick(this.addrs)
+    const to = this.pick(this.addrs)
+    const w = this.world
+    const out = outgoing(w, from)
+    // RSKj's nonce window (16 ahead of the confirmed nonce) and the block gas limit bound what may wait.
+    if (out.count >= 12 || w.pool.size >= 50) return undefined
+    const acct = w.accounts.get(from)!
+    const avail = kind === 'value' ? acct.balance - out.value : acct.token - out.token
+    const amount = this.amount(avail)
+    const tx =
+      kind === 'value'
+        ? { from, to, value: hex(amount), gasPrice: '0x0' }
+        : { from, to: this.token, data: tokenAbi.encodeFunctionData('transfer', [to, amount]), gas: '0x186a0', gasPrice: '0x0' }
+    if (from === X && !this.impersonated.has(X)) {
+      // No key and not impersonated: refused, nothing changes.
+      await expectError(rq(this.p, 'eth_sendTransaction', [tx]), -32602, /Could not find account/)
+      return `send from unimpersonated ${from}: refused`
+    }
+    if (from === X && acct.balance === 0n && acct.nonce === 0n) {
+      await expectError(rq(this.p, 'eth_sendTransaction', [tx]), -32010, /the sender account doesn't exist/)
+      return `send from nonexistent ${from}: refused`
+    }
+    if (amount === 0n) return undefined
+    const w0 = wall()
+    const hash = (await rq(this.p, 'eth_sendTransaction', [tx])) as string
+    const w1 = wall()
+    this.known.add(hash)
+    const t: PoolTx = { hash, from, nonce: nextNonce(w, from), to, value: kind === 'value' ? amount : 0n, token: kind === 'token' ? amount : 0n }
+    w.pool.set(hash, t)
+    if (this.automine) await this.blocks(1, w0, w1)
+    return `${kind} ${amount} ${from.slice(0, 6)}→${to.slice(0, 6)} nonce ${t.nonce}${this.automine ? ' (automined)' : ''}`
+  }
+
+  /**
+   * Reads the `count` blocks the last request mined and checks each against the model: the first holds exactly the
+   * pending transactions (then REMASC's), the others only REMASC's; parent hashes link; timestamps as the clock says.
+   */
+  async blocks(count: number, w0: bigint, w1: bigint): Promise<void> {
+    for (let i = 0; i < count; i++) {
+      const w = this.world
+      const { pending } = split(w)
+      const [lo, hi] = nextTimestamp(w, w0, w1)
+      const block = await rq(this.p, 'eth_getBlockByNumber', [hex(w.number + 1n), true])
+      expect(block, `block ${w.number + 1n}`).not.toBeNull()
+      expect(block.parentHash).toBe(w.headHash)
+      const ts = BigInt(block.timestamp)
+      expect(ts >= lo && ts <= hi, `block ${w.number + 1n} timestamp ${ts} in [${lo}, ${hi}]`).toBe(true)
+      const txs = block.transactions as Array<{ hash: string; from: string; to: string }>
+      expect(txs.at(-1)?.to).toBe(REMASC)
+      expect(txs.slice(0, -1).map((t) => t.hash).sort()).toEqual(pending.map((t) => t.hash).sort())
+      mine(w, pending, { hash: block.hash, timestamp: ts }, w0, w1)
+      this.counts['blocks mined'] = (this.counts['blocks mined'] ?? 0) + 1
+      this.counts['transactions mined'] = (this.counts['transactions mined'] ?? 0) + pending.length
+    }
+  }
+
+  async mineStep(): Promise<string> {
+    const n = 1 + this.int(3)
+    const how = this.int(3)
+    const w0 = wall()
+    // evm_mine is the service's method: RSKj answers null (reference §3.3).
+    if (how === 0) expect(await rq(this.p, 'evm_mine', n === 1 ? [] : [{ blocks: n }])).toBeNull()
+    else if (how === 1) expect(await rq(this.p, 'anvil_mine', [n])).toBeNull()
+    else expect(await rq(this.p, 'hardhat_mine', [hex(n)])).toBe(true)
+    const w1 = wall()
+    await this.blocks(n, w0, w1)
+    return `mine ${n} (${['evm_mine', 'anvil_mine', 'hardhat_mine'][how]})`
+  }
+
+  async automineStep(): Promise<string> {
+    const on = !this.automine
+    const method = this.pick(['evm_setAutomine', 'anvil_setAutomine'])
+    expect(await rq(this.p, method, [on])).toBe(method.startsWith('anvil_') ? null : true)
+    this.automine = on
+    // Switching automine on mines nothing by itself (the pool waits for the next transaction or evm_mine).
+    expect(await rq(this.p, 'anvil_getAutomine')).toBe(on)
+    return `automine ${on}`
+  }
+
+  async answers(): Promise<Snap['recorded']> {
+    const head = await rq(this.p, 'eth_getBlockByNumber', ['latest', false])
+    const balances: string[] = []
+    for (const a of this.addrs) balances.push(await rq(this.p, 'eth_getBalance', [a, 'latest']), (await this.tokenOf(a, 'latest')).toString())
+    return { hash: head.hash, stateRoot: head.stateRoot, balances }
+  }
+
+  async snapshot(): Promise<string> {
+    const id = await rq(this.p, this.pick(['evm_snapshot', 'anvil_snapshot']))
+    // Ids count from 1 and a revert keeps the id it went back to, dropping later ones (RSKj's rule, docs/extensions.md).
+    expect(id).toBe(hex(this.snapshots.length + 1))
+    this.snapshots.push({ world: copyWorld(this.world), recorded: await this.answers() })
+    this.maxId = Math.max(this.maxId, this.snapshots.length)
+    await this.checkMetadata()
+    return `snapshot ${id}`
+  }
+
+  async revert(): Promise<string> {
+    // Mostly a live id; else any id ever answered, or the next one (dropped by a revert or a restart, or never given).
+    const id = this.snapshots.length > 0 && this.r() < 0.75 ? 1 + this.int(this.snapshots.length) : 1 + this.int(this.maxId + 1)
+    const ok = await rq(this.p, this.pick(['evm_revert', 'anvil_revert']), [hex(id)])
+    const snap = this.snapshots[id - 1]
+    expect(ok).toBe(snap !== undefined)
+    if (snap === undefined) return `revert ${id}: no such snapshot (false)`
+    this.world = copyWorld(snap.world)
+    this.snapshots.length = id
+    expect(await this.answers()).toEqual(snap.recorded)
+    await this.checkMetadata()
+    return `revert ${id}`
+  }
+
+  async checkMetadata(): Promise<void> {
+    const { snapshots } = await rq(this.p, 'anvil_metadata')
+    expect(snapshots).toEqual(Object.fromEntries(this.snapshots.map((s, i) => [hex(i + 1), [Number(s.world.number), s.world.headHash]])))
+  }
+
+  async setBalance(): Promise<string> {
+    const a = this.pick(this.addrs)
+    // Never below what the account's pooled transactions send, so that they stay good.
+    const v = outgoing(this.world, a).value + this.amount(10n ** 24n)
+    const method = this.pick(['anvil_setBalance', 'hardhat_setBalance', 'evm_setAccountBalance'])
+    expect(await rq(this.p, method, [a, hex(v)])).toBe(method.startsWith('anvil_') ? null : true)
+    this.world.accounts.get(a)!.balance = v
+    return `${method} ${a.slice(0, 6)} ${v}`
+  }
+
+  async setNonce(): Promise<string | undefined> {
+    const a = this.pick(this.addrs)
+    // Only for an account with nothing pooled, and only upwards (a lower nonce would sign again transactions mined
+    // already, with their hashes).
+    if (outgoing(this.world, a).count > 0) return undefined
+    const n = this.world.accounts.get(a)!.nonce + 1n + BigInt(this.int(3))
+    const method = this.pick(['anvil_setNonce', 'hardhat_setNonce'])
+    expect(await rq(this.p, method, [a, hex(n)])).toBe(method.startsWith('anvil_') ? null : true)
+    this.world.accounts.get(a)!.nonce = n
+    return `${method} ${a.slice(0, 6)} ${n}`
+  }
+
+  async impersonate(): Promise<string> {
+    const on = !this.impersonated.has(X)
+    const method = on ? this.pick(['anvil_impersonateAccount', 'hardhat_impersonateAccount']) : this.pick(['anvil_stopImpersonatingAccount', 'hardhat_stopImpersonatingAccount'])
+    expect(await rq(this.p, method, [X])).toBe(method.startsWith('anvil_') ? null : true)
+    if (on) this.impersonated.add(X)
+    else this.impersonated.delete(X)
+    return method
+  }
+
+  async increaseTime(): Promise<string> {
+    const s = 1n + BigInt(this.int(5000))
+    const anvil = this.r() < 0.5
+    const got = await rq(this.p, anvil ? 'anvil_increaseTime' : 'evm_increaseTime', [hex(s)])
+    this.world.clock.offset += s
+    // The answer is the offset accumulated since the last block (a QUANTITY; Anvil's name: a JSON number).
+    expect(got).toBe(anvil ? Number(this.world.clock.offset) : hex(this.world.clock.offset))
+    return `increaseTime ${s}`
+  }
+
+  async setNextBlockTimestamp(): Promise<string> {
+    const t = this.world.headTs + 1n + BigInt(this.r() < 0.1 ? 1_000_000 : this.int(3000))
+    const method = this.pick(['evm_setNextBlockTimestamp', 'anvil_setNextBlockTimestamp'])
+    expect(await rq(this.p, method, [hex(t)])).toBe(method.startsWith('anvil_') ? null : true)
+    this.world.clock.pin = t
+    return `${method} ${t}`
+  }
+
+  async drop(): Promise<string> {
+    const pooled = [...this.world.pool.values()]
+    // Now and then a hash that is not in the pool (mined, reverted away, or never sent).
+    const other = [...this.known].filter((h) => !this.world.pool.has(h))
+    const inPool = pooled.length > 0 && (other.length === 0 || this.r() < 0.85)
+    const hash = inPool ? this.pick(pooled).hash : other.length > 0 ? this.pick(other) : '0x' + '12'.repeat(32)
+    const anvil = this.r() < 0.5
+    const got = await rq(this.p, anvil ? 'anvil_dropTransaction' : 'hardhat_dropTransaction', [hash])
+    const there = this.world.pool.has(hash)
+    expect(got).toBe(anvil ? (there ? hash : null) : there)
+    this.world.pool.delete(hash)
+    return `drop ${hash.slice(0, 10)} (${there ? 'pooled' : 'not pooled'})`
+  }
+
+  /** anvil_dumpState, then anvil_loadState into the same node (after edits it must undo) or into a new one. */
+  async dumpLoad(): Promise<string> {
+    const fam = this.pick(['anvil', 'hardhat', 'ganache'])
+    const hexDump = (await rq(this.p, `${fam}_dumpState`)) as string
+    // Loaded as the hex the dump answered, or as the state file's JSON object (docs/extensions.md "State").
+    const dump: unknown = this.r() < 0.7 ? hexDump : JSON.parse(gunzipSync(Buffer.from(hexDump.slice(2), 'hex')).toString('utf8'))
+    const headTs = this.world.headTs
+    if (this.r() < 0.5) {
+      const saved = new Map([...this.world.accounts].map(([a, x]) => [a, { ...x }]))
+      const edits = 1 + this.int(2)
+      for (let i = 0; i < edits; i++) await this.setBalance()
+      await this.check(false)
+      const w0 = wall()
+      expect(await rq(this.p, `${this.pick(['anvil', 'hardhat', 'ganache'])}_loadState`, [dump])).toBe(true)
+      clockAfterLoad(this.world.clock, headTs, w0, wall())
+      // The file lists the accounts that existed; loading writes those over the state and leaves the others as they
+      // are (docs/extensions.md "State"). An account here exists once it has a balance or a nonce: balances are set
+      // and sent at 1 wei or more, so none is an empty account.
+      for (const [a, was] of saved) if (was.balance > 0n || was.nonce > 0n) this.world.accounts.get(a)!.balance = was.balance
+      return `${fam}_dumpState, ${edits} balance edits, loadState into the same node`
+    }
+    // A new node: a new chain (block history is not in the file) with the accounts of the file; the old node's pool,
+    // blocks, snapshots, impersonations and settings stay behind.
+    const dir = this.dir === undefined ? undefined : tempDir()
+    const next = await this.open(dir)
+    const w0 = wall()
+    expect(await rq(next, `${this.pick(['anvil', 'hardhat', 'ganache'])}_loadState`, [dump])).toBe(true)
+    const w1 = wall()
+    await this.p.disconnect()
+    this.p = next
+    this.dir = dir
+    const head = await rq(this.p, 'eth_getBlockByNumber', ['latest', false])
+    const accounts = this.world.accounts
+    this.world = { accounts, number: 0n, headHash: head.hash, headTs: BigInt(head.timestamp), pool: new Map(), mined: new Map(), clock: { offset: 0n, driftLo: 0n, driftHi: 0n, pin: undefined } }
+    clockAfterLoad(this.world.clock, headTs, w0, w1)
+    expect(head.number).toBe('0x0')
+    this.automine = true
+    this.impersonated.clear()
+    this.snapshots = []
+    return `${fam}_dumpState, loadState into a new node`
+  }
+
+  /** Closes the node and opens it again on its database: everything but snapshots and impersonation is kept. */
+  async reopen(): Promise<string> {
+    await this.p.disconnect()
+    this.p = await this.open()
+    // docs/persistence.md "What survives a restart": not snapshots (a new session), not impersonations; the mining
+    // mode is the options' (automine here), as at any start.
+    this.snapshots = []
+    this.impersonated.clear()
+    this.automine = true
+    return 'reopen'
+  }
+
+  async step(i: number): Promise<void> {
+    type Kind = readonly [number, string, () => Promise<string | undefined>]
+    const kinds: Kind[] = [
+      [20, 'transfer', () => this.transfer('value')],
+      [14, 'token', () => this.transfer('token')],
+      [8, 'mine', () => this.mineStep()],
+      [6, 'automine', () => this.automineStep()],
+      [7, 'snapshot', () => this.snapshot()],
+      [7, 'revert', () => this.revert()],
+      [4, 'setBalance', () => this.setBalance()],
+      [3, 'setNonce', () => this.setNonce()],
+      [4, 'impersonate', () => this.impersonate()],
+      [3, 'increaseTime', () => this.increaseTime()],
+      [3, 'setNextBlockTimestamp', () => this.setNextBlockTimestamp()],
+      [5, 'drop', () => this.drop()],
+      [2, 'dumpLoad', () => this.dumpLoad()],
+      ...(this.dir !== undefined ? [[4, 'reopen', () => this.reopen()] as const] : []),
+    ]
+    let roll = this.r() * kinds.reduce((s, k) => s + k[0], 0)
+    const [, name, run] = kinds.find((k) => (roll -= k[0]) < 0) ?? kinds[0]!
+    let what: string | undefined
+    try {
+      what = await run()
+      if (what !== undefined) {
+        // Refusals the model predicted (a keyless sender, a snapshot id a revert or restart dropped) and drops of a hash
+        // not in the pool (answered null or false) are counted apart.
+        const key = /refused|no such snapshot/.test(what) ? `${name} refused` : what.endsWith('(not pooled)') ? 'drop (not pooled)' : name
+        this.counts[key] = (this.counts[key] ?? 0) + 1
+        this.log.push(`${i}: ${what}`)
+        if (this.log.length > 12) this.log.shift()
+        await this.check(name === 'revert' || name === 'reopen' || name === 'dumpLoad')
+      }
+    } catch (e) {
+      const err = e as Error
+      err.message = `seed ${this.seed}, step ${i} (${what ?? name}): ${err.message}\nlast steps:\n${this.log.join('\n')}`
+      throw err
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------- checks
+
+  /** The node's answers against the model; `full` reads every transaction ever answered, not a sample. */
+  async check(full: boolean): Promise<void> {
+    const { p, world: w } = this
+    expect(BigInt(await rq(p, 'eth_blockNumber')), 'eth_blockNumber').toBe(w.number)
+    const { pending, queued } = split(w)
+    const then = applied(w.accounts, pending)
+    const got: Record<string, string[]> = {}
+    const want: Record<string, string[]> = {}
+    for (const a of this.addrs) {
+      const m = w.accounts.get(a)!
+      const n = then.get(a)!
+      want[a] = [m.balance, n.balance, m.nonce, n.nonce, m.token, n.token].map(String)
+      got[a] = [
+        BigInt(await rq(p, 'eth_getBalance', [a, 'latest'])),
+        BigInt(await rq(p, 'eth_getBalance', [a, 'pending'])),
+        BigInt(await rq(p, 'eth_getTransactionCount', [a, 'latest'])),
+        BigInt(await rq(p, 'eth_getTransactionCount', [a, 'pending'])),
+        await this.tokenOf(a, 'latest'),
+        await this.tokenOf(a, 'pending'),
+      ].map(String)
+    }
+    expect(got, 'balance, pending balance, nonce, pending nonce, token, pending token').toEqual(want)
+
+    // The pool: txpool_content lists each transaction under its sender (no 0x) and nonce, pending or queued.
+    const content = await rq(p, 'txpool_content')
+    const listed: string[] = []
+    for (const section of ['pending', 'queued'] as const) {
+      for (const [sender, byNonce] of Object.entries(content[section] as Record<string, Record<string, Array<{ hash: string }>>>)) {
+        for (const [nonce, txs] of Object.entries(byNonce)) for (const t of txs) listed.push(`${section} 0x${sender} ${BigInt(nonce)} ${t.hash}`)
+      }
+    }
+    const modelled = [...pending.map((t) => ['pending', t] as const), ...queued.map((t) => ['queued', t] as const)].map(([s, t]) => `${s} ${t.from} ${t.nonce} ${t.hash}`)
+    expect(listed.sort(), 'txpool_content').toEqual(modelled.sort())
+
+    // The newest blocks link by parentHash, with rising timestamps; the head is the model's.
+    let child: { parentHash: string; timestamp: string } | undefined
+    for (let n = w.number; n >= 0n && n >= w.number - 3n; n--) {
+      const b = await rq(p, 'eth_getBlockByNumber', [hex(n), false])
+      if (n === w.number) expect(b.hash, 'head hash').toBe(w.headHash)
+      if (child !== undefined) {
+        expect(child.parentHash, `block ${n + 1n}'s parentHash`).toBe(b.hash)
+        expect(BigInt(child.timestamp) > BigInt(b.timestamp), `block ${n + 1n} after its parent`).toBe(true)
+      }
+      child = b
+    }
+
+    // Transactions: mined ones have a receipt (status 1) in the block that holds them; pooled ones are found and
+    // have none; those reverted away, dropped or left on another node's chain are not found at all.
+    const sample = <T>(xs: T[], k: number): T[] => (full || xs.length <= k ? xs : [...xs.slice(-k / 2), ...Array.from({ length: k / 2 }, () => this.pick(xs))])
+    for (const [hash, at] of sample([...w.mined], 20)) {
+      const receipt = await rq(p, 'eth_getTransactionReceipt', [hash])
+      expect(receipt && { status: receipt.status, blockNumber: BigInt(receipt.blockNumber), blockHash: receipt.blockHash }, `receipt of ${hash}`).toEqual({ status: '0x1', blockNumber: at.number, blockHash: at.blockHash })
+    }
+    for (const t of sample([...w.pool.values()], 10)) {
+      const tx = await rq(p, 'eth_getTransactionByHash', [t.hash])
+      expect(tx && { blockNumber: tx.blockNumber, from: tx.from, nonce: BigInt(tx.nonce) }, `pooled ${t.hash}`).toEqual({ blockNumber: null, from: t.from, nonce: t.nonce })
+      expect(await rq(p, 'eth_getTransactionReceipt', [t.hash]), `receipt of pooled ${t.hash}`).toBeNull()
+    }
+    const gone = [...this.known].filter((h) => !w.mined.has(h) && !w.pool.has(h))
+    for (const hash of sample(gone, 10)) {
+      expect(await rq(p, 'eth_getTransactionReceipt', [hash]), `receipt of gone ${hash}`).toBeNull()
+      expect(await rq(p, 'eth_getTransactionByHash', [hash]), `gone ${hash}`).toBeNull()
+    }
+  }
+}
+
+async function expectError(promise: Promise<unknown>, code: number, message: RegExp): Promise<void> {
+  const e = await promise.then(
+    () => undefined,
+    (err: unknown) => err as { code?: number; message?: string },
+  )
+  expect(e && { code: e.code, ok: message.test(e.message ?? '') }, `expected ${code} ${String(message)}, got ${e?.code} ${e?.message}`).toEqual({ code, ok: true })
+}
+
+async function campaign(dir: () => string | undefined): Promise<void> {
+  const totals: Record<string, number> = {}
+  const start = performance.now()
+  for (let s = 0; s < SEEDS; s++) {
+    const run = new Run(SEED + s, dir())
+    await run.start()
+    for (let i = 0; i < STEPS; i++) await run.step(i)
+    for (const [k, v] of Object.entries(run.counts)) totals[k] = (totals[k] ?? 0) + v
+    await run.p.disconnect()
+  }
+  if (LONG) console.log(`stateful: ${SEEDS} seeds from ${SEED} × ${STEPS} steps in ${((performance.now() - start) / 1000).toFixed(1)} s: ${JSON.stringify(totals)}`)
+}
+
+describe('stateful sequences of the dev-chain toolkit', () => {
+  it(`in memory: ${SEEDS} seeds × ${STEPS} random steps match the model`, async () => {
+    await campaign(() => undefined)
+  })
+
+  it(`on disk: ${SEEDS} seeds × ${STEPS} random steps, the node closed and reopened at random, match the model`, async () => {
+    await campaign(() => tempDir())
+  })
+})
+

@@ -1,0 +1,149 @@
+/**
+ * The plain model of test/stateful.test.ts: what a dev chain should hold for a fixed set of accounts, written from
+ * the documents (docs/extensions.md, docs/persistence.md, docs/compatibility.md), never from rsksim's code.
+ *
+ * Every transaction has gas price 0 (regtest's minimum gas price is 0), so fees never enter a balance.
+ */
+
+export interface Account {
+  balance: bigint
+  nonce: bigint
+  /** The account's balance of the test's Token (ERC-20). */
+  token: bigint
+}
+
+/** A transaction the node acknowledged and has not mined: a value transfer (value > 0) or a token transfer (token > 0). */
+export interface PoolTx {
+  hash: string
+  from: string
+  nonce: bigint
+  to: string
+  value: bigint
+  token: bigint
+}
+
+/**
+ * The node's clock (docs/extensions.md "Mining and time"): the next block's timestamp is the pinned one
+ * (`evm_setNextBlockTimestamp`), else max(wall clock + drift + offset, parent + 1). `evm_increaseTime` adds to the
+ * offset, which the next block uses up; a pinned block makes the clock go on from it (a drift, known to the second
+ * the request ran in: a range).
+ */
+export interface Clock {
+  offset: bigint
+  driftLo: bigint
+  driftHi: bigint
+  pin: bigint | undefined
+}
+
+/** What a snapshot takes and a revert gives back: the chain, the state, the pool and the clock. */
+export interface World {
+  accounts: Map<string, Account>
+  number: bigint
+  headHash: string
+  headTs: bigint
+  /** In the order the node acknowledged them. */
+  pool: Map<string, PoolTx>
+  /** Transaction hash → the block that holds it. */
+  mined: Map<string, { number: bigint; blockHash: string }>
+  clock: Clock
+}
+
+export const copyWorld = (w: World): World => ({
+  accounts: new Map([...w.accounts].map(([a, x]) => [a, { ...x }])),
+  number: w.number,
+  headHash: w.headHash,
+  headTs: w.headTs,
+  pool: new Map(w.pool),
+  mined: new Map(w.mined),
+  clock: { ...w.clock },
+})
+
+/**
+ * The pool as its users see it: a sender's transactions whose nonces follow its state nonce without a gap are
+ * pending (they go into the next block), the others queued (a transaction dropped from the middle leaves a gap).
+ */
+export function split(w: World): { pending: PoolTx[]; queued: PoolTx[] } {
+  const pending: PoolTx[] = []
+  const queued: PoolTx[] = []
+  const bySender = new Map<string, Map<bigint, PoolTx>>()
+  for (const t of w.pool.values()) {
+    let m = bySender.get(t.from)
+    if (m === undefined) bySender.set(t.from, (m = new Map()))
+    m.set(t.nonce, t)
+  }
+  for (const [from, m] of bySender) {
+    let n = w.accounts.get(from)!.nonce
+    while (m.has(n)) pending.push(m.get(n)!), m.delete(n), n++
+    queued.push(...m.values())
+  }
+  return { pending, queued }
+}
+
+/** The nonce the sender's next eth_sendTransaction takes: after its pending transactions. */
+export function nextNonce(w: World, from: string): bigint {
+  let n = w.accounts.get(from)!.nonce
+  const taken = new Set([...w.pool.values()].filter((t) => t.from === from).map((t) => t.nonce))
+  while (taken.has(n)) n++
+  return n
+}
+
+/** What the sender's pooled transactions (pending and queued) will take from it. */
+export function outgoing(w: World, from: string): { value: bigint; token: bigint; count: number } {
+  let value = 0n
+  let token = 0n
+  let count = 0
+  for (const t of w.pool.values()) if (t.from === from) (value += t.value), (token += t.token), count++
+  return { value, token, count }
+}
+
+/** The accounts after `txs` ran (a copy). */
+export function applied(accounts: Map<string, Account>, txs: PoolTx[]): Map<string, Account> {
+  const out = new Map([...accounts].map(([a, x]) => [a, { ...x }]))
+  for (const t of txs) {
+    const from = out.get(t.from)!
+    from.nonce++
+    from.balance -= t.value
+    from.token -= t.token
+    const to = out.get(t.to)!
+    to.balance += t.value
+    to.token += t.token
+  }
+  return out
+}
+
+/** The range the next block's timestamp must be in, for a request that ran while the wall clock read w0 … w1. */
+export function nextTimestamp(w: World, w0: bigint, w1: bigint): [bigint, bigint] {
+  if (w.clock.pin !== undefined) return [w.clock.pin, w.clock.pin]
+  const floor = w.headTs + 1n
+  const max = (a: bigint, b: bigint) => (a > b ? a : b)
+  return [max(floor, w0 + w.clock.driftLo + w.clock.offset), max(floor, w1 + w.clock.driftHi + w.clock.offset)]
+}
+
+/**
+ * One block mined: the pending transactions (`txs`, checked against the block by the caller) leave the pool for it;
+ * the offset is used up, and a pinned time becomes the clock's drift.
+ */
+export function mine(w: World, txs: PoolTx[], block: { hash: string; timestamp: bigint }, w0: bigint, w1: bigint): void {
+  w.accounts = applied(w.accounts, txs)
+  w.number++
+  for (const t of txs) w.pool.delete(t.hash), w.mined.set(t.hash, { number: w.number, blockHash: block.hash })
+  w.headHash = block.hash
+  w.headTs = block.timestamp
+  if (w.clock.pin !== undefined) {
+    w.clock.driftLo = w.clock.pin - w1
+    w.clock.driftHi = w.clock.pin - w0
+  }
+  w.clock.pin = undefined
+  w.clock.offset = 0n
+}
+
+/**
+ * `anvil_loadState` moves the clock so that the next block is not older than the file's `block.timestamp`
+ * (docs/extensions.md "State"): the drift becomes at least that time minus the wall clock.
+ */
+export function clockAfterLoad(c: Clock, fileTs: bigint, w0: bigint, w1: bigint): void {
+  const lo = fileTs - w1
+  const hi = fileTs - w0
+  if (lo > c.driftLo) c.driftLo = lo
+  if (hi > c.driftHi) c.driftHi = hi
+}
