@@ -192,6 +192,33 @@ describe('anvil-only actions', () => {
     expect(await read(b, 'eth_getBalance', [STRANGER, 'latest'])).toBe('0x3039')
   })
 
+  it('loadState over edits made since the dump: the larger nonce, the file\'s balance and code, slots the file lacks kept (anvil 1.7.1, checked by hand)', async () => {
+    const p = await fresh()
+    const read = (method: string, params: unknown[]) => p.request({ method, params })
+    const word = (b: string) => '0x' + b.padStart(64, '0')
+    await read('anvil_setNonce', [STRANGER, '0x5'])
+    await read('anvil_setBalance', [STRANGER, '0x100'])
+    await read('anvil_setStorageAt', [STRANGER, '0x1', word('11')])
+    const dump = await read('anvil_dumpState', [])
+    await read('anvil_setNonce', [STRANGER, '0x9'])
+    await read('anvil_setBalance', [STRANGER, '0x999'])
+    await read('anvil_setCode', [STRANGER, '0x6001600155'])
+    await read('anvil_setStorageAt', [STRANGER, '0x1', word('33')])
+    await read('anvil_setStorageAt', [STRANGER, '0x2', word('22')])
+    // A second account: its nonce in the file is above the one it has when loaded.
+    await read('anvil_setNonce', [COW1, '0x7'])
+    const dumpCow1 = await read('anvil_dumpState', [])
+    await read('anvil_setNonce', [COW1, '0x2'])
+    expect(await read('anvil_loadState', [dump])).toBe(true)
+    expect(await read('eth_getTransactionCount', [STRANGER, 'latest'])).toBe('0x9')
+    expect(await read('eth_getBalance', [STRANGER, 'latest'])).toBe('0x100')
+    expect(await read('eth_getCode', [STRANGER, 'latest'])).toBe('0x')
+    expect(await read('eth_getStorageAt', [STRANGER, '0x1', 'latest'])).toBe(word('11'))
+    expect(await read('eth_getStorageAt', [STRANGER, '0x2', 'latest'])).toBe(word('22'))
+    expect(await read('anvil_loadState', [dumpCow1])).toBe(true)
+    expect(await read('eth_getTransactionCount', [COW1, 'latest'])).toBe('0x7')
+  })
+
   it('loadState refuses a file of another chain id and a hand-edited one', async () => {
     const a = await fresh({ network: 'testnet' })
     const dump = await a.request({ method: 'anvil_dumpState' })

@@ -13,7 +13,7 @@
  * history is not part of the file: loading does not recreate blocks (Anvil's dump does not either, by default).
  */
 import { Buffer } from 'node:buffer'
-import { Account, Address, bytesToBigInt, bytesToHex, hexToBytes, setLengthLeft, type PrefixedHexString } from '@ethereumjs/util'
+import { Account, Address, KECCAK256_NULL, bytesToBigInt, bytesToHex, equalsBytes, hexToBytes, setLengthLeft, type PrefixedHexString } from '@ethereumjs/util'
 import type { Chain } from '../chain/chain.js'
 import type { Clock } from '../miner/clock.js'
 import { editState } from './stateEdits.js'
@@ -127,10 +127,14 @@ export async function loadState(chain: Chain, clock: Clock, dump: StateDump): Pr
       const address = new Address(hexField(addressHex, 'address', 20))
       const existing = (await state.getAccount(address)) ?? new Account()
       existing.balance = quantityField(a.balance, 'balance')
-      existing.nonce = quantityField(a.nonce, 'nonce')
+      // Anvil 1.7.1 (`load_state`): the larger of the two nonces, so that transactions sent since the dump are not
+      // signed again with the same nonces (and hashes); balance and code are the file's.
+      const nonce = quantityField(a.nonce, 'nonce')
+      if (nonce > existing.nonce) existing.nonce = nonce
+      const hadCode = !equalsBytes(existing.codeHash, KECCAK256_NULL)
       await state.putAccount(address, existing)
       const code = hexField(a.code ?? '0x', 'code', MAX_CODE_BYTES)
-      if (code.length > 0) await state.putCode(address, code)
+      if (code.length > 0 || hadCode) await state.putCode(address, code)
       for (const [slot, value] of Object.entries(a.storage ?? {})) {
         await state.putStorage(address, setLengthLeft(hexField(slot, 'slot', 32), 32), setLengthLeft(hexField(value, 'value', 32), 32))
       }
