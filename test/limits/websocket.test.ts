@@ -302,7 +302,8 @@ describe('WebSocket: no client holds the node or the others', () => {
     const topics = addresses.map((a) => '0x' + a.slice(2).padStart(64, '0'))
     const largest = { address: addresses, topics: [topics, topics, topics, topics] }
     const raw = await new Wallet(COW_KEY).signTransaction({ type: 0, chainId: 33, nonce: 0, gasLimit: 21_000n, gasPrice: 0n, to: COW, value: 1n })
-    // Each socket's subscriptions listen to the node's blocks from its opening to its close.
+    // Each socket's subscriptions listen to the node's blocks from its opening to its close, and so does the batch's
+    // eth_sendRawTransactionSync while it waits for its block (src/node/miner/inclusion.ts).
     const listeners = (): number => s.provider.node.events.listenerCount('block')
     const base = listeners()
     const a = await open(s.wsUrl)
@@ -310,12 +311,17 @@ describe('WebSocket: no client holds the node or the others', () => {
       { jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransactionSync', params: [raw, 10_000] },
       { jsonrpc: '2.0', id: 2, method: 'eth_subscribe', params: ['logs', largest] },
     ]))
-    // The transaction is in the pool: the batch has started. Then the socket goes.
+    // The transaction is in the pool: the batch has started, and waits (the socket's listener and the wait's). Then the
+    // socket goes.
     while ((await s.provider.request({ method: 'eth_getTransactionCount', params: [COW, 'pending'] })) !== '0x1') await sleep(5)
+    expect(listeners()).toBe(base + 2)
     a.ws.terminate()
-    // The server has seen the close (had it not yet, the subscription made would be dropped with the socket).
-    while (listeners() > base) await sleep(5)
+    // The server has seen the close (had it not yet, the subscription made would be dropped with the socket); the
+    // batch still waits. (Waiting for `base` here would wait out the 10 s deadline: the batch would go on by its
+    // timeout, not by the block below.)
+    while (listeners() > base + 1) await sleep(5)
     await s.provider.request({ method: 'evm_mine' }) // the first element's block: the batch goes on to eth_subscribe
+    expect(listeners()).toBe(base)
     // The batch's eth_subscribe runs on microtasks once the block is announced: two turns of the loop are past it.
     for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r))
     const b = await open(s.wsUrl)
