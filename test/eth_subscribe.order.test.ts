@@ -8,10 +8,10 @@
  * it is told of after the id must reach the new one, none it was told of before the request may.
  */
 import { describe, expect, it, vi } from 'vitest'
-import { Interface } from 'ethers'
+import { Interface, Transaction, Wallet } from 'ethers'
 import { Web3 } from 'web3'
 import type { Provider, ProviderOptions } from '../src/index.js'
-import { COW, COW1, deploy, fresh, rejects, rq } from './helpers.js'
+import { COW, COW1, COW_KEY, deploy, fresh, rejects, rq } from './helpers.js'
 import { Events } from './fixtures/index.js'
 
 const events = new Interface(Events.abi as never)
@@ -376,6 +376,29 @@ describe('a listener that throws while what waited for the ids is released', () 
     } finally {
       vi.useRealTimers()
     }
+  })
+})
+
+describe('a listener that throws while a block is announced to subscriptions that hold nothing', () => {
+  it('rejects the request (-32603); the other subscription, a block filter and a waiting eth_sendRawTransactionSync still learn of the block', async () => {
+    const p = await fresh({ mining: { auto: false } })
+    const a = await rq(p, 'eth_subscribe', ['newHeads'])
+    const b = await rq(p, 'eth_subscribe', ['newHeads'])
+    await nextTurn() // both ids came back: their notifications go out as the block is announced
+    const filter = await rq(p, 'eth_newBlockFilter')
+    const raw = await new Wallet(COW_KEY).signTransaction({ type: 0, chainId: 33, nonce: 0, gasLimit: 21_000n, gasPrice: 0n, to: COW1, value: 1n })
+    const waiting = rq(p, 'eth_sendRawTransactionSync', [raw, 5_000])
+    await rq(p, 'txpool_status') // the transaction is in the pool and its watcher listens for blocks
+    const got = throwsOnce(p, 'message', (m: Message) => `${m.data.subscription} ${m.data.result.number}`)
+    await rejects(rq(p, 'evm_mine'), -32603)
+    expect(got).toEqual([`${a} 0x1`, `${b} 0x1`])
+    const block = await rq(p, 'eth_getBlockByNumber', ['0x1', false])
+    expect(await rq(p, 'eth_getFilterChanges', [filter])).toEqual([block.hash])
+    const receipt = await waiting
+    expect(receipt).toMatchObject({ transactionHash: Transaction.from(raw).hash, blockNumber: '0x1', status: '0x1' })
+    await rq(p, 'evm_mine')
+    expect(got).toEqual([`${a} 0x1`, `${b} 0x1`, `${a} 0x2`, `${b} 0x2`])
+    await p.disconnect()
   })
 })
 

@@ -363,27 +363,46 @@ export class RskNode {
     // The block before is settled: its transactions keep only their bytes (txRecord.ts `compactTransactions`).
     compactTransactions(previous.transactions, this.chain.common)
     await this.chain.blockAppended(this.options.stateHistory, () => this.snapshots.roots())
-    this.announceBlock(mined.block)
-    this.flushMinedConsole()
+    try {
+      this.announceBlock(mined.block)
+    } finally {
+      this.flushMinedConsole()
+    }
     return mined
   }
 
   /** Announces a block appended to the chain (`block`). */
   announceBlock(block: BlockRecord): void {
-    this.announcements++
-    this.events.emit('block', block)
+    this.announce('block', block)
   }
 
   /** Announces blocks removed from the chain, oldest first (`blocksRemoved`). */
   announceRemoved(blocks: BlockRecord[]): void {
-    this.announcements++
-    this.events.emit('blocksRemoved', blocks)
+    this.announce('blocksRemoved', blocks)
   }
 
   /** Announces a transaction that entered the pending set (`pendingTransaction`). */
   private announcePending(t: TxRecord): void {
+    this.announce('pendingTransaction', t)
+  }
+
+  /**
+   * Tells every listener of a chain event, each even when one before it throws (in process a user's `message` or
+   * `block` listener runs inside it): the other subscriptions, sockets, filters and eth_sendRawTransactionSync
+   * watchers still learn of it. The first error then goes on to whatever caused the event (the request answers
+   * -32603). Node events take no `once` listeners (`listeners()` would not remove them).
+   */
+  private announce<E extends 'block' | 'blocksRemoved' | 'pendingTransaction'>(event: E, value: NodeEvents[E][0]): void {
     this.announcements++
-    this.events.emit('pendingTransaction', t)
+    let failure: { error: unknown } | undefined
+    for (const listener of this.events.listeners(event) as Array<(v: NodeEvents[E][0]) => void>) {
+      try {
+        listener(value)
+      } catch (error) {
+        failure ??= { error }
+      }
+    }
+    if (failure !== undefined) throw failure.error
   }
 
   private flushMinedConsole(): void {
@@ -399,8 +418,11 @@ export class RskNode {
     if (block !== undefined) {
       await this.chain.blockAppended(this.options.stateHistory, () => this.snapshots.roots())
       this.work.forget(t)
-      this.announceBlock(block)
-      this.flushMinedConsole()
+      try {
+        this.announceBlock(block)
+      } finally {
+        this.flushMinedConsole()
+      }
     }
     return block
   }

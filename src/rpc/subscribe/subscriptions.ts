@@ -96,15 +96,20 @@ export class Subscriptions {
     private readonly node: RskNode,
     private readonly sink: Sink,
   ) {
-    const onBlock = (b: BlockRecord): void => this.onBlock(b, false, this.node.announcements)
+    const onBlock = (b: BlockRecord): void => {
+      this.onBlock(b, false, this.node.announcements)
+      this.rethrow()
+    }
     const onRemoved = (bs: BlockRecord[]): void => {
       const at = this.node.announcements
       // Newest first: the reverse of the order in which they were announced.
       for (let i = bs.length - 1; i >= 0; i--) this.onBlock(bs[i]!, true, at)
+      this.rethrow()
     }
     const onPending = (t: TxRecord): void => {
       const at = this.node.announcements
-      for (const [id, k] of this.active) if (k.type === 'newPendingTransactions' && k.since < at) this.sink(id, t.hashHex)
+      for (const [id, k] of this.active) if (k.type === 'newPendingTransactions' && k.since < at) this.tell(id, t.hashHex)
+      this.rethrow()
     }
     node.events.on('block', onBlock)
     node.events.on('blocksRemoved', onRemoved)
@@ -193,18 +198,39 @@ export class Subscriptions {
     return true
   }
 
+  /** The first error a sink threw while an event was told (`tell`). */
+  private failure: { error: unknown } | undefined
+
+  /**
+   * One notification to the sink. An in-process listener that throws does not keep the other subscriptions, or this
+   * one's next notifications, from being told: the first error is thrown once the whole event was told (`rethrow`).
+   */
+  private tell(id: string, result: unknown): void {
+    try {
+      this.sink(id, result)
+    } catch (error) {
+      this.failure ??= { error }
+    }
+  }
+
+  private rethrow(): void {
+    const failure = this.failure
+    this.failure = undefined
+    if (failure !== undefined) throw failure.error
+  }
+
   /** Tells the subscriptions made before announcement `at` began of a block (appended, or `removed`). */
   private onBlock(block: BlockRecord, removed: boolean, at: number): void {
     let header: Record<string, unknown> | undefined
     for (const [id, k] of this.active) {
       if (k.since >= at) continue
-      if (k.type === 'newHeads' && !removed) this.sink(id, (header ??= headerNotification(block)))
+      if (k.type === 'newHeads' && !removed) this.tell(id, (header ??= headerNotification(block)))
       else if (k.type === 'logs') {
         // RSKj's LogsNotification: the eth_getLogs fields in the same order, logIndex counted within the transaction.
         // A listener of the in-process provider may unsubscribe on a block's first log: the rest are not sent.
         for (const log of markRemoved(blockLogs(block, k.keep, k.mayHold, true), removed)) {
           if (this.active.get(id) !== k) break
-          this.sink(id, log)
+          this.tell(id, log)
         }
       }
     }
