@@ -143,12 +143,18 @@ describe('debug_storageRangeAt', () => {
     expect(rest.nextKey).toBeNull()
   })
 
-  it('keeps the slots it wrote across a restart from its database (their keys are given)', async () => {
-    const level = new MemoryLevel()
+  /** A node over `level` deploys Storage, sets slots[7] = 70 and closes; answers the contract's address. */
+  async function setSevenThenClose(level: MemoryLevel): Promise<string> {
     const a = await createProvider({ ...NO_QUOTA, database: { level } })
     const contract = await deploy(a, Storage)
     await send(a, { to: contract, data: iface.encodeFunctionData('set', [7, 70]) })
     await a.disconnect()
+    return contract
+  }
+
+  it('keeps the slots it wrote across a restart from its database (their keys are given)', async () => {
+    const level = new MemoryLevel()
+    const contract = await setSevenThenClose(level)
     const b = await createProvider({ ...NO_QUOTA, database: { level } })
     try {
       const r = await send(b, { to: contract, data: iface.encodeFunctionData('inc') })
@@ -162,10 +168,7 @@ describe('debug_storageRangeAt', () => {
 
   it('answers key null for slots whose preimage it does not know (a database written before the written slots were kept)', async () => {
     const level = new MemoryLevel()
-    const a = await createProvider({ ...NO_QUOTA, database: { level } })
-    const contract = await deploy(a, Storage)
-    await send(a, { to: contract, data: iface.encodeFunctionData('set', [7, 70]) })
-    await a.disconnect()
+    const contract = await setSevenThenClose(level)
     // The records of written addresses and slots (key prefix `w`, docs/persistence.md) removed, as in an older database.
     await level.open()
     await level.clear({ gte: Uint8Array.of(0x77), lt: Uint8Array.of(0x78), keyEncoding: 'view' })
