@@ -15,12 +15,12 @@
  */
 import { describe, expect, it } from 'vitest'
 import { gunzipSync } from 'node:zlib'
-import { Interface } from 'ethers'
+import { AbiCoder, Interface } from 'ethers'
 import { createProvider, type Provider } from '../src/index.js'
 import { Token } from './fixtures/index.js'
 import { NO_QUOTA, deploy, rq, tempDirs } from './helpers.js'
 import { prng } from './fuzz/shapes.js'
-import { applied, clockAfterLoad, copyWorld, mine, nextNonce, nextTimestamp, outgoing, split, type PoolTx, type World } from './stateful/model.js'
+import { applied, clockAfterLoad, copyAccounts, copyWorld, mine, nextNonce, nextTimestamp, outgoing, record, split, word, type Account, type PoolTx, type World } from './stateful/model.js'
 
 const STEPS = Number(process.env.STATEFUL_STEPS ?? 150)
 const SEED = Number(process.env.STATEFUL_SEED ?? 20261128)
@@ -31,6 +31,8 @@ const tempDir = tempDirs('rsksim-stateful-')
 const tokenAbi = new Interface(Token.abi as never)
 /** A keyless account: it sends only while impersonated (docs/extensions.md "Accounts"). */
 const X = '0x00000000000000000000000000000000000000aa'
+/** An account only the state cheats touch: an EOA until `anvil_setCode` gives it code. */
+const Y = '0x00000000000000000000000000000000000000bb'
 const REMASC = '0x0000000000000000000000000000000001000008'
 const hex = (n: bigint | number): string => '0x' + n.toString(16)
 const wall = (): bigint => BigInt(Math.floor(Date.now() / 1000))
@@ -56,6 +58,13 @@ class Run {
   known = new Set<string>()
   counts: Record<string, number> = {}
   log: string[] = []
+  /** The token's runtime code, and what block 0 holds before anything is sent (for a reset). */
+  tokenCode = ''
+  genesis: { hash: string; accounts: Map<string, Account> } | undefined
+  /** The state right after the token's deployment: a reset and the deployment again come back to it. */
+  initial!: World
+  /** Every storage slot (`<address> <slot>`) ever edited: one the model does not hold reads zero. */
+  slots = new Set<string>()
 
   constructor(
     readonly seed: number,
@@ -83,13 +92,15 @@ class Run {
 
   async start(): Promise<void> {
     this.p = await this.open()
-    this.token = await deploy(this.p, Token, [10n ** 24n])
     const accounts = (await rq(this.p, 'eth_accounts')) as string[]
     this.addrs = [...accounts.slice(0, 5), X]
+    await this.readGenesis()
+    await this.deployToken()
+    this.tokenCode = await rq(this.p, 'eth_getCode', [this.token, 'latest'])
+    expect(this.tokenCode.length).toBeGreaterThan(100)
     // The model starts from the chain as the node opened it (genesis and the token's deployment); from here on it
     // is the model that says what the node must answer.
-    const head = await rq(this.p, 'eth_getBlockByNumber', ['latest', false])
-    this.world = { accounts: new Map(), number: BigInt(head.number), headHash: head.hash, headTs: BigInt(head.timestamp), pool: new Map(), mined: new Map(), clock: { offset: 0n, driftLo: 0n, driftHi: 0n, pin: undefined } }
+    await this.startWorld()
     for (const a of this.addrs) {
       this.world.accounts.set(a, {
         balance: BigInt(await rq(this.p, 'eth_getBalance', [a, 'latest'])),
@@ -99,7 +110,53 @@ class Run {
     }
     expect(this.world.accounts.get(X)).toEqual({ balance: 0n, nonce: 0n, token: 0n })
     expect(this.world.accounts.get(this.addrs[0]!)!.token).toBe(10n ** 24n)
+    record(this.world)
+    this.initial = copyWorld(this.world)
     await this.check(true)
+  }
+
+  /** Block 0 and the accounts' balances and nonces in it (the first node's; every regtest node has the same). */
+  async readGenesis(): Promise<void> {
+    const g = await rq(this.p, 'eth_getBlockByNumber', ['0x0', false])
+    const accounts = new Map<string, Account>()
+    for (const a of this.addrs) accounts.set(a, { balance: BigInt(await rq(this.p, 'eth_getBalance', [a, '0x0'])), nonce: BigInt(await rq(this.p, 'eth_getTransactionCount', [a, '0x0'])), token: 0n })
+    this.genesis ??= { hash: g.hash, accounts }
+    expect({ hash: g.hash, accounts }).toEqual(this.genesis)
+  }
+
+  async deployToken(): Promise<void> {
+    let token: string
+    if (this.automine) token = await deploy(this.p, Token, [10n ** 24n])
+    else {
+      // Automine off (after a reset): sent, then mined.
+      const data = Token.bytecode + AbiCoder.defaultAbiCoder().encode(['uint256'], [10n ** 24n]).slice(2)
+      const hash = await rq(this.p, 'eth_sendTransaction', [{ from: this.addrs[0], data, gas: '0x4c4b40' }])
+      expect(await rq(this.p, 'evm_mine')).toBeNull()
+      const receipt = await rq(this.p, 'eth_getTransactionReceipt', [hash])
+      expect(receipt.status).toBe('0x1')
+      token = receipt.contractAddress
+    }
+    // The deployer's first transaction: after a reset the token comes back at the same address.
+    if (this.token !== '') expect(token).toBe(this.token)
+    this.token = token
+  }
+
+  /** The model of the chain the node has just after the token's deployment (the accounts are the caller's). */
+  async startWorld(): Promise<void> {
+    const head = await rq(this.p, 'eth_getBlockByNumber', ['latest', false])
+    this.world = {
+      accounts: new Map(),
+      code: new Map([[Y, '0x'], [this.token, this.tokenCode]]),
+      storage: new Map(),
+      written: new Set([this.token]),
+      history: new Map(),
+      number: BigInt(head.number),
+      headHash: head.hash,
+      headTs: BigInt(head.timestamp),
+      pool: new Map(),
+      mined: new Map(),
+      clock: { offset: 0n, driftLo: 0n, driftHi: 0n, pin: undefined },
+    }
   }
 
   async tokenOf(a: string, tag: string): Promise<bigint> {
@@ -115,8 +172,8 @@ class Run {
     const w = this.world
     const out = outgoing(w, from)
     // RSKj's nonce window (16 ahead of the confirmed nonce) and the block gas limit bound what may wait.
-    if (out.count >= 12 || w.pool.size >= 50) return undefined
     const acct = w.accounts.get(from)!
+    if (out.count >= 12 || nextNonce(w, from) - acct.nonce >= 12 || w.pool.size >= 50) return undefined
     const avail = kind === 'value' ? acct.balance - out.value : acct.token - out.token
     const amount = this.amount(avail)
     const tx =
@@ -237,14 +294,108 @@ class Run {
 
   async setNonce(): Promise<string | undefined> {
     const a = this.pick(this.addrs)
-    // Only for an account with nothing pooled, and only upwards (a lower nonce would sign again transactions mined
-    // already, with their hashes).
-    if (outgoing(this.world, a).count > 0) return undefined
-    const n = this.world.accounts.get(a)!.nonce + 1n + BigInt(this.int(3))
-    const method = this.pick(['anvil_setNonce', 'hardhat_setNonce'])
+    const w = this.world
+    const acct = w.accounts.get(a)!
+    const pooled = [...w.pool.values()].filter((t) => t.from === a).map((t) => t.nonce)
+    // Upwards only past the account's pooled nonces (a pooled transaction under the state nonce could never be mined).
+    // Downwards (at most 3, within RSKj's nonce window): the sender's pooled transactions wait, queued, until sends
+    // fill the nonces from the new one on (eth_sendTransaction takes the lowest free nonce from the state's).
+    const down = acct.nonce > 0n && this.r() < 0.4
+    let n: bigint
+    if (down) {
+      n = acct.nonce - 1n - BigInt(this.int(Math.min(3, Number(acct.nonce))))
+      if (nextNonce(w, a) - n >= 12) return undefined
+    } else {
+      if (pooled.length > 0) return undefined
+      n = acct.nonce + 1n + BigInt(this.int(3))
+    }
+    const method = this.pick(['anvil_setNonce', 'hardhat_setNonce', 'evm_setAccountNonce', 'ganache_setNonce'])
     expect(await rq(this.p, method, [a, hex(n)])).toBe(method.startsWith('anvil_') ? null : true)
-    this.world.accounts.get(a)!.nonce = n
-    return `${method} ${a.slice(0, 6)} ${n}`
+    acct.nonce = n
+    return `${method} ${a.slice(0, 6)} ${n}${down ? ' (lowered)' : ''}`
+  }
+
+  /** anvil_setCode on Y (an EOA, or a contract once it has code) or anvil_setStorageAt on Y or the token. */
+  async editState(): Promise<string> {
+    const w = this.world
+    const fam = this.pick(['anvil', 'hardhat', 'evm', 'ganache'])
+    const answer = fam === 'anvil' ? null : true
+    if (this.r() < 0.4) {
+      // Code that stops at once (0x00 first), so that value sent to Y still goes through; now and then none.
+      const code = this.r() < 0.3 ? '0x' : '0x00' + Array.from({ length: this.int(24) }, () => this.int(256).toString(16).padStart(2, '0')).join('')
+      expect(await rq(this.p, fam === 'evm' ? 'evm_setAccountCode' : `${fam}_setCode`, [Y, code])).toBe(answer)
+      w.code.set(Y, code)
+      w.written.add(Y)
+      return `${fam} setCode ${Y.slice(-4)} ${code.length / 2 - 1} bytes`
+    }
+    const at = this.r() < 0.5 ? Y : this.token
+    // Slots the token's layout leaves unused (its variables and mappings' keys are elsewhere).
+    const slot = word(0xdead0000n + BigInt(this.int(4)))
+    const value = word(this.r() < 0.25 ? 0n : this.amount(2n ** 200n))
+    expect(await rq(this.p, fam === 'evm' ? 'evm_setAccountStorageAt' : `${fam}_setStorageAt`, [at, slot, value])).toBe(answer)
+    w.storage.set(`${at} ${slot}`, value)
+    this.slots.add(`${at} ${slot}`)
+    w.written.add(at)
+    return `${fam} setStorageAt ${at.slice(-4)} ${slot.slice(-2)} = ${BigInt(value)}`
+  }
+
+  /** evm_reset and its aliases (no fork): back to genesis, empty pool, no snapshots; then the token again. */
+  async reset(): Promise<string> {
+    const method = this.pick(['evm_reset', 'anvil_reset', 'hardhat_reset', 'ganache_reset'])
+    // evm_reset is RSKj's (void: null); the aliases answer in their family (docs/extensions.md "Answers").
+    expect(await rq(this.p, method, [])).toBe(method === 'anvil_reset' || method === 'evm_reset' ? null : true)
+    expect(await rq(this.p, 'eth_blockNumber')).toBe('0x0')
+    await this.readGenesis()
+    expect(await rq(this.p, 'txpool_content')).toEqual({ pending: {}, queued: {} })
+    expect(await rq(this.p, 'eth_getCode', [this.token, 'latest'])).toBe('0x')
+    expect(await rq(this.p, 'eth_getCode', [Y, 'latest'])).toBe('0x')
+    for (const k of this.slots) expect(await rq(this.p, 'eth_getStorageAt', [...k.split(' '), 'latest']), k).toBe(word(0n))
+    this.snapshots = []
+    this.impersonated.clear()
+    await this.checkMetadata()
+    // The mining mode is kept (it is no time setting); the deployment is mined under either.
+    const w0 = wall()
+    await this.deployToken()
+    const w1 = wall()
+    const accounts = this.initial.accounts
+    await this.startWorld()
+    this.world.accounts = copyAccounts(accounts)
+    record(this.world)
+    // The clock starts again from the wall clock.
+    const [lo, hi] = [w0, w1 + 1n]
+    expect(this.world.headTs >= lo && this.world.headTs <= hi, `deployment block time ${this.world.headTs} in [${lo}, ${hi}]`).toBe(true)
+    expect(this.world.number).toBe(this.initial.number)
+    return `${method}, the token deployed again`
+  }
+
+  /** anvil_rollback: the newest blocks removed, the head and state back to the block below them. */
+  async rollback(): Promise<string | undefined> {
+    const w = this.world
+    const depths = [...w.history.keys()].filter((n) => n < w.number).map((n) => w.number - n)
+    if (depths.length === 0) return undefined
+    const depth = this.r() < 0.6 ? depths.reduce((a, b) => (a < b ? a : b)) : this.pick(depths)
+    const frame = w.history.get(w.number - depth)!
+    // The pool is kept where its nonces still fit (docs/extensions.md): a pooled transaction under its sender's nonce
+    // at that block is dropped. The model rolls back only where every sender can still pay all it has pooled from
+    // its own balance (a pooled transaction its sender cannot pay waits, which the model does not follow).
+    for (const [a, x] of frame.accounts) {
+      const out = outgoing(w, a)
+      if (out.value > x.balance || out.token > x.token) return undefined
+    }
+    const got = await rq(this.p, 'anvil_rollback', depth === 1n && this.r() < 0.3 ? [] : [Number(depth)])
+    expect(got).toBeNull()
+    w.number -= depth
+    w.accounts = copyAccounts(frame.accounts)
+    w.code = new Map(frame.code)
+    w.storage = new Map(frame.storage)
+    w.headHash = frame.hash
+    w.headTs = frame.ts
+    for (const n of [...w.history.keys()]) if (n > w.number) w.history.delete(n)
+    for (const [h, at] of [...w.mined]) if (at.number > w.number) w.mined.delete(h)
+    for (const t of [...w.pool.values()]) if (t.nonce < w.accounts.get(t.from)!.nonce) w.pool.delete(t.hash)
+    this.snapshots = this.snapshots.filter((s) => s.world.number <= w.number)
+    await this.checkMetadata()
+    return `anvil_rollback ${depth}`
   }
 
   async impersonate(): Promise<string> {
@@ -296,18 +447,40 @@ class Run {
     const dump: unknown = this.r() < 0.7 ? hexDump : JSON.parse(gunzipSync(Buffer.from(hexDump.slice(2), 'hex')).toString('utf8'))
     const headTs = this.world.headTs
     if (this.r() < 0.5) {
-      const saved = new Map([...this.world.accounts].map(([a, x]) => [a, { ...x }]))
-      const edits = 1 + this.int(2)
-      for (let i = 0; i < edits; i++) await this.setBalance()
+      const w = this.world
+      const file = { accounts: copyAccounts(w.accounts), code: new Map(w.code), storage: new Map(w.storage), written: new Set(w.written) }
+      // Then what a test does before it loads the file again: with automine on and nothing pooled, new blocks (mined
+      // transfers, empty blocks), nonces moved either way, code and slots edited; else balance edits only (they keep
+      // pooled transactions good).
+      const rich = this.automine && w.pool.size === 0
+      const steps = 1 + this.int(rich ? 4 : 2)
+      const done: string[] = []
+      for (let i = 0; i < steps; i++) {
+        const k = rich ? (i === 0 && this.r() < 0.5 ? 'editState' : this.pick(['setBalance', 'setNonce', 'editState', 'transfer', 'token', 'mine'] as const)) : 'setBalance'
+        const what = await (k === 'setBalance' ? this.setBalance() : k === 'setNonce' ? this.setNonce() : k === 'editState' ? this.editState() : k === 'mine' ? this.mineStep() : this.transfer(k === 'token' ? 'token' : 'value'))
+        if (what !== undefined) done.push(what)
+      }
       await this.check(false)
       const w0 = wall()
       expect(await rq(this.p, `${this.pick(['anvil', 'hardhat', 'ganache'])}_loadState`, [dump])).toBe(true)
       clockAfterLoad(this.world.clock, headTs, w0, wall())
       // The file lists the accounts that existed; loading writes those over the state and leaves the others as they
-      // are (docs/extensions.md "State"). An account here exists once it has a balance or a nonce: balances are set
-      // and sent at 1 wei or more, so none is an empty account.
-      for (const [a, was] of saved) if (was.balance > 0n || was.nonce > 0n) this.world.accounts.get(a)!.balance = was.balance
-      return `${fam}_dumpState, ${edits} balance edits, loadState into the same node`
+      // are (docs/extensions.md "State"): the file's balance and code, the larger of the two nonces, the file's
+      // (non-zero) slots, the others kept. An account here exists once it has a balance or a nonce: balances are set
+      // and sent at 1 wei or more, so none is an empty account. The token's balances are slots of the token: a
+      // holder's non-zero balance in the file is written, a zero one (no slot in the file) leaves the balance it has.
+      const now = this.world
+      for (const [a, was] of file.accounts) {
+        const acct = now.accounts.get(a)!
+        if (was.balance > 0n || was.nonce > 0n) {
+          acct.balance = was.balance
+          if (was.nonce > acct.nonce) acct.nonce = was.nonce
+        }
+        if (was.token > 0n) acct.token = was.token
+      }
+      for (const a of file.written) now.code.set(a, file.code.get(a)!)
+      for (const [k, v] of file.storage) if (BigInt(v) !== 0n) now.storage.set(k, v)
+      return `${fam}_dumpState, ${done.length} steps (${done.join('; ')}), loadState into the same node`
     }
     // A new node: a new chain (block history is not in the file) with the accounts of the file; the old node's pool,
     // blocks, snapshots, impersonations and settings stay behind.
@@ -320,8 +493,11 @@ class Run {
     this.p = next
     this.dir = dir
     const head = await rq(this.p, 'eth_getBlockByNumber', ['latest', false])
-    const accounts = this.world.accounts
-    this.world = { accounts, number: 0n, headHash: head.hash, headTs: BigInt(head.timestamp), pool: new Map(), mined: new Map(), clock: { offset: 0n, driftLo: 0n, driftHi: 0n, pin: undefined } }
+    const { accounts, code, storage, written } = this.world
+    // The file's code and non-zero slots; a slot the file does not hold is zero on the new chain (the model's too).
+    const kept = new Map([...storage].filter(([, v]) => BigInt(v) !== 0n))
+    // No block of the new chain is the model's yet: anvil_rollback waits for one.
+    this.world = { accounts, code, storage: kept, written, history: new Map(), number: 0n, headHash: head.hash, headTs: BigInt(head.timestamp), pool: new Map(), mined: new Map(), clock: { offset: 0n, driftLo: 0n, driftHi: 0n, pin: undefined } }
     clockAfterLoad(this.world.clock, headTs, w0, w1)
     expect(head.number).toBe('0x0')
     this.automine = true
@@ -358,6 +534,9 @@ class Run {
       [3, 'setNextBlockTimestamp', () => this.setNextBlockTimestamp()],
       [5, 'drop', () => this.drop()],
       [2, 'dumpLoad', () => this.dumpLoad()],
+      [4, 'editState', () => this.editState()],
+      [1, 'reset', () => this.reset()],
+      [3, 'rollback', () => this.rollback()],
       ...(this.dir !== undefined ? [[4, 'reopen', () => this.reopen()] as const] : []),
     ]
     let roll = this.r() * kinds.reduce((s, k) => s + k[0], 0)
@@ -368,11 +547,11 @@ class Run {
       if (what !== undefined) {
         // Refusals the model predicted (a keyless sender, a snapshot id a revert or restart dropped) and drops of a hash
         // not in the pool (answered null or false) are counted apart.
-        const key = /refused|no such snapshot/.test(what) ? `${name} refused` : what.endsWith('(not pooled)') ? 'drop (not pooled)' : name
+        const key = name !== 'dumpLoad' && /refused|no such snapshot/.test(what) ? `${name} refused` : what.endsWith('(not pooled)') ? 'drop (not pooled)' : name
         this.counts[key] = (this.counts[key] ?? 0) + 1
         this.log.push(`${i}: ${what}`)
         if (this.log.length > 12) this.log.shift()
-        await this.check(name === 'revert' || name === 'reopen' || name === 'dumpLoad')
+        await this.check(['revert', 'reopen', 'dumpLoad', 'reset', 'rollback'].includes(name))
       }
     } catch (e) {
       const err = e as Error
@@ -405,6 +584,14 @@ class Run {
       ].map(String)
     }
     expect(got, 'balance, pending balance, nonce, pending nonce, token, pending token').toEqual(want)
+
+    // The edited code and storage slots (a slot never edited, or edited on a chain since left, reads zero).
+    const codes: Record<string, string> = {}
+    for (const a of w.code.keys()) codes[a] = await rq(p, 'eth_getCode', [a, 'latest'])
+    expect(codes, 'eth_getCode').toEqual(Object.fromEntries(w.code))
+    const slots: Record<string, string> = {}
+    for (const k of this.slots) slots[k] = await rq(p, 'eth_getStorageAt', [...k.split(' '), 'latest'])
+    expect(slots, 'eth_getStorageAt').toEqual(Object.fromEntries([...this.slots].map((k) => [k, w.storage.get(k) ?? word(0n)])))
 
     // The pool: txpool_content lists each transaction under its sender (no 0x) and nonce, pending or queued.
     const content = await rq(p, 'txpool_content')

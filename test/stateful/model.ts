@@ -35,9 +35,26 @@ export interface Clock {
   pin: bigint | undefined
 }
 
+/** The state a block left (its `stateRoot`): what `anvil_rollback` goes back to. */
+export interface Frame {
+  accounts: Map<string, Account>
+  code: Map<string, string>
+  storage: Map<string, string>
+  hash: string
+  ts: bigint
+}
+
 /** What a snapshot takes and a revert gives back: the chain, the state, the pool and the clock. */
 export interface World {
   accounts: Map<string, Account>
+  /** The code of the accounts the test edits with `anvil_setCode` (`0x` for none). */
+  code: Map<string, string>
+  /** `<address> <slot>` → the 32-byte value, of the slots the test edits with `anvil_setStorageAt`. */
+  storage: Map<string, string>
+  /** The edited accounts that the state holds (written at least once): a dump lists them. */
+  written: Set<string>
+  /** Block number → the state it left, for the blocks the model mined. */
+  history: Map<bigint, Frame>
   number: bigint
   headHash: string
   headTs: bigint
@@ -48,8 +65,14 @@ export interface World {
   clock: Clock
 }
 
+export const copyAccounts = (a: Map<string, Account>): Map<string, Account> => new Map([...a].map(([k, x]) => [k, { ...x }]))
+
 export const copyWorld = (w: World): World => ({
-  accounts: new Map([...w.accounts].map(([a, x]) => [a, { ...x }])),
+  accounts: copyAccounts(w.accounts),
+  code: new Map(w.code),
+  storage: new Map(w.storage),
+  written: new Set(w.written),
+  history: new Map(w.history),
   number: w.number,
   headHash: w.headHash,
   headTs: w.headTs,
@@ -129,6 +152,7 @@ export function mine(w: World, txs: PoolTx[], block: { hash: string; timestamp: 
   for (const t of txs) w.pool.delete(t.hash), w.mined.set(t.hash, { number: w.number, blockHash: block.hash })
   w.headHash = block.hash
   w.headTs = block.timestamp
+  record(w)
   if (w.clock.pin !== undefined) {
     w.clock.driftLo = w.clock.pin - w1
     w.clock.driftHi = w.clock.pin - w0
@@ -147,3 +171,11 @@ export function clockAfterLoad(c: Clock, fileTs: bigint, w0: bigint, w1: bigint)
   if (lo > c.driftLo) c.driftLo = lo
   if (hi > c.driftHi) c.driftHi = hi
 }
+
+/** Records the state the head block left (called once a block is mined). */
+export function record(w: World): void {
+  w.history.set(w.number, { accounts: copyAccounts(w.accounts), code: new Map(w.code), storage: new Map(w.storage), hash: w.headHash, ts: w.headTs })
+}
+
+/** The word `x` as `eth_getStorageAt` answers it. */
+export const word = (x: bigint): string => '0x' + x.toString(16).padStart(64, '0')
