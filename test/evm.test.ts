@@ -136,6 +136,54 @@ describe('time', () => {
     }
     await rejects(rq(p, 'evm_mine', ['soon']), -32602)
   })
+
+  // Found by test/stateful.test.ts (seed 20261128, in memory, step 177: evm_setNextBlockTimestamp, then two
+  // evm_setTime; the next block took the pinned time). Anvil 1.7.1, tried by hand: after anvil_increaseTime(50) and
+  // anvil_setTime(2200000000), or evm_setNextBlockTimestamp(2000000000) and anvil_setTime(2100000000), the next block
+  // is at exactly the time set (Ganache's evm_setTime also replaces its increaseTime adjustment).
+  it('evm_setTime ends an evm_increaseTime offset and a pinned next time: the next block is at the time set', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      vi.setSystemTime(1_800_000_000_000)
+      const p = await fresh()
+      expect(await rq(p, 'evm_increaseTime', [50])).toBe('0x32')
+      // The answer: the clock's offset from the wall clock, a JSON number (docs/extensions.md).
+      expect(await rq(p, 'anvil_setTime', [2_200_000_000])).toBe(400_000_000)
+      await rq(p, 'evm_mine')
+      expect((await rq(p, 'eth_getBlockByNumber', ['latest', false])).timestamp).toBe('0x' + (2_200_000_000).toString(16))
+      expect(await rq(p, 'evm_setNextBlockTimestamp', [2_300_000_000])).toBe(true)
+      expect(await rq(p, 'evm_setTime', [2_250_000_000])).toBe(450_000_000)
+      await rq(p, 'evm_mine')
+      expect((await rq(p, 'eth_getBlockByNumber', ['latest', false])).timestamp).toBe('0x' + (2_250_000_000).toString(16))
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  // Found by test/stateful.test.ts (seed 20261128, on disk, step 58: evm_mine at a time 10^6 s ahead, later
+  // anvil_rollback below that block; the next block fell back to the wall clock). Anvil 1.7.1, tried by hand:
+  // evm_mine(2300000000), 3 s later evm_mine → 2300000003 (and evm_mine({ timestamp, blocks: 1 }) the same); Hardhat's
+  // clock goes on from the block time too. As after evm_setNextBlockTimestamp, time goes on from it.
+  it('after evm_mine with a timestamp the clock goes on from it', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      vi.setSystemTime(1_800_000_000_000)
+      const p = await fresh()
+      await rq(p, 'evm_mine', [2_300_000_000])
+      vi.setSystemTime(1_800_000_003_000)
+      await rq(p, 'evm_mine')
+      expect((await rq(p, 'eth_getBlockByNumber', ['latest', false])).timestamp).toBe('0x' + (2_300_000_003).toString(16))
+      // Rolled back below both blocks, the clock still reads from the last time asked for.
+      expect(await rq(p, 'anvil_rollback', [2])).toBeNull()
+      await rq(p, 'evm_mine', [{ timestamp: 2_400_000_000, blocks: 1 }])
+      vi.setSystemTime(1_800_000_005_000)
+      expect(await rq(p, 'anvil_rollback', [1])).toBeNull()
+      await rq(p, 'evm_mine')
+      expect((await rq(p, 'eth_getBlockByNumber', ['latest', false])).timestamp).toBe('0x' + (2_400_000_002).toString(16))
+    } finally {
+      vi.useRealTimers()
+    }
+  })
 })
 
 describe('mining modes', () => {

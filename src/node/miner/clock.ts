@@ -46,11 +46,12 @@ export class Clock {
   /**
    * Timestamp for a block on top of a parent with `parentTimestamp`: the requested one, else the pinned one, else
    * parent + interval when an interval is set, else now + offset; never at or before the parent's. Consumes the
-   * offset and the pinned time.
+   * offset and the pinned time. After a requested or pinned time the clock goes on from it, as Anvil 1.7.1's and
+   * Hardhat's do (`evm_mine(t)`, then a block 3 s later: t + 3).
    */
   next(parentTimestamp: bigint, requested?: bigint): bigint {
     const time = requested === undefined ? this.peek(parentTimestamp) : requested > parentTimestamp ? requested : parentTimestamp + 1n
-    if (requested === undefined && this.pinned !== undefined) this.drift = this.pinned - Clock.now()
+    if (requested !== undefined || this.pinned !== undefined) this.drift = time - Clock.now()
     this.offset = 0n
     this.pinned = undefined
     return time

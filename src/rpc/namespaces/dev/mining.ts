@@ -125,6 +125,10 @@ export const devMiningMethods: MethodTable = {
   /** Ganache: sets the clock to `timestamp` (seconds); answers the offset from the wall clock in seconds. */
   ...aliases(['evm_setTime', 'anvil_setTime'], method([timestamp], ({ node }, ts) => {
     node.clock.drift = ts - Clock.now()
+    // The clock reads ts now: an evm_increaseTime offset and a pinned next time end, as in Anvil 1.7.1 and Ganache
+    // (the next block is at ts).
+    node.clock.offset = 0n
+    node.clock.pinned = undefined
     return Number(node.clock.drift)
   })),
   anvil_setBlockTimestampInterval: method([duration], (ctx, s) => {
