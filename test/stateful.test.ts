@@ -65,6 +65,12 @@ class Run {
   initial!: World
   /** Every storage slot (`<address> <slot>`) ever edited: one the model does not hold reads zero. */
   slots = new Set<string>()
+  /** `anvil_setBlockTimestampInterval`'s spacing in seconds (not a snapshot's: a revert keeps it). */
+  interval: bigint | undefined
+  /** The coinbase set by `anvil_setCoinbase` (the next blocks' `miner`); unknown until one is set. */
+  coinbase: string | undefined
+  /** The next blocks' `minimumGasPrice` (regtest's: 0). */
+  minGas = 0n
 
   constructor(
     readonly seed: number,
@@ -153,6 +159,7 @@ class Run {
       number: BigInt(head.number),
       headHash: head.hash,
       headTs: BigInt(head.timestamp),
+      headMin: 0n,
       pool: new Map(),
       mined: new Map(),
       clock: { offset: 0n, driftLo: 0n, driftHi: 0n, pin: undefined },
@@ -190,6 +197,11 @@ class Run {
       return `send from nonexistent ${from}: refused`
     }
     if (amount === 0n) return undefined
+    if (w.headMin > 0n) {
+      // The head (rolled back to, or reverted to) has a minimum gas price above 0: gas price 0 is refused.
+      await expectError(rq(this.p, 'eth_sendTransaction', [tx]), -32010, /transaction's gas price lower than block's minimum/)
+      return `send at gas price 0 under a minimum of ${w.headMin}: refused`
+    }
     const w0 = wall()
     const hash = (await rq(this.p, 'eth_sendTransaction', [tx])) as string
     const w1 = wall()
@@ -204,11 +216,12 @@ class Run {
    * Reads the `count` blocks the last request mined and checks each against the model: the first holds exactly the
    * pending transactions (then REMASC's), the others only REMASC's; parent hashes link; timestamps as the clock says.
    */
-  async blocks(count: number, w0: bigint, w1: bigint): Promise<void> {
+  async blocks(count: number, w0: bigint, w1: bigint, requested?: bigint): Promise<void> {
     for (let i = 0; i < count; i++) {
       const w = this.world
       const { pending } = split(w)
-      const [lo, hi] = nextTimestamp(w, w0, w1)
+      const at = i === 0 ? requested : undefined
+      const [lo, hi] = at !== undefined ? [at, at] : nextTimestamp(w, w0, w1, this.interval)
       const block = await rq(this.p, 'eth_getBlockByNumber', [hex(w.number + 1n), true])
       expect(block, `block ${w.number + 1n}`).not.toBeNull()
       expect(block.parentHash).toBe(w.headHash)
@@ -217,7 +230,9 @@ class Run {
       const txs = block.transactions as Array<{ hash: string; from: string; to: string }>
       expect(txs.at(-1)?.to).toBe(REMASC)
       expect(txs.slice(0, -1).map((t) => t.hash).sort()).toEqual(pending.map((t) => t.hash).sort())
-      mine(w, pending, { hash: block.hash, timestamp: ts }, w0, w1)
+      if (this.coinbase !== undefined) expect(block.miner, `block ${w.number + 1n}'s miner`).toBe(this.coinbase)
+      expect(block.minimumGasPrice, `block ${w.number + 1n}'s minimumGasPrice`).toBe(hex(this.minGas))
+      mine(w, pending, { hash: block.hash, timestamp: ts, minGas: this.minGas }, w0, w1, at)
       this.counts['blocks mined'] = (this.counts['blocks mined'] ?? 0) + 1
       this.counts['transactions mined'] = (this.counts['transactions mined'] ?? 0) + pending.length
     }
@@ -339,6 +354,76 @@ class Run {
     return `${fam} setStorageAt ${at.slice(-4)} ${slot.slice(-2)} = ${BigInt(value)}`
   }
 
+  /** evm_setTime / anvil_setTime: the clock set (docs/extensions.md "Mining and time"). */
+  async setTime(): Promise<string> {
+    const t = wall() - 1000n + BigInt(this.int(2_000_000))
+    const method = this.pick(['evm_setTime', 'anvil_setTime'])
+    const w0 = wall()
+    const got = await rq(this.p, method, [hex(t)])
+    const w1 = wall()
+    // The answer: the clock's offset from the wall clock, a JSON number.
+    expect(typeof got === 'number' && got >= t - w1 && got <= t - w0, `${method} answered ${got}, in [${t - w1}, ${t - w0}]`).toBe(true)
+    // The clock reads t from now on; an evm_increaseTime offset and a pinned next time end (Anvil 1.7.1 and
+    // Ganache: the next block is at t). A time under the head's gives the head's + 1.
+    const c = this.world.clock
+    c.driftLo = t - w1
+    c.driftHi = t - w0
+    c.offset = 0n
+    c.pin = undefined
+    return `${method} ${t}`
+  }
+
+  /** anvil_setBlockTimestampInterval (seconds) / hardhat_… (milliseconds), or …removeBlockTimestampInterval. */
+  async timestampInterval(): Promise<string> {
+    const fam = this.pick(['anvil', 'hardhat'])
+    if (this.r() < 0.45) {
+      expect(await rq(this.p, `${fam}_removeBlockTimestampInterval`, [])).toBe(this.interval !== undefined)
+      this.interval = undefined
+      return `${fam}_removeBlockTimestampInterval`
+    }
+    const s = 1n + BigInt(this.int(600))
+    expect(await rq(this.p, `${fam}_setBlockTimestampInterval`, [fam === 'anvil' ? Number(s) : Number(s * 1000n)])).toBe(fam === 'anvil' ? null : true)
+    this.interval = s
+    return `${fam}_setBlockTimestampInterval ${s} s`
+  }
+
+  /** evm_mine with a timestamp after the head's: the block has it, and the clock goes on from it. */
+  async mineAt(): Promise<string> {
+    const t = this.world.headTs + 1n + BigInt(this.r() < 0.1 ? 1_000_000 : this.int(3000))
+    const w0 = wall()
+    expect(await rq(this.p, 'evm_mine', this.r() < 0.5 ? [hex(t)] : [{ timestamp: Number(t), blocks: 1 }])).toBeNull()
+    const w1 = wall()
+    await this.blocks(1, w0, w1, t)
+    return `evm_mine at ${t}`
+  }
+
+  /** anvil_setCoinbase and its aliases: the next blocks' miner. */
+  async setCoinbase(): Promise<string> {
+    const a = '0x' + Array.from({ length: 20 }, () => this.int(256).toString(16).padStart(2, '0')).join('')
+    const fam = this.pick(['anvil', 'hardhat', 'ganache'])
+    expect(await rq(this.p, `${fam}_setCoinbase`, [a])).toBe(fam === 'anvil' ? null : true)
+    this.coinbase = a
+    return `${fam}_setCoinbase ${a.slice(0, 8)}`
+  }
+
+  /**
+   * anvil_setMinGasPrice and its aliases: a block mined with a minimum above 0 (the pool empty: its transactions at
+   * gas price 0 would be dropped), then the minimum back at 0 and a block with it.
+   */
+  async setMinGasPrice(): Promise<string | undefined> {
+    if (this.world.pool.size > 0) return undefined
+    const v = this.amount(10n ** 12n)
+    for (const price of [v, 0n]) {
+      const fam = this.pick(['anvil', 'hardhat', 'ganache'])
+      expect(await rq(this.p, `${fam}_setMinGasPrice`, [hex(price)])).toBe(fam === 'anvil' ? null : true)
+      this.minGas = price
+      const w0 = wall()
+      expect(await rq(this.p, 'evm_mine')).toBeNull()
+      await this.blocks(1, w0, wall())
+    }
+    return `setMinGasPrice ${v}, a block, then 0 and a block`
+  }
+
   /** evm_reset and its aliases (no fork): back to genesis, empty pool, no snapshots; then the token again. */
   async reset(): Promise<string> {
     const method = this.pick(['evm_reset', 'anvil_reset', 'hardhat_reset', 'ganache_reset'])
@@ -351,18 +436,26 @@ class Run {
     expect(await rq(this.p, 'eth_getCode', [Y, 'latest'])).toBe('0x')
     for (const k of this.slots) expect(await rq(this.p, 'eth_getStorageAt', [...k.split(' '), 'latest']), k).toBe(word(0n))
     this.snapshots = []
-    this.impersonated.clear()
     await this.checkMetadata()
+    // Back to genesis with the clock at the wall clock (no offset, no drift); the aliases also end impersonation and
+    // the time settings (a pinned next time, the block spacing), evm_reset (RSKj's) keeps them (docs/extensions.md).
+    const alias = method !== 'evm_reset'
+    if (alias) this.impersonated.clear()
+    if (alias) this.interval = undefined
+    const pin = alias ? undefined : this.world.clock.pin
+    const g = await rq(this.p, 'eth_getBlockByNumber', ['0x0', false])
+    const atGenesis: World = { ...copyWorld(this.initial), number: 0n, headHash: g.hash, headTs: BigInt(g.timestamp), clock: { offset: 0n, driftLo: 0n, driftHi: 0n, pin } }
+    // The coinbase after a reset: the docs do not say; it is read again once set.
+    this.coinbase = undefined
     // The mining mode is kept (it is no time setting); the deployment is mined under either.
     const w0 = wall()
     await this.deployToken()
     const w1 = wall()
-    const accounts = this.initial.accounts
+    const [lo, hi] = nextTimestamp(atGenesis, w0, w1, this.interval)
     await this.startWorld()
-    this.world.accounts = copyAccounts(accounts)
+    this.world.accounts = copyAccounts(this.initial.accounts)
     record(this.world)
-    // The clock starts again from the wall clock.
-    const [lo, hi] = [w0, w1 + 1n]
+    if (pin !== undefined) (this.world.clock.driftLo = pin - w1), (this.world.clock.driftHi = pin - w0)
     expect(this.world.headTs >= lo && this.world.headTs <= hi, `deployment block time ${this.world.headTs} in [${lo}, ${hi}]`).toBe(true)
     expect(this.world.number).toBe(this.initial.number)
     return `${method}, the token deployed again`
@@ -388,8 +481,10 @@ class Run {
     w.accounts = copyAccounts(frame.accounts)
     w.code = new Map(frame.code)
     w.storage = new Map(frame.storage)
+    w.written = new Set(frame.written)
     w.headHash = frame.hash
     w.headTs = frame.ts
+    w.headMin = frame.minGas
     for (const n of [...w.history.keys()]) if (n > w.number) w.history.delete(n)
     for (const [h, at] of [...w.mined]) if (at.number > w.number) w.mined.delete(h)
     for (const t of [...w.pool.values()]) if (t.nonce < w.accounts.get(t.from)!.nonce) w.pool.delete(t.hash)
@@ -497,12 +592,16 @@ class Run {
     // The file's code and non-zero slots; a slot the file does not hold is zero on the new chain (the model's too).
     const kept = new Map([...storage].filter(([, v]) => BigInt(v) !== 0n))
     // No block of the new chain is the model's yet: anvil_rollback waits for one.
-    this.world = { accounts, code, storage: kept, written, history: new Map(), number: 0n, headHash: head.hash, headTs: BigInt(head.timestamp), pool: new Map(), mined: new Map(), clock: { offset: 0n, driftLo: 0n, driftHi: 0n, pin: undefined } }
+    this.world = { accounts, code, storage: kept, written, history: new Map(), number: 0n, headHash: head.hash, headTs: BigInt(head.timestamp), headMin: 0n, pool: new Map(), mined: new Map(), clock: { offset: 0n, driftLo: 0n, driftHi: 0n, pin: undefined } }
     clockAfterLoad(this.world.clock, headTs, w0, w1)
     expect(head.number).toBe('0x0')
     this.automine = true
     this.impersonated.clear()
     this.snapshots = []
+    // A new node's settings: no block spacing, its own coinbase, regtest's minimum gas price.
+    this.interval = undefined
+    this.coinbase = undefined
+    this.minGas = 0n
     return `${fam}_dumpState, loadState into a new node`
   }
 
@@ -537,6 +636,11 @@ class Run {
       [4, 'editState', () => this.editState()],
       [1, 'reset', () => this.reset()],
       [3, 'rollback', () => this.rollback()],
+      [2, 'setTime', () => this.setTime()],
+      [2, 'timestampInterval', () => this.timestampInterval()],
+      [2, 'mineAt', () => this.mineAt()],
+      [1, 'setCoinbase', () => this.setCoinbase()],
+      [1, 'setMinGasPrice', () => this.setMinGasPrice()],
       ...(this.dir !== undefined ? [[4, 'reopen', () => this.reopen()] as const] : []),
     ]
     let roll = this.r() * kinds.reduce((s, k) => s + k[0], 0)
@@ -550,7 +654,7 @@ class Run {
         const key = name !== 'dumpLoad' && /refused|no such snapshot/.test(what) ? `${name} refused` : what.endsWith('(not pooled)') ? 'drop (not pooled)' : name
         this.counts[key] = (this.counts[key] ?? 0) + 1
         this.log.push(`${i}: ${what}`)
-        if (this.log.length > 12) this.log.shift()
+        if (this.log.length > 40) this.log.shift()
         await this.check(['revert', 'reopen', 'dumpLoad', 'reset', 'rollback'].includes(name))
       }
     } catch (e) {

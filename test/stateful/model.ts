@@ -25,8 +25,9 @@ export interface PoolTx {
 /**
  * The node's clock (docs/extensions.md "Mining and time"): the next block's timestamp is the pinned one
  * (`evm_setNextBlockTimestamp`), else max(wall clock + drift + offset, parent + 1). `evm_increaseTime` adds to the
- * offset, which the next block uses up; a pinned block makes the clock go on from it (a drift, known to the second
- * the request ran in: a range).
+ * offset, which the next block uses up; a pinned block, or one `evm_mine` was given a time for, makes the clock go on
+ * from it (a drift, known to the second the request ran in: a range); `evm_setTime` sets the drift and ends the
+ * offset and a pinned time (as Anvil 1.7.1 and Ganache do).
  */
 export interface Clock {
   offset: bigint
@@ -40,8 +41,10 @@ export interface Frame {
   accounts: Map<string, Account>
   code: Map<string, string>
   storage: Map<string, string>
+  written: Set<string>
   hash: string
   ts: bigint
+  minGas: bigint
 }
 
 /** What a snapshot takes and a revert gives back: the chain, the state, the pool and the clock. */
@@ -51,13 +54,18 @@ export interface World {
   code: Map<string, string>
   /** `<address> <slot>` → the 32-byte value, of the slots the test edits with `anvil_setStorageAt`. */
   storage: Map<string, string>
-  /** The edited accounts that the state holds (written at least once): a dump lists them. */
+  /**
+   * The edited accounts that the state holds (written at least once, on this chain as it stands: a rollback to a
+   * block before the first edit leaves the account out of the state): a dump lists them.
+   */
   written: Set<string>
   /** Block number → the state it left, for the blocks the model mined. */
   history: Map<bigint, Frame>
   number: bigint
   headHash: string
   headTs: bigint
+  /** The head's `minimumGasPrice`: the pool refuses a lower gas price (here: gas price 0 under a head above 0). */
+  headMin: bigint
   /** In the order the node acknowledged them. */
   pool: Map<string, PoolTx>
   /** Transaction hash → the block that holds it. */
@@ -76,6 +84,7 @@ export const copyWorld = (w: World): World => ({
   number: w.number,
   headHash: w.headHash,
   headTs: w.headTs,
+  headMin: w.headMin,
   pool: new Map(w.pool),
   mined: new Map(w.mined),
   clock: { ...w.clock },
@@ -135,9 +144,11 @@ export function applied(accounts: Map<string, Account>, txs: PoolTx[]): Map<stri
 }
 
 /** The range the next block's timestamp must be in, for a request that ran while the wall clock read w0 … w1. */
-export function nextTimestamp(w: World, w0: bigint, w1: bigint): [bigint, bigint] {
+export function nextTimestamp(w: World, w0: bigint, w1: bigint, interval?: bigint): [bigint, bigint] {
   if (w.clock.pin !== undefined) return [w.clock.pin, w.clock.pin]
   const floor = w.headTs + 1n
+  // A fixed spacing (`anvil_setBlockTimestampInterval`): the parent's time plus it, whatever the clock says.
+  if (interval !== undefined) return interval > 0n ? [w.headTs + interval, w.headTs + interval] : [floor, floor]
   const max = (a: bigint, b: bigint) => (a > b ? a : b)
   return [max(floor, w0 + w.clock.driftLo + w.clock.offset), max(floor, w1 + w.clock.driftHi + w.clock.offset)]
 }
@@ -146,16 +157,18 @@ export function nextTimestamp(w: World, w0: bigint, w1: bigint): [bigint, bigint
  * One block mined: the pending transactions (`txs`, checked against the block by the caller) leave the pool for it;
  * the offset is used up, and a pinned time becomes the clock's drift.
  */
-export function mine(w: World, txs: PoolTx[], block: { hash: string; timestamp: bigint }, w0: bigint, w1: bigint): void {
+export function mine(w: World, txs: PoolTx[], block: { hash: string; timestamp: bigint; minGas: bigint }, w0: bigint, w1: bigint, requested?: bigint): void {
   w.accounts = applied(w.accounts, txs)
   w.number++
   for (const t of txs) w.pool.delete(t.hash), w.mined.set(t.hash, { number: w.number, blockHash: block.hash })
   w.headHash = block.hash
   w.headTs = block.timestamp
+  w.headMin = block.minGas
   record(w)
-  if (w.clock.pin !== undefined) {
-    w.clock.driftLo = w.clock.pin - w1
-    w.clock.driftHi = w.clock.pin - w0
+  const at = requested ?? w.clock.pin
+  if (at !== undefined) {
+    w.clock.driftLo = at - w1
+    w.clock.driftHi = at - w0
   }
   w.clock.pin = undefined
   w.clock.offset = 0n
@@ -174,7 +187,7 @@ export function clockAfterLoad(c: Clock, fileTs: bigint, w0: bigint, w1: bigint)
 
 /** Records the state the head block left (called once a block is mined). */
 export function record(w: World): void {
-  w.history.set(w.number, { accounts: copyAccounts(w.accounts), code: new Map(w.code), storage: new Map(w.storage), hash: w.headHash, ts: w.headTs })
+  w.history.set(w.number, { accounts: copyAccounts(w.accounts), code: new Map(w.code), storage: new Map(w.storage), written: new Set(w.written), hash: w.headHash, ts: w.headTs, minGas: w.headMin })
 }
 
 /** The word `x` as `eth_getStorageAt` answers it. */
