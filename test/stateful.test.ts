@@ -18,7 +18,7 @@ import { gunzipSync } from 'node:zlib'
 import { AbiCoder, Interface } from 'ethers'
 import { createProvider, type Provider } from '../src/index.js'
 import { Token } from './fixtures/index.js'
-import { NO_QUOTA, deploy, rq, tempDirs } from './helpers.js'
+import { NO_QUOTA, rq, tempDirs } from './helpers.js'
 import { prng } from './fuzz/shapes.js'
 import { applied, clockAfterLoad, copyAccounts, copyWorld, mine, nextNonce, nextTimestamp, outgoing, record, split, word, type Account, type PoolTx, type World } from './stateful/model.js'
 
@@ -33,6 +33,9 @@ const tokenAbi = new Interface(Token.abi as never)
 const X = '0x00000000000000000000000000000000000000aa'
 /** An account only the state cheats touch: an EOA until `anvil_setCode` gives it code. */
 const Y = '0x00000000000000000000000000000000000000bb'
+/** The kinds of steps after which, on disk, the node is reopened at once (at least once a seed). */
+const REOPEN_AFTER = ['editState', 'setNonce', 'reset', 'rollback', 'dumpLoad', 'setTime', 'timestampInterval', 'mineAt', 'setCoinbase', 'setMinGasPrice', 'filter']
+const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
 const REMASC = '0x0000000000000000000000000000000001000008'
 const hex = (n: bigint | number): string => '0x' + n.toString(16)
 const wall = (): bigint => BigInt(Math.floor(Date.now() / 1000))
@@ -71,6 +74,10 @@ class Run {
   coinbase: string | undefined
   /** The next blocks' `minimumGasPrice` (regtest's: 0). */
   minGas = 0n
+  /** The kinds a reopen has followed at once (on disk). */
+  reopenedAfter = new Set<string>()
+  /** Installed filters: what their next eth_getFilterChanges must answer, and the logs they returned. */
+  filters: Array<{ id: string; kind: 'block' | 'log'; unread: Array<{ number: bigint; key: string }>; returned: Array<{ number: bigint; key: string }> }> = []
 
   constructor(
     readonly seed: number,
@@ -131,20 +138,67 @@ class Run {
   }
 
   async deployToken(): Promise<void> {
-    let token: string
-    if (this.automine) token = await deploy(this.p, Token, [10n ** 24n])
-    else {
-      // Automine off (after a reset): sent, then mined.
-      const data = Token.bytecode + AbiCoder.defaultAbiCoder().encode(['uint256'], [10n ** 24n]).slice(2)
-      const hash = await rq(this.p, 'eth_sendTransaction', [{ from: this.addrs[0], data, gas: '0x4c4b40' }])
-      expect(await rq(this.p, 'evm_mine')).toBeNull()
-      const receipt = await rq(this.p, 'eth_getTransactionReceipt', [hash])
-      expect(receipt.status).toBe('0x1')
-      token = receipt.contractAddress
-    }
+    // Sent, and mined at once or (automine off, after a reset) by evm_mine.
+    const data = Token.bytecode + AbiCoder.defaultAbiCoder().encode(['uint256'], [10n ** 24n]).slice(2)
+    const hash = await rq(this.p, 'eth_sendTransaction', [{ from: this.addrs[0], data, gas: '0x4c4b40' }])
+    if (!this.automine) expect(await rq(this.p, 'evm_mine')).toBeNull()
+    const receipt = await rq(this.p, 'eth_getTransactionReceipt', [hash])
+    expect(receipt.status).toBe('0x1')
+    const token = receipt.contractAddress as string
     // The deployer's first transaction: after a reset the token comes back at the same address.
     if (this.token !== '') expect(token).toBe(this.token)
     this.token = token
+    // The constructor's Transfer from the zero address: news to the filters.
+    this.newBlock(BigInt(receipt.blockNumber), receipt.blockHash, [{ hash, from: '0x' + '0'.repeat(40), to: this.addrs[0]!, token: 10n ** 24n }])
+  }
+
+  /** A block mined: its hash and its token transfers' logs (`txs` in the block's order) go to every filter. */
+  newBlock(number: bigint, hash: string, txs: Array<{ hash: string; from: string; to: string; token: bigint }>): void {
+    for (const f of this.filters) {
+      if (f.kind === 'block') f.unread.push({ number, key: hash })
+      else for (const t of txs) if (t.token > 0n) f.unread.push({ number, key: `${hash} ${t.hash} ${t.from} ${t.to} ${t.token} false` })
+    }
+  }
+
+  /** Blocks above `number` left the chain (evm_revert, anvil_rollback, a reset): what the filters do with them. */
+  blocksRemoved(number: bigint): void {
+    for (const f of this.filters) {
+      // What the filter had not returned of those blocks is dropped; a removal it has not reported yet stays.
+      f.unread = f.unread.filter((e) => e.number <= number || e.key.endsWith(' true'))
+      if (f.kind === 'log') {
+        // A log already returned comes again with removed: true (docs/modules/filters-txpool.md "removed").
+        for (const e of f.returned.filter((x) => x.number > number)) f.unread.push({ number: e.number, key: e.key.replace(/ false$/, ' true') })
+        f.returned = f.returned.filter((e) => e.number <= number)
+      }
+    }
+  }
+
+  /** eth_newBlockFilter or eth_newFilter (the token's Transfer logs), or a poll of one with eth_getFilterChanges. */
+  async filterStep(): Promise<string> {
+    if (this.filters.length === 0 || (this.filters.length < 4 && this.r() < 0.3)) {
+      const kind = this.pick(['block', 'log'] as const)
+      const id = (await (kind === 'block' ? rq(this.p, 'eth_newBlockFilter') : rq(this.p, 'eth_newFilter', [{ address: this.token, topics: [TRANSFER] }]))) as string
+      this.filters.push({ id, kind, unread: [], returned: [] })
+      return `eth_new${kind === 'block' ? 'Block' : ''}Filter ${id}`
+    }
+    const f = this.pick(this.filters)
+    const got = (await rq(this.p, 'eth_getFilterChanges', [f.id])) as Array<string | { blockHash: string; transactionHash: string; topics: string[]; data: string; removed: boolean; address: string }>
+    const keys = got.map((x) => {
+      if (typeof x === 'string') return x
+      expect(x.address).toBe(this.token)
+      return `${x.blockHash} ${x.transactionHash} 0x${x.topics[1]!.slice(26)} 0x${x.topics[2]!.slice(26)} ${BigInt(x.data)} ${x.removed}`
+    })
+    const want = f.unread.map((e) => e.key)
+    if (f.kind === 'block') expect(keys, `block filter ${f.id}`).toEqual(want)
+    else {
+      // Logs of removed blocks (any order among themselves), then the others in chain order.
+      const part = (xs: string[], removed: boolean) => xs.filter((k) => k.endsWith(' true') === removed)
+      expect(part(keys, true).sort(), `log filter ${f.id}: removed`).toEqual(part(want, true).sort())
+      expect(part(keys, false), `log filter ${f.id}`).toEqual(part(want, false))
+      f.returned.push(...f.unread.filter((e) => e.key.endsWith(' false')))
+    }
+    f.unread = []
+    return `eth_getFilterChanges ${f.id} (${f.kind}): ${keys.length}`
   }
 
   /** The model of the chain the node has just after the token's deployment (the accounts are the caller's). */
@@ -232,6 +286,8 @@ class Run {
       expect(txs.slice(0, -1).map((t) => t.hash).sort()).toEqual(pending.map((t) => t.hash).sort())
       if (this.coinbase !== undefined) expect(block.miner, `block ${w.number + 1n}'s miner`).toBe(this.coinbase)
       expect(block.minimumGasPrice, `block ${w.number + 1n}'s minimumGasPrice`).toBe(hex(this.minGas))
+      const order = new Map(txs.map((t, i) => [t.hash, i]))
+      this.newBlock(w.number + 1n, block.hash, [...pending].sort((a, b) => order.get(a.hash)! - order.get(b.hash)!))
       mine(w, pending, { hash: block.hash, timestamp: ts, minGas: this.minGas }, w0, w1, at)
       this.counts['blocks mined'] = (this.counts['blocks mined'] ?? 0) + 1
       this.counts['transactions mined'] = (this.counts['transactions mined'] ?? 0) + pending.length
@@ -285,6 +341,7 @@ class Run {
     const snap = this.snapshots[id - 1]
     expect(ok).toBe(snap !== undefined)
     if (snap === undefined) return `revert ${id}: no such snapshot (false)`
+    this.blocksRemoved(snap.world.number)
     this.world = copyWorld(snap.world)
     this.snapshots.length = id
     expect(await this.answers()).toEqual(snap.recorded)
@@ -429,6 +486,8 @@ class Run {
     const method = this.pick(['evm_reset', 'anvil_reset', 'hardhat_reset', 'ganache_reset'])
     // evm_reset is RSKj's (void: null); the aliases answer in their family (docs/extensions.md "Answers").
     expect(await rq(this.p, method, [])).toBe(method === 'anvil_reset' || method === 'evm_reset' ? null : true)
+    // Installed filters stay; the blocks above genesis are removed blocks to them.
+    this.blocksRemoved(0n)
     expect(await rq(this.p, 'eth_blockNumber')).toBe('0x0')
     await this.readGenesis()
     expect(await rq(this.p, 'txpool_content')).toEqual({ pending: {}, queued: {} })
@@ -478,6 +537,7 @@ class Run {
     const got = await rq(this.p, 'anvil_rollback', depth === 1n && this.r() < 0.3 ? [] : [Number(depth)])
     expect(got).toBeNull()
     w.number -= depth
+    this.blocksRemoved(w.number)
     w.accounts = copyAccounts(frame.accounts)
     w.code = new Map(frame.code)
     w.storage = new Map(frame.storage)
@@ -602,6 +662,7 @@ class Run {
     this.interval = undefined
     this.coinbase = undefined
     this.minGas = 0n
+    this.filters = []
     return `${fam}_dumpState, loadState into a new node`
   }
 
@@ -611,6 +672,9 @@ class Run {
     this.p = await this.open()
     // docs/persistence.md "What survives a restart": not snapshots (a new session), not impersonations; the mining
     // mode is the options' (automine here), as at any start.
+    // Nor filters (docs/persistence.md): an id from before the restart is not found.
+    if (this.filters.length > 0) await expectError(rq(this.p, 'eth_getFilterChanges', [this.pick(this.filters).id]), -32000, /filter not found/)
+    this.filters = []
     this.snapshots = []
     this.impersonated.clear()
     this.automine = true
@@ -641,6 +705,7 @@ class Run {
       [2, 'mineAt', () => this.mineAt()],
       [1, 'setCoinbase', () => this.setCoinbase()],
       [1, 'setMinGasPrice', () => this.setMinGasPrice()],
+      [5, 'filter', () => this.filterStep()],
       ...(this.dir !== undefined ? [[4, 'reopen', () => this.reopen()] as const] : []),
     ]
     let roll = this.r() * kinds.reduce((s, k) => s + k[0], 0)
@@ -656,6 +721,16 @@ class Run {
         this.log.push(`${i}: ${what}`)
         if (this.log.length > 40) this.log.shift()
         await this.check(['revert', 'reopen', 'dumpLoad', 'reset', 'rollback'].includes(name))
+        // On disk, a reopen right after each of these kinds at least once a seed (then now and then): what the step
+        // left must survive the restart (docs/persistence.md "What survives a restart").
+        if (this.dir !== undefined && REOPEN_AFTER.includes(name) && (!this.reopenedAfter.has(name) || this.r() < 0.1)) {
+          this.reopenedAfter.add(name)
+          what = `${what}, then reopen`
+          await this.reopen()
+          this.log.push(`${i}: reopen`)
+          this.counts[`reopen after ${name}`] = (this.counts[`reopen after ${name}`] ?? 0) + 1
+          await this.check(true)
+        }
       }
     } catch (e) {
       const err = e as Error
