@@ -1,9 +1,12 @@
 /**
  * A seeded, stateful sequence test of the dev-chain toolkit: random steps (transfers, token transfers, mining,
- * automine on/off, snapshots and reverts, balance and nonce cheats, impersonation, time travel, dropping pooled
- * transactions, state dump/load, and with the chain on disk closing and reopening the node) are applied to rsksim
- * and to a plain model (test/stateful/model.ts), and after every step what the node answers through
- * `provider.request` must be what the model holds: balances, nonces and token balances at `latest` and `pending`,
+ * automine on/off, snapshots and reverts, balance and nonce cheats (nonces lowered too), code and storage edits,
+ * impersonation, time travel (evm_setTime, a block spacing, evm_mine at a time), coinbase and minimum gas price,
+ * dropping pooled transactions, state dump/load (into the same node after new blocks, or a new one), resets,
+ * anvil_rollback and anvil_reorg, block and log filters, and with the chain on disk closing and reopening the node,
+ * also right after each of the newer kinds) are applied to rsksim and to a plain model (test/stateful/model.ts), and
+ * after every step what the node answers through `provider.request` must be what the model holds: balances, nonces
+ * and token balances at `latest` and `pending`, edited code and slots, what filters report since their last poll,
  * the block number, the pool (pending and queued), receipts of mined transactions and none for those reverted away
  * or dropped, blocks linked by parentHash with timestamps the clock allows; at each revert, the answers recorded
  * when the snapshot was taken are given again.
@@ -34,7 +37,7 @@ const X = '0x00000000000000000000000000000000000000aa'
 /** An account only the state cheats touch: an EOA until `anvil_setCode` gives it code. */
 const Y = '0x00000000000000000000000000000000000000bb'
 /** The kinds of steps after which, on disk, the node is reopened at once (at least once a seed). */
-const REOPEN_AFTER = ['editState', 'setNonce', 'reset', 'rollback', 'dumpLoad', 'setTime', 'timestampInterval', 'mineAt', 'setCoinbase', 'setMinGasPrice', 'filter']
+const REOPEN_AFTER = ['reorg', 'editState', 'setNonce', 'reset', 'rollback', 'dumpLoad', 'setTime', 'timestampInterval', 'mineAt', 'setCoinbase', 'setMinGasPrice', 'filter']
 const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
 const REMASC = '0x0000000000000000000000000000000001000008'
 const hex = (n: bigint | number): string => '0x' + n.toString(16)
@@ -120,8 +123,10 @@ class Run {
         nonce: BigInt(await rq(this.p, 'eth_getTransactionCount', [a, 'latest'])),
         token: await this.tokenOf(a, 'latest'),
       })
+      const x = this.world.accounts.get(a)!
+      x.exists = x.balance > 0n || x.nonce > 0n
     }
-    expect(this.world.accounts.get(X)).toEqual({ balance: 0n, nonce: 0n, token: 0n })
+    expect(this.world.accounts.get(X)).toEqual({ balance: 0n, nonce: 0n, token: 0n, exists: false })
     expect(this.world.accounts.get(this.addrs[0]!)!.token).toBe(10n ** 24n)
     record(this.world)
     this.initial = copyWorld(this.world)
@@ -246,7 +251,7 @@ class Run {
       await expectError(rq(this.p, 'eth_sendTransaction', [tx]), -32602, /Could not find account/)
       return `send from unimpersonated ${from}: refused`
     }
-    if (from === X && acct.balance === 0n && acct.nonce === 0n) {
+    if (from === X && acct.exists !== true) {
       await expectError(rq(this.p, 'eth_sendTransaction', [tx]), -32010, /the sender account doesn't exist/)
       return `send from nonexistent ${from}: refused`
     }
@@ -361,6 +366,7 @@ class Run {
     const method = this.pick(['anvil_setBalance', 'hardhat_setBalance', 'evm_setAccountBalance'])
     expect(await rq(this.p, method, [a, hex(v)])).toBe(method.startsWith('anvil_') ? null : true)
     this.world.accounts.get(a)!.balance = v
+    this.world.accounts.get(a)!.exists = true
     return `${method} ${a.slice(0, 6)} ${v}`
   }
 
@@ -384,6 +390,7 @@ class Run {
     const method = this.pick(['anvil_setNonce', 'hardhat_setNonce', 'evm_setAccountNonce', 'ganache_setNonce'])
     expect(await rq(this.p, method, [a, hex(n)])).toBe(method.startsWith('anvil_') ? null : true)
     acct.nonce = n
+    acct.exists = true
     return `${method} ${a.slice(0, 6)} ${n}${down ? ' (lowered)' : ''}`
   }
 
@@ -409,6 +416,93 @@ class Run {
     this.slots.add(`${at} ${slot}`)
     w.written.add(at)
     return `${fam} setStorageAt ${at.slice(-4)} ${slot.slice(-2)} = ${BigInt(value)}`
+  }
+
+  /**
+   * anvil_reorg: the newest `depth` blocks replaced by as many new ones, block `offset` holding the transactions
+   * paired with it (value and token transfers from held keys with nothing pooled, with their nonces); the pool's
+   * transactions stay pooled.
+   */
+  async reorg(): Promise<string | undefined> {
+    const w = this.world
+    const depths = [...w.history.keys()].filter((n) => n < w.number && w.number - n <= 4n).map((n) => w.number - n)
+    if (depths.length === 0) return undefined
+    const depth = this.pick(depths)
+    const base = w.number - depth
+    const frame = w.history.get(base)!
+    for (const [a, x] of frame.accounts) {
+      const out = outgoing(w, a)
+      if (out.value > x.balance || out.token > x.token) return undefined
+    }
+    const accounts = copyAccounts(frame.accounts)
+    const senders = this.addrs.slice(0, 5).filter((a) => outgoing(w, a).count === 0)
+    const planned: Array<{ offset: number; t: Omit<PoolTx, 'hash'> }> = []
+    const count = senders.length === 0 ? 0 : this.int(4)
+    const byOffset = Array.from({ length: Number(depth) }, () => [] as Array<Omit<PoolTx, 'hash'>>)
+    for (let i = 0; i < count; i++) byOffset[this.int(Number(depth))]!.push({ from: '', nonce: 0n, to: '', value: 0n, token: 0n })
+    // Nonces and amounts in block order: each transaction on the state the ones before it leave.
+    const params: Array<[Record<string, string>, number]> = []
+    for (let offset = 0; offset < byOffset.length; offset++) {
+      for (const slot of byOffset[offset]!) {
+        const from = this.pick(senders)
+        const to = this.pick(this.addrs)
+        const acct = accounts.get(from)!
+        const token = this.r() < 0.4
+        const amount = this.amount(token ? acct.token : acct.balance)
+        if (amount === 0n) continue
+        Object.assign(slot, { from, to, nonce: acct.nonce, value: token ? 0n : amount, token: token ? amount : 0n })
+        const tx = { from, nonce: hex(acct.nonce), gasPrice: '0x0', ...(token ? { to: this.token, data: tokenAbi.encodeFunctionData('transfer', [to, amount]), gas: '0x186a0' } : { to, value: hex(amount) }) }
+        params.push([tx, offset])
+        const [after] = [applied(accounts, [{ ...slot, hash: '' } as PoolTx])]
+        for (const [a, x] of after) accounts.set(a, x)
+        planned.push({ offset, t: slot })
+      }
+    }
+    const w0 = wall()
+    expect(await rq(this.p, 'anvil_reorg', [Number(depth), params])).toBeNull()
+    const w1 = wall()
+    this.snapshots = this.snapshots.filter((s) => s.world.number <= base)
+    // The chain as at `base`, then the new blocks, each checked against what was planned for it.
+    w.number = base
+    w.accounts = copyAccounts(frame.accounts)
+    w.code = new Map(frame.code)
+    w.storage = new Map(frame.storage)
+    w.written = new Set(frame.written)
+    w.headHash = frame.hash
+    w.headTs = frame.ts
+    w.headMin = frame.minGas
+    for (const n of [...w.history.keys()]) if (n > base) w.history.delete(n)
+    for (const [h, at] of [...w.mined]) if (at.number > base) w.mined.delete(h)
+    this.blocksRemoved(base)
+    for (let offset = 0; offset < Number(depth); offset++) {
+      const block = await rq(this.p, 'eth_getBlockByNumber', [hex(w.number + 1n), true])
+      expect(block.parentHash, `reorged block ${w.number + 1n}'s parent`).toBe(w.headHash)
+      const txs = block.transactions as Array<{ hash: string; from: string; to: string; nonce: string; value: string; input: string }>
+      expect(txs.at(-1)?.to).toBe(REMASC)
+      const mined = txs.slice(0, -1).map((x): PoolTx => {
+        const isToken = x.to === this.token
+        const args = isToken ? tokenAbi.decodeFunctionData('transfer', x.input) : undefined
+        return { hash: x.hash, from: x.from, nonce: BigInt(x.nonce), to: isToken ? (args![0] as string).toLowerCase() : x.to, value: BigInt(x.value), token: isToken ? (args![1] as bigint) : 0n }
+      })
+      const want = planned.filter((p) => p.offset === offset).map((p) => p.t)
+      // In the miner's order (docs/extensions.md): by sender and nonce here, all at gas price 0.
+      const bySender = (xs: Array<Omit<PoolTx, 'hash'>>) => [...xs].sort((a, b) => (a.from + a.nonce < b.from + b.nonce ? -1 : 1))
+      expect(bySender(mined.map(({ hash: _, ...x }) => x)), `reorged block ${w.number + 1n}`).toEqual(bySender(want))
+      for (const t of mined) this.known.add(t.hash)
+      // The new blocks are mined as evm_mine mines blocks: their times as the clock says (a pinned time and an offset
+      // are used up by the first).
+      const ts = BigInt(block.timestamp)
+      const [lo, hi] = nextTimestamp(w, w0, w1, this.interval)
+      expect(ts >= lo && ts <= hi, `reorged block ${w.number + 1n} timestamp ${ts} in [${lo}, ${hi}]`).toBe(true)
+      expect(block.minimumGasPrice).toBe(hex(this.minGas))
+      if (this.coinbase !== undefined) expect(block.miner).toBe(this.coinbase)
+      this.newBlock(w.number + 1n, block.hash, mined)
+      mine(w, mined, { hash: block.hash, timestamp: ts, minGas: this.minGas }, w0, w1)
+    }
+    // The pool is kept where its nonces still fit.
+    for (const t of [...w.pool.values()]) if (t.nonce < w.accounts.get(t.from)!.nonce) w.pool.delete(t.hash)
+    await this.checkMetadata()
+    return `anvil_reorg ${depth} with ${planned.length} transactions`
   }
 
   /** evm_setTime / anvil_setTime: the clock set (docs/extensions.md "Mining and time"). */
@@ -621,13 +715,14 @@ class Run {
       clockAfterLoad(this.world.clock, headTs, w0, wall())
       // The file lists the accounts that existed; loading writes those over the state and leaves the others as they
       // are (docs/extensions.md "State"): the file's balance and code, the larger of the two nonces, the file's
-      // (non-zero) slots, the others kept. An account here exists once it has a balance or a nonce: balances are set
-      // and sent at 1 wei or more, so none is an empty account. The token's balances are slots of the token: a
+      // (non-zero) slots, the others kept. An account exists once it got value, a nonce or a balance edit (a flag of
+      // the model). The token's balances are slots of the token: a
       // holder's non-zero balance in the file is written, a zero one (no slot in the file) leaves the balance it has.
       const now = this.world
       for (const [a, was] of file.accounts) {
         const acct = now.accounts.get(a)!
-        if (was.balance > 0n || was.nonce > 0n) {
+        if (was.exists === true) {
+          acct.exists = true
           acct.balance = was.balance
           if (was.nonce > acct.nonce) acct.nonce = was.nonce
         }
@@ -700,6 +795,7 @@ class Run {
       [4, 'editState', () => this.editState()],
       [1, 'reset', () => this.reset()],
       [3, 'rollback', () => this.rollback()],
+      [3, 'reorg', () => this.reorg()],
       [2, 'setTime', () => this.setTime()],
       [2, 'timestampInterval', () => this.timestampInterval()],
       [2, 'mineAt', () => this.mineAt()],
@@ -720,7 +816,7 @@ class Run {
         this.counts[key] = (this.counts[key] ?? 0) + 1
         this.log.push(`${i}: ${what}`)
         if (this.log.length > 40) this.log.shift()
-        await this.check(['revert', 'reopen', 'dumpLoad', 'reset', 'rollback'].includes(name))
+        await this.check(['revert', 'reopen', 'dumpLoad', 'reset', 'rollback', 'reorg'].includes(name))
         // On disk, a reopen right after each of these kinds at least once a seed (then now and then): what the step
         // left must survive the restart (docs/persistence.md "What survives a restart").
         if (this.dir !== undefined && REOPEN_AFTER.includes(name) && (!this.reopenedAfter.has(name) || this.r() < 0.1)) {

@@ -10,6 +10,11 @@ export interface Account {
   nonce: bigint
   /** The account's balance of the test's Token (ERC-20). */
   token: bigint
+  /**
+   * Whether the state holds the account: once it got value, a nonce or a balance edit (RSKj's pool refuses a sender
+   * the state does not hold; an account set back to nonce 0 and balance 0 is still held).
+   */
+  exists?: boolean
 }
 
 /** A transaction the node acknowledged and has not mined: a value transfer (value > 0) or a token transfer (token > 0). */
@@ -133,10 +138,12 @@ export function applied(accounts: Map<string, Account>, txs: PoolTx[]): Map<stri
   const out = new Map([...accounts].map(([a, x]) => [a, { ...x }]))
   for (const t of txs) {
     const from = out.get(t.from)!
+    from.exists = true
     from.nonce++
     from.balance -= t.value
     from.token -= t.token
     const to = out.get(t.to)!
+    if (t.value > 0n) to.exists = true
     to.balance += t.value
     to.token += t.token
   }
