@@ -46,8 +46,8 @@ export class Clock {
   /**
    * Timestamp for a block on top of a parent with `parentTimestamp`: the requested one, else the pinned one, else
    * parent + interval when an interval is set, else now + offset; never at or before the parent's. Consumes the
-   * offset and the pinned time. After a requested or pinned time the clock goes on from it, as Anvil 1.7.1's and
-   * Hardhat's do (`evm_mine(t)`, then a block 3 s later: t + 3).
+   * offset and the pinned time. After a requested or pinned time the clock goes on from it, as Anvil 1.7.1's does
+   * (`evm_mine(t)`, then a block 3 s later: t + 3; checked by hand).
    */
   next(parentTimestamp: bigint, requested?: bigint): bigint {
     const time = requested === undefined ? this.peek(parentTimestamp) : requested > parentTimestamp ? requested : parentTimestamp + 1n
