@@ -23,7 +23,7 @@ import { createProvider, type Provider } from '../src/index.js'
 import { Token } from './fixtures/index.js'
 import { NO_QUOTA, rq, tempDirs } from './helpers.js'
 import { prng } from './fuzz/shapes.js'
-import { applied, clockAfterLoad, copyAccounts, copyWorld, mine, nextNonce, nextTimestamp, outgoing, record, split, word, type Account, type PoolTx, type World } from './stateful/model.js'
+import { applied, backTo, clockAfterLoad, copyAccounts, copyWorld, mine, nextNonce, nextTimestamp, outgoing, record, split, word, type Account, type PoolTx, type World } from './stateful/model.js'
 
 const STEPS = Number(process.env.STATEFUL_STEPS ?? 150)
 const SEED = Number(process.env.STATEFUL_SEED ?? 20261128)
@@ -463,16 +463,7 @@ class Run {
     const w1 = wall()
     this.snapshots = this.snapshots.filter((s) => s.world.number <= base)
     // The chain as at `base`, then the new blocks, each checked against what was planned for it.
-    w.number = base
-    w.accounts = copyAccounts(frame.accounts)
-    w.code = new Map(frame.code)
-    w.storage = new Map(frame.storage)
-    w.written = new Set(frame.written)
-    w.headHash = frame.hash
-    w.headTs = frame.ts
-    w.headMin = frame.minGas
-    for (const n of [...w.history.keys()]) if (n > base) w.history.delete(n)
-    for (const [h, at] of [...w.mined]) if (at.number > base) w.mined.delete(h)
+    backTo(w, base, frame)
     this.blocksRemoved(base)
     for (let offset = 0; offset < Number(depth); offset++) {
       const block = await rq(this.p, 'eth_getBlockByNumber', [hex(w.number + 1n), true])
@@ -630,17 +621,8 @@ class Run {
     }
     const got = await rq(this.p, 'anvil_rollback', depth === 1n && this.r() < 0.3 ? [] : [Number(depth)])
     expect(got).toBeNull()
-    w.number -= depth
-    this.blocksRemoved(w.number)
-    w.accounts = copyAccounts(frame.accounts)
-    w.code = new Map(frame.code)
-    w.storage = new Map(frame.storage)
-    w.written = new Set(frame.written)
-    w.headHash = frame.hash
-    w.headTs = frame.ts
-    w.headMin = frame.minGas
-    for (const n of [...w.history.keys()]) if (n > w.number) w.history.delete(n)
-    for (const [h, at] of [...w.mined]) if (at.number > w.number) w.mined.delete(h)
+    this.blocksRemoved(w.number - depth)
+    backTo(w, w.number - depth, frame)
     for (const t of [...w.pool.values()]) if (t.nonce < w.accounts.get(t.from)!.nonce) w.pool.delete(t.hash)
     this.snapshots = this.snapshots.filter((s) => s.world.number <= w.number)
     await this.checkMetadata()

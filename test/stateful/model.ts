@@ -193,6 +193,20 @@ export function clockAfterLoad(c: Clock, fileTs: bigint, w0: bigint, w1: bigint)
 }
 
 /** Records the state the head block left (called once a block is mined). */
+/** The world back at block `number`, as `frame` (the state that block left) holds it: later blocks forgotten. */
+export function backTo(w: World, number: bigint, frame: Frame): void {
+  w.number = number
+  w.accounts = copyAccounts(frame.accounts)
+  w.code = new Map(frame.code)
+  w.storage = new Map(frame.storage)
+  w.written = new Set(frame.written)
+  w.headHash = frame.hash
+  w.headTs = frame.ts
+  w.headMin = frame.minGas
+  for (const n of [...w.history.keys()]) if (n > number) w.history.delete(n)
+  for (const [h, at] of [...w.mined]) if (at.number > number) w.mined.delete(h)
+}
+
 export function record(w: World): void {
   w.history.set(w.number, { accounts: copyAccounts(w.accounts), code: new Map(w.code), storage: new Map(w.storage), written: new Set(w.written), hash: w.headHash, ts: w.headTs, minGas: w.headMin })
 }
