@@ -162,8 +162,8 @@ describe('time', () => {
 
   // Found by test/stateful.test.ts (seed 20261128, on disk, step 58: evm_mine at a time 10^6 s ahead, later
   // anvil_rollback below that block; the next block fell back to the wall clock). Anvil 1.7.1, tried by hand:
-  // evm_mine(2300000000), 3 s later evm_mine → 2300000003 (and evm_mine({ timestamp, blocks: 1 }) the same); Hardhat's
-  // clock goes on from the block time too. As after evm_setNextBlockTimestamp, time goes on from it.
+  // evm_mine(2300000000), 3 s later evm_mine → 2300000003 (and evm_mine({ timestamp, blocks: 1 }) the same). As after
+  // evm_setNextBlockTimestamp, time goes on from it.
   it('after evm_mine with a timestamp the clock goes on from it', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     try {
