@@ -363,17 +363,17 @@ export class RskNode {
     // The block before is settled: its transactions keep only their bytes (txRecord.ts `compactTransactions`).
     compactTransactions(previous.transactions, this.chain.common)
     await this.chain.blockAppended(this.options.stateHistory, () => this.snapshots.roots())
-    try {
-      this.announceBlock(mined.block)
-    } finally {
-      this.flushMinedConsole()
-    }
+    this.announceMined(mined.block)
     return mined
   }
 
-  /** Announces a block appended to the chain (`block`). */
-  announceBlock(block: BlockRecord): void {
-    this.announce('block', block)
+  /** Announces a block this node mined (`block`), then prints its console.log lines, even when a listener threw. */
+  private announceMined(block: BlockRecord): void {
+    try {
+      this.announce('block', block)
+    } finally {
+      this.flushMinedConsole()
+    }
   }
 
   /** Announces blocks removed from the chain, oldest first (`blocksRemoved`). */
@@ -418,11 +418,7 @@ export class RskNode {
     if (block !== undefined) {
       await this.chain.blockAppended(this.options.stateHistory, () => this.snapshots.roots())
       this.work.forget(t)
-      try {
-        this.announceBlock(block)
-      } finally {
-        this.flushMinedConsole()
-      }
+      this.announceMined(block)
     }
     return block
   }

@@ -97,7 +97,7 @@ export class Persistence {
   ) {
     this.log = db.dir === undefined ? undefined : new WriteLog(logFile(db.dir))
     // From now on the state keeps what it writes for the next batch.
-    node.chain.state.takeNewlyWritten()
+    node.chain.state.recordNewlyWritten()
     node.events.on('blocksRemoved', (dropped: BlockRecord[]) => {
       const low = dropped[0]?.number
       if (low !== undefined && (this.removedFrom === undefined || low < this.removedFrom)) this.removedFrom = low

@@ -160,13 +160,20 @@ export abstract class StateEntries {
   }
 
   /**
+   * From now on, what `written` gains is also kept for `takeNewlyWritten` (the database, persistence.ts); a node
+   * without a database never calls it and holds no second copy.
+   */
+  recordNewlyWritten(): void {
+    this.newlyWritten ??= []
+  }
+
+  /**
    * What `written` gained since the last call (each an address's binary key, or an address's followed by a slot's),
-   * for the database to keep (persistence.ts): a node reopened from it still dumps every account
-   * (`anvil_dumpState`). Kept only once asked for, so a node without a database holds no second copy.
+   * for the database to keep: a node reopened from it still dumps every account (`anvil_dumpState`).
    */
   takeNewlyWritten(): string[] {
     const taken = this.newlyWritten ?? []
-    this.newlyWritten = []
+    if (this.newlyWritten !== undefined) this.newlyWritten = []
     return taken
   }
 
